@@ -1,0 +1,368 @@
+//! Change detection between a baseline and a new run, as Criterion.rs does
+//! it: a bootstrapped t-test for significance and bootstrapped relative
+//! changes of the mean and median against a noise threshold.
+
+use crate::bootstrap::{run, Estimate};
+use crate::error::{check_confidence, check_finite, StatsError};
+use crate::resample;
+use crate::rng::Rng;
+use crate::univariate::{mean_unchecked, median_in_place, variance_with_mean};
+
+/// How to compare two runs.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ChangeConfig {
+    /// Number of resamples of each bootstrap.
+    pub nresamples: usize,
+    /// Confidence level of the change intervals, as a fraction (0.95).
+    pub confidence: f64,
+    /// The p-value below which a difference is significant (0.05).
+    pub significance: f64,
+    /// Relative changes of the mean within `±noise_threshold` are noise;
+    /// a fraction (0.01 = 1 %).
+    pub noise_threshold: f64,
+    /// Seed of the random streams.
+    pub seed: u64,
+}
+
+impl Default for ChangeConfig {
+    /// Criterion.rs's defaults: 100,000 resamples, 95 % confidence,
+    /// significance 0.05, noise threshold 1 %; seed 0.
+    fn default() -> ChangeConfig {
+        ChangeConfig {
+            nresamples: 100_000,
+            confidence: 0.95,
+            significance: 0.05,
+            noise_threshold: 0.01,
+            seed: 0,
+        }
+    }
+}
+
+/// What a comparison concludes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Verdict {
+    /// Significant, and the whole interval of the mean change is above
+    /// `+noise_threshold`.
+    Regressed,
+    /// Significant, and the whole interval of the mean change is below
+    /// `−noise_threshold`.
+    Improved,
+    /// Not significant (`p_value >= significance`).
+    NoChange,
+    /// Significant, but the interval of the mean change reaches into
+    /// `±noise_threshold`.
+    WithinNoise,
+}
+
+impl Verdict {
+    /// The sentence Criterion.rs prints for this verdict.
+    #[must_use]
+    pub fn message(&self) -> &'static str {
+        match self {
+            Verdict::Regressed => "Performance has regressed.",
+            Verdict::Improved => "Performance has improved.",
+            Verdict::NoChange => "No change in performance detected.",
+            Verdict::WithinNoise => "Change within noise threshold.",
+        }
+    }
+}
+
+/// The change from a baseline to a new run.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Change {
+    /// Relative change of the mean, `mean(new) / mean(old) − 1`
+    /// (0.05 = 5 % slower).
+    pub mean: Estimate,
+    /// Relative change of the median.
+    pub median: Estimate,
+    /// Two-tailed p-value of the bootstrapped Welch t-test.
+    pub p_value: f64,
+    /// Welch's t statistic of `new` against `old` (positive when `new` is
+    /// larger).
+    pub t: f64,
+    /// The conclusion.
+    pub verdict: Verdict,
+}
+
+/// The bootstrap distributions behind a [`Change`], in resample order.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct ChangeDistributions {
+    /// t statistics of resamples drawn from the pooled samples (the null
+    /// distribution of the test).
+    pub t: Vec<f64>,
+    /// Resampled relative changes of the mean.
+    pub mean: Vec<f64>,
+    /// Resampled relative changes of the median.
+    pub median: Vec<f64>,
+}
+
+/// Welch's t of `b` against `a` from means and variances; 0 when both
+/// groups have no spread and equal means, ±∞ when they differ — never NaN.
+#[inline]
+fn welch_t(mean_a: f64, var_a: f64, na: f64, mean_b: f64, var_b: f64, nb: f64) -> f64 {
+    let diff = mean_b - mean_a;
+    let se2 = var_a / na + var_b / nb;
+    if se2 > 0.0 {
+        diff / se2.sqrt()
+    } else if diff == 0.0 {
+        0.0
+    } else {
+        diff.signum() * f64::INFINITY
+    }
+}
+
+/// Compares `new` against the baseline `old` (both per-iteration values).
+///
+/// * **Significance**: Welch's t of `new` against `old`, then the same
+///   statistic for `nresamples` resamples drawn from both samples pooled
+///   (two groups of the original sizes, with replacement). The p-value is the
+///   fraction of resampled `|t*|` at least `|t|`.
+/// * **Size**: the relative changes of the mean and the median, with
+///   intervals from resamples that draw **both** samples afresh every time
+///   (Criterion.rs reuses each new-run resample for many baseline resamples).
+/// * **Verdict**: `p_value >= significance` is [`Verdict::NoChange`];
+///   otherwise an interval of the mean change wholly above
+///   `+noise_threshold` is [`Verdict::Regressed`], wholly below
+///   `−noise_threshold` is [`Verdict::Improved`], and anything else is
+///   [`Verdict::WithinNoise`].
+///
+/// When neither sample has any spread the test is undefined: `t` is 0,
+/// `p_value` is 1 and the verdict is [`Verdict::NoChange`]; the relative
+/// changes are still reported (with zero-width intervals).
+///
+/// # Errors
+///
+/// [`StatsError::TooFewSamples`] when a sample has fewer than two values,
+/// [`StatsError::NonFinite`] for NaN or infinite values,
+/// [`StatsError::ZeroBaseline`] when the baseline's mean or median is 0, and
+/// [`StatsError::InvalidConfig`] for a confidence or significance outside
+/// (0, 1), a negative noise threshold or zero resamples.
+///
+/// # Example
+///
+/// ```
+/// use yardstick_stats::{compare, ChangeConfig, Verdict};
+///
+/// let old = [10.0, 10.2, 9.9, 10.1, 10.0, 9.8, 10.3, 10.1];
+/// let new = [12.0, 12.1, 11.9, 12.2, 12.0, 11.8, 12.3, 12.1];
+/// let cfg = ChangeConfig { nresamples: 10_000, ..ChangeConfig::default() };
+/// let change = compare(&old, &new, &cfg)?;
+/// assert_eq!(change.verdict, Verdict::Regressed);
+/// assert!((change.mean.point - 0.1985).abs() < 1e-3);
+/// assert_eq!(change.verdict.message(), "Performance has regressed.");
+/// # Ok::<(), yardstick_stats::StatsError>(())
+/// ```
+pub fn compare(old: &[f64], new: &[f64], cfg: &ChangeConfig) -> Result<Change, StatsError> {
+    compare_with_distributions(old, new, cfg).map(|(c, _)| c)
+}
+
+/// [`compare`], also returning the bootstrap distributions.
+///
+/// # Errors
+///
+/// As [`compare`].
+pub fn compare_with_distributions(
+    old: &[f64],
+    new: &[f64],
+    cfg: &ChangeConfig,
+) -> Result<(Change, ChangeDistributions), StatsError> {
+    check_confidence(cfg.confidence)?;
+    if !(cfg.significance > 0.0 && cfg.significance < 1.0) {
+        return Err(StatsError::InvalidConfig(
+            "significance must be a fraction strictly between 0 and 1 (e.g. 0.05)",
+        ));
+    }
+    if !(cfg.noise_threshold >= 0.0 && cfg.noise_threshold.is_finite()) {
+        return Err(StatsError::InvalidConfig(
+            "noise_threshold must be a non-negative fraction (e.g. 0.01)",
+        ));
+    }
+    if cfg.nresamples == 0 {
+        return Err(StatsError::InvalidConfig("nresamples must be at least 1"));
+    }
+    for s in [old, new] {
+        if s.len() < 2 {
+            return Err(StatsError::TooFewSamples {
+                needed: 2,
+                got: s.len(),
+            });
+        }
+        check_finite(s)?;
+    }
+
+    let (no, nn) = (old.len(), new.len());
+    let (fo, fnw) = (no as f64, nn as f64);
+    let mean_old = mean_unchecked(old);
+    let mean_new = mean_unchecked(new);
+    let var_old = variance_with_mean(old, mean_old);
+    let var_new = variance_with_mean(new, mean_new);
+    let med_old = median_in_place(&mut old.to_vec());
+    let med_new = median_in_place(&mut new.to_vec());
+    if mean_old == 0.0 || med_old == 0.0 {
+        return Err(StatsError::ZeroBaseline);
+    }
+    let no_spread = var_old == 0.0 && var_new == 0.0;
+    let t = if no_spread {
+        0.0
+    } else {
+        welch_t(mean_old, var_old, fo, mean_new, var_new, fnw)
+    };
+
+    // The pooled data, shifted by their mean so that one-pass sums of
+    // squares stay exact for values far from zero.
+    let shift = (mean_old * fo + mean_new * fnw) / (fo + fnw);
+    let pooled: Vec<f64> = old.iter().chain(new).map(|x| x - shift).collect();
+    let np = pooled.len();
+    let mut sorted_old = old.to_vec();
+    sorted_old.sort_unstable_by(f64::total_cmp);
+    let mut sorted_new = new.to_vec();
+    sorted_new.sort_unstable_by(f64::total_cmp);
+    let group = |rng: &mut Rng, size: usize| {
+        let (mut s, mut ss) = (0.0, 0.0);
+        for _ in 0..size {
+            let d = pooled[rng.index(np)];
+            s += d;
+            ss += d * d;
+        }
+        let k = size as f64;
+        let var = ((ss - s * s / k) / (k - 1.0)).max(0.0);
+        (s / k, var)
+    };
+    let resampled = |rng: &mut Rng, sorted: &[f64], counts: &mut [u32]| {
+        let m = sorted.len();
+        resample::draw_counts(rng, counts, m);
+        let sum: f64 = sorted
+            .iter()
+            .zip(counts.iter())
+            .map(|(&x, &c)| f64::from(c) * x)
+            .sum();
+        (sum / m as f64, resample::median(sorted, counts, m))
+    };
+    let dists = run(
+        cfg.nresamples,
+        cfg.seed,
+        3,
+        2 * np,
+        || (vec![0u32; no], vec![0u32; nn]),
+        |(co, cn): &mut (Vec<u32>, Vec<u32>), rng: &mut Rng, row: &mut [f64]| {
+            // Null distribution of t: two groups drawn from the pooled data.
+            let (ma, va) = group(rng, no);
+            let (mb, vb) = group(rng, nn);
+            row[0] = welch_t(ma, va, fo, mb, vb, fnw);
+            // Relative changes: each sample resampled on its own.
+            let (mo, medo) = resampled(rng, &sorted_old, co);
+            let (mn, medn) = resampled(rng, &sorted_new, cn);
+            row[1] = mn / mo - 1.0;
+            row[2] = medn / medo - 1.0;
+        },
+    );
+    let mut dists = dists.into_iter();
+    let mut next = || dists.next().unwrap_or_default();
+    let d = ChangeDistributions {
+        t: next(),
+        mean: next(),
+        median: next(),
+    };
+
+    let p_value = if no_spread {
+        1.0
+    } else {
+        let extreme = d.t.iter().filter(|x| x.abs() >= t.abs()).count();
+        extreme as f64 / d.t.len() as f64
+    };
+    let c = cfg.confidence;
+    let mean = Estimate::from_distribution(mean_new / mean_old - 1.0, &d.mean, c);
+    let median = Estimate::from_distribution(med_new / med_old - 1.0, &d.median, c);
+    let verdict = if p_value >= cfg.significance {
+        Verdict::NoChange
+    } else if mean.lower > cfg.noise_threshold {
+        Verdict::Regressed
+    } else if mean.upper < -cfg.noise_threshold {
+        Verdict::Improved
+    } else {
+        Verdict::WithinNoise
+    };
+    Ok((
+        Change {
+            mean,
+            median,
+            p_value,
+            t,
+            verdict,
+        },
+        d,
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cfg() -> ChangeConfig {
+        ChangeConfig {
+            nresamples: 5_000,
+            ..ChangeConfig::default()
+        }
+    }
+
+    #[test]
+    fn identical_constant_samples_are_no_change() {
+        let c = compare(&[5.0; 10], &[5.0; 10], &cfg()).unwrap();
+        assert_eq!(c.verdict, Verdict::NoChange);
+        assert_eq!(c.p_value, 1.0);
+        assert_eq!(c.t, 0.0);
+        assert_eq!(c.mean.point, 0.0);
+    }
+
+    #[test]
+    fn different_constant_samples_are_defined() {
+        let c = compare(&[5.0; 10], &[6.0; 10], &cfg()).unwrap();
+        assert_eq!(c.verdict, Verdict::NoChange);
+        assert!((c.mean.point - 0.2).abs() < 1e-12);
+        assert!(c.mean.lower.is_finite() && c.median.upper.is_finite());
+    }
+
+    #[test]
+    fn same_distribution_is_not_significant() {
+        let old: Vec<f64> = (0..50).map(|i| 100.0 + f64::from(i % 7)).collect();
+        let new: Vec<f64> = (0..50).map(|i| 100.0 + f64::from((i + 3) % 7)).collect();
+        let c = compare(&old, &new, &cfg()).unwrap();
+        assert_eq!(c.verdict, Verdict::NoChange);
+        assert!(c.p_value > 0.5);
+    }
+
+    #[test]
+    fn small_significant_change_is_within_noise() {
+        let old: Vec<f64> = (0..100).map(|i| 100.0 + f64::from(i % 5) * 0.1).collect();
+        let new: Vec<f64> = old.iter().map(|x| x * 1.003).collect();
+        let c = compare(&old, &new, &cfg()).unwrap();
+        assert!(c.p_value < 0.05);
+        assert_eq!(c.verdict, Verdict::WithinNoise);
+        let faster: Vec<f64> = old.iter().map(|x| x * 0.9).collect();
+        assert_eq!(
+            compare(&old, &faster, &cfg()).unwrap().verdict,
+            Verdict::Improved
+        );
+    }
+
+    #[test]
+    fn zero_baseline_is_an_error() {
+        assert_eq!(
+            compare(&[0.0, 0.0, 0.0], &[1.0, 2.0], &cfg()),
+            Err(StatsError::ZeroBaseline)
+        );
+    }
+
+    #[test]
+    fn messages_are_criterions() {
+        assert_eq!(Verdict::Improved.message(), "Performance has improved.");
+        assert_eq!(
+            Verdict::NoChange.message(),
+            "No change in performance detected."
+        );
+        assert_eq!(
+            Verdict::WithinNoise.message(),
+            "Change within noise threshold."
+        );
+    }
+}

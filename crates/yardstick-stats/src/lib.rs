@@ -1,0 +1,67 @@
+//! Pure statistics for the yardstick benchmarking framework.
+//!
+//! ```
+//! use yardstick_stats::{classify, compare, estimates, BootstrapConfig, ChangeConfig};
+//!
+//! // Linear sampling: sample i ran (i + 1) * 10 iterations.
+//! let iters: Vec<f64> = (1..=20).map(|i| f64::from(i) * 10.0).collect();
+//! let values: Vec<f64> = iters.iter().enumerate()
+//!     .map(|(i, n)| n * 25.0 + if i % 3 == 0 { 4.0 } else { -2.0 })
+//!     .collect();
+//!
+//! let cfg = BootstrapConfig { nresamples: 10_000, confidence: 0.95, seed: 7 };
+//! let est = estimates(&iters, &values, true, &cfg)?;
+//! let slope = est.slope.expect("linear sampling has a slope");
+//! assert!(slope.lower <= slope.point && slope.point <= slope.upper);
+//! assert!((slope.point - 25.0).abs() < 0.1);
+//!
+//! let per_iter: Vec<f64> = values.iter().zip(&iters).map(|(v, n)| v / n).collect();
+//! let outliers = classify(&per_iter);
+//! assert_eq!(outliers.labels.len(), 20);
+//!
+//! let slower: Vec<f64> = per_iter.iter().map(|t| t * 1.10).collect();
+//! let change = compare(&per_iter, &slower, &ChangeConfig { nresamples: 10_000, ..ChangeConfig::default() })?;
+//! println!("{:+.1}% {}", change.mean.point * 100.0, change.verdict.message());
+//! # Ok::<(), yardstick_stats::StatsError>(())
+//! ```
+//!
+//! # Overview
+//!
+//! Every function takes slices of `f64` and returns values; nothing here
+//! reads a clock, touches a file or prints. The only threads are the scoped
+//! ones the bootstrap uses, and its results do not depend on them.
+//!
+//! * [`estimates`] — bootstrap confidence intervals of the mean, median,
+//!   standard deviation, MAD and slope of a benchmark's samples.
+//! * [`classify`] — Tukey's fences and outlier classes.
+//! * [`compare`] — the change from a baseline, with a verdict.
+//! * [`univariate`] — descriptive statistics; [`regression`] — least
+//!   squares; [`rng`] — the seeded generator; [`bootstrap`] — how the
+//!   resampling is organised.
+//!
+//! # Degenerate data
+//!
+//! Nothing returns NaN for finite input. Undefined statistics are `None` or
+//! an [`StatsError`]; data without spread gives zero-width intervals, and a
+//! comparison of two spread-less samples is [`Verdict::NoChange`].
+#![deny(missing_docs)]
+
+pub mod bootstrap;
+mod change;
+mod error;
+mod estimates;
+pub mod regression;
+mod resample;
+pub mod rng;
+mod tukey;
+pub mod univariate;
+
+pub use bootstrap::Estimate;
+pub use change::{
+    compare, compare_with_distributions, Change, ChangeConfig, ChangeDistributions, Verdict,
+};
+pub use error::StatsError;
+pub use estimates::{
+    estimates, estimates_with_distributions, BootstrapConfig, Distributions, Estimates,
+};
+pub use tukey::{classify, OutlierClass, OutlierCounts, Tukey, TukeyFences};
