@@ -1,0 +1,239 @@
+//! The timing loops handed to every benchmark routine.
+
+use std::hint::black_box;
+use std::time::{Duration, Instant};
+
+use crate::measurement::{Measurement, WallTime};
+use crate::BatchSize;
+
+/// Runs a benchmark's routine for the number of iterations the runner asks
+/// for and measures it.
+///
+/// A benchmark function must call exactly one of the `iter*` methods. Each
+/// documents what its measurement covers for a sample of `n` iterations.
+pub struct Bencher<'a, M: Measurement = WallTime> {
+    pub(crate) iterated: bool,
+    pub(crate) iters: u64,
+    pub(crate) value: M::Value,
+    pub(crate) measurement: &'a M,
+    /// Wall time of the whole `iter*` call, setup included; the warm-up uses
+    /// it to size the samples.
+    pub(crate) elapsed_time: Duration,
+}
+
+impl<'a, M: Measurement> Bencher<'a, M> {
+    pub(crate) fn new(measurement: &'a M, iters: u64) -> Self {
+        Bencher {
+            iterated: false,
+            iters,
+            value: measurement.zero(),
+            measurement,
+            elapsed_time: Duration::ZERO,
+        }
+    }
+
+    /// Times `routine` called `n` times in a loop:
+    /// `measurement = end − start` around `for _ in 0..n { black_box(routine()) }`.
+    ///
+    /// The outputs are dropped inside the timed loop; use
+    /// [`iter_with_large_drop`](Self::iter_with_large_drop) when dropping
+    /// them is expensive.
+    #[inline(never)]
+    pub fn iter<O, R>(&mut self, mut routine: R)
+    where
+        R: FnMut() -> O,
+    {
+        self.iterated = true;
+        let time_start = Instant::now();
+        let start = self.measurement.start();
+        for _ in 0..self.iters {
+            black_box(routine());
+        }
+        self.value = self.measurement.end(start);
+        self.elapsed_time = time_start.elapsed();
+    }
+
+    /// Lets `routine` time `n` iterations itself and return the measured
+    /// value: `measurement = routine(n)`.
+    pub fn iter_custom<R>(&mut self, mut routine: R)
+    where
+        R: FnMut(u64) -> M::Value,
+    {
+        self.iterated = true;
+        let time_start = Instant::now();
+        self.value = routine(self.iters);
+        self.elapsed_time = time_start.elapsed();
+    }
+
+    /// Deprecated in Criterion.rs; same as
+    /// `iter_batched(setup, routine, BatchSize::PerIteration)`.
+    #[doc(hidden)]
+    pub fn iter_with_setup<I, O, S, R>(&mut self, setup: S, routine: R)
+    where
+        S: FnMut() -> I,
+        R: FnMut(I) -> O,
+    {
+        self.iter_batched(setup, routine, BatchSize::PerIteration);
+    }
+
+    /// Times `routine` like [`iter`](Self::iter) but keeps the outputs and
+    /// drops them after the clock stops:
+    /// `measurement = Σ over batches (end − start)` around
+    /// `outputs.extend((0..batch).map(|_| routine()))`.
+    pub fn iter_with_large_drop<O, R>(&mut self, mut routine: R)
+    where
+        R: FnMut() -> O,
+    {
+        self.iter_batched(|| (), |()| routine(), BatchSize::SmallInput);
+    }
+
+    /// Same as `iter_batched(setup, routine, BatchSize::NumBatches(1))`:
+    /// every input is built before the clock starts.
+    #[doc(hidden)]
+    pub fn iter_with_large_setup<I, O, S, R>(&mut self, setup: S, routine: R)
+    where
+        S: FnMut() -> I,
+        R: FnMut(I) -> O,
+    {
+        self.iter_batched(setup, routine, BatchSize::NumBatches(1));
+    }
+
+    /// Times `routine` on inputs made by `setup`, which is not timed, and
+    /// drops the outputs after the clock stops. The `n` iterations run in
+    /// batches of the size `size` gives:
+    /// `measurement = Σ over batches (end − start)` around
+    /// `outputs.extend(inputs.into_iter().map(routine))`.
+    pub fn iter_batched<I, O, S, R>(&mut self, mut setup: S, mut routine: R, size: BatchSize)
+    where
+        S: FnMut() -> I,
+        R: FnMut(I) -> O,
+    {
+        self.iterated = true;
+        let batch_size = size.iters_per_batch(self.iters).max(1);
+        let time_start = Instant::now();
+        self.value = self.measurement.zero();
+        if batch_size == 1 {
+            for _ in 0..self.iters {
+                let input = black_box(setup());
+                let start = self.measurement.start();
+                let output = routine(input);
+                let end = self.measurement.end(start);
+                self.value = self.measurement.add(&self.value, &end);
+                drop(black_box(output));
+            }
+        } else {
+            let mut done = 0;
+            while done < self.iters {
+                let batch = batch_size.min(self.iters - done);
+                let inputs = black_box((0..batch).map(|_| setup()).collect::<Vec<_>>());
+                let mut outputs = Vec::with_capacity(batch as usize);
+                let start = self.measurement.start();
+                outputs.extend(inputs.into_iter().map(&mut routine));
+                let end = self.measurement.end(start);
+                self.value = self.measurement.add(&self.value, &end);
+                black_box(outputs);
+                done += batch;
+            }
+        }
+        self.elapsed_time = time_start.elapsed();
+    }
+
+    /// Like [`iter_batched`](Self::iter_batched), but `routine` takes the
+    /// input by mutable reference, and the inputs are dropped after the
+    /// clock stops too.
+    pub fn iter_batched_ref<I, O, S, R>(&mut self, mut setup: S, mut routine: R, size: BatchSize)
+    where
+        S: FnMut() -> I,
+        R: FnMut(&mut I) -> O,
+    {
+        self.iterated = true;
+        let batch_size = size.iters_per_batch(self.iters).max(1);
+        let time_start = Instant::now();
+        self.value = self.measurement.zero();
+        if batch_size == 1 {
+            for _ in 0..self.iters {
+                let mut input = black_box(setup());
+                let start = self.measurement.start();
+                let output = routine(&mut input);
+                let end = self.measurement.end(start);
+                self.value = self.measurement.add(&self.value, &end);
+                drop(black_box(output));
+                drop(black_box(input));
+            }
+        } else {
+            let mut done = 0;
+            while done < self.iters {
+                let batch = batch_size.min(self.iters - done);
+                let mut inputs = black_box((0..batch).map(|_| setup()).collect::<Vec<_>>());
+                let mut outputs = Vec::with_capacity(batch as usize);
+                let start = self.measurement.start();
+                outputs.extend(inputs.iter_mut().map(&mut routine));
+                let end = self.measurement.end(start);
+                self.value = self.measurement.add(&self.value, &end);
+                black_box(outputs);
+                done += batch;
+            }
+        }
+        self.elapsed_time = time_start.elapsed();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::cell::Cell;
+
+    #[test]
+    fn iter_runs_the_requested_iterations() {
+        let calls = Cell::new(0u64);
+        let mut b = Bencher::new(&WallTime, 37);
+        b.iter(|| calls.set(calls.get() + 1));
+        assert_eq!(calls.get(), 37);
+        assert!(b.iterated);
+    }
+
+    #[test]
+    fn batched_calls_setup_once_per_iteration() {
+        for size in [
+            BatchSize::SmallInput,
+            BatchSize::LargeInput,
+            BatchSize::PerIteration,
+            BatchSize::NumBatches(3),
+            BatchSize::NumIterations(4),
+        ] {
+            let setups = Cell::new(0u64);
+            let runs = Cell::new(0u64);
+            let mut b = Bencher::new(&WallTime, 101);
+            b.iter_batched(
+                || setups.set(setups.get() + 1),
+                |()| runs.set(runs.get() + 1),
+                size,
+            );
+            assert_eq!((setups.get(), runs.get()), (101, 101), "{size:?}");
+            let runs = Cell::new(0u64);
+            let mut b = Bencher::new(&WallTime, 101);
+            b.iter_batched_ref(|| 5u8, |x| runs.set(runs.get() + u64::from(*x)), size);
+            assert_eq!(runs.get(), 505, "{size:?}");
+        }
+    }
+
+    #[test]
+    fn setup_time_is_not_measured() {
+        let mut b = Bencher::new(&WallTime, 3);
+        b.iter_batched(
+            || std::thread::sleep(Duration::from_millis(20)),
+            |()| (),
+            BatchSize::PerIteration,
+        );
+        // The routine does nothing; 60 ms of setup must not be in the value.
+        assert!(b.value < Duration::from_millis(20), "{:?}", b.value);
+        assert!(b.elapsed_time >= Duration::from_millis(60));
+    }
+
+    #[test]
+    fn iter_custom_returns_the_routines_value() {
+        let mut b = Bencher::new(&WallTime, 10);
+        b.iter_custom(|n| Duration::from_nanos(n * 7));
+        assert_eq!(b.value, Duration::from_nanos(70));
+    }
+}

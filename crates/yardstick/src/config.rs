@@ -1,0 +1,219 @@
+//! Settings of a benchmark and the small enums of the Criterion.rs API.
+
+use std::time::Duration;
+
+/// How much work one iteration does, so results can be shown as a rate.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+pub enum Throughput {
+    /// Bytes per iteration, shown in binary units (KiB/s, MiB/s, GiB/s).
+    Bytes(u64),
+    /// Bytes per iteration, shown in decimal units (KB/s, MB/s, GB/s).
+    BytesDecimal(u64),
+    /// Elements per iteration, shown as elem/s.
+    Elements(u64),
+    /// Bits per iteration, shown as b/s.
+    Bits(u64),
+    /// Both elements and bytes per iteration (Criterion.rs 0.6+); shown as
+    /// elements.
+    ElementsAndBytes {
+        /// Elements per iteration.
+        elements: u64,
+        /// Bytes per iteration.
+        bytes: u64,
+    },
+}
+
+impl Throughput {
+    /// The amount per iteration and its kind, as the `throughput_num` and
+    /// `throughput_type` columns of raw.csv.
+    pub(crate) fn csv_columns(&self) -> (u64, &'static str) {
+        match *self {
+            Throughput::Bytes(n) => (n, "bytes"),
+            Throughput::BytesDecimal(n) => (n, "bytes_decimal"),
+            Throughput::Elements(n) => (n, "elements"),
+            Throughput::Bits(n) => (n, "bits"),
+            Throughput::ElementsAndBytes { elements, .. } => (elements, "elements"),
+        }
+    }
+}
+
+/// How many inputs `iter_batched` prepares before timing a batch.
+///
+/// Smaller batches use less memory; larger ones amortise the cost of the
+/// clock over more iterations.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum BatchSize {
+    /// Inputs small enough that a tenth of a sample's iterations fit in
+    /// memory: 10 batches per sample.
+    SmallInput,
+    /// Large inputs: 1000 batches per sample.
+    LargeInput,
+    /// One input per batch; the clock is read around every iteration, so
+    /// use it only for routines much slower than the clock.
+    PerIteration,
+    /// This many batches per sample.
+    NumBatches(u64),
+    /// This many iterations per batch.
+    NumIterations(u64),
+}
+
+impl BatchSize {
+    /// Iterations per batch for a sample of `iters` iterations.
+    pub(crate) fn iters_per_batch(self, iters: u64) -> u64 {
+        match self {
+            BatchSize::SmallInput => iters.div_ceil(10),
+            BatchSize::LargeInput => iters.div_ceil(1000),
+            BatchSize::PerIteration => 1,
+            BatchSize::NumBatches(batches) => iters.div_ceil(batches.max(1)),
+            BatchSize::NumIterations(size) => size,
+        }
+    }
+}
+
+/// How the iteration counts of the samples are chosen.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum SamplingMode {
+    /// Linear unless that would take more than twice the measurement time.
+    #[default]
+    Auto,
+    /// Sample i runs i·d iterations, so a line can be fitted.
+    Linear,
+    /// Every sample runs the same number of iterations; for long routines.
+    Flat,
+}
+
+/// The sampling mode a benchmark actually used.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub enum ActualSamplingMode {
+    /// Iteration counts d, 2d, …, nd.
+    Linear,
+    /// Equal iteration counts.
+    Flat,
+}
+
+/// The scale of a plot's axis.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum AxisScale {
+    /// Linear axis.
+    #[default]
+    Linear,
+    /// Logarithmic axis.
+    Logarithmic,
+}
+
+/// Settings for the plots of a benchmark group.
+#[derive(Debug, Default, Clone)]
+pub struct PlotConfiguration {
+    pub(crate) summary_scale: AxisScale,
+}
+
+impl PlotConfiguration {
+    /// Sets the scale of the summary plots' value axis.
+    #[must_use]
+    pub fn summary_scale(mut self, new_scale: AxisScale) -> PlotConfiguration {
+        self.summary_scale = new_scale;
+        self
+    }
+}
+
+/// The plotting library Criterion.rs would use. yardstick draws its own SVG,
+/// so every choice gives the same plots; the type exists for compatibility.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum PlottingBackend {
+    /// gnuplot in Criterion.rs.
+    Gnuplot,
+    /// plotters in Criterion.rs.
+    Plotters,
+    /// No plots.
+    None,
+}
+
+/// The settings one benchmark runs with.
+#[derive(Debug, Clone)]
+pub(crate) struct BenchmarkConfig {
+    pub confidence_level: f64,
+    pub measurement_time: Duration,
+    pub noise_threshold: f64,
+    pub nresamples: usize,
+    pub sample_size: usize,
+    pub significance_level: f64,
+    pub warm_up_time: Duration,
+    pub sampling_mode: SamplingMode,
+    pub quick_mode: bool,
+}
+
+impl Default for BenchmarkConfig {
+    fn default() -> Self {
+        BenchmarkConfig {
+            confidence_level: 0.95,
+            measurement_time: Duration::from_secs(5),
+            noise_threshold: 0.01,
+            nresamples: 100_000,
+            sample_size: 100,
+            significance_level: 0.05,
+            warm_up_time: Duration::from_secs(3),
+            sampling_mode: SamplingMode::Auto,
+            quick_mode: false,
+        }
+    }
+}
+
+/// Per-group overrides of [`BenchmarkConfig`].
+#[derive(Debug, Default, Clone)]
+pub(crate) struct PartialConfig {
+    pub confidence_level: Option<f64>,
+    pub measurement_time: Option<Duration>,
+    pub noise_threshold: Option<f64>,
+    pub nresamples: Option<usize>,
+    pub sample_size: Option<usize>,
+    pub significance_level: Option<f64>,
+    pub warm_up_time: Option<Duration>,
+    pub sampling_mode: Option<SamplingMode>,
+}
+
+impl PartialConfig {
+    pub(crate) fn apply(&self, base: &BenchmarkConfig) -> BenchmarkConfig {
+        BenchmarkConfig {
+            confidence_level: self.confidence_level.unwrap_or(base.confidence_level),
+            measurement_time: self.measurement_time.unwrap_or(base.measurement_time),
+            noise_threshold: self.noise_threshold.unwrap_or(base.noise_threshold),
+            nresamples: self.nresamples.unwrap_or(base.nresamples),
+            sample_size: self.sample_size.unwrap_or(base.sample_size),
+            significance_level: self.significance_level.unwrap_or(base.significance_level),
+            warm_up_time: self.warm_up_time.unwrap_or(base.warm_up_time),
+            sampling_mode: self.sampling_mode.unwrap_or(base.sampling_mode),
+            quick_mode: base.quick_mode,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn batch_sizes_follow_the_criterion_guide() {
+        // 1000 iterations: SmallInput makes 10 batches of 100, LargeInput
+        // 1000 batches of 1.
+        assert_eq!(BatchSize::SmallInput.iters_per_batch(1000), 100);
+        assert_eq!(BatchSize::SmallInput.iters_per_batch(1001), 101);
+        assert_eq!(BatchSize::LargeInput.iters_per_batch(1000), 1);
+        assert_eq!(BatchSize::LargeInput.iters_per_batch(5), 1);
+        assert_eq!(BatchSize::PerIteration.iters_per_batch(1000), 1);
+        assert_eq!(BatchSize::NumBatches(4).iters_per_batch(10), 3);
+        assert_eq!(BatchSize::NumIterations(7).iters_per_batch(1000), 7);
+    }
+
+    #[test]
+    fn partial_config_overrides_only_what_is_set() {
+        let base = BenchmarkConfig::default();
+        let partial = PartialConfig {
+            sample_size: Some(10),
+            ..PartialConfig::default()
+        };
+        let merged = partial.apply(&base);
+        assert_eq!(merged.sample_size, 10);
+        assert_eq!(merged.measurement_time, base.measurement_time);
+    }
+}

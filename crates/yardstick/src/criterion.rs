@@ -1,0 +1,365 @@
+//! [`Criterion`], the benchmark manager.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use crate::cli::{Args, Baseline, Color, Mode, OutputFormat, Verbosity, HELP};
+use crate::config::{BenchmarkConfig, PlottingBackend};
+use crate::filter::Filter;
+use crate::id::{BenchmarkId, FullId};
+use crate::measurement::{Measurement, WallTime};
+use crate::output::{Style, Terminal};
+use crate::profiler::{NoProfiler, Profiler};
+use crate::routine::RoutineFn;
+use crate::{runner, state, Bencher, BenchmarkGroup};
+
+/// Settings of the run as a whole (from the command line), as opposed to
+/// the settings of each benchmark.
+pub(crate) struct RunSettings {
+    pub mode: Mode,
+    pub filter: Filter,
+    pub ignored: bool,
+    pub baseline: Baseline,
+    pub load_baseline: Option<String>,
+    pub home: PathBuf,
+    pub color: Color,
+    pub verbosity: Verbosity,
+    pub output_format: OutputFormat,
+    pub plots: bool,
+}
+
+impl RunSettings {
+    pub(crate) fn terminal(&self) -> Terminal {
+        Terminal::new(
+            Style::detect(self.color),
+            self.verbosity,
+            self.output_format,
+        )
+    }
+}
+
+/// The benchmark manager: holds the settings and runs benchmarks.
+///
+/// `criterion_group!` makes one from [`Criterion::default`] (or the `config`
+/// you give it) and calls [`configure_from_args`](Self::configure_from_args),
+/// so the command line overrides what the code sets.
+///
+/// ```
+/// # use yardstick as criterion;
+/// use criterion::{black_box, Criterion};
+///
+/// fn bench(c: &mut Criterion) {
+///     c.bench_function("sum 1000", |b| b.iter(|| (0..black_box(1000u64)).sum::<u64>()));
+/// }
+/// ```
+pub struct Criterion<M: Measurement = WallTime> {
+    pub(crate) config: BenchmarkConfig,
+    pub(crate) run: RunSettings,
+    pub(crate) measurement: M,
+    pub(crate) profiler: Box<dyn Profiler>,
+}
+
+impl Default for Criterion<WallTime> {
+    /// 100 samples, 3 s warm-up, 5 s measurement, 100 000 resamples, 95 %
+    /// confidence, significance 0.05, noise threshold 1 %; results under the
+    /// home directory, compared with and saved as baseline `base`.
+    fn default() -> Criterion<WallTime> {
+        Criterion {
+            config: BenchmarkConfig::default(),
+            run: RunSettings {
+                mode: Mode::Benchmark,
+                filter: Filter::All,
+                ignored: false,
+                baseline: Baseline::Save("base".into()),
+                load_baseline: None,
+                home: crate::store::home_directory(None),
+                color: Color::Auto,
+                verbosity: Verbosity::Normal,
+                output_format: OutputFormat::Criterion,
+                plots: true,
+            },
+            measurement: WallTime,
+            profiler: Box::new(NoProfiler),
+        }
+    }
+}
+
+impl<M: Measurement> Criterion<M> {
+    /// Measures with `m` instead (for example a CPU-time or cycle counter).
+    #[must_use]
+    pub fn with_measurement<M2: Measurement>(self, m: M2) -> Criterion<M2> {
+        Criterion {
+            config: self.config,
+            run: self.run,
+            measurement: m,
+            profiler: self.profiler,
+        }
+    }
+
+    /// Calls `p` around each benchmark in `--profile-time` mode.
+    #[must_use]
+    pub fn with_profiler<P: Profiler + 'static>(self, p: P) -> Criterion<M> {
+        Criterion {
+            profiler: Box::new(p),
+            ..self
+        }
+    }
+
+    /// Samples per benchmark (default 100).
+    ///
+    /// # Panics
+    ///
+    /// If `n` is below 10, as Criterion.rs.
+    #[must_use]
+    pub fn sample_size(mut self, n: usize) -> Criterion<M> {
+        assert!(n >= 10, "sample_size must be at least 10, got {n}");
+        self.config.sample_size = n;
+        self
+    }
+
+    /// Warm-up time per benchmark (default 3 s).
+    ///
+    /// # Panics
+    ///
+    /// If `dur` is zero.
+    #[must_use]
+    pub fn warm_up_time(mut self, dur: Duration) -> Criterion<M> {
+        assert!(dur > Duration::ZERO, "warm_up_time must be positive");
+        self.config.warm_up_time = dur;
+        self
+    }
+
+    /// Target measurement time per benchmark (default 5 s).
+    ///
+    /// # Panics
+    ///
+    /// If `dur` is zero.
+    #[must_use]
+    pub fn measurement_time(mut self, dur: Duration) -> Criterion<M> {
+        assert!(dur > Duration::ZERO, "measurement_time must be positive");
+        self.config.measurement_time = dur;
+        self
+    }
+
+    /// Bootstrap resamples (default 100 000).
+    ///
+    /// # Panics
+    ///
+    /// If `n` is zero.
+    #[must_use]
+    pub fn nresamples(mut self, n: usize) -> Criterion<M> {
+        assert!(n > 0, "nresamples must be positive");
+        self.config.nresamples = n;
+        self
+    }
+
+    /// Relative changes smaller than this are reported as noise (default
+    /// 0.01, i.e. 1 %).
+    ///
+    /// # Panics
+    ///
+    /// If `threshold` is negative.
+    #[must_use]
+    pub fn noise_threshold(mut self, threshold: f64) -> Criterion<M> {
+        assert!(threshold >= 0.0, "noise_threshold must not be negative");
+        self.config.noise_threshold = threshold;
+        self
+    }
+
+    /// Confidence level of the intervals (default 0.95).
+    ///
+    /// # Panics
+    ///
+    /// Unless `cl` is strictly between 0 and 1.
+    #[must_use]
+    pub fn confidence_level(mut self, cl: f64) -> Criterion<M> {
+        assert!(cl > 0.0 && cl < 1.0, "confidence_level must be in (0, 1)");
+        self.config.confidence_level = cl;
+        self
+    }
+
+    /// Significance level of the change test (default 0.05).
+    ///
+    /// # Panics
+    ///
+    /// Unless `sl` is strictly between 0 and 1.
+    #[must_use]
+    pub fn significance_level(mut self, sl: f64) -> Criterion<M> {
+        assert!(sl > 0.0 && sl < 1.0, "significance_level must be in (0, 1)");
+        self.config.significance_level = sl;
+        self
+    }
+
+    /// Writes the HTML report (the default).
+    #[must_use]
+    pub fn with_plots(mut self) -> Criterion<M> {
+        self.run.plots = true;
+        self
+    }
+
+    /// Writes no HTML report.
+    #[must_use]
+    pub fn without_plots(mut self) -> Criterion<M> {
+        self.run.plots = false;
+        self
+    }
+
+    /// Accepted for compatibility: yardstick draws its own SVG plots with
+    /// any backend; `PlottingBackend::None` turns plots off.
+    #[must_use]
+    pub fn plotting_backend(mut self, backend: PlottingBackend) -> Criterion<M> {
+        if backend == PlottingBackend::None {
+            self.run.plots = false;
+        }
+        self
+    }
+
+    /// Turns coloured output on or off (default: on for a terminal).
+    #[must_use]
+    pub fn with_output_color(mut self, enabled: bool) -> Criterion<M> {
+        self.run.color = if enabled { Color::Always } else { Color::Never };
+        self
+    }
+
+    /// Saves results as baseline `baseline_name`, comparing with it first
+    /// when it exists.
+    #[must_use]
+    pub fn save_baseline(mut self, baseline_name: String) -> Criterion<M> {
+        self.run.baseline = Baseline::Save(baseline_name);
+        self
+    }
+
+    /// Compares with baseline `baseline_name` and saves nothing. With
+    /// `strict`, a missing baseline fails the benchmark.
+    #[must_use]
+    pub fn retain_baseline(mut self, baseline_name: String, strict: bool) -> Criterion<M> {
+        self.run.baseline = if strict {
+            Baseline::CompareStrict(baseline_name)
+        } else {
+            Baseline::CompareLenient(baseline_name)
+        };
+        self
+    }
+
+    /// Runs only benchmarks whose id matches `filter` (a regex, or a
+    /// substring when it is not a valid regex).
+    #[must_use]
+    pub fn with_filter<S: Into<String>>(mut self, filter: S) -> Criterion<M> {
+        self.run.filter = Filter::new(&[filter.into()], false);
+        self
+    }
+
+    /// Applies the command line (and the `YARDSTICK_*` variables) over the
+    /// settings made in code.
+    ///
+    /// A bad flag or value prints one line naming it and exits with status
+    /// 2; `--help` prints the help and exits with status 0.
+    #[must_use]
+    pub fn configure_from_args(mut self) -> Criterion<M> {
+        let args = match Args::from_env() {
+            Ok(a) => a,
+            Err(e) => {
+                eprintln!("error: {e}");
+                std::process::exit(2);
+            }
+        };
+        if args.help {
+            print!("{HELP}");
+            std::process::exit(0);
+        }
+        let c = &mut self.config;
+        c.sample_size = args.sample_size.unwrap_or(c.sample_size);
+        c.warm_up_time = args.warm_up_time.unwrap_or(c.warm_up_time);
+        c.measurement_time = args.measurement_time.unwrap_or(c.measurement_time);
+        c.nresamples = args.nresamples.unwrap_or(c.nresamples);
+        c.noise_threshold = args.noise_threshold.unwrap_or(c.noise_threshold);
+        c.confidence_level = args.confidence_level.unwrap_or(c.confidence_level);
+        c.significance_level = args.significance_level.unwrap_or(c.significance_level);
+        c.quick_mode |= args.quick;
+        let r = &mut self.run;
+        r.mode = args.mode.clone();
+        if !args.filters.is_empty() {
+            r.filter = Filter::new(&args.filters, args.exact);
+        }
+        r.ignored = args.ignored;
+        if let Some(b) = args.baseline.clone() {
+            r.baseline = b;
+        }
+        r.load_baseline = args.load_baseline.clone();
+        r.home = crate::store::home_directory(args.home.as_deref());
+        if args.color != Color::Auto {
+            r.color = args.color;
+        }
+        r.verbosity = args.verbosity;
+        r.output_format = args.output_format;
+        if args.noplot {
+            r.plots = false;
+        }
+        self
+    }
+
+    /// Starts a group of related benchmarks, reported together.
+    ///
+    /// # Panics
+    ///
+    /// If `group_name` is empty.
+    pub fn benchmark_group<S: Into<String>>(&mut self, group_name: S) -> BenchmarkGroup<'_, M> {
+        let name = group_name.into();
+        assert!(!name.is_empty(), "group name must not be empty");
+        BenchmarkGroup::new(self, name)
+    }
+
+    /// Benchmarks `f` under the id `id`.
+    pub fn bench_function<F>(&mut self, id: &str, f: F) -> &mut Criterion<M>
+    where
+        F: FnMut(&mut Bencher<'_, M>),
+    {
+        self.benchmark_group(id)
+            .bench_function(BenchmarkId::no_function(), f);
+        self
+    }
+
+    /// Benchmarks `f` with `input`; the group is the id's function name and
+    /// the benchmark its parameter.
+    pub fn bench_with_input<F, I>(&mut self, id: BenchmarkId, input: &I, f: F) -> &mut Criterion<M>
+    where
+        F: FnMut(&mut Bencher<'_, M>, &I),
+    {
+        let group = id.function_name.clone().unwrap_or_default();
+        let parameter = id.parameter.clone().unwrap_or_default();
+        self.benchmark_group(group).bench_with_input(
+            BenchmarkId::from_parameter(parameter),
+            input,
+            f,
+        );
+        self
+    }
+
+    /// Ends the run: reports the benchmarks that failed and exits non-zero
+    /// if any did. `criterion_main!` calls it after the last group.
+    pub fn final_summary(&self) {
+        let failed = state::failures();
+        if failed.is_empty() {
+            return;
+        }
+        let terminal = self.run.terminal();
+        eprintln!(
+            "{} {} benchmark{} failed: {}",
+            terminal.style.red("error:"),
+            failed.len(),
+            if failed.len() == 1 { "" } else { "s" },
+            failed.join(", ")
+        );
+        std::process::exit(1);
+    }
+
+    /// Runs one benchmark with the settings of its group.
+    pub(crate) fn run_routine(
+        &mut self,
+        id: FullId,
+        config: &BenchmarkConfig,
+        f: &mut RoutineFn<'_, M>,
+    ) {
+        runner::run(self, id, config, f);
+    }
+}

@@ -1,0 +1,77 @@
+//! Which benchmarks to run.
+
+use regex_lite::Regex;
+
+/// The positional filters of the command line.
+#[derive(Debug, Clone, Default)]
+pub(crate) enum Filter {
+    /// No filter: everything runs.
+    #[default]
+    All,
+    /// `--exact`: the whole id equals one of these.
+    Exact(Vec<String>),
+    /// Each filter is a regex if it parses as one, else a substring.
+    Patterns(Vec<Pattern>),
+}
+
+#[derive(Debug, Clone)]
+pub(crate) enum Pattern {
+    Regex(Regex),
+    Substring(String),
+}
+
+impl Filter {
+    pub(crate) fn new(filters: &[String], exact: bool) -> Filter {
+        if filters.is_empty() {
+            Filter::All
+        } else if exact {
+            Filter::Exact(filters.to_vec())
+        } else {
+            Filter::Patterns(
+                filters
+                    .iter()
+                    .map(|f| match Regex::new(f) {
+                        Ok(r) => Pattern::Regex(r),
+                        Err(_) => Pattern::Substring(f.clone()),
+                    })
+                    .collect(),
+            )
+        }
+    }
+
+    pub(crate) fn matches(&self, id: &str) -> bool {
+        match self {
+            Filter::All => true,
+            Filter::Exact(names) => names.iter().any(|n| n == id),
+            Filter::Patterns(ps) => ps.iter().any(|p| match p {
+                Pattern::Regex(r) => r.is_match(id),
+                Pattern::Substring(s) => id.contains(s.as_str()),
+            }),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn f(filters: &[&str], exact: bool) -> Filter {
+        Filter::new(
+            &filters.iter().map(|s| (*s).to_owned()).collect::<Vec<_>>(),
+            exact,
+        )
+    }
+
+    #[test]
+    fn substrings_regexes_and_exact_names() {
+        assert!(f(&[], false).matches("anything"));
+        assert!(f(&["fib"], false).matches("group/fib/20"));
+        assert!(f(&["^group/fib/2.$"], false).matches("group/fib/20"));
+        assert!(!f(&["^fib"], false).matches("group/fib/20"));
+        // Not a valid regex: used as a substring.
+        assert!(f(&["fib("], false).matches("fib(20)"));
+        assert!(f(&["fib 20"], true).matches("fib 20"));
+        assert!(!f(&["fib"], true).matches("fib 20"));
+        assert!(f(&["nope", "fib"], false).matches("fib 20"));
+    }
+}

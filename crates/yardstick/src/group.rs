@@ -1,0 +1,180 @@
+//! [`BenchmarkGroup`]: benchmarks that share settings and a report.
+
+use std::time::Duration;
+
+use crate::config::{PartialConfig, PlotConfiguration, SamplingMode};
+use crate::id::{FullId, IntoBenchmarkId};
+use crate::measurement::Measurement;
+use crate::{Bencher, Criterion, Throughput};
+
+/// A group of related benchmarks (for example one function over several
+/// inputs, or several implementations of one thing).
+///
+/// Settings made on the group apply to the benchmarks added after them.
+/// The group ends with [`finish`](Self::finish), or when it is dropped.
+pub struct BenchmarkGroup<'a, M: Measurement> {
+    criterion: &'a mut Criterion<M>,
+    group_name: String,
+    partial: PartialConfig,
+    throughput: Option<Throughput>,
+    plot_config: PlotConfiguration,
+    finished: bool,
+}
+
+impl<'a, M: Measurement> BenchmarkGroup<'a, M> {
+    pub(crate) fn new(criterion: &'a mut Criterion<M>, group_name: String) -> Self {
+        BenchmarkGroup {
+            criterion,
+            group_name,
+            partial: PartialConfig::default(),
+            throughput: None,
+            plot_config: PlotConfiguration::default(),
+            finished: false,
+        }
+    }
+
+    /// Samples per benchmark.
+    ///
+    /// # Panics
+    ///
+    /// If `n` is below 10.
+    pub fn sample_size(&mut self, n: usize) -> &mut Self {
+        assert!(n >= 10, "sample_size must be at least 10, got {n}");
+        self.partial.sample_size = Some(n);
+        self
+    }
+
+    /// Warm-up time per benchmark.
+    ///
+    /// # Panics
+    ///
+    /// If `dur` is zero.
+    pub fn warm_up_time(&mut self, dur: Duration) -> &mut Self {
+        assert!(dur > Duration::ZERO, "warm_up_time must be positive");
+        self.partial.warm_up_time = Some(dur);
+        self
+    }
+
+    /// Target measurement time per benchmark.
+    ///
+    /// # Panics
+    ///
+    /// If `dur` is zero.
+    pub fn measurement_time(&mut self, dur: Duration) -> &mut Self {
+        assert!(dur > Duration::ZERO, "measurement_time must be positive");
+        self.partial.measurement_time = Some(dur);
+        self
+    }
+
+    /// Bootstrap resamples.
+    ///
+    /// # Panics
+    ///
+    /// If `n` is zero.
+    pub fn nresamples(&mut self, n: usize) -> &mut Self {
+        assert!(n > 0, "nresamples must be positive");
+        self.partial.nresamples = Some(n);
+        self
+    }
+
+    /// Relative changes smaller than this are noise.
+    ///
+    /// # Panics
+    ///
+    /// If `threshold` is negative.
+    pub fn noise_threshold(&mut self, threshold: f64) -> &mut Self {
+        assert!(threshold >= 0.0, "noise_threshold must not be negative");
+        self.partial.noise_threshold = Some(threshold);
+        self
+    }
+
+    /// Confidence level of the intervals.
+    ///
+    /// # Panics
+    ///
+    /// Unless `cl` is strictly between 0 and 1.
+    pub fn confidence_level(&mut self, cl: f64) -> &mut Self {
+        assert!(cl > 0.0 && cl < 1.0, "confidence_level must be in (0, 1)");
+        self.partial.confidence_level = Some(cl);
+        self
+    }
+
+    /// Significance level of the change test.
+    ///
+    /// # Panics
+    ///
+    /// Unless `sl` is strictly between 0 and 1.
+    pub fn significance_level(&mut self, sl: f64) -> &mut Self {
+        assert!(sl > 0.0 && sl < 1.0, "significance_level must be in (0, 1)");
+        self.partial.significance_level = Some(sl);
+        self
+    }
+
+    /// How iteration counts are chosen.
+    pub fn sampling_mode(&mut self, new_mode: SamplingMode) -> &mut Self {
+        self.partial.sampling_mode = Some(new_mode);
+        self
+    }
+
+    /// The work one iteration does, for rates in the output.
+    pub fn throughput(&mut self, throughput: Throughput) -> &mut Self {
+        self.throughput = Some(throughput);
+        self
+    }
+
+    /// Settings of the group's summary plots.
+    pub fn plot_config(&mut self, new_config: PlotConfiguration) -> &mut Self {
+        self.plot_config = new_config;
+        self
+    }
+
+    /// Benchmarks `f` under `id` in this group.
+    pub fn bench_function<ID: IntoBenchmarkId, F>(&mut self, id: ID, mut f: F) -> &mut Self
+    where
+        F: FnMut(&mut Bencher<'_, M>),
+    {
+        self.run(id, &mut |b: &mut Bencher<'_, M>| f(b));
+        self
+    }
+
+    /// Benchmarks `f` with `input` under `id` in this group.
+    pub fn bench_with_input<ID: IntoBenchmarkId, F, I>(
+        &mut self,
+        id: ID,
+        input: &I,
+        mut f: F,
+    ) -> &mut Self
+    where
+        F: FnMut(&mut Bencher<'_, M>, &I),
+        I: ?Sized,
+    {
+        self.run(id, &mut |b: &mut Bencher<'_, M>| f(b, input));
+        self
+    }
+
+    fn run<ID: IntoBenchmarkId>(&mut self, id: ID, f: &mut dyn FnMut(&mut Bencher<'_, M>)) {
+        let id = id.into_benchmark_id();
+        let full = FullId::new(
+            &self.group_name,
+            id.function_name,
+            id.parameter,
+            self.throughput,
+        );
+        let config = self.partial.apply(&self.criterion.config);
+        self.criterion.run_routine(full, &config, f);
+    }
+
+    /// Ends the group. Dropping it does the same.
+    pub fn finish(mut self) {
+        self.finished = true;
+    }
+}
+
+impl<M: Measurement> Drop for BenchmarkGroup<'_, M> {
+    fn drop(&mut self) {
+        // The group summary (HTML report) is written here; nothing is
+        // printed to the terminal for a group.
+        self.finished = true;
+        let _ = &self.plot_config;
+    }
+}

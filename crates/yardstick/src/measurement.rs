@@ -1,0 +1,217 @@
+//! What a benchmark measures.
+//!
+//! The [`Measurement`] trait is Criterion.rs's, unchanged, so custom
+//! measurements written for Criterion.rs (the guide's `HalfSeconds`, CPU-time
+//! or cycle counters) keep compiling. [`WallTime`] is the default.
+
+use std::time::{Duration, Instant};
+
+use crate::format::short;
+use crate::Throughput;
+
+/// Formats and scales measured values for people and for machines.
+///
+/// Values handed to these methods are already converted with
+/// [`Measurement::to_f64`], and are per-iteration values.
+pub trait ValueFormatter {
+    /// Formats one value with its unit, e.g. `26.251 ns`.
+    fn format_value(&self, value: f64) -> String {
+        let mut values = [value];
+        let unit = self.scale_values(value, &mut values);
+        format!("{:>6} {}", short(values[0]), unit)
+    }
+
+    /// Formats the throughput implied by one measured value, e.g. `1.2 GiB/s`.
+    fn format_throughput(&self, throughput: &Throughput, value: f64) -> String {
+        let mut values = [value];
+        let unit = self.scale_throughputs(value, throughput, &mut values);
+        format!("{:>6} {}", short(values[0]), unit)
+    }
+
+    /// Scales `values` in place to a unit suited to `typical_value` and
+    /// returns that unit.
+    fn scale_values(&self, typical_value: f64, values: &mut [f64]) -> &'static str;
+
+    /// Converts `values` in place to throughputs in a unit suited to
+    /// `typical_value` and returns that unit.
+    fn scale_throughputs(
+        &self,
+        typical_value: f64,
+        throughput: &Throughput,
+        values: &mut [f64],
+    ) -> &'static str;
+
+    /// Scales `values` in place to the unit machine-readable output uses and
+    /// returns it (nanoseconds for time).
+    fn scale_for_machines(&self, values: &mut [f64]) -> &'static str;
+}
+
+/// A way of measuring one run of a benchmark's iterations.
+///
+/// `start` is called before the timed iterations and `end` after them;
+/// `add` accumulates values of several batches. Implementations must be cheap:
+/// their cost is part of every sample.
+pub trait Measurement {
+    /// The value `start` produces and `end` consumes (an `Instant` for time).
+    type Intermediate;
+    /// The measured value (a `Duration` for time).
+    type Value;
+
+    /// Starts a measurement.
+    fn start(&self) -> Self::Intermediate;
+    /// Ends a measurement started by `start` and returns the value.
+    fn end(&self, i: Self::Intermediate) -> Self::Value;
+    /// Adds two values.
+    fn add(&self, v1: &Self::Value, v2: &Self::Value) -> Self::Value;
+    /// The value that `add` leaves unchanged.
+    fn zero(&self) -> Self::Value;
+    /// Converts a value to a number for the statistics.
+    fn to_f64(&self, value: &Self::Value) -> f64;
+    /// The formatter for values of this measurement.
+    fn formatter(&self) -> &dyn ValueFormatter;
+}
+
+/// Wall-clock time from the monotonic clock ([`Instant`]), in nanoseconds.
+#[derive(Debug, Default, Clone, Copy)]
+pub struct WallTime;
+
+/// The formatter of [`WallTime`]: ps, ns, µs, ms or s.
+#[derive(Debug, Default, Clone, Copy)]
+pub(crate) struct DurationFormatter;
+
+impl DurationFormatter {
+    fn per_second(
+        amount: f64,
+        typical_ns: f64,
+        values: &mut [f64],
+        base: f64,
+        units: [&'static str; 4],
+    ) -> &'static str {
+        let typical = amount * (1e9 / typical_ns);
+        let (denominator, unit) = if typical < base {
+            (1.0, units[0])
+        } else if typical < base * base {
+            (base, units[1])
+        } else if typical < base * base * base {
+            (base * base, units[2])
+        } else {
+            (base * base * base, units[3])
+        };
+        for v in values {
+            *v = amount * (1e9 / *v) / denominator;
+        }
+        unit
+    }
+}
+
+impl ValueFormatter for DurationFormatter {
+    fn scale_values(&self, ns: f64, values: &mut [f64]) -> &'static str {
+        let (factor, unit) = if ns < 1.0 {
+            (1e3, "ps")
+        } else if ns < 1e3 {
+            (1.0, "ns")
+        } else if ns < 1e6 {
+            (1e-3, "µs")
+        } else if ns < 1e9 {
+            (1e-6, "ms")
+        } else {
+            (1e-9, "s")
+        };
+        for v in values {
+            *v *= factor;
+        }
+        unit
+    }
+
+    fn scale_throughputs(
+        &self,
+        typical: f64,
+        throughput: &Throughput,
+        values: &mut [f64],
+    ) -> &'static str {
+        const BINARY: [&str; 4] = ["  B/s", "KiB/s", "MiB/s", "GiB/s"];
+        const DECIMAL: [&str; 4] = ["  B/s", "KB/s", "MB/s", "GB/s"];
+        const BITS: [&str; 4] = ["  b/s", "Kb/s", "Mb/s", "Gb/s"];
+        const ELEMENTS: [&str; 4] = [" elem/s", "Kelem/s", "Melem/s", "Gelem/s"];
+        match *throughput {
+            Throughput::Bytes(b) => Self::per_second(b as f64, typical, values, 1024.0, BINARY),
+            Throughput::BytesDecimal(b) => {
+                Self::per_second(b as f64, typical, values, 1000.0, DECIMAL)
+            }
+            Throughput::Bits(b) => Self::per_second(b as f64, typical, values, 1000.0, BITS),
+            Throughput::Elements(e) | Throughput::ElementsAndBytes { elements: e, .. } => {
+                Self::per_second(e as f64, typical, values, 1000.0, ELEMENTS)
+            }
+        }
+    }
+
+    fn scale_for_machines(&self, _values: &mut [f64]) -> &'static str {
+        "ns"
+    }
+}
+
+impl Measurement for WallTime {
+    type Intermediate = Instant;
+    type Value = Duration;
+
+    fn start(&self) -> Instant {
+        Instant::now()
+    }
+    fn end(&self, i: Instant) -> Duration {
+        i.elapsed()
+    }
+    fn add(&self, v1: &Duration, v2: &Duration) -> Duration {
+        *v1 + *v2
+    }
+    fn zero(&self) -> Duration {
+        Duration::ZERO
+    }
+    fn to_f64(&self, value: &Duration) -> f64 {
+        value.as_nanos() as f64
+    }
+    fn formatter(&self) -> &dyn ValueFormatter {
+        &DurationFormatter
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn wall_time_formats_like_criterion() {
+        let f = WallTime.formatter();
+        assert_eq!(f.format_value(26_251.0), "26.251 µs");
+        assert_eq!(f.format_value(0.25), "250.00 ps");
+    }
+
+    #[test]
+    fn throughput_in_binary_and_decimal_units() {
+        let f = WallTime.formatter();
+        // 1 MiB in 1 ms is 1000 MiB/s; hand-computed: 1048576 B * 1000 / s.
+        assert_eq!(
+            f.format_throughput(&Throughput::Bytes(1 << 20), 1e6),
+            "1000.0 MiB/s"
+        );
+        // 1 MB in 1 ms is 1 GB/s.
+        assert_eq!(
+            f.format_throughput(&Throughput::BytesDecimal(1_000_000), 1e6),
+            "1.0000 GB/s"
+        );
+        // 500 elements in 1 µs is 500 Melem/s.
+        assert_eq!(
+            f.format_throughput(&Throughput::Elements(500), 1e3),
+            "500.00 Melem/s"
+        );
+        assert_eq!(
+            f.format_throughput(
+                &Throughput::ElementsAndBytes {
+                    elements: 500,
+                    bytes: 4000
+                },
+                1e3
+            ),
+            "500.00 Melem/s"
+        );
+    }
+}

@@ -1,0 +1,286 @@
+//! The terminal output of Criterion.rs, line for line, and libtest's bencher
+//! format.
+
+use std::io::{IsTerminal, Write};
+
+use yardstick_stats::{Estimate, Verdict};
+
+use super::Style;
+use crate::analysis::Analysis;
+use crate::cli::{OutputFormat, Verbosity};
+use crate::format;
+use crate::measurement::ValueFormatter;
+use crate::Throughput;
+
+/// A finished benchmark, ready to print.
+pub(crate) struct Completed<'a> {
+    pub title: &'a str,
+    pub analysis: &'a Analysis,
+    pub throughput: Option<Throughput>,
+    pub formatter: &'a dyn ValueFormatter,
+    pub significance: f64,
+}
+
+/// Prints progress and results.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Terminal {
+    pub style: Style,
+    pub verbosity: Verbosity,
+    pub format: OutputFormat,
+    /// Progress lines replace each other (stdout is a terminal).
+    overwrite: bool,
+}
+
+const INDENT: &str = "                        "; // 24 columns, as Criterion.rs
+
+impl Terminal {
+    pub(crate) fn new(style: Style, verbosity: Verbosity, format: OutputFormat) -> Terminal {
+        Terminal {
+            style,
+            verbosity,
+            format,
+            overwrite: std::io::stdout().is_terminal() && verbosity != Verbosity::Verbose,
+        }
+    }
+
+    fn progress(&self, line: &str) {
+        if self.format == OutputFormat::Bencher || self.verbosity == Verbosity::Quiet {
+            return;
+        }
+        let mut out = std::io::stdout().lock();
+        if self.overwrite {
+            let _ = write!(out, "\r\x1b[2K{line}");
+        } else {
+            let _ = writeln!(out, "{line}");
+        }
+        let _ = out.flush();
+    }
+
+    fn clear_progress(&self) {
+        if self.overwrite
+            && self.format != OutputFormat::Bencher
+            && self.verbosity != Verbosity::Quiet
+        {
+            print!("\r\x1b[2K");
+        }
+    }
+
+    pub(crate) fn benchmark_start(&self, id: &str) {
+        self.progress(&format!("Benchmarking {id}"));
+    }
+
+    pub(crate) fn warm_up(&self, id: &str, ns: f64) {
+        self.progress(&format!(
+            "Benchmarking {id}: Warming up for {}",
+            format::time(ns)
+        ));
+    }
+
+    pub(crate) fn measurement_start(&self, id: &str, samples: usize, ns: f64, iters: u64) {
+        self.progress(&format!(
+            "Benchmarking {id}: Collecting {samples} samples in estimated {} ({})",
+            format::time(ns),
+            format::iter_count(iters)
+        ));
+    }
+
+    pub(crate) fn analysing(&self, id: &str) {
+        self.progress(&format!("Benchmarking {id}: Analyzing"));
+    }
+
+    pub(crate) fn profiling(&self, id: &str, ns: f64) {
+        self.progress(&format!(
+            "Benchmarking {id}: Profiling for {}",
+            format::time(ns)
+        ));
+    }
+
+    pub(crate) fn profile_complete(&self, id: &str) {
+        self.clear_progress();
+        if self.format == OutputFormat::Criterion {
+            println!("Benchmarking {id}: Complete (Analysis Disabled)");
+        }
+    }
+
+    /// A problem that does not stop the benchmark, on stderr.
+    pub(crate) fn warning(&self, message: &str) {
+        self.clear_progress();
+        eprintln!("{} {message}", self.style.yellow("warning:"));
+    }
+
+    /// A benchmark that failed, on stderr.
+    pub(crate) fn failure(&self, id: &str, message: &str) {
+        self.clear_progress();
+        eprintln!("{} {id}: {message}", self.style.red("FAILED"));
+    }
+
+    pub(crate) fn test_start(&self, id: &str) {
+        println!("Testing {id}");
+    }
+
+    pub(crate) fn test_success(&self) {
+        println!("Success");
+    }
+
+    pub(crate) fn list(&self, id: &str) {
+        println!("{id}: benchmark");
+    }
+
+    pub(crate) fn complete(&self, c: &Completed<'_>) {
+        self.clear_progress();
+        let lines = match self.format {
+            OutputFormat::Bencher => vec![bencher_line(c)],
+            OutputFormat::Criterion => self.criterion_lines(c),
+        };
+        let mut out = std::io::stdout().lock();
+        for line in lines {
+            let _ = writeln!(out, "{line}");
+        }
+        let _ = out.flush();
+    }
+
+    fn criterion_lines(&self, c: &Completed<'_>) -> Vec<String> {
+        let s = &self.style;
+        let f = c.formatter;
+        let a = c.analysis;
+        let mut lines = Vec::new();
+        let typical = a.typical();
+        let mut id = c.title.to_owned();
+        if id.chars().count() > 23 {
+            lines.push(s.green(&id));
+            id.clear();
+        }
+        let pad = " ".repeat(24 - id.chars().count());
+        lines.push(format!(
+            "{}{pad}time:   [{} {} {}]",
+            s.green(&id),
+            s.faint(&f.format_value(typical.lower)),
+            s.bold(&f.format_value(typical.point)),
+            s.faint(&f.format_value(typical.upper)),
+        ));
+        if let Some(t) = &c.throughput {
+            // More time per iteration is less throughput: the bounds swap.
+            lines.push(format!(
+                "{INDENT}thrpt:  [{} {} {}]",
+                s.faint(&f.format_throughput(t, typical.upper)),
+                s.bold(&f.format_throughput(t, typical.point)),
+                s.faint(&f.format_throughput(t, typical.lower)),
+            ));
+        }
+        if self.verbosity == Verbosity::Quiet {
+            return lines;
+        }
+        if let Some(change) = &a.change {
+            let mean = &change.mean;
+            let to_thrpt = |r: f64| 1.0 / (1.0 + r) - 1.0;
+            let (point, thrpt_point, explanation) = match change.verdict {
+                Verdict::Improved => (
+                    s.green(&s.bold(&format::change(mean.point, true))),
+                    s.green(&s.bold(&format::change(to_thrpt(mean.point), true))),
+                    format!("Performance has {}.", s.green("improved")),
+                ),
+                Verdict::Regressed => (
+                    s.red(&s.bold(&format::change(mean.point, true))),
+                    s.red(&s.bold(&format::change(to_thrpt(mean.point), true))),
+                    format!("Performance has {}.", s.red("regressed")),
+                ),
+                v => (
+                    format::change(mean.point, true),
+                    format::change(to_thrpt(mean.point), true),
+                    v.message().to_owned(),
+                ),
+            };
+            let p = format!(
+                "(p = {:.2} {} {:.2})",
+                change.p_value,
+                if change.p_value < c.significance {
+                    "<"
+                } else {
+                    ">"
+                },
+                c.significance
+            );
+            let lo = s.faint(&format::change(mean.lower, true));
+            let hi = s.faint(&format::change(mean.upper, true));
+            if c.throughput.is_some() {
+                lines.push(format!("{}change:", " ".repeat(17)));
+                lines.push(format!("{INDENT}time:   [{lo} {point} {hi}] {p}"));
+                lines.push(format!(
+                    "{INDENT}thrpt:  [{} {thrpt_point} {}]",
+                    s.faint(&format::change(to_thrpt(mean.upper), true)),
+                    s.faint(&format::change(to_thrpt(mean.lower), true)),
+                ));
+            } else {
+                lines.push(format!("{INDENT}change: [{lo} {point} {hi}] {p}"));
+            }
+            lines.push(format!("{INDENT}{explanation}"));
+        }
+        lines.extend(self.outlier_lines(a));
+        if self.verbosity == Verbosity::Verbose {
+            let short =
+                |e: &Estimate| format!("[{} {}]", f.format_value(e.lower), f.format_value(e.upper));
+            let e = &a.estimates;
+            if let (Some(slope), Some((r2_lo, r2_hi))) = (&e.slope, a.r2_bounds) {
+                lines.push(format!(
+                    "{:<7}{} {:<15}[{r2_lo:0.7} {r2_hi:0.7}]",
+                    "slope",
+                    short(slope),
+                    "R^2"
+                ));
+            }
+            lines.push(format!(
+                "{:<7}{} {:<15}{}",
+                "mean",
+                short(&e.mean),
+                "std. dev.",
+                short(&e.std_dev)
+            ));
+            lines.push(format!(
+                "{:<7}{} {:<15}{}",
+                "median",
+                short(&e.median),
+                "med. abs. dev.",
+                short(&e.mad)
+            ));
+        }
+        lines
+    }
+
+    fn outlier_lines(&self, a: &Analysis) -> Vec<String> {
+        let counts = &a.tukey.counts;
+        let total = counts.total();
+        let n = a.averages.len();
+        if total == 0 {
+            return Vec::new();
+        }
+        let pct = |k: usize| 100.0 * k as f64 / n as f64;
+        let mut lines = vec![self.style.yellow(&format!(
+            "Found {total} outliers among {n} measurements ({:.2}%)",
+            pct(total)
+        ))];
+        for (k, label) in [
+            (counts.low_severe, "low severe"),
+            (counts.low_mild, "low mild"),
+            (counts.high_mild, "high mild"),
+            (counts.high_severe, "high severe"),
+        ] {
+            if k > 0 {
+                lines.push(format!("  {k} ({:.2}%) {label}", pct(k)));
+            }
+        }
+        lines
+    }
+}
+
+/// `test <id> ... bench:      26,251 ns/iter (+/- 120)`, as libtest.
+fn bencher_line(c: &Completed<'_>) -> String {
+    let typical = c.analysis.typical();
+    let mut values = [typical.point, typical.standard_error];
+    let unit = c.formatter.scale_for_machines(&mut values);
+    format!(
+        "test {} ... bench: {:>11} {unit}/iter (+/- {})",
+        c.title,
+        format::integer(values[0]),
+        format::integer(values[1])
+    )
+}

@@ -1,0 +1,312 @@
+//! Runs one benchmark through the whole flow: filter, mode, sampling,
+//! analysis, comparison, files and output.
+
+use crate::analysis::{analyse, Analysis};
+use crate::cli::{Baseline, Mode};
+use crate::config::{ActualSamplingMode, BenchmarkConfig};
+use crate::id::FullId;
+use crate::measurement::Measurement;
+use crate::output::{Completed, Terminal};
+use crate::routine::{self, RoutineFn};
+use crate::store::{
+    BenchmarkDir, BenchmarkRecord, ChangeFile, EstimatesFile, RawRow, RunFiles, SavedSample,
+};
+use crate::{plan, state, Criterion};
+
+/// Runs `id` unless the filter excludes it. Failures are reported and
+/// recorded, never propagated: the other benchmarks still run.
+pub(crate) fn run<M: Measurement>(
+    c: &mut Criterion<M>,
+    id: FullId,
+    config: &BenchmarkConfig,
+    f: &mut RoutineFn<'_, M>,
+) {
+    // yardstick has no ignored benchmarks: `--ignored` selects none.
+    if c.run.ignored || !c.run.filter.matches(&id.full_id) {
+        return;
+    }
+    let terminal = c.run.terminal();
+    if !state::register_id(&id.full_id) {
+        terminal.failure(
+            &id.full_id,
+            "this id was already used by another benchmark of this binary; ids must be unique",
+        );
+        state::record_failure(&id.full_id);
+        return;
+    }
+    let outcome = match c.run.mode.clone() {
+        Mode::List => {
+            terminal.list(&id.full_id);
+            Ok(())
+        }
+        Mode::Test => test(c, &terminal, &id, f),
+        Mode::Profile(time) => profile(c, &terminal, &id, f, time),
+        Mode::Benchmark => benchmark(c, &terminal, &id, config, f),
+    };
+    if let Err(message) = outcome {
+        terminal.failure(&id.full_id, &message);
+        state::record_failure(&id.full_id);
+    }
+}
+
+fn test<M: Measurement>(
+    c: &Criterion<M>,
+    terminal: &Terminal,
+    id: &FullId,
+    f: &mut RoutineFn<'_, M>,
+) -> Result<(), String> {
+    terminal.test_start(&id.full_id);
+    state::catch_panic(|| routine::run_once(&c.measurement, f, 1))?.map_err(|e| e.to_string())?;
+    terminal.test_success();
+    Ok(())
+}
+
+fn profile<M: Measurement>(
+    c: &mut Criterion<M>,
+    terminal: &Terminal,
+    id: &FullId,
+    f: &mut RoutineFn<'_, M>,
+    time: std::time::Duration,
+) -> Result<(), String> {
+    let dir = BenchmarkDir::new(&c.run.home, &id.directory_name).sub("profile");
+    terminal.profiling(&id.full_id, time.as_nanos() as f64);
+    c.profiler.start_profiling(&id.full_id, &dir);
+    let result = state::catch_panic(|| routine::profile(&c.measurement, f, time));
+    c.profiler.stop_profiling(&id.full_id, &dir);
+    result?.map_err(|e| e.to_string())?;
+    terminal.profile_complete(&id.full_id);
+    Ok(())
+}
+
+/// The baseline to compare with, and whether one must exist.
+fn compare_target(baseline: &Baseline) -> Option<(&str, bool)> {
+    match baseline {
+        Baseline::Save(n) | Baseline::CompareLenient(n) => Some((n, false)),
+        Baseline::CompareStrict(n) => Some((n, true)),
+        Baseline::Discard => None,
+    }
+}
+
+fn benchmark<M: Measurement>(
+    c: &Criterion<M>,
+    terminal: &Terminal,
+    id: &FullId,
+    config: &BenchmarkConfig,
+    f: &mut RoutineFn<'_, M>,
+) -> Result<(), String> {
+    let dir = BenchmarkDir::new(&c.run.home, &id.directory_name);
+    let m = &c.measurement;
+
+    // Read the baseline first: a missing strict baseline fails before any
+    // time is spent measuring.
+    let mut corrupt_baseline = None;
+    let baseline = match compare_target(&c.run.baseline) {
+        Some((name, strict)) if dir.has_baseline(name) => match dir.load_sample(name) {
+            Ok(sample) => Some(sample.averages()),
+            Err(e) => {
+                terminal.warning(&format!(
+                    "ignoring baseline '{name}' of {}: {e}",
+                    id.full_id
+                ));
+                corrupt_baseline = Some(name.to_owned());
+                if strict {
+                    return Err(format!("baseline '{name}' is unreadable"));
+                }
+                None
+            }
+        },
+        Some((name, true)) => {
+            return Err(format!(
+                "baseline '{name}' not found under {} — run with --save-baseline {name} first",
+                dir.root.display()
+            ))
+        }
+        _ => None,
+    };
+
+    terminal.benchmark_start(&id.full_id);
+    let (mode, iters, values) = if let Some(name) = &c.run.load_baseline {
+        let s = dir.load_sample(name).map_err(|e| {
+            format!("cannot load baseline '{name}' ({e}) — run with --save-baseline {name} first")
+        })?;
+        (s.sampling_mode, s.iters, s.times)
+    } else {
+        state::catch_panic(|| sample(m, terminal, id, config, f))?.map_err(|e| e.to_string())?
+    };
+
+    terminal.analysing(&id.full_id);
+    if values.iter().all(|&v| v == 0.0) {
+        return Err("every sample measured zero time; if it uses iter_custom, check that the routine returns the time it measured".into());
+    }
+    let analysis = analyse(mode, iters, values, baseline.as_deref(), config)
+        .map_err(|e| format!("analysis failed: {e}"))?;
+
+    if c.run.load_baseline.is_none() {
+        check_optimised_away(m, terminal, id, &analysis);
+        save(
+            c,
+            terminal,
+            id,
+            &dir,
+            &analysis,
+            corrupt_baseline.as_deref(),
+        );
+    }
+
+    terminal.complete(&Completed {
+        title: &id.title,
+        analysis: &analysis,
+        throughput: id.throughput,
+        formatter: m.formatter(),
+        significance: config.significance_level,
+    });
+    Ok(())
+}
+
+/// Warm-up and sampling; returns the mode, iteration counts and values.
+fn sample<M: Measurement>(
+    m: &M,
+    terminal: &Terminal,
+    id: &FullId,
+    config: &BenchmarkConfig,
+    f: &mut RoutineFn<'_, M>,
+) -> Result<(ActualSamplingMode, Vec<f64>, Vec<f64>), routine::NotIterated> {
+    if config.quick_mode {
+        let (iters, values) =
+            routine::quick(m, f, config.significance_level, config.measurement_time)?;
+        return Ok((ActualSamplingMode::Linear, iters, values));
+    }
+    let warm_up = config.warm_up_time;
+    terminal.warm_up(&id.full_id, warm_up.as_nanos() as f64);
+    let (elapsed, warm_iters) = routine::warm_up(m, f, warm_up)?;
+    let met = elapsed / warm_iters as f64;
+    let n = config.sample_size as u64;
+    let target = config.measurement_time;
+    let mode = plan::choose_mode(config.sampling_mode, met, n, target.as_nanos() as f64);
+    let (counts, warning) = plan::iteration_counts(mode, met, n, target);
+    if let Some(w) = warning {
+        terminal.warning(w.trim_start_matches("Warning: "));
+    }
+    let expected: f64 = counts.iter().map(|&k| k as f64 * met).sum();
+    let total = counts.iter().fold(0u64, |a, &k| a.saturating_add(k));
+    terminal.measurement_start(&id.full_id, counts.len(), expected, total);
+    let values = routine::bench(m, f, &counts)?;
+    Ok((mode, counts.iter().map(|&k| k as f64).collect(), values))
+}
+
+/// Warns when the routine costs no more than an empty loop: its body was
+/// most likely optimised away.
+fn check_optimised_away<M: Measurement>(
+    m: &M,
+    terminal: &Terminal,
+    id: &FullId,
+    analysis: &Analysis,
+) {
+    let largest = analysis.iters.iter().copied().fold(1.0, f64::max) as u64;
+    let empty = routine::empty_loop_per_iteration(m, (largest / 10).max(1000));
+    let typical = analysis.typical().point;
+    if typical <= empty * 1.25 {
+        let f = m.formatter();
+        terminal.warning(&format!(
+            "{}: {} per iteration is no more than an empty loop costs here ({}): the body was probably optimised away — pass its inputs and result through black_box",
+            id.full_id,
+            f.format_value(typical).trim(),
+            f.format_value(empty).trim()
+        ));
+    }
+}
+
+fn save<M: Measurement>(
+    c: &Criterion<M>,
+    terminal: &Terminal,
+    id: &FullId,
+    dir: &BenchmarkDir,
+    a: &Analysis,
+    corrupt_baseline: Option<&str>,
+) {
+    if c.run.baseline == Baseline::Discard {
+        return;
+    }
+    let mut unit_probe = [a.typical().point];
+    let unit = c
+        .measurement
+        .formatter()
+        .scale_for_machines(&mut unit_probe);
+    let sample = SavedSample {
+        sampling_mode: a.mode,
+        iters: a.iters.clone(),
+        times: a.values.clone(),
+    };
+    let estimates = EstimatesFile::from(&a.estimates);
+    let record = BenchmarkRecord {
+        group_id: id.group_id.clone(),
+        function_id: id.function_id.clone(),
+        value_str: id.value_str.clone(),
+        throughput: id.throughput,
+        full_id: id.full_id.clone(),
+        directory_name: id.directory_name.clone(),
+        title: id.title.clone(),
+    };
+    let (tp_num, tp_type) = match id.throughput {
+        Some(t) => {
+            let (n, k) = t.csv_columns();
+            (Some(n), Some(k))
+        }
+        None => (None, None),
+    };
+    let raw: Vec<RawRow> = a
+        .iters
+        .iter()
+        .zip(&a.values)
+        .map(|(&n, &v)| {
+            let mut scaled = [v];
+            c.measurement.formatter().scale_for_machines(&mut scaled);
+            RawRow {
+                group: id.group_id.clone(),
+                function: id.function_id.clone().unwrap_or_default(),
+                value: id.value_str.clone().unwrap_or_default(),
+                throughput_num: tp_num,
+                throughput_type: tp_type,
+                sample_measured_value: scaled[0],
+                unit: unit.to_owned(),
+                iteration_count: n as u64,
+            }
+        })
+        .collect();
+    let files = RunFiles {
+        sample: &sample,
+        estimates: &estimates,
+        benchmark: &record,
+        tukey: a.tukey.fences.as_array(),
+        raw: &raw,
+    };
+    let report = |r: Result<(), crate::store::StoreError>| {
+        if let Err(e) = r {
+            terminal.warning(&format!("could not save {}: {e}", id.full_id));
+        }
+    };
+    report(dir.save("new", &files));
+    if let Some(change) = &a.change {
+        report(dir.save_change(&ChangeFile {
+            mean: (&change.mean).into(),
+            median: (&change.median).into(),
+        }));
+    }
+    if let Baseline::Save(name) = &c.run.baseline {
+        if corrupt_baseline == Some(name.as_str()) {
+            match dir.set_aside(name) {
+                Ok(to) => terminal.warning(&format!(
+                    "kept the unreadable baseline '{name}' as {}",
+                    to.display()
+                )),
+                Err(e) => {
+                    terminal.warning(&format!(
+                        "not saving baseline '{name}': the unreadable one could not be moved aside ({e})"
+                    ));
+                    return;
+                }
+            }
+        }
+        report(dir.save(name, &files));
+    }
+}

@@ -1,0 +1,106 @@
+//! Process-wide state: `criterion_main!` makes one `Criterion` per group, but
+//! failures, duplicate ids and the exit status belong to the whole binary.
+
+use std::any::Any;
+use std::cell::RefCell;
+use std::collections::HashSet;
+use std::panic::{self, AssertUnwindSafe};
+use std::sync::{Mutex, Once};
+
+#[derive(Default)]
+struct Global {
+    failed: Vec<String>,
+    seen: HashSet<String>,
+}
+
+static GLOBAL: Mutex<Option<Global>> = Mutex::new(None);
+
+fn with<R>(f: impl FnOnce(&mut Global) -> R) -> R {
+    let mut guard = GLOBAL.lock().unwrap_or_else(|e| e.into_inner());
+    f(guard.get_or_insert_with(Global::default))
+}
+
+/// Records that a benchmark failed; the binary exits non-zero at the end.
+pub(crate) fn record_failure(id: &str) {
+    with(|g| g.failed.push(id.to_owned()));
+}
+
+/// The ids of the benchmarks that failed so far.
+pub(crate) fn failures() -> Vec<String> {
+    with(|g| g.failed.clone())
+}
+
+/// Registers a benchmark id; false if it was already seen in this process.
+pub(crate) fn register_id(id: &str) -> bool {
+    with(|g| g.seen.insert(id.to_owned()))
+}
+
+thread_local! {
+    static CAPTURING: RefCell<Option<String>> = const { RefCell::new(None) };
+}
+
+/// Runs `f`, turning a panic into an error holding its message and place.
+///
+/// While `f` runs, the panic hook keeps the message instead of printing
+/// it, so the failure is reported once, on its benchmark's line.
+pub(crate) fn catch_panic<R>(f: impl FnOnce() -> R) -> Result<R, String> {
+    static HOOK: Once = Once::new();
+    HOOK.call_once(|| {
+        let previous = panic::take_hook();
+        panic::set_hook(Box::new(move |info| {
+            let captured = CAPTURING.with(|c| {
+                let mut c = c.borrow_mut();
+                if let Some(slot) = c.as_mut() {
+                    let place = info
+                        .location()
+                        .map(|l| format!(" at {}:{}", l.file(), l.line()))
+                        .unwrap_or_default();
+                    *slot = format!("panicked{place}: {}", payload_text(info.payload()));
+                    true
+                } else {
+                    false
+                }
+            });
+            if !captured {
+                previous(info);
+            }
+        }));
+    });
+    let outer = CAPTURING.with(|c| c.borrow_mut().replace(String::new()));
+    let result = panic::catch_unwind(AssertUnwindSafe(f));
+    let message = CAPTURING.with(|c| std::mem::replace(&mut *c.borrow_mut(), outer));
+    result.map_err(|payload| match message {
+        Some(m) if !m.is_empty() => m,
+        _ => format!("panicked: {}", payload_text(&*payload)),
+    })
+}
+
+fn payload_text(payload: &(dyn Any + Send)) -> String {
+    if let Some(s) = payload.downcast_ref::<&str>() {
+        (*s).to_owned()
+    } else if let Some(s) = payload.downcast_ref::<String>() {
+        s.clone()
+    } else {
+        "(a panic without a message)".to_owned()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn panics_become_errors_with_their_message() {
+        let r: Result<(), String> = catch_panic(|| panic!("boom {}", 42));
+        let e = r.unwrap_err();
+        assert!(e.contains("boom 42"), "{e}");
+        assert!(e.contains("state.rs"), "{e}");
+        assert_eq!(catch_panic(|| 7).unwrap(), 7);
+    }
+
+    #[test]
+    fn ids_are_registered_once() {
+        assert!(register_id("state-test/unique"));
+        assert!(!register_id("state-test/unique"));
+    }
+}

@@ -1,0 +1,204 @@
+//! Results on disk, in the formats of Criterion.rs's guide so that tools
+//! reading `target/criterion` (critcmp, cargo-criterion, scripts) keep
+//! working.
+//!
+//! Per benchmark, under `<home>/<directory_name>/`: `new/` (the last run),
+//! `base/` and one folder per named baseline, each holding `sample.json`,
+//! `estimates.json`, `benchmark.json`, `tukey.json` and `raw.csv`; and
+//! `change/estimates.json` (the last comparison). Every file is written to a
+//! temporary name and renamed, so an interrupted run never leaves half a file.
+
+mod files;
+mod home;
+
+pub(crate) use files::{BenchmarkRecord, ChangeFile, EstimatesFile, RawRow, SavedSample};
+pub(crate) use home::home_directory;
+
+use std::fmt;
+use std::fs;
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+
+/// A file that could not be read or written, with the reason.
+#[derive(Debug)]
+pub(crate) struct StoreError {
+    pub path: PathBuf,
+    pub problem: String,
+}
+
+impl fmt::Display for StoreError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.path.display(), self.problem)
+    }
+}
+
+impl StoreError {
+    fn io(path: &Path, e: &io::Error) -> StoreError {
+        StoreError {
+            path: path.to_owned(),
+            problem: e.to_string(),
+        }
+    }
+}
+
+/// Writes `bytes` to `path` atomically: a temporary file in the same folder,
+/// flushed, then renamed over `path`.
+pub(crate) fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), StoreError> {
+    let dir = path.parent().unwrap_or(Path::new("."));
+    fs::create_dir_all(dir).map_err(|e| StoreError::io(dir, &e))?;
+    let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("file");
+    let tmp = dir.join(format!(".{name}.{}.tmp", std::process::id()));
+    let result = (|| {
+        let mut f = fs::File::create(&tmp)?;
+        f.write_all(bytes)?;
+        f.sync_all()?;
+        fs::rename(&tmp, path)
+    })();
+    result.map_err(|e| {
+        let _ = fs::remove_file(&tmp);
+        StoreError::io(path, &e)
+    })
+}
+
+fn write_json<T: serde::Serialize>(path: &Path, value: &T) -> Result<(), StoreError> {
+    let bytes = serde_json::to_vec(value).map_err(|e| StoreError {
+        path: path.to_owned(),
+        problem: e.to_string(),
+    })?;
+    write_atomic(path, &bytes)
+}
+
+fn read_json<T: serde::de::DeserializeOwned>(path: &Path) -> Result<T, StoreError> {
+    let bytes = fs::read(path).map_err(|e| StoreError::io(path, &e))?;
+    serde_json::from_slice(&bytes).map_err(|e| StoreError {
+        path: path.to_owned(),
+        problem: format!("not a valid {} file ({e})", file_kind(path)),
+    })
+}
+
+fn file_kind(path: &Path) -> String {
+    path.file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default()
+}
+
+/// Everything one run writes for one benchmark.
+pub(crate) struct RunFiles<'a> {
+    pub sample: &'a SavedSample,
+    pub estimates: &'a EstimatesFile,
+    pub benchmark: &'a BenchmarkRecord,
+    pub tukey: [f64; 4],
+    pub raw: &'a [RawRow],
+}
+
+/// The folder of one benchmark under the home directory.
+#[derive(Debug, Clone)]
+pub(crate) struct BenchmarkDir {
+    pub root: PathBuf,
+}
+
+impl BenchmarkDir {
+    pub(crate) fn new(home: &Path, directory_name: &str) -> BenchmarkDir {
+        BenchmarkDir {
+            root: home.join(directory_name),
+        }
+    }
+
+    pub(crate) fn sub(&self, name: &str) -> PathBuf {
+        self.root.join(name)
+    }
+
+    /// Whether a baseline folder has a sample to compare with.
+    pub(crate) fn has_baseline(&self, name: &str) -> bool {
+        self.sub(name).join("sample.json").exists()
+    }
+
+    /// Reads a baseline's samples, checking they make sense.
+    pub(crate) fn load_sample(&self, name: &str) -> Result<SavedSample, StoreError> {
+        let path = self.sub(name).join("sample.json");
+        let sample: SavedSample = read_json(&path)?;
+        sample
+            .validate()
+            .map_err(|problem| StoreError { path, problem })?;
+        Ok(sample)
+    }
+
+    /// Writes the five files of a run into the folder `name` (`new` or a
+    /// baseline).
+    pub(crate) fn save(&self, name: &str, files: &RunFiles<'_>) -> Result<(), StoreError> {
+        let dir = self.sub(name);
+        write_json(&dir.join("sample.json"), files.sample)?;
+        write_json(&dir.join("estimates.json"), files.estimates)?;
+        write_json(&dir.join("benchmark.json"), files.benchmark)?;
+        write_json(&dir.join("tukey.json"), &files.tukey)?;
+        write_atomic(&dir.join("raw.csv"), files::raw_csv(files.raw).as_bytes())
+    }
+
+    /// Writes `change/estimates.json`.
+    pub(crate) fn save_change(&self, change: &ChangeFile) -> Result<(), StoreError> {
+        write_json(&self.sub("change").join("estimates.json"), change)
+    }
+
+    /// Moves a corrupt baseline folder aside (to `<name>.corrupt`, or
+    /// `<name>.corrupt.N`) so that saving over it loses nothing. Returns the
+    /// new place.
+    pub(crate) fn set_aside(&self, name: &str) -> Result<PathBuf, StoreError> {
+        let from = self.sub(name);
+        let mut to = self.sub(&format!("{name}.corrupt"));
+        let mut n = 1;
+        while to.exists() {
+            n += 1;
+            to = self.sub(&format!("{name}.corrupt.{n}"));
+        }
+        fs::rename(&from, &to).map_err(|e| StoreError::io(&from, &e))?;
+        Ok(to)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn tempdir(tag: &str) -> PathBuf {
+        let d = std::env::temp_dir().join(format!(
+            "yardstick-store-{tag}-{}-{:?}",
+            std::process::id(),
+            std::thread::current().id()
+        ));
+        let _ = fs::remove_dir_all(&d);
+        d
+    }
+
+    #[test]
+    fn atomic_write_replaces_and_leaves_no_temporary() {
+        let d = tempdir("atomic");
+        let p = d.join("a").join("x.json");
+        write_atomic(&p, b"one").unwrap();
+        write_atomic(&p, b"two").unwrap();
+        assert_eq!(fs::read(&p).unwrap(), b"two");
+        let names: Vec<_> = fs::read_dir(p.parent().unwrap()).unwrap().collect();
+        assert_eq!(names.len(), 1, "a temporary file was left behind");
+        fs::remove_dir_all(d).unwrap();
+    }
+
+    #[test]
+    fn corrupt_samples_are_errors_naming_the_file() {
+        let d = tempdir("corrupt");
+        let dir = BenchmarkDir::new(&d, "fib");
+        let p = dir.sub("base").join("sample.json");
+        write_atomic(&p, b"{\"sampling_mode\":\"Linear\",\"iters\":[1,2],").unwrap();
+        let e = dir.load_sample("base").unwrap_err();
+        assert!(e.to_string().contains("sample.json"), "{e}");
+        write_atomic(
+            &p,
+            br#"{"sampling_mode":"Linear","iters":[1,2],"times":[5]}"#,
+        )
+        .unwrap();
+        let e = dir.load_sample("base").unwrap_err();
+        assert!(e.problem.contains("2 iteration counts but 1 times"), "{e}");
+        let aside = dir.set_aside("base").unwrap();
+        assert!(aside.join("sample.json").exists());
+        assert!(!dir.has_baseline("base"));
+        fs::remove_dir_all(d).unwrap();
+    }
+}
