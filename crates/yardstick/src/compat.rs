@@ -176,8 +176,11 @@ impl<M: Measurement> BenchmarkDefinition<M> for Benchmark<M> {
         if let Some(t) = self.throughput {
             g.throughput(t);
         }
+        // As 0.3: a lone routine named like its group has no function id.
+        let lone = self.routines.len() == 1;
         for (name, mut f) in self.routines {
-            g.bench_function(name, |b| f(b));
+            let function = (!(lone && name == group_id)).then_some(name);
+            g.bench_function(BenchmarkId::from_parts(function, None), |b| f(b));
         }
         g.finish();
     }
@@ -238,13 +241,19 @@ impl<T: fmt::Debug + 'static, M: Measurement + 'static> BenchmarkDefinition<M>
     fn run(self, group_id: &str, c: &mut Criterion<M>) {
         let mut g = c.benchmark_group(group_id);
         self.settings.apply(&mut g);
+        // As 0.3: a lone routine named like its group has no function id, a
+        // lone value no value string; values are shown with Debug.
         let mut routines = self.routines;
+        let lone_routine = routines.len() == 1;
+        let lone_value = self.values.len() == 1;
         for value in &self.values {
             if let Some(t) = &self.throughput {
                 g.throughput(t(value));
             }
             for (name, f) in &mut routines {
-                let id = BenchmarkId::new(name.clone(), format!("{value:?}"));
+                let function = (!(lone_routine && name == group_id)).then(|| name.clone());
+                let value_str = (!lone_value).then(|| format!("{value:?}"));
+                let id = BenchmarkId::from_parts(function, value_str);
                 g.bench_with_input(id, value, |b, v| f(b, v));
             }
         }
@@ -296,16 +305,10 @@ impl<M: Measurement + 'static> Criterion<M> {
         I::Item: fmt::Debug + 'static,
         F: FnMut(&mut Bencher<'_, M>, &I::Item) + 'static,
     {
-        let mut g = self.benchmark_group(id);
-        for input in inputs {
-            g.bench_with_input(
-                BenchmarkId::from_parameter(format!("{input:?}")),
-                &input,
-                |b, i| f(b, i),
-            );
-        }
-        g.finish();
-        self
+        self.bench(
+            id,
+            ParameterizedBenchmark::new(id, move |b, i| f(b, i), inputs),
+        )
     }
 
     /// Benchmarks several functions on one input (0.3 API).

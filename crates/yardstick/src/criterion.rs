@@ -249,6 +249,25 @@ impl<M: Measurement> Criterion<M> {
         self
     }
 
+    /// Writes results under `path` instead of the home directory.
+    #[doc(hidden)]
+    #[must_use]
+    pub fn output_directory(mut self, path: &std::path::Path) -> Criterion<M> {
+        self.run.home = path.to_owned();
+        self
+    }
+
+    /// Iterates each benchmark for `profile_time` without analysis, as
+    /// `--profile-time`.
+    #[doc(hidden)]
+    #[must_use]
+    pub fn profile_time(mut self, profile_time: Option<Duration>) -> Criterion<M> {
+        if let Some(t) = profile_time {
+            self.run.mode = Mode::Profile(t);
+        }
+        self
+    }
+
     /// Applies the command line (and the `YARDSTICK_*` variables) over the
     /// settings made in code.
     ///

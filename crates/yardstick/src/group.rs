@@ -148,7 +148,9 @@ impl<'a, M: Measurement> BenchmarkGroup<'a, M> {
         F: FnMut(&mut Bencher<'_, M>, &I),
         I: ?Sized,
     {
-        self.run(id, &mut |b: &mut Bencher<'_, M>| f(b, input));
+        self.run(id, &mut |b: &mut Bencher<'_, M>| {
+            f(b, std::hint::black_box(input))
+        });
         self
     }
 

@@ -30,6 +30,16 @@ impl BenchmarkId {
         }
     }
 
+    pub(crate) fn from_parts(
+        function_name: Option<String>,
+        parameter: Option<String>,
+    ) -> BenchmarkId {
+        BenchmarkId {
+            function_name,
+            parameter,
+        }
+    }
+
     pub(crate) fn no_function() -> BenchmarkId {
         BenchmarkId {
             function_name: None,

@@ -146,11 +146,13 @@ impl Terminal {
         let mut lines = Vec::new();
         let typical = a.typical();
         let mut id = c.title.to_owned();
-        if id.chars().count() > 23 {
+        // Byte lengths, as Criterion.rs: ids with multi-byte characters
+        // line up as they do there.
+        if id.len() > 23 {
             lines.push(s.green(&id));
             id.clear();
         }
-        let pad = " ".repeat(24 - id.chars().count());
+        let pad = " ".repeat(24 - id.len());
         lines.push(format!(
             "{}{pad}time:   [{} {} {}]",
             s.green(&id),
@@ -158,13 +160,13 @@ impl Terminal {
             s.bold(&f.format_value(typical.point)),
             s.faint(&f.format_value(typical.upper)),
         ));
-        if let Some(t) = &c.throughput {
+        for t in throughputs(c.throughput) {
             // More time per iteration is less throughput: the bounds swap.
             lines.push(format!(
                 "{INDENT}thrpt:  [{} {} {}]",
-                s.faint(&f.format_throughput(t, typical.upper)),
-                s.bold(&f.format_throughput(t, typical.point)),
-                s.faint(&f.format_throughput(t, typical.lower)),
+                s.faint(&f.format_throughput(&t, typical.upper)),
+                s.bold(&f.format_throughput(&t, typical.point)),
+                s.faint(&f.format_throughput(&t, typical.lower)),
             ));
         }
         if self.verbosity == Verbosity::Quiet {
@@ -272,10 +274,23 @@ impl Terminal {
     }
 }
 
-/// `test <id> ... bench:      26,251 ns/iter (+/- 120)`, as libtest.
+/// The throughput lines to print: `ElementsAndBytes` gives an elements
+/// line and a bytes line, as Criterion.rs 0.8.
+fn throughputs(t: Option<Throughput>) -> Vec<Throughput> {
+    match t {
+        Some(Throughput::ElementsAndBytes { elements, bytes }) => {
+            vec![Throughput::Elements(elements), Throughput::Bytes(bytes)]
+        }
+        Some(t) => vec![t],
+        None => Vec::new(),
+    }
+}
+
+/// `test <id> ... bench:      26,251 ns/iter (+/- 120)`, as libtest: the
+/// median and the standard deviation, as Criterion.rs.
 fn bencher_line(c: &Completed<'_>) -> String {
-    let typical = c.analysis.typical();
-    let mut values = [typical.point, typical.standard_error];
+    let e = &c.analysis.estimates;
+    let mut values = [e.median.point, e.std_dev.point];
     let unit = c.formatter.scale_for_machines(&mut values);
     format!(
         "test {} ... bench: {:>11} {unit}/iter (+/- {})",
