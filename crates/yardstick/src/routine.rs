@@ -121,7 +121,7 @@ pub(crate) fn profile<M: Measurement>(
 /// benchmark whose body was optimised away.
 pub(crate) fn empty_loop_per_iteration<M: Measurement>(m: &M, iters: u64) -> f64 {
     let mut best = f64::INFINITY;
-    for _ in 0..3 {
+    for _ in 0..5 {
         let mut b = Bencher::new(m, iters);
         b.iter(|| {});
         best = best.min(m.to_f64(&b.value) / iters as f64);

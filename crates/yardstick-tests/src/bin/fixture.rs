@@ -1,0 +1,80 @@
+//! A bench binary exercising the harness's flows. Environment variables
+//! switch on the unhappy paths: `FIXTURE_PANIC` adds a benchmark that
+//! panics, `FIXTURE_WORK` sets the cost of `work/spin`.
+
+use std::path::Path;
+
+use criterion::profiler::Profiler;
+use criterion::{black_box, criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
+
+fn spin(n: u64) -> u64 {
+    let mut x = 0u64;
+    for i in 0..n {
+        x = black_box(x.wrapping_mul(31).wrapping_add(i));
+    }
+    x
+}
+
+fn benches(c: &mut Criterion) {
+    c.bench_function("fast/add", |b| b.iter(|| black_box(1u64) + black_box(2u64)));
+
+    let work: u64 = std::env::var("FIXTURE_WORK")
+        .ok()
+        .and_then(|w| w.parse().ok())
+        .unwrap_or(200);
+    c.bench_function("work/spin", |b| b.iter(|| spin(black_box(work))));
+
+    if std::env::var_os("FIXTURE_PANIC").is_some() {
+        c.bench_function("panics", |b| {
+            b.iter(|| {
+                if black_box(true) {
+                    panic!("deliberate failure");
+                }
+            })
+        });
+    }
+
+    let mut g = c.benchmark_group("odd names");
+    for name in [
+        "a/b",
+        "a_b",
+        "..",
+        ".",
+        "with space",
+        "quote\"s",
+        "<script>alert(1)</script>",
+    ] {
+        g.bench_function(name, |b| b.iter(|| spin(black_box(name.len() as u64))));
+    }
+    g.finish();
+
+    let mut g = c.benchmark_group("sizes");
+    for size in [64u64, 256] {
+        g.throughput(Throughput::Bytes(size));
+        g.bench_with_input(BenchmarkId::new("sum", size), &size, |b, &s| {
+            b.iter(|| (0..s).map(black_box).sum::<u64>())
+        });
+    }
+    g.finish();
+
+    c.bench_function("empty", |b| b.iter(|| {}));
+}
+
+/// Writes a line per hook call, so a test can see the hooks ran.
+struct LineProfiler;
+
+impl Profiler for LineProfiler {
+    fn start_profiling(&mut self, id: &str, dir: &Path) {
+        println!("profiler: start {id} in {}", dir.display());
+    }
+    fn stop_profiling(&mut self, id: &str, _dir: &Path) {
+        println!("profiler: stop {id}");
+    }
+}
+
+criterion_group! {
+    name = group;
+    config = Criterion::default().with_profiler(LineProfiler);
+    targets = benches
+}
+criterion_main!(group);

@@ -1,0 +1,87 @@
+//! Running the fixture bench binary as cargo would.
+
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+/// Settings that make a real run take a fraction of a second.
+pub const QUICK: &[&str] = &[
+    "--bench",
+    "--warm-up-time",
+    "0.02",
+    "--measurement-time",
+    "0.05",
+    "--sample-size",
+    "10",
+    "--nresamples",
+    "2000",
+    "--color",
+    "never",
+];
+
+/// A fresh, empty home directory for one test.
+pub fn home(tag: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("yardstick-e2e-{tag}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+pub struct Run {
+    pub code: i32,
+    pub stdout: String,
+    pub stderr: String,
+}
+
+/// Runs the fixture with `args`, results under `home`, plus `env`.
+pub fn run(home: &Path, args: &[&str], env: &[(&str, &str)]) -> Run {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_fixture"));
+    cmd.args(args).arg("--home").arg(home);
+    for var in [
+        "NO_COLOR",
+        "CARGO_TERM_COLOR",
+        "YARDSTICK_HOME",
+        "CRITERION_HOME",
+    ] {
+        cmd.env_remove(var);
+    }
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    let Output {
+        status,
+        stdout,
+        stderr,
+    } = cmd.output().expect("the fixture runs");
+    Run {
+        code: status.code().unwrap_or(-1),
+        stdout: String::from_utf8_lossy(&stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&stderr).into_owned(),
+    }
+}
+
+/// Every `benchmark.json` under `home`, as (folder, parsed file).
+pub fn benchmark_files(home: &Path) -> Vec<(PathBuf, serde_json::Value)> {
+    let mut out = Vec::new();
+    let mut stack = vec![home.to_owned()];
+    while let Some(dir) = stack.pop() {
+        for entry in std::fs::read_dir(&dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                stack.push(path);
+            } else if path.file_name().unwrap() == "benchmark.json"
+                && path.parent().unwrap().file_name().unwrap() == "new"
+            {
+                let json = serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
+                out.push((path.parent().unwrap().parent().unwrap().to_owned(), json));
+            }
+        }
+    }
+    out
+}
+
+pub fn read_json(path: &Path) -> serde_json::Value {
+    serde_json::from_slice(&std::fs::read(path).unwrap())
+        .unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}

@@ -1,0 +1,364 @@
+//! Real (quick) runs: results, files, baselines and failures.
+
+mod common;
+use common::{benchmark_files, home, read_json, run, QUICK};
+
+fn quick(extra: &[&str]) -> Vec<String> {
+    let mut v: Vec<String> = QUICK.iter().map(|s| (*s).to_owned()).collect();
+    v.extend(extra.iter().map(|s| (*s).to_owned()));
+    v
+}
+
+fn args(v: &[String]) -> Vec<&str> {
+    v.iter().map(String::as_str).collect()
+}
+
+#[test]
+fn a_run_prints_results_and_writes_criterions_files() {
+    let h = home("files");
+    let a = quick(&["sizes|fast"]);
+    let r = run(&h, &args(&a), &[]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(
+        r.stdout.contains("Benchmarking fast/add: Warming up for"),
+        "{}",
+        r.stdout
+    );
+    assert!(
+        r.stdout.contains("Collecting 10 samples in estimated"),
+        "{}",
+        r.stdout
+    );
+    let time_line = r
+        .stdout
+        .lines()
+        .find(|l| l.starts_with("fast/add"))
+        .unwrap();
+    assert!(time_line.contains("time:   ["), "{time_line}");
+    assert!(r.stdout.contains("thrpt:  ["), "{}", r.stdout);
+
+    let dir = h.join("fast_add_").to_string_lossy().into_owned();
+    let bench_dir = std::fs::read_dir(&h)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| p.to_string_lossy().starts_with(&dir))
+        .expect("a folder for fast/add");
+    let new = bench_dir.join("new");
+    let sample = read_json(&new.join("sample.json"));
+    assert_eq!(sample["iters"].as_array().unwrap().len(), 10);
+    assert_eq!(sample["times"].as_array().unwrap().len(), 10);
+    assert!(sample["sampling_mode"] == "Linear" || sample["sampling_mode"] == "Flat");
+    let est = read_json(&new.join("estimates.json"));
+    for key in ["mean", "median", "median_abs_dev", "std_dev"] {
+        let e = &est[key];
+        let (lo, pt, hi) = (
+            e["confidence_interval"]["lower_bound"].as_f64().unwrap(),
+            e["point_estimate"].as_f64().unwrap(),
+            e["confidence_interval"]["upper_bound"].as_f64().unwrap(),
+        );
+        assert!(lo <= pt && pt <= hi, "{key}: {lo} {pt} {hi}");
+        assert_eq!(e["confidence_interval"]["confidence_level"], 0.95);
+    }
+    let tukey = read_json(&new.join("tukey.json"));
+    assert_eq!(tukey.as_array().unwrap().len(), 4);
+    let bench = read_json(&new.join("benchmark.json"));
+    assert_eq!(bench["full_id"], "fast/add");
+    assert_eq!(bench["group_id"], "fast/add");
+    let raw = std::fs::read_to_string(new.join("raw.csv")).unwrap();
+    let mut lines = raw.lines();
+    assert_eq!(
+        lines.next().unwrap(),
+        "group,function,value,throughput_num,throughput_type,sample_measured_value,unit,iteration_count"
+    );
+    assert_eq!(lines.count(), 10);
+    // The default baseline is saved too.
+    assert!(bench_dir.join("base").join("sample.json").exists());
+
+    let sized = h.join("sizes").join("sum").join("64").join("new");
+    let raw = std::fs::read_to_string(sized.join("raw.csv")).unwrap();
+    assert!(
+        raw.lines()
+            .nth(1)
+            .unwrap()
+            .starts_with("sizes,sum,64,64,bytes,"),
+        "{raw}"
+    );
+    assert_eq!(
+        read_json(&sized.join("benchmark.json"))["throughput"]["Bytes"],
+        64
+    );
+}
+
+#[test]
+fn odd_ids_stay_inside_the_home_directory_and_never_share_a_folder() {
+    let h = home("odd");
+    let r = run(&h, &args(&quick(&["odd names"])), &[]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let files = benchmark_files(&h);
+    assert_eq!(files.len(), 7, "{files:?}");
+    let home = h.canonicalize().unwrap();
+    let mut folders = std::collections::HashSet::new();
+    for (folder, json) in &files {
+        let folder = folder.canonicalize().unwrap();
+        assert!(folder.starts_with(&home), "{} escaped", folder.display());
+        assert!(
+            folders.insert(folder.clone()),
+            "{} shared",
+            folder.display()
+        );
+        let name = folder.file_name().unwrap().to_string_lossy().into_owned();
+        assert!(!name.contains(['<', '>', '"']), "{name}");
+        assert!(json["full_id"].as_str().unwrap().starts_with("odd names/"));
+    }
+    let ids: std::collections::HashSet<_> = files
+        .iter()
+        .map(|(_, j)| j["full_id"].as_str().unwrap().to_owned())
+        .collect();
+    assert!(ids.contains("odd names/<script>alert(1)</script>"));
+    assert!(ids.contains("odd names/quote\"s"));
+    assert!(ids.contains("odd names/.."));
+}
+
+#[test]
+fn a_saved_baseline_is_compared_and_a_slowdown_is_a_regression() {
+    let h = home("baseline");
+    let base = run(
+        &h,
+        &args(&quick(&["--save-baseline", "before", "work/spin"])),
+        &[("FIXTURE_WORK", "2000")],
+    );
+    assert_eq!(base.code, 0, "{}", base.stderr);
+    assert!(
+        !base.stdout.contains("change:"),
+        "a first run has nothing to compare"
+    );
+    let saved = h.join("work_spin_");
+    let dir = std::fs::read_dir(&h)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| p.to_string_lossy().starts_with(&*saved.to_string_lossy()))
+        .unwrap();
+    let before = std::fs::read(dir.join("before").join("sample.json")).unwrap();
+
+    // Eight times the work: a regression whatever the machine's noise.
+    let slow = run(
+        &h,
+        &args(&quick(&["--baseline", "before", "work/spin"])),
+        &[("FIXTURE_WORK", "16000")],
+    );
+    assert_eq!(slow.code, 0, "{}", slow.stderr);
+    assert!(slow.stdout.contains("change: ["), "{}", slow.stdout);
+    assert!(
+        slow.stdout.contains("Performance has regressed."),
+        "{}",
+        slow.stdout
+    );
+    assert!(slow.stdout.contains("(p = 0.00 < 0.05)"), "{}", slow.stdout);
+    let change = read_json(&dir.join("change").join("estimates.json"));
+    assert!(
+        change["mean"]["point_estimate"].as_f64().unwrap() > 2.0,
+        "{change}"
+    );
+    // --baseline compares but does not overwrite the baseline.
+    assert_eq!(
+        std::fs::read(dir.join("before").join("sample.json")).unwrap(),
+        before
+    );
+
+    let fast = run(
+        &h,
+        &args(&quick(&["--baseline", "before", "work/spin"])),
+        &[("FIXTURE_WORK", "250")],
+    );
+    assert!(
+        fast.stdout.contains("Performance has improved."),
+        "{}",
+        fast.stdout
+    );
+
+    // --load-baseline analyses saved samples without running the routine.
+    let load = run(
+        &h,
+        &args(&quick(&[
+            "--load-baseline",
+            "before",
+            "--baseline",
+            "before",
+            "work/spin",
+        ])),
+        &[],
+    );
+    assert_eq!(load.code, 0, "{}", load.stderr);
+    assert!(!load.stdout.contains("Warming up"), "{}", load.stdout);
+    assert!(
+        load.stdout.contains("No change in performance detected."),
+        "{}",
+        load.stdout
+    );
+}
+
+#[test]
+fn a_missing_strict_baseline_fails_that_benchmark_only() {
+    let h = home("missing");
+    let r = run(&h, &args(&quick(&["--baseline", "nope", "fast|work"])), &[]);
+    assert_eq!(r.code, 1, "{}\n{}", r.stdout, r.stderr);
+    assert!(
+        r.stderr.contains("baseline 'nope' not found"),
+        "{}",
+        r.stderr
+    );
+    assert!(r.stderr.contains("--save-baseline nope"), "{}", r.stderr);
+    assert!(r.stderr.contains("2 benchmarks failed"), "{}", r.stderr);
+    let lenient = run(
+        &h,
+        &args(&quick(&["--baseline-lenient", "nope", "fast"])),
+        &[],
+    );
+    assert_eq!(lenient.code, 0, "{}", lenient.stderr);
+}
+
+#[test]
+fn a_corrupt_baseline_is_reported_kept_and_the_run_goes_on() {
+    let h = home("corrupt");
+    let first = run(&h, &args(&quick(&["--exact", "sizes/sum/64"])), &[]);
+    assert_eq!(first.code, 0, "{}", first.stderr);
+    let base = h.join("sizes/sum/64/base/sample.json");
+    std::fs::write(&base, b"{\"iters\": [1, 2], \"times\": oops").unwrap();
+    let r = run(&h, &args(&quick(&["--exact", "sizes/sum/64"])), &[]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let warning: Vec<&str> = r
+        .stderr
+        .lines()
+        .filter(|l| l.contains("sample.json"))
+        .collect();
+    assert_eq!(warning.len(), 1, "{}", r.stderr);
+    assert!(warning[0].contains("base"), "{}", warning[0]);
+    assert!(
+        r.stdout.contains("sizes/sum/64"),
+        "the run went on: {}",
+        r.stdout
+    );
+    assert!(!r.stdout.contains("change:"), "nothing to compare with");
+    // The unreadable file is kept aside, and a fresh baseline saved.
+    let kept = h.join("sizes/sum/64/base.corrupt/sample.json");
+    assert_eq!(
+        std::fs::read(kept).unwrap(),
+        b"{\"iters\": [1, 2], \"times\": oops"
+    );
+    assert!(read_json(&base)["times"].is_array());
+
+    // With --baseline (compare only) the corrupt file is left as it is.
+    std::fs::write(&base, b"not json").unwrap();
+    let r = run(
+        &h,
+        &args(&quick(&[
+            "--baseline-lenient",
+            "base",
+            "--exact",
+            "sizes/sum/64",
+        ])),
+        &[],
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert_eq!(std::fs::read(&base).unwrap(), b"not json");
+}
+
+#[test]
+fn a_panicking_benchmark_fails_alone_and_the_exit_status_says_so() {
+    let h = home("panic");
+    let r = run(
+        &h,
+        &args(&quick(&["fast|panics|work"])),
+        &[("FIXTURE_PANIC", "1")],
+    );
+    assert_eq!(r.code, 1, "{}\n{}", r.stdout, r.stderr);
+    assert!(
+        r.stderr.contains("FAILED panics: panicked at"),
+        "{}",
+        r.stderr
+    );
+    assert!(r.stderr.contains("deliberate failure"), "{}", r.stderr);
+    assert!(
+        r.stderr.contains("1 benchmark failed: panics"),
+        "{}",
+        r.stderr
+    );
+    // Benchmarks before and after it ran and saved.
+    assert!(r
+        .stdout
+        .lines()
+        .any(|l| l.starts_with("fast/add") && l.contains("time:")));
+    assert!(r
+        .stdout
+        .lines()
+        .any(|l| l.starts_with("work/spin") && l.contains("time:")));
+    assert_eq!(benchmark_files(&h).len(), 2);
+
+    let t = run(&h, &["panics"], &[("FIXTURE_PANIC", "1")]);
+    assert_eq!(t.code, 1);
+    assert!(t.stderr.contains("deliberate failure"), "{}", t.stderr);
+}
+
+#[test]
+fn an_empty_body_is_flagged_as_optimised_away() {
+    let h = home("empty");
+    let r = run(&h, &args(&quick(&["--exact", "empty", "work/spin"])), &[]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(
+        r.stderr.contains("empty:") && r.stderr.contains("optimised away"),
+        "{}",
+        r.stderr
+    );
+    assert!(!r.stderr.contains("work/spin:"), "{}", r.stderr);
+}
+
+#[test]
+fn verbose_prints_the_spread_lines() {
+    let h = home("verbose");
+    let r = run(
+        &h,
+        &args(&quick(&["--verbose", "--exact", "work/spin"])),
+        &[],
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    for start in ["mean   [", "median [", "slope  ["] {
+        assert!(
+            r.stdout.lines().any(|l| l.starts_with(start)),
+            "{start}\n{}",
+            r.stdout
+        );
+    }
+}
+
+#[test]
+fn quick_mode_stops_early() {
+    let h = home("quick");
+    let r = run(
+        &h,
+        &[
+            "--bench",
+            "--quick",
+            "--exact",
+            "work/spin",
+            "--color",
+            "never",
+        ],
+        &[],
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(
+        r.stdout.contains("work/spin") && r.stdout.contains("time:"),
+        "{}",
+        r.stdout
+    );
+    let sample = read_json(
+        &std::fs::read_dir(&h)
+            .unwrap()
+            .next()
+            .unwrap()
+            .unwrap()
+            .path()
+            .join("new/sample.json"),
+    );
+    assert_eq!(sample["iters"].as_array().unwrap().len(), 2);
+}
