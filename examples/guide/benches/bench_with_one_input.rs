@@ -1,0 +1,23 @@
+//! Guide chapter "Benchmarking With Inputs", section "Benchmarking With One
+//! Input".
+
+use criterion::BenchmarkId;
+use criterion::Criterion;
+use criterion::{criterion_group, criterion_main};
+
+fn do_something(size: usize) {
+    // Do something with the size
+    // (Filled in so the benchmark measures something: sum 0..size.)
+    std::hint::black_box((0..size).sum::<usize>());
+}
+
+fn from_elem(c: &mut Criterion) {
+    let size: usize = 1024;
+
+    c.bench_with_input(BenchmarkId::new("input_example", size), &size, |b, &s| {
+        b.iter(|| do_something(s));
+    });
+}
+
+criterion_group!(benches, from_elem);
+criterion_main!(benches);
