@@ -190,6 +190,13 @@ pub fn compare_with_distributions(
         check_finite(s)?;
     }
 
+    // Everything is computed from sorted copies, so the result does not
+    // depend on the order of either sample, to the last bit.
+    let mut sorted_old = old.to_vec();
+    sorted_old.sort_unstable_by(f64::total_cmp);
+    let mut sorted_new = new.to_vec();
+    sorted_new.sort_unstable_by(f64::total_cmp);
+    let (old, new) = (&sorted_old[..], &sorted_new[..]);
     let (no, nn) = (old.len(), new.len());
     let (fo, fnw) = (no as f64, nn as f64);
     let mean_old = mean_unchecked(old);
@@ -213,10 +220,6 @@ pub fn compare_with_distributions(
     let shift = (mean_old * fo + mean_new * fnw) / (fo + fnw);
     let pooled: Vec<f64> = old.iter().chain(new).map(|x| x - shift).collect();
     let np = pooled.len();
-    let mut sorted_old = old.to_vec();
-    sorted_old.sort_unstable_by(f64::total_cmp);
-    let mut sorted_new = new.to_vec();
-    sorted_new.sort_unstable_by(f64::total_cmp);
     let group = |rng: &mut Rng, size: usize| {
         let (mut s, mut ss) = (0.0, 0.0);
         for _ in 0..size {
@@ -250,8 +253,8 @@ pub fn compare_with_distributions(
             let (mb, vb) = group(rng, nn);
             row[0] = welch_t(ma, va, fo, mb, vb, fnw);
             // Relative changes: each sample resampled on its own.
-            let (mo, medo) = resampled(rng, &sorted_old, co);
-            let (mn, medn) = resampled(rng, &sorted_new, cn);
+            let (mo, medo) = resampled(rng, old, co);
+            let (mn, medn) = resampled(rng, new, cn);
             row[1] = mn / mo - 1.0;
             row[2] = medn / medo - 1.0;
         },

@@ -93,6 +93,7 @@ pub struct Distributions {
 ///
 /// Each resample draws `n` sample indices once and uses them for every
 /// statistic (so the slope is bootstrapped over `(iters, values)` pairs).
+/// The result does not depend on the order of the samples, to the last bit.
 ///
 /// # Errors
 ///
@@ -154,21 +155,33 @@ pub fn estimates_with_distributions(
         return Err(StatsError::NonPositiveIterations);
     }
 
-    let avg: Vec<f64> = values.iter().zip(iters).map(|(v, i)| v / i).collect();
-    let point_mean = mean_unchecked(&avg);
-    let point_sd = variance_with_mean(&avg, point_mean).sqrt();
-    let mut scratch = avg.clone();
+    // Sort the samples once, by per-iteration value and then by the pair
+    // itself. Every statistic below is computed from this order, so the
+    // results are exactly (bit for bit) invariant to the order of the input;
+    // and every resample is a vector of counts over it whose order
+    // statistics are linear walks (see `resample`).
+    let mut samples: Vec<(f64, f64, f64)> = values
+        .iter()
+        .zip(iters)
+        .map(|(&v, &i)| (v / i, i, v))
+        .collect();
+    samples.sort_unstable_by(|a, b| {
+        a.0.total_cmp(&b.0)
+            .then(a.1.total_cmp(&b.1))
+            .then(a.2.total_cmp(&b.2))
+    });
+    let sorted: Vec<f64> = samples.iter().map(|s| s.0).collect();
+    let iters: Vec<f64> = samples.iter().map(|s| s.1).collect();
+    let values: Vec<f64> = samples.iter().map(|s| s.2).collect();
+    let xy: Vec<f64> = samples.iter().map(|s| s.1 * s.2).collect();
+    let xx: Vec<f64> = samples.iter().map(|s| s.1 * s.1).collect();
+
+    let point_mean = mean_unchecked(&sorted);
+    let point_sd = variance_with_mean(&sorted, point_mean).sqrt();
+    let mut scratch = sorted.clone();
     let point_median = median_in_place(&mut scratch);
     let point_mad = mad_in_place(&mut scratch, point_median);
 
-    // Sort the per-iteration values once (carrying each sample's x·y and
-    // x² along) so that every resample is a vector of counts whose order
-    // statistics are linear walks; see `resample`.
-    let mut order: Vec<usize> = (0..n).collect();
-    order.sort_unstable_by(|&a, &b| avg[a].total_cmp(&avg[b]));
-    let sorted: Vec<f64> = order.iter().map(|&i| avg[i]).collect();
-    let xy: Vec<f64> = order.iter().map(|&i| iters[i] * values[i]).collect();
-    let xx: Vec<f64> = order.iter().map(|&i| iters[i] * iters[i]).collect();
     let nf = n as f64;
 
     let k = if linear { 5 } else { 4 };
@@ -220,11 +233,11 @@ pub fn estimates_with_distributions(
 
     let c = cfg.confidence;
     let (slope, r2, intercept_fit) = if linear {
-        let s = slope_unchecked(iters, values);
+        let s = slope_unchecked(&iters, &values);
         (
             Some(Estimate::from_distribution(s, &d.slope, c)),
-            Some(centred_r2(iters, values, 0.0, s)),
-            ols(iters, values).ok(),
+            Some(centred_r2(&iters, &values, 0.0, s)),
+            ols(&iters, &values).ok(),
         )
     } else {
         (None, None, None)
