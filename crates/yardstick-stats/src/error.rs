@@ -28,6 +28,9 @@ pub enum StatsError {
     /// An iteration count (or regression abscissa that must be positive) is
     /// zero or negative.
     NonPositiveIterations,
+    /// A value that must be positive (a problem size, a time for a
+    /// geometric statistic) is zero or negative.
+    NonPositive,
     /// The regressor has no spread (every `x` is the same), so a line with an
     /// intercept is not determined.
     ConstantRegressor,
@@ -52,6 +55,9 @@ impl fmt::Display for StatsError {
             ),
             StatsError::NonPositiveIterations => {
                 f.write_str("an iteration count is zero or negative")
+            }
+            StatsError::NonPositive => {
+                f.write_str("a value that must be positive is zero or negative")
             }
             StatsError::ConstantRegressor => {
                 f.write_str("every x value is the same, so no line can be fitted")

@@ -35,9 +35,17 @@
 //!   standard deviation, MAD and slope of a benchmark's samples.
 //! * [`classify`] — Tukey's fences and outlier classes.
 //! * [`compare`] — the change from a baseline, with a verdict.
+//! * [`outlier_variance()`] — how much outliers inflate the variance
+//!   (Haskell criterion, rebar3_bench).
+//! * [`hypothesis`] — Welch's t-test, Student's t interval of a difference
+//!   (ministat, rebar3_bench), Mann-Whitney U.
+//! * [`tasty`] — tasty-bench's two-point estimate and stopping rule;
+//!   [`nanobench`] — err%, the unstable rule, epoch sizing;
+//!   [`complexity`] — Big-O fits.
+//! * [`kde`] — kernel density estimates for plots.
 //! * [`univariate`] — descriptive statistics; [`regression`] — least
-//!   squares; [`rng`] — the seeded generator; [`bootstrap`] — how the
-//!   resampling is organised.
+//!   squares; [`distributions`] — normal and t distributions; [`rng`] — the
+//!   seeded generator; [`bootstrap`] — how the resampling is organised.
 //!
 //! # Degenerate data
 //!
@@ -48,11 +56,18 @@
 
 pub mod bootstrap;
 mod change;
+pub mod complexity;
+pub mod distributions;
 mod error;
 mod estimates;
+pub mod hypothesis;
+pub mod kde;
+pub mod nanobench;
+mod outlier_variance;
 pub mod regression;
 mod resample;
 pub mod rng;
+pub mod tasty;
 mod tukey;
 pub mod univariate;
 
@@ -64,4 +79,5 @@ pub use error::StatsError;
 pub use estimates::{
     estimates, estimates_with_distributions, BootstrapConfig, Distributions, Estimates,
 };
+pub use outlier_variance::{outlier_variance, OutlierEffect, OutlierVariance};
 pub use tukey::{classify, OutlierClass, OutlierCounts, Tukey, TukeyFences};
