@@ -38,6 +38,8 @@
 #![warn(missing_docs)]
 
 mod analysis;
+mod async_bencher;
+pub mod async_executor;
 mod bencher;
 mod cli;
 mod compat;
@@ -57,6 +59,7 @@ mod runner;
 mod state;
 mod store;
 
+pub use crate::async_bencher::AsyncBencher;
 pub use crate::bencher::Bencher;
 pub use crate::compat::{Benchmark, BenchmarkDefinition, Fun, ParameterizedBenchmark};
 pub use crate::config::{

@@ -1,0 +1,172 @@
+//! [`AsyncBencher`]: the timing loops for async routines.
+
+use std::future::Future;
+use std::hint::black_box;
+use std::time::Instant;
+
+use crate::async_executor::AsyncExecutor;
+use crate::measurement::Measurement;
+use crate::{BatchSize, Bencher};
+
+/// The timing loops of [`Bencher`] for routines that return futures; made by
+/// [`Bencher::to_async`]. Each loop runs inside one `block_on`, so the
+/// executor's start-up is outside the measurement.
+pub struct AsyncBencher<'a, 'b, A: AsyncExecutor, M: Measurement> {
+    b: &'b mut Bencher<'a, M>,
+    runner: A,
+}
+
+impl<'a, M: Measurement> Bencher<'a, M> {
+    /// Benchmarks async routines on `runner`.
+    pub fn to_async<'b, A: AsyncExecutor>(&'b mut self, runner: A) -> AsyncBencher<'a, 'b, A, M> {
+        AsyncBencher { b: self, runner }
+    }
+}
+
+impl<A: AsyncExecutor, M: Measurement> AsyncBencher<'_, '_, A, M> {
+    /// Times `n` sequential awaits of `routine()`.
+    pub fn iter<O, R, F>(&mut self, mut routine: R)
+    where
+        R: FnMut() -> F,
+        F: Future<Output = O>,
+    {
+        let b = &mut *self.b;
+        self.runner.block_on(async {
+            b.iterated = true;
+            let time_start = Instant::now();
+            let start = b.measurement.start();
+            for _ in 0..b.iters {
+                black_box(routine().await);
+            }
+            b.value = b.measurement.end(start);
+            b.elapsed_time = time_start.elapsed();
+        });
+    }
+
+    /// The routine times `n` iterations itself.
+    pub fn iter_custom<R, F>(&mut self, mut routine: R)
+    where
+        R: FnMut(u64) -> F,
+        F: Future<Output = M::Value>,
+    {
+        let b = &mut *self.b;
+        self.runner.block_on(async {
+            b.iterated = true;
+            let time_start = Instant::now();
+            b.value = routine(b.iters).await;
+            b.elapsed_time = time_start.elapsed();
+        });
+    }
+
+    /// Like [`iter`](Self::iter), dropping outputs after the clock stops.
+    pub fn iter_with_large_drop<O, R, F>(&mut self, mut routine: R)
+    where
+        R: FnMut() -> F,
+        F: Future<Output = O>,
+    {
+        self.iter_batched(|| (), |()| routine(), BatchSize::SmallInput);
+    }
+
+    /// Same as `iter_batched(setup, routine, BatchSize::NumBatches(1))`.
+    #[doc(hidden)]
+    pub fn iter_with_large_setup<I, O, S, R, F>(&mut self, setup: S, routine: R)
+    where
+        S: FnMut() -> I,
+        R: FnMut(I) -> F,
+        F: Future<Output = O>,
+    {
+        self.iter_batched(setup, routine, BatchSize::NumBatches(1));
+    }
+
+    /// Times `routine` on inputs from `setup` (not timed), in batches.
+    pub fn iter_batched<I, O, S, R, F>(&mut self, mut setup: S, mut routine: R, size: BatchSize)
+    where
+        S: FnMut() -> I,
+        R: FnMut(I) -> F,
+        F: Future<Output = O>,
+    {
+        let b = &mut *self.b;
+        self.runner.block_on(async {
+            b.iterated = true;
+            let batch_size = size.iters_per_batch(b.iters).max(1);
+            let time_start = Instant::now();
+            b.value = b.measurement.zero();
+            let mut done = 0;
+            while done < b.iters {
+                let batch = batch_size.min(b.iters - done);
+                let inputs = black_box((0..batch).map(|_| setup()).collect::<Vec<_>>());
+                let mut outputs = Vec::with_capacity(batch as usize);
+                let start = b.measurement.start();
+                for input in inputs {
+                    outputs.push(routine(input).await);
+                }
+                let end = b.measurement.end(start);
+                b.value = b.measurement.add(&b.value, &end);
+                black_box(outputs);
+                done += batch;
+            }
+            b.elapsed_time = time_start.elapsed();
+        });
+    }
+
+    /// Like [`iter_batched`](Self::iter_batched), with the input by
+    /// mutable reference.
+    pub fn iter_batched_ref<I, O, S, R, F>(&mut self, mut setup: S, mut routine: R, size: BatchSize)
+    where
+        S: FnMut() -> I,
+        R: FnMut(&mut I) -> F,
+        F: Future<Output = O>,
+    {
+        let b = &mut *self.b;
+        self.runner.block_on(async {
+            b.iterated = true;
+            let batch_size = size.iters_per_batch(b.iters).max(1);
+            let time_start = Instant::now();
+            b.value = b.measurement.zero();
+            let mut done = 0;
+            while done < b.iters {
+                let batch = batch_size.min(b.iters - done);
+                let mut inputs = black_box((0..batch).map(|_| setup()).collect::<Vec<_>>());
+                let mut outputs = Vec::with_capacity(batch as usize);
+                let start = b.measurement.start();
+                for input in &mut inputs {
+                    outputs.push(routine(input).await);
+                }
+                let end = b.measurement.end(start);
+                b.value = b.measurement.add(&b.value, &end);
+                black_box(outputs);
+                done += batch;
+            }
+            b.elapsed_time = time_start.elapsed();
+        });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::async_executor::FuturesExecutor;
+    use crate::measurement::WallTime;
+    use crate::{BatchSize, Bencher};
+    use std::cell::Cell;
+
+    #[test]
+    fn async_loops_await_every_iteration() {
+        let runs = Cell::new(0u64);
+        let mut b = Bencher::new(&WallTime, 25);
+        b.to_async(FuturesExecutor)
+            .iter(|| async { runs.set(runs.get() + 1) });
+        assert_eq!(runs.get(), 25);
+        assert!(b.iterated);
+        let runs = Cell::new(0u64);
+        let mut b = Bencher::new(&WallTime, 25);
+        b.to_async(FuturesExecutor).iter_batched(
+            || 2u64,
+            |x| {
+                let r = &runs;
+                async move { r.set(r.get() + x) }
+            },
+            BatchSize::NumIterations(4),
+        );
+        assert_eq!(runs.get(), 50);
+    }
+}
