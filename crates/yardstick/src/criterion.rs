@@ -149,6 +149,9 @@ impl<M: Measurement> Criterion<M> {
     #[must_use]
     pub fn nresamples(mut self, n: usize) -> Criterion<M> {
         assert!(n > 0, "nresamples must be positive");
+        if n <= 1000 {
+            eprintln!("\nWarning: It is not recommended to reduce nresamples below 1000.");
+        }
         self.config.nresamples = n;
         self
     }
@@ -174,6 +177,9 @@ impl<M: Measurement> Criterion<M> {
     #[must_use]
     pub fn confidence_level(mut self, cl: f64) -> Criterion<M> {
         assert!(cl > 0.0 && cl < 1.0, "confidence_level must be in (0, 1)");
+        if cl < 0.5 {
+            eprintln!("\nWarning: It is not recommended to reduce confidence level below 0.5.");
+        }
         self.config.confidence_level = cl;
         self
     }
@@ -265,6 +271,12 @@ impl<M: Measurement> Criterion<M> {
         if let Some(t) = profile_time {
             self.run.mode = Mode::Profile(t);
         }
+        self
+    }
+
+    /// Runs only the benchmarks `filter` accepts.
+    pub fn with_benchmark_filter(mut self, filter: crate::BenchmarkFilter) -> Criterion<M> {
+        self.run.filter = filter.into();
         self
     }
 

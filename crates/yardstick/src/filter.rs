@@ -2,6 +2,34 @@
 
 use regex_lite::Regex;
 
+/// Which benchmarks [`Criterion::with_benchmark_filter`](crate::Criterion::with_benchmark_filter)
+/// lets run, as in Criterion.rs.
+///
+/// The `Regex` variant holds a [`regex_lite::Regex`] (Criterion.rs uses the
+/// `regex` crate's type, which yardstick does not depend on).
+#[derive(Debug, Clone)]
+pub enum BenchmarkFilter {
+    /// Run every benchmark.
+    AcceptAll,
+    /// Run benchmarks whose id matches.
+    Regex(Regex),
+    /// Run the benchmark with exactly this id.
+    Exact(String),
+    /// Run nothing.
+    RejectAll,
+}
+
+impl From<BenchmarkFilter> for Filter {
+    fn from(f: BenchmarkFilter) -> Filter {
+        match f {
+            BenchmarkFilter::AcceptAll => Filter::All,
+            BenchmarkFilter::Regex(r) => Filter::Patterns(vec![Pattern::Regex(r)]),
+            BenchmarkFilter::Exact(s) => Filter::Exact(vec![s]),
+            BenchmarkFilter::RejectAll => Filter::Exact(Vec::new()),
+        }
+    }
+}
+
 /// The positional filters of the command line.
 #[derive(Debug, Clone, Default)]
 pub(crate) enum Filter {
@@ -73,5 +101,17 @@ mod tests {
         assert!(f(&["fib 20"], true).matches("fib 20"));
         assert!(!f(&["fib"], true).matches("fib 20"));
         assert!(f(&["nope", "fib"], false).matches("fib 20"));
+    }
+
+    #[test]
+    fn criterion_benchmark_filters() {
+        let all: Filter = BenchmarkFilter::AcceptAll.into();
+        assert!(all.matches("x"));
+        let none: Filter = BenchmarkFilter::RejectAll.into();
+        assert!(!none.matches("x"));
+        let exact: Filter = BenchmarkFilter::Exact("a/b".into()).into();
+        assert!(exact.matches("a/b") && !exact.matches("a/bc"));
+        let re: Filter = BenchmarkFilter::Regex(Regex::new("^a/").unwrap()).into();
+        assert!(re.matches("a/bc") && !re.matches("ba/"));
     }
 }

@@ -66,6 +66,7 @@ pub use crate::config::{
     AxisScale, BatchSize, PlotConfiguration, PlottingBackend, SamplingMode, Throughput,
 };
 pub use crate::criterion::Criterion;
+pub use crate::filter::BenchmarkFilter;
 pub use crate::group::BenchmarkGroup;
 pub use crate::id::{BenchmarkId, IntoBenchmarkId};
 pub use std::hint::black_box;
