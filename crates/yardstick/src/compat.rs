@@ -243,14 +243,14 @@ impl<T: fmt::Debug + 'static, M: Measurement + 'static> BenchmarkDefinition<M>
         self.settings.apply(&mut g);
         // As 0.3: a lone routine named like its group has no function id, a
         // lone value no value string; values are shown with Debug.
-        let mut routines = self.routines;
-        let lone_routine = routines.len() == 1;
+        // One routine over every value, then the next routine, as 0.3.
+        let lone_routine = self.routines.len() == 1;
         let lone_value = self.values.len() == 1;
-        for value in &self.values {
-            if let Some(t) = &self.throughput {
-                g.throughput(t(value));
-            }
-            for (name, f) in &mut routines {
+        for (name, mut f) in self.routines {
+            for value in &self.values {
+                if let Some(t) = &self.throughput {
+                    g.throughput(t(value));
+                }
                 let function = (!(lone_routine && name == group_id)).then(|| name.clone());
                 let value_str = (!lone_value).then(|| format!("{value:?}"));
                 let id = BenchmarkId::from_parts(function, value_str);
@@ -321,15 +321,16 @@ impl<M: Measurement + 'static> Criterion<M> {
     where
         I: fmt::Debug + 'static,
     {
-        let mut g = self.benchmark_group(id);
-        for mut fun in funs {
-            g.bench_with_input(
-                BenchmarkId::new(fun.name.clone(), format!("{input:?}")),
-                &input,
-                |b, i| (fun.f)(b, i),
-            );
+        // 0.3 ran these as a ParameterizedBenchmark over the one input, so
+        // the ids carry no value.
+        let mut funs = funs.into_iter();
+        let Some(first) = funs.next() else {
+            return self;
+        };
+        let mut bench = ParameterizedBenchmark::new(first.name, first.f, [input]);
+        for fun in funs {
+            bench = bench.with_function(fun.name, fun.f);
         }
-        g.finish();
-        self
+        self.bench(id, bench)
     }
 }

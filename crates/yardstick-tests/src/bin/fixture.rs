@@ -5,7 +5,10 @@
 use std::path::Path;
 
 use criterion::profiler::Profiler;
-use criterion::{black_box, criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
+use criterion::{
+    black_box, criterion_group, criterion_main, Benchmark, BenchmarkId, Criterion, Fun,
+    ParameterizedBenchmark, Throughput,
+};
 
 fn spin(n: u64) -> u64 {
     let mut x = 0u64;
@@ -60,6 +63,24 @@ fn benches(c: &mut Criterion) {
     c.bench_function("empty", |b| b.iter(|| {}));
 }
 
+/// The 0.3-era API, whose ids follow 0.3's rules.
+fn legacy(c: &mut Criterion) {
+    c.bench_functions(
+        "legacy_functions",
+        vec![
+            Fun::new("A", |b, i: &u64| b.iter(|| spin(*i))),
+            Fun::new("B", |b, i: &u64| b.iter(|| spin(*i + 1))),
+        ],
+        15,
+    );
+    c.bench(
+        "param",
+        ParameterizedBenchmark::new("A", |b, i: &u64| b.iter(|| spin(*i)), vec![1u64, 2])
+            .with_function("B", |b, i: &u64| b.iter(|| spin(*i + 1))),
+    );
+    c.bench("alone", Benchmark::new("alone", |b| b.iter(|| spin(3))));
+}
+
 /// Writes a line per hook call, so a test can see the hooks ran.
 struct LineProfiler;
 
@@ -75,6 +96,6 @@ impl Profiler for LineProfiler {
 criterion_group! {
     name = group;
     config = Criterion::default().with_profiler(LineProfiler);
-    targets = benches
+    targets = benches, legacy
 }
 criterion_main!(group);
