@@ -220,12 +220,31 @@ pub fn compare_with_distributions(
     let shift = (mean_old * fo + mean_new * fnw) / (fo + fnw);
     let pooled: Vec<f64> = old.iter().chain(new).map(|x| x - shift).collect();
     let np = pooled.len();
+    // The pooled sample has at most u32::MAX values in any realistic use;
+    // larger ones draw one index at a time.
+    let np32 = u32::try_from(np).ok();
     let group = |rng: &mut Rng, size: usize| {
         let (mut s, mut ss) = (0.0, 0.0);
-        for _ in 0..size {
-            let d = pooled[rng.index(np)];
+        let mut add = |d: f64| {
             s += d;
             ss += d * d;
+        };
+        match np32 {
+            Some(n32) => {
+                for _ in 0..size / 2 {
+                    let (a, b) = rng.below_u32_pair(n32);
+                    add(pooled[a as usize]);
+                    add(pooled[b as usize]);
+                }
+                if size % 2 == 1 {
+                    add(pooled[rng.index(np)]);
+                }
+            }
+            None => {
+                for _ in 0..size {
+                    add(pooled[rng.index(np)]);
+                }
+            }
         }
         let k = size as f64;
         let var = ((ss - s * s / k) / (k - 1.0)).max(0.0);
