@@ -2,40 +2,10 @@
 
 use std::time::Duration;
 
-/// How much work one iteration does, so results can be shown as a rate.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
-pub enum Throughput {
-    /// Bytes per iteration, shown in binary units (KiB/s, MiB/s, GiB/s).
-    Bytes(u64),
-    /// Bytes per iteration, shown in decimal units (KB/s, MB/s, GB/s).
-    BytesDecimal(u64),
-    /// Elements per iteration, shown as elem/s.
-    Elements(u64),
-    /// Bits per iteration, shown as b/s.
-    Bits(u64),
-    /// Both elements and bytes per iteration (Criterion.rs 0.6+); shown as
-    /// elements.
-    ElementsAndBytes {
-        /// Elements per iteration.
-        elements: u64,
-        /// Bytes per iteration.
-        bytes: u64,
-    },
-}
+pub use yardstick_format::criterion::Throughput;
 
-impl Throughput {
-    /// The amount per iteration and its kind, as the `throughput_num` and
-    /// `throughput_type` columns of raw.csv.
-    pub(crate) fn csv_columns(&self) -> (u64, &'static str) {
-        match *self {
-            Throughput::Bytes(n) => (n, "bytes"),
-            Throughput::BytesDecimal(n) => (n, "bytes_decimal"),
-            Throughput::Elements(n) => (n, "elements"),
-            Throughput::Bits(n) => (n, "bits"),
-            Throughput::ElementsAndBytes { elements, .. } => (elements, "elements"),
-        }
-    }
-}
+/// The sampling mode a benchmark actually used.
+pub(crate) use yardstick_format::criterion::SamplingMode as ActualSamplingMode;
 
 /// How many inputs `iter_batched` prepares before timing a batch.
 ///
@@ -80,15 +50,6 @@ pub enum SamplingMode {
     /// Sample i runs i·d iterations, so a line can be fitted.
     Linear,
     /// Every sample runs the same number of iterations; for long routines.
-    Flat,
-}
-
-/// The sampling mode a benchmark actually used.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-pub enum ActualSamplingMode {
-    /// Iteration counts d, 2d, …, nd.
-    Linear,
-    /// Equal iteration counts.
     Flat,
 }
 

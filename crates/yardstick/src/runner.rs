@@ -9,7 +9,8 @@ use crate::measurement::Measurement;
 use crate::output::{Completed, Terminal};
 use crate::routine::{self, RoutineFn};
 use crate::store::{
-    BenchmarkDir, BenchmarkRecord, ChangeFile, EstimatesFile, RawRow, RunFiles, SavedSample,
+    estimate_file, estimates_file, BenchmarkDir, BenchmarkRecord, ChangeFile, RawRow, RunFiles,
+    SavedSample,
 };
 use crate::{plan, state, Criterion};
 
@@ -244,7 +245,7 @@ fn save<M: Measurement>(
         iters: a.iters.clone(),
         times: a.values.clone(),
     };
-    let estimates = EstimatesFile::from(&a.estimates);
+    let estimates = estimates_file(&a.estimates);
     let record = BenchmarkRecord {
         group_id: id.group_id.clone(),
         function_id: id.function_id.clone(),
@@ -295,8 +296,8 @@ fn save<M: Measurement>(
     report(dir.save("new", &files));
     if let Some(change) = &a.change {
         report(dir.save_change(&ChangeFile {
-            mean: (&change.mean).into(),
-            median: (&change.median).into(),
+            mean: estimate_file(&change.mean),
+            median: estimate_file(&change.median),
         }));
     }
     if let Baseline::Save(name) = &c.run.baseline {

@@ -8,11 +8,13 @@
 //! `change/estimates.json` (the last comparison). Every file is written to a
 //! temporary name and renamed, so an interrupted run never leaves half a file.
 
-mod files;
 mod home;
 
-pub(crate) use files::{BenchmarkRecord, ChangeFile, EstimatesFile, RawRow, SavedSample};
 pub(crate) use home::home_directory;
+pub(crate) use yardstick_format::criterion::{
+    raw_csv, BenchmarkRecord, ChangeFile, ConfidenceInterval, EstimateFile, EstimatesFile, RawRow,
+    SavedSample,
+};
 
 use std::fmt;
 use std::fs;
@@ -82,6 +84,30 @@ fn file_kind(path: &Path) -> String {
         .unwrap_or_default()
 }
 
+/// An estimate in Criterion.rs's form.
+pub(crate) fn estimate_file(e: &yardstick_stats::Estimate) -> EstimateFile {
+    EstimateFile {
+        confidence_interval: ConfidenceInterval {
+            confidence_level: e.confidence,
+            lower_bound: e.lower,
+            upper_bound: e.upper,
+        },
+        point_estimate: e.point,
+        standard_error: e.standard_error,
+    }
+}
+
+/// The estimates in Criterion.rs's form.
+pub(crate) fn estimates_file(e: &yardstick_stats::Estimates) -> EstimatesFile {
+    EstimatesFile {
+        mean: estimate_file(&e.mean),
+        median: estimate_file(&e.median),
+        median_abs_dev: estimate_file(&e.mad),
+        slope: e.slope.as_ref().map(estimate_file),
+        std_dev: estimate_file(&e.std_dev),
+    }
+}
+
 /// Everything one run writes for one benchmark.
 pub(crate) struct RunFiles<'a> {
     pub sample: &'a SavedSample,
@@ -131,7 +157,7 @@ impl BenchmarkDir {
         write_json(&dir.join("estimates.json"), files.estimates)?;
         write_json(&dir.join("benchmark.json"), files.benchmark)?;
         write_json(&dir.join("tukey.json"), &files.tukey)?;
-        write_atomic(&dir.join("raw.csv"), files::raw_csv(files.raw).as_bytes())
+        write_atomic(&dir.join("raw.csv"), raw_csv(files.raw).as_bytes())
     }
 
     /// Writes `change/estimates.json`.

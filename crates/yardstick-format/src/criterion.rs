@@ -1,21 +1,72 @@
-//! The file formats, field for field those of Criterion.rs.
+//! The files of Criterion.rs's home directory, field for field.
 
 use serde::{Deserialize, Serialize};
 
-use crate::config::ActualSamplingMode;
-use crate::Throughput;
+/// How much work one iteration does, so results can be shown as a rate.
+///
+/// Serialised as Criterion.rs does (`{"Bytes":1024}`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Throughput {
+    /// Bytes per iteration, shown in binary units (KiB/s, MiB/s, GiB/s).
+    Bytes(u64),
+    /// Bytes per iteration, shown in decimal units (KB/s, MB/s, GB/s).
+    BytesDecimal(u64),
+    /// Elements per iteration, shown as elem/s.
+    Elements(u64),
+    /// Bits per iteration, shown as b/s.
+    Bits(u64),
+    /// Both elements and bytes per iteration (Criterion.rs 0.8).
+    ElementsAndBytes {
+        /// Elements per iteration.
+        elements: u64,
+        /// Bytes per iteration.
+        bytes: u64,
+    },
+}
+
+impl Throughput {
+    /// The amount per iteration and its kind, as the `throughput_num` and
+    /// `throughput_type` columns of raw.csv.
+    #[must_use]
+    pub fn csv_columns(&self) -> (u64, &'static str) {
+        match *self {
+            Throughput::Bytes(n) => (n, "bytes"),
+            Throughput::BytesDecimal(n) => (n, "bytes_decimal"),
+            Throughput::Elements(n) => (n, "elements"),
+            Throughput::Bits(n) => (n, "bits"),
+            Throughput::ElementsAndBytes { elements, .. } => (elements, "elements"),
+        }
+    }
+}
+
+/// The sampling mode a benchmark used.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum SamplingMode {
+    /// Iteration counts d, 2d, …, nd.
+    Linear,
+    /// Equal iteration counts.
+    Flat,
+}
 
 /// `sample.json`: the raw samples, total measured value per sample.
-#[derive(Debug, Clone, Serialize, Deserialize)]
-pub(crate) struct SavedSample {
-    pub sampling_mode: ActualSamplingMode,
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SavedSample {
+    /// How the iteration counts were chosen.
+    pub sampling_mode: SamplingMode,
+    /// Iterations of each sample.
     pub iters: Vec<f64>,
+    /// Total measured value of each sample (nanoseconds for time).
     pub times: Vec<f64>,
 }
 
 impl SavedSample {
-    /// Checks what the analysis relies on; the error says what is wrong.
-    pub(crate) fn validate(&self) -> Result<(), String> {
+    /// Checks what the analysis relies on: as many times as counts, at least
+    /// two samples, positive counts, finite non-negative times.
+    ///
+    /// # Errors
+    ///
+    /// A sentence saying what is wrong.
+    pub fn validate(&self) -> Result<(), String> {
         if self.iters.len() != self.times.len() {
             return Err(format!(
                 "{} iteration counts but {} times",
@@ -38,8 +89,9 @@ impl SavedSample {
         Ok(())
     }
 
-    /// Time per iteration of each sample.
-    pub(crate) fn averages(&self) -> Vec<f64> {
+    /// Measured value per iteration of each sample.
+    #[must_use]
+    pub fn averages(&self) -> Vec<f64> {
         self.times
             .iter()
             .zip(&self.iters)
@@ -50,93 +102,98 @@ impl SavedSample {
 
 /// A confidence interval as Criterion.rs writes it.
 #[derive(Debug, Clone, Copy, Serialize, Deserialize, PartialEq)]
-pub(crate) struct ConfidenceInterval {
+pub struct ConfidenceInterval {
+    /// The confidence level, a fraction (0.95).
     pub confidence_level: f64,
+    /// Lower bound.
     pub lower_bound: f64,
+    /// Upper bound.
     pub upper_bound: f64,
 }
 
 /// One estimate in `estimates.json`.
 #[derive(Debug, Clone, Copy, Serialize, Deserialize, PartialEq)]
-pub(crate) struct EstimateFile {
+pub struct EstimateFile {
+    /// The interval.
     pub confidence_interval: ConfidenceInterval,
+    /// The statistic of the samples.
     pub point_estimate: f64,
+    /// Standard deviation of its bootstrap distribution.
     pub standard_error: f64,
 }
 
-impl From<&yardstick_stats::Estimate> for EstimateFile {
-    fn from(e: &yardstick_stats::Estimate) -> Self {
-        EstimateFile {
-            confidence_interval: ConfidenceInterval {
-                confidence_level: e.confidence,
-                lower_bound: e.lower,
-                upper_bound: e.upper,
-            },
-            point_estimate: e.point,
-            standard_error: e.standard_error,
-        }
-    }
-}
-
 /// `estimates.json`.
-#[derive(Debug, Clone, Serialize, Deserialize)]
-pub(crate) struct EstimatesFile {
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct EstimatesFile {
+    /// Mean of the per-iteration values.
     pub mean: EstimateFile,
+    /// Median of the per-iteration values.
     pub median: EstimateFile,
+    /// Median absolute deviation (×1.4826).
     pub median_abs_dev: EstimateFile,
+    /// Slope of the line through the origin (linear sampling), else null.
     pub slope: Option<EstimateFile>,
+    /// Standard deviation.
     pub std_dev: EstimateFile,
 }
 
-impl From<&yardstick_stats::Estimates> for EstimatesFile {
-    fn from(e: &yardstick_stats::Estimates) -> Self {
-        EstimatesFile {
-            mean: (&e.mean).into(),
-            median: (&e.median).into(),
-            median_abs_dev: (&e.mad).into(),
-            slope: e.slope.as_ref().map(Into::into),
-            std_dev: (&e.std_dev).into(),
-        }
-    }
-}
-
-/// `change/estimates.json`: relative changes of mean and median.
-#[derive(Debug, Clone, Serialize, Deserialize)]
-pub(crate) struct ChangeFile {
+/// `change/estimates.json`: relative changes (0.05 = +5 %) of mean and
+/// median.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ChangeFile {
+    /// Relative change of the mean.
     pub mean: EstimateFile,
+    /// Relative change of the median.
     pub median: EstimateFile,
 }
 
 /// `benchmark.json`: who the benchmark is.
-#[derive(Debug, Clone, Serialize, Deserialize)]
-pub(crate) struct BenchmarkRecord {
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct BenchmarkRecord {
+    /// The group (or the id given to `bench_function`).
     pub group_id: String,
+    /// The function inside the group, if any.
     pub function_id: Option<String>,
+    /// The parameter, if any.
     pub value_str: Option<String>,
+    /// Work per iteration, if set.
     pub throughput: Option<Throughput>,
+    /// `group/function/value`.
     pub full_id: String,
+    /// The folder under the home directory.
     pub directory_name: String,
+    /// `full_id` cut to 100 characters.
     pub title: String,
 }
 
 /// One row of `raw.csv`.
-#[derive(Debug, Clone)]
-pub(crate) struct RawRow {
+#[derive(Debug, Clone, PartialEq)]
+pub struct RawRow {
+    /// Group id.
     pub group: String,
+    /// Function id (empty if none).
     pub function: String,
+    /// Value string (empty if none).
     pub value: String,
+    /// Work per iteration.
     pub throughput_num: Option<u64>,
+    /// `bytes`, `bytes_decimal`, `elements` or `bits`.
     pub throughput_type: Option<&'static str>,
+    /// Total measured value of the sample.
     pub sample_measured_value: f64,
+    /// Its unit (`ns` for time).
     pub unit: String,
+    /// Iterations of the sample.
     pub iteration_count: u64,
 }
 
-const RAW_HEADER: &str = "group,function,value,throughput_num,throughput_type,sample_measured_value,unit,iteration_count";
+/// The header of raw.csv, in the guide's column order.
+pub const RAW_HEADER: &str = "group,function,value,throughput_num,throughput_type,sample_measured_value,unit,iteration_count";
 
 /// The rows as CSV (RFC 4180: fields with commas, quotes or line breaks are
 /// quoted), header first.
-pub(crate) fn raw_csv(rows: &[RawRow]) -> String {
+#[must_use]
+pub fn raw_csv(rows: &[RawRow]) -> String {
     let mut out = String::with_capacity(64 * (rows.len() + 1));
     out.push_str(RAW_HEADER);
     out.push('\n');
@@ -172,7 +229,7 @@ mod tests {
     #[test]
     fn sample_json_has_criterions_fields() {
         let s = SavedSample {
-            sampling_mode: ActualSamplingMode::Linear,
+            sampling_mode: SamplingMode::Linear,
             iters: vec![1.0, 2.0],
             times: vec![10.0, 20.0],
         };
@@ -184,14 +241,16 @@ mod tests {
 
     #[test]
     fn estimates_json_matches_the_guide() {
-        let e = yardstick_stats::Estimate {
-            point: 2.0,
-            lower: 1.0,
-            upper: 3.0,
-            confidence: 0.95,
+        let e = EstimateFile {
+            confidence_interval: ConfidenceInterval {
+                confidence_level: 0.95,
+                lower_bound: 1.0,
+                upper_bound: 3.0,
+            },
+            point_estimate: 2.0,
             standard_error: 0.5,
         };
-        let json = serde_json::to_string(&EstimateFile::from(&e)).unwrap();
+        let json = serde_json::to_string(&e).unwrap();
         assert_eq!(
             json,
             r#"{"confidence_interval":{"confidence_level":0.95,"lower_bound":1.0,"upper_bound":3.0},"point_estimate":2.0,"standard_error":0.5}"#

@@ -1,0 +1,20 @@
+//! The formats yardstick writes and reads, in one place with serde only, so
+//! the harness, the report and `cargo yardstick` agree on them.
+//!
+//! [`criterion`] holds the files of Criterion.rs's home directory
+//! (`target/criterion/<id>/{new,base,…}/`), field for field, so that tools
+//! written for Criterion.rs read yardstick's results.
+//!
+//! ```
+//! use yardstick_format::criterion::{SamplingMode, SavedSample};
+//!
+//! let json = r#"{"sampling_mode":"Linear","iters":[1.0,2.0],"times":[10.0,21.0]}"#;
+//! let sample: SavedSample = serde_json::from_str(json)?;
+//! assert_eq!(sample.sampling_mode, SamplingMode::Linear);
+//! assert_eq!(sample.averages(), [10.0, 10.5]);
+//! sample.validate().expect("a valid sample");
+//! # Ok::<(), serde_json::Error>(())
+//! ```
+#![deny(missing_docs)]
+
+pub mod criterion;
