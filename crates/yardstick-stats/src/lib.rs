@@ -64,6 +64,7 @@ pub mod hypothesis;
 pub mod kde;
 pub mod nanobench;
 mod outlier_variance;
+pub mod precision;
 pub mod regression;
 mod resample;
 pub mod rng;
