@@ -80,8 +80,14 @@ mod tests {
 
     #[test]
     fn degenerate_inputs_are_none_or_zero() {
-        assert_eq!(slope_relative_half_width(&[1.0, 2.0], &[1.0, 2.0], 0.95), None);
-        assert_eq!(slope_relative_half_width(&[1.0, 2.0, 3.0], &[0.0; 3], 0.95), None);
+        assert_eq!(
+            slope_relative_half_width(&[1.0, 2.0], &[1.0, 2.0], 0.95),
+            None
+        );
+        assert_eq!(
+            slope_relative_half_width(&[1.0, 2.0, 3.0], &[0.0; 3], 0.95),
+            None
+        );
         assert_eq!(
             slope_relative_half_width(&[1.0, 2.0, 3.0], &[2.0, 4.0, 6.0], 0.95),
             Some(0.0)

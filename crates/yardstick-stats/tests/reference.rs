@@ -277,6 +277,20 @@ fn tasty_predict_matches_its_formula() {
     }
 }
 
+#[test]
+fn precision_half_widths_match_scipy() {
+    use yardstick_stats::precision::{mean_relative_half_width, slope_relative_half_width};
+    let w = slope_relative_half_width(&LIN_X, &LIN_Y, 0.95).unwrap();
+    close("t.ppf(0.975, n-1) * se(b) / b", w, PRECISION_SLOPE_95, REL);
+    let w = mean_relative_half_width(&A, 0.90).unwrap();
+    close(
+        "t.ppf(0.95, n-1) * s / sqrt(n) / mean",
+        w,
+        PRECISION_MEAN_90,
+        REL,
+    );
+}
+
 /// Bootstrap bounds within 1 % of the estimate of a 200,000-resample
 /// reference; standard errors within 3 %.
 #[track_caller]

@@ -286,6 +286,15 @@ emit("TASTY_MEAN", [predict(*c[:3])[0] for c in TASTY])
 emit("TASTY_SD", [predict(*c[:3])[1] for c in TASTY])
 emit("TASTY_SD_PERTURBED", [perturbed(*c) for c in TASTY])
 
+# ------------------------------------- t-based relative half-widths (scipy)
+
+px, py = np.array(LIN_X), np.array(LIN_Y)
+pb = (px * py).sum() / (px * px).sum()
+pr = py - pb * px
+pn = len(px)
+emit("PRECISION_SLOPE_95", stats.t.ppf(0.975, pn - 1) * math.sqrt((pr * pr).sum() / (pn - 1) / (px * px).sum()) / abs(pb))
+emit("PRECISION_MEAN_90", stats.t.ppf(0.95, len(a) - 1) * a.std(ddof=1) / math.sqrt(len(a)) / abs(a.mean()))
+
 # ------------------------------------------- bootstrap (numpy, 200,000 resamples)
 
 B_RESAMPLES = 200_000
