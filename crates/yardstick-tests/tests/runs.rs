@@ -362,3 +362,40 @@ fn quick_mode_stops_early() {
     );
     assert_eq!(sample["iters"].as_array().unwrap().len(), 2);
 }
+
+#[test]
+fn without_a_plan_sampling_stops_once_precise_or_at_the_time_out() {
+    let h = home("adaptive");
+    let env = [("FIXTURE_ADAPTIVE", "1")];
+    let r = run(
+        &h,
+        &["--bench", "--exact", "adaptive/stable", "--warm-up-time", "0.05", "--color", "never"],
+        &env,
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(r.stdout.contains("Sampling until ±1% (at most 5.0000 s)"), "{}", r.stdout);
+    assert!(r.stdout.contains("adaptive/stable         time:   [100.00 ns 100.00 ns 100.00 ns]"), "{}", r.stdout);
+    assert!(!r.stderr.contains("time-out"), "{}", r.stderr);
+    let dir = std::fs::read_dir(&h).unwrap().next().unwrap().unwrap().path();
+    let sample = read_json(&dir.join("new/sample.json"));
+    assert_eq!(sample["iters"].as_array().unwrap().len(), 10, "stops at the minimum");
+
+    let r = run(
+        &h,
+        &["--bench", "--exact", "adaptive/noisy", "--warm-up-time", "0.05", "--timeout", "0.1", "--color", "never"],
+        &env,
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let warning = r.stderr.lines().find(|l| l.contains("time-out")).unwrap_or_else(|| panic!("{}", r.stderr));
+    assert!(warning.contains("adaptive/noisy: reached ±"), "{warning}");
+    assert!(warning.contains("not the ±1% asked for"), "{warning}");
+
+    // A sample size asked for is obeyed exactly, as Criterion.rs.
+    let r = run(
+        &h,
+        &["--bench", "--exact", "adaptive/stable", "--sample-size", "20", "--warm-up-time", "0.05", "--measurement-time", "0.1"],
+        &env,
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(r.stdout.contains("Collecting 20 samples"), "{}", r.stdout);
+}

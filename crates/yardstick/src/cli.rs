@@ -75,6 +75,8 @@ pub(crate) struct Args {
     pub noise_threshold: Option<f64>,
     pub confidence_level: Option<f64>,
     pub significance_level: Option<f64>,
+    pub target_precision: Option<f64>,
+    pub timeout: Option<Duration>,
     pub noplot: bool,
     pub quick: bool,
     pub verbosity: Verbosity,
@@ -113,6 +115,9 @@ const VALUE_OPTIONS: &[&str] = &[
     "confidence-level",
     "significance-level",
     "profile-time",
+    "target-precision",
+    "stdev",
+    "timeout",
     "color",
     "output-format",
     "plotting-backend",
@@ -262,6 +267,29 @@ impl Builder {
         let warm_up_time = self.seconds("warm-up-time")?;
         let measurement_time = self.seconds("measurement-time")?;
         let profile_time = self.seconds("profile-time")?;
+        let timeout = self.seconds("timeout")?;
+        if self.get("target-precision").is_some() && self.get("stdev").is_some() {
+            return Err(CliError(
+                "--target-precision and --stdev are the same option; give one".into(),
+            ));
+        }
+        let precision_flag = if self.get("stdev").is_some() {
+            "stdev"
+        } else {
+            "target-precision"
+        };
+        let target_precision = self
+            .parse_num::<f64>(precision_flag, "a percentage above 0, e.g. 1 for ±1 %")?
+            .map(|p| {
+                check(
+                    p,
+                    p.is_finite() && p > 0.0 && p < 100.0,
+                    precision_flag,
+                    "a percentage above 0, e.g. 1 for ±1 %",
+                )
+                .map(|p| p / 100.0)
+            })
+            .transpose()?;
 
         let color = match self.get("color") {
             None | Some("auto") => Color::Auto,
@@ -359,6 +387,8 @@ impl Builder {
             noise_threshold,
             confidence_level,
             significance_level,
+            target_precision,
+            timeout,
             noplot: self.has("noplot"),
             quick: self.has("quick"),
             verbosity,
@@ -448,6 +478,9 @@ Options:
       --noise-threshold <FRACTION>   Changes smaller than this are noise (default 0.01)
       --confidence-level <LEVEL>     Confidence level of intervals (default 0.95)
       --significance-level <LEVEL>   Significance level of the change test (default 0.05)
+      --target-precision <PERCENT>   Sample until the 95% interval is within ±PERCENT (default 1)
+      --stdev <PERCENT>              The same, by tasty-bench's name
+      --timeout <SECS>               Stop sampling a benchmark after this long (default 5)
       --quick                        Stop as soon as two measurements agree (tasty-bench's rule)
       --profile-time <SECS>          Iterate each benchmark this long without analysis (profilers)
   -n, --noplot                       Write no HTML report
@@ -458,6 +491,10 @@ Options:
       --output-format <FORMAT>       criterion (default) or bencher (`test id ... bench: N ns/iter`)
       --plotting-backend <NAME>      Accepted for compatibility (gnuplot, plotters)
   -h, --help                         Print this help
+
+Without --sample-size or --measurement-time (in code or here), each benchmark is
+sampled adaptively: until its estimate is within the target precision or the
+time-out passes. With either, sampling is exactly Criterion.rs's.
 
 Every option can be set by an environment variable: YARDSTICK_SAMPLE_SIZE=20 is
 --sample-size 20. The home directory is, in order: --home, YARDSTICK_HOME,
@@ -508,6 +545,11 @@ mod tests {
         assert_eq!(a.measurement_time, Some(Duration::from_millis(500)));
         assert_eq!(a.baseline, Some(Baseline::Save("main".into())));
         assert_eq!(a.noise_threshold, Some(0.02));
+        let a = parse(&["--bench", "--stdev", "5", "--timeout", "2"]).unwrap();
+        assert_eq!(a.target_precision, Some(0.05));
+        assert_eq!(a.timeout, Some(Duration::from_secs(2)));
+        assert!(parse(&["--target-precision", "0"]).is_err());
+        assert!(parse(&["--target-precision", "1", "--stdev", "2"]).is_err());
     }
 
     #[test]

@@ -102,6 +102,21 @@ pub(crate) struct BenchmarkConfig {
     pub warm_up_time: Duration,
     pub sampling_mode: SamplingMode,
     pub quick_mode: bool,
+    /// The sample size or measurement time was set (in code or on the
+    /// command line): sample exactly as asked, as Criterion.rs.
+    pub explicit_plan: bool,
+    /// Adaptive sampling's target relative half-width (0.01 = ±1 %).
+    pub target_precision: f64,
+    /// Adaptive sampling's time-out per benchmark.
+    pub timeout: Duration,
+}
+
+impl BenchmarkConfig {
+    /// Whether to sample adaptively: the default, unless a sample size or
+    /// measurement time was asked for.
+    pub(crate) fn adaptive(&self) -> bool {
+        !self.explicit_plan && !self.quick_mode
+    }
 }
 
 impl Default for BenchmarkConfig {
@@ -116,6 +131,9 @@ impl Default for BenchmarkConfig {
             warm_up_time: Duration::from_secs(3),
             sampling_mode: SamplingMode::Auto,
             quick_mode: false,
+            explicit_plan: false,
+            target_precision: 0.01,
+            timeout: Duration::from_secs(5),
         }
     }
 }
@@ -145,6 +163,11 @@ impl PartialConfig {
             warm_up_time: self.warm_up_time.unwrap_or(base.warm_up_time),
             sampling_mode: self.sampling_mode.unwrap_or(base.sampling_mode),
             quick_mode: base.quick_mode,
+            explicit_plan: base.explicit_plan
+                || self.sample_size.is_some()
+                || self.measurement_time.is_some(),
+            target_precision: base.target_precision,
+            timeout: base.timeout,
         }
     }
 }
@@ -176,5 +199,8 @@ mod tests {
         let merged = partial.apply(&base);
         assert_eq!(merged.sample_size, 10);
         assert_eq!(merged.measurement_time, base.measurement_time);
+        // Asking for a sample size turns adaptive sampling off.
+        assert!(base.adaptive());
+        assert!(!merged.adaptive());
     }
 }

@@ -114,6 +114,7 @@ impl<M: Measurement> Criterion<M> {
     pub fn sample_size(mut self, n: usize) -> Criterion<M> {
         assert!(n >= 10, "sample_size must be at least 10, got {n}");
         self.config.sample_size = n;
+        self.config.explicit_plan = true;
         self
     }
 
@@ -138,6 +139,7 @@ impl<M: Measurement> Criterion<M> {
     pub fn measurement_time(mut self, dur: Duration) -> Criterion<M> {
         assert!(dur > Duration::ZERO, "measurement_time must be positive");
         self.config.measurement_time = dur;
+        self.config.explicit_plan = true;
         self
     }
 
@@ -307,6 +309,9 @@ impl<M: Measurement> Criterion<M> {
         c.confidence_level = args.confidence_level.unwrap_or(c.confidence_level);
         c.significance_level = args.significance_level.unwrap_or(c.significance_level);
         c.quick_mode |= args.quick;
+        c.explicit_plan |= args.sample_size.is_some() || args.measurement_time.is_some();
+        c.target_precision = args.target_precision.unwrap_or(c.target_precision);
+        c.timeout = args.timeout.unwrap_or(c.timeout);
         let r = &mut self.run;
         r.mode = args.mode.clone();
         if !args.filters.is_empty() {

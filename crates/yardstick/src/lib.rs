@@ -37,6 +37,7 @@
 //! Criterion.rs's; run a bench binary with `--help`.
 #![warn(missing_docs)]
 
+mod adaptive;
 mod analysis;
 mod async_bencher;
 pub mod async_executor;

@@ -12,7 +12,7 @@ use crate::store::{
     estimate_file, estimates_file, BenchmarkDir, BenchmarkRecord, ChangeFile, RawRow, RunFiles,
     SavedSample,
 };
-use crate::{plan, state, Criterion};
+use crate::{adaptive, plan, state, Criterion};
 
 /// Runs `id` unless the filter excludes it. Failures are reported and
 /// recorded, never propagated: the other benchmarks still run.
@@ -177,6 +177,9 @@ fn sample<M: Measurement>(
             routine::quick(m, f, config.significance_level, config.measurement_time)?;
         return Ok((ActualSamplingMode::Linear, iters, values));
     }
+    if config.adaptive() {
+        return sample_adaptively(m, terminal, id, config, f);
+    }
     let warm_up = config.warm_up_time;
     terminal.warm_up(&id.full_id, warm_up.as_nanos() as f64);
     let (elapsed, warm_iters) = routine::warm_up(m, f, warm_up)?;
@@ -193,6 +196,42 @@ fn sample<M: Measurement>(
     terminal.measurement_start(&id.full_id, counts.len(), expected, total);
     let values = routine::bench(m, f, &counts)?;
     Ok((mode, counts.iter().map(|&k| k as f64).collect(), values))
+}
+
+fn sample_adaptively<M: Measurement>(
+    m: &M,
+    terminal: &Terminal,
+    id: &FullId,
+    config: &BenchmarkConfig,
+    f: &mut RoutineFn<'_, M>,
+) -> Result<(ActualSamplingMode, Vec<f64>, Vec<f64>), routine::NotIterated> {
+    let target = adaptive::Target {
+        precision: config.target_precision,
+        confidence: config.confidence_level,
+        max_warm_up: config.warm_up_time,
+        timeout: config.timeout,
+    };
+    terminal.warm_up_adaptive(&id.full_id, config.warm_up_time.as_nanos() as f64);
+    let met = adaptive::warm_up(m, f, target.max_warm_up)?;
+    terminal.sampling_adaptive(
+        &id.full_id,
+        target.precision,
+        target.timeout.as_nanos() as f64,
+    );
+    let s = adaptive::sample(m, f, met, &target)?;
+    if !s.reached {
+        let reached = s
+            .precision
+            .map(|p| format!("±{:.2}%", p * 100.0))
+            .unwrap_or_else(|| "no measurable precision".to_owned());
+        terminal.warning(&format!(
+            "{}: reached {reached} in the {:.1?} time-out, not the ±{}% asked for; raise --timeout or --target-precision",
+            id.full_id,
+            target.timeout,
+            target.precision * 100.0
+        ));
+    }
+    Ok((s.mode, s.iters, s.values))
 }
 
 /// Warns when the routine costs no more than an empty loop: its body was

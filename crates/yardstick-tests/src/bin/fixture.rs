@@ -63,6 +63,35 @@ fn benches(c: &mut Criterion) {
     c.bench_function("empty", |b| b.iter(|| {}));
 }
 
+/// Routines with a known noise, for adaptive sampling: their "time" comes
+/// from a fake clock (`iter_custom`), so the machine's noise plays no part.
+fn adaptive(c: &mut Criterion) {
+    if std::env::var_os("FIXTURE_ADAPTIVE").is_none() {
+        return;
+    }
+    // Each also spins n times, so that the wall clock the warm-up reads
+    // grows with n as a real routine's does.
+    c.bench_function("adaptive/stable", |b| {
+        b.iter_custom(|n| {
+            spin(n);
+            std::time::Duration::from_nanos(100u64.saturating_mul(n))
+        })
+    });
+    let mut state = 0x2545_f491_4f6c_dd1du64;
+    c.bench_function("adaptive/noisy", |b| {
+        b.iter_custom(|n| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            // ±50 % per sample; a short real pause so the time-out passes.
+            let noise = 0.5 + (state % 1000) as f64 / 1000.0;
+            spin(n);
+            std::thread::sleep(std::time::Duration::from_millis(1));
+            std::time::Duration::from_nanos((100.0 * n as f64 * noise) as u64)
+        })
+    });
+}
+
 /// The 0.3-era API, whose ids follow 0.3's rules.
 fn legacy(c: &mut Criterion) {
     c.bench_functions(
@@ -96,6 +125,6 @@ impl Profiler for LineProfiler {
 criterion_group! {
     name = group;
     config = Criterion::default().with_profiler(LineProfiler);
-    targets = benches, legacy
+    targets = benches, legacy, adaptive
 }
 criterion_main!(group);

@@ -76,6 +76,21 @@ impl Terminal {
         ));
     }
 
+    pub(crate) fn warm_up_adaptive(&self, id: &str, max_ns: f64) {
+        self.progress(&format!(
+            "Benchmarking {id}: Warming up until stable (at most {})",
+            format::time(max_ns).trim_start()
+        ));
+    }
+
+    pub(crate) fn sampling_adaptive(&self, id: &str, precision: f64, timeout_ns: f64) {
+        self.progress(&format!(
+            "Benchmarking {id}: Sampling until ±{}% (at most {})",
+            precision * 100.0,
+            format::time(timeout_ns).trim_start()
+        ));
+    }
+
     pub(crate) fn measurement_start(&self, id: &str, samples: usize, ns: f64, iters: u64) {
         self.progress(&format!(
             "Benchmarking {id}: Collecting {samples} samples in estimated {} ({})",
