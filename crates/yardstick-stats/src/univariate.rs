@@ -183,6 +183,36 @@ fn lerp(a: f64, b: f64, t: f64) -> f64 {
     }
 }
 
+/// The `p`-th percentile (`p` in `0..=100`) by the nearest-rank rule: the
+/// smallest value with at least `p` % of the values at or below it,
+/// `sorted[ceil(p/100 · n) − 1]` (the minimum for `p = 0`).
+///
+/// This is rebar3_bench's (eministat's) rule, used only in its compatible
+/// output; everything else uses [`percentile`] (R type 7). `None` for an
+/// empty slice, NaN or `p` outside `0..=100`.
+///
+/// The example is the nearest-rank worked example of Wikipedia's
+/// "Percentile" article.
+///
+/// ```
+/// use yardstick_stats::univariate::percentile_nearest_rank;
+/// let xs = [15.0, 20.0, 35.0, 40.0, 50.0];
+/// assert_eq!(percentile_nearest_rank(&xs, 30.0), Some(20.0));
+/// assert_eq!(percentile_nearest_rank(&xs, 40.0), Some(20.0));
+/// assert_eq!(percentile_nearest_rank(&xs, 50.0), Some(35.0));
+/// assert_eq!(percentile_nearest_rank(&xs, 100.0), Some(50.0));
+/// ```
+#[must_use]
+pub fn percentile_nearest_rank(xs: &[f64], p: f64) -> Option<f64> {
+    if xs.is_empty() || !(0.0..=100.0).contains(&p) || xs.iter().any(|x| x.is_nan()) {
+        return None;
+    }
+    let mut sorted = xs.to_vec();
+    sorted.sort_by(f64::total_cmp);
+    let rank = ((p / 100.0) * sorted.len() as f64).ceil() as usize;
+    Some(sorted[rank.max(1) - 1])
+}
+
 /// The first quartile, the median and the third quartile (the 25th, 50th
 /// and 75th percentiles, type 7), or `None` for an empty slice.
 #[must_use]
