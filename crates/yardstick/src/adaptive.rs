@@ -209,12 +209,19 @@ mod tests {
 
     #[test]
     fn the_warm_up_ends_when_timings_agree() {
+        // About 20 µs of sleep per iteration: once n is large, the fixed
+        // cost of a call no longer moves the timing per iteration, and two
+        // consecutive timings agree long before the 3 s limit.
         let start = Instant::now();
         let mut f = |b: &mut Bencher<'_, WallTime>| {
-            b.iter(|| std::hint::black_box(3u64).wrapping_mul(7));
+            let n = b.iters;
+            b.iter_custom(|_| {
+                std::thread::sleep(Duration::from_micros(20 * n));
+                Duration::from_micros(20 * n)
+            });
         };
         let met = warm_up(&WallTime, &mut f, Duration::from_secs(3)).unwrap();
-        assert!(met > 0.0);
         assert!(start.elapsed() < Duration::from_secs(3));
+        assert!((15e3..60e3).contains(&met), "{met}");
     }
 }

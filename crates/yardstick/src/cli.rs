@@ -49,6 +49,10 @@ pub(crate) enum Color {
 pub(crate) enum OutputFormat {
     Criterion,
     Bencher,
+    /// tasty-bench's `name: OK (2.13s)` / `63 ns ± 3.4 ns`.
+    Tasty,
+    /// rebar3_bench's statistics block.
+    Stats,
 }
 
 /// How much the terminal output says.
@@ -83,6 +87,11 @@ pub(crate) struct Args {
     pub color: Color,
     pub output_format: OutputFormat,
     pub home: Option<PathBuf>,
+    pub csv: Option<PathBuf>,
+    pub baseline_csv: Option<PathBuf>,
+    pub fail_if_slower: Option<f64>,
+    pub fail_if_faster: Option<f64>,
+    pub hide_successes: bool,
     pub help: bool,
 }
 
@@ -122,9 +131,21 @@ const VALUE_OPTIONS: &[&str] = &[
     "output-format",
     "plotting-backend",
     "home",
+    "csv",
+    "baseline-csv",
+    "fail-if-slower",
+    "fail-if-faster",
+    "confidence",
 ];
 
-const FLAG_OPTIONS: &[&str] = &["discard-baseline", "noplot", "quick", "verbose", "quiet"];
+const FLAG_OPTIONS: &[&str] = &[
+    "discard-baseline",
+    "noplot",
+    "quick",
+    "verbose",
+    "quiet",
+    "hide-successes",
+];
 
 impl Args {
     /// Reads the process's environment and command line.
@@ -262,7 +283,32 @@ impl Builder {
                 )
             })
             .transpose()?;
-        let confidence_level = self.unit_interval("confidence-level")?;
+        let mut confidence_level = self.unit_interval("confidence-level")?;
+        if let Some(v) = self.get("confidence") {
+            // rebar3_bench's --confidence, in percent.
+            let expected = "one of 80, 90, 95, 98, 99 (percent)";
+            let p: f64 = v
+                .trim()
+                .parse()
+                .map_err(|_| bad("confidence", v, expected))?;
+            if !(p > 0.0 && p < 100.0) {
+                return Err(bad("confidence", v, expected));
+            }
+            if confidence_level.is_some() {
+                return Err(CliError(
+                    "--confidence and --confidence-level are the same option; give one".into(),
+                ));
+            }
+            confidence_level = Some(p / 100.0);
+        }
+        let percent = |name: &str| -> Result<Option<f64>, CliError> {
+            let expected = "a percentage of at least 0, e.g. 10";
+            self.parse_num::<f64>(name, expected)?
+                .map(|p| check(p, p.is_finite() && p >= 0.0, name, expected).map(|p| p / 100.0))
+                .transpose()
+        };
+        let fail_if_slower = percent("fail-if-slower")?;
+        let fail_if_faster = percent("fail-if-faster")?;
         let significance_level = self.unit_interval("significance-level")?;
         let warm_up_time = self.seconds("warm-up-time")?;
         let measurement_time = self.seconds("measurement-time")?;
@@ -300,7 +346,15 @@ impl Builder {
         let output_format = match self.get("output-format") {
             None | Some("criterion") => OutputFormat::Criterion,
             Some("bencher") => OutputFormat::Bencher,
-            Some(v) => return Err(bad("output-format", v, "one of criterion, bencher")),
+            Some("tasty") => OutputFormat::Tasty,
+            Some("stats") => OutputFormat::Stats,
+            Some(v) => {
+                return Err(bad(
+                    "output-format",
+                    v,
+                    "one of criterion, bencher, tasty, stats",
+                ))
+            }
         };
         if let Some(v) = self.get("plotting-backend") {
             if !matches!(v, "gnuplot" | "plotters") {
@@ -395,6 +449,11 @@ impl Builder {
             color,
             output_format,
             home: self.get("home").map(PathBuf::from),
+            csv: self.get("csv").map(PathBuf::from),
+            baseline_csv: self.get("baseline-csv").map(PathBuf::from),
+            fail_if_slower,
+            fail_if_faster,
+            hide_successes: self.has("hide-successes"),
             help: self.help,
         })
     }
@@ -488,7 +547,14 @@ Options:
   -v, --verbose                      Print slope, mean, median and their spreads
       --quiet                        Print only the result lines
   -c, --color <WHEN>                 auto, always or never (honours NO_COLOR and CARGO_TERM_COLOR)
-      --output-format <FORMAT>       criterion (default) or bencher (`test id ... bench: N ns/iter`)
+      --output-format <FORMAT>       criterion (default), bencher (`test id ... bench: N ns/iter`),
+                                     tasty (`id: OK (0.44s)` / `53 ns ± 2.7 ns`) or stats (rebar3_bench)
+      --csv <FILE>                   Write tasty-bench's CSV of results (Name,Mean (ps),2*Stdev (ps))
+      --baseline-csv <FILE>          Compare with such a CSV (`8% more than baseline`)
+      --fail-if-slower <PERCENT>     Fail benchmarks more than PERCENT slower than the baseline
+      --fail-if-faster <PERCENT>     Fail benchmarks more than PERCENT faster than the baseline
+      --hide-successes               Print only benchmarks that failed
+      --confidence <PERCENT>         rebar3_bench's name for --confidence-level, in percent (95)
       --plotting-backend <NAME>      Accepted for compatibility (gnuplot, plotters)
   -h, --help                         Print this help
 

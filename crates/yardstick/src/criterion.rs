@@ -26,6 +26,12 @@ pub(crate) struct RunSettings {
     pub verbosity: Verbosity,
     pub output_format: OutputFormat,
     pub plots: bool,
+    pub csv: Option<PathBuf>,
+    /// Means (ps) by name from `--baseline-csv`.
+    pub baseline_csv: Option<std::collections::HashMap<String, f64>>,
+    pub fail_if_slower: Option<f64>,
+    pub fail_if_faster: Option<f64>,
+    pub hide_successes: bool,
 }
 
 impl RunSettings {
@@ -77,6 +83,11 @@ impl Default for Criterion<WallTime> {
                 verbosity: Verbosity::Normal,
                 output_format: OutputFormat::Criterion,
                 plots: true,
+                csv: None,
+                baseline_csv: None,
+                fail_if_slower: None,
+                fail_if_faster: None,
+                hide_successes: false,
             },
             measurement: WallTime,
             profiler: Box::new(NoProfiler),
@@ -331,6 +342,20 @@ impl<M: Measurement> Criterion<M> {
         if args.noplot {
             r.plots = false;
         }
+        r.csv = args.csv.clone();
+        r.fail_if_slower = args.fail_if_slower;
+        r.fail_if_faster = args.fail_if_faster;
+        r.hide_successes = args.hide_successes;
+        if let Some(path) = &args.baseline_csv {
+            match crate::tasty_csv::read(path) {
+                Ok(map) => r.baseline_csv = Some(map),
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    std::process::exit(2);
+                }
+            }
+        }
+        state::start_clock();
         self
     }
 
@@ -374,11 +399,26 @@ impl<M: Measurement> Criterion<M> {
     /// Ends the run: reports the benchmarks that failed and exits non-zero
     /// if any did. `criterion_main!` calls it after the last group.
     pub fn final_summary(&self) {
+        let terminal = self.run.terminal();
+        if let Some(path) = &self.run.csv {
+            let text = crate::tasty_csv::render(&state::csv_rows());
+            if let Err(e) = crate::store::write_atomic(path, text.as_bytes()) {
+                terminal.warning(&format!("could not write --csv: {e}"));
+                state::record_failure("--csv");
+            }
+        }
         let failed = state::failures();
+        if self.run.output_format == OutputFormat::Tasty {
+            let (ran, secs) = (state::attempted_count(), state::elapsed_secs());
+            if failed.is_empty() {
+                println!("\nAll {ran} tests passed ({secs:.2}s)");
+            } else {
+                println!("\n{} out of {ran} tests failed ({secs:.2}s)", failed.len());
+            }
+        }
         if failed.is_empty() {
             return;
         }
-        let terminal = self.run.terminal();
         eprintln!(
             "{} {} benchmark{} failed: {}",
             terminal.style.red("error:"),

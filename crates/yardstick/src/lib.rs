@@ -59,6 +59,7 @@ mod routine;
 mod runner;
 mod state;
 mod store;
+mod tasty_csv;
 
 pub use crate::async_bencher::AsyncBencher;
 pub use crate::bencher::Bencher;

@@ -95,6 +95,7 @@ fn benchmark<M: Measurement>(
     config: &BenchmarkConfig,
     f: &mut RoutineFn<'_, M>,
 ) -> Result<(), String> {
+    let started = std::time::Instant::now();
     let dir = BenchmarkDir::new(&c.run.home, &id.directory_name);
     let m = &c.measurement;
 
@@ -154,14 +155,85 @@ fn benchmark<M: Measurement>(
         );
     }
 
-    terminal.complete(&Completed {
-        title: &id.title,
-        analysis: &analysis,
-        throughput: id.throughput,
-        formatter: m.formatter(),
-        significance: config.significance_level,
-    });
+    let unit = {
+        let mut probe = [analysis.typical().point];
+        m.formatter().scale_for_machines(&mut probe)
+    };
+    let ratio = ratio_to_baseline(c, id, &analysis, unit);
+    let failure = ratio.and_then(|r| limit_breach(c, r));
+    if failure.is_none() || c.run.output_format != crate::cli::OutputFormat::Tasty {
+        if let Some(f) = &failure {
+            terminal.failure(&id.full_id, f);
+        }
+    }
+    if !c.run.hide_successes || failure.is_some() {
+        terminal.complete(&Completed {
+            title: &id.title,
+            analysis: &analysis,
+            throughput: id.throughput,
+            formatter: m.formatter(),
+            unit,
+            significance: config.significance_level,
+            confidence: config.confidence_level,
+            baseline: baseline.as_deref(),
+            ratio_to_baseline: ratio,
+            failure: failure.clone(),
+            elapsed: started.elapsed(),
+        });
+    }
+    if unit == "ns" {
+        state::record_completed(crate::tasty_csv::Row {
+            name: id.full_id.clone(),
+            mean_ps: analysis.typical().point * 1e3,
+            two_stdev_ps: 2.0 * analysis.typical().standard_error * 1e3,
+        });
+    }
+    if failure.is_some() {
+        state::record_failure(&id.full_id);
+    }
     Ok(())
+}
+
+/// This run's typical time over the baseline's: from `--baseline-csv` when
+/// it has this benchmark, else from the comparison with the saved baseline.
+fn ratio_to_baseline<M: Measurement>(
+    c: &Criterion<M>,
+    id: &FullId,
+    a: &Analysis,
+    unit: &str,
+) -> Option<f64> {
+    if let Some(map) = &c.run.baseline_csv {
+        if unit == "ns" {
+            if let Some(old_ps) = map.get(&id.full_id) {
+                return Some(a.typical().point * 1e3 / old_ps);
+            }
+        }
+        return None;
+    }
+    a.change.as_ref().map(|ch| 1.0 + ch.mean.point)
+}
+
+/// The `--fail-if-slower`/`--fail-if-faster` limit `ratio` breaks, in words.
+fn limit_breach<M: Measurement>(c: &Criterion<M>, ratio: f64) -> Option<String> {
+    let pct = (ratio - 1.0) * 100.0;
+    if let Some(limit) = c.run.fail_if_slower {
+        if ratio > 1.0 + limit {
+            return Some(format!(
+                "{pct:.1}% slower than the baseline, more than the {:.0}% --fail-if-slower allows",
+                limit * 100.0
+            ));
+        }
+    }
+    if let Some(limit) = c.run.fail_if_faster {
+        if ratio < 1.0 - limit {
+            return Some(format!(
+                "{:.1}% faster than the baseline, more than the {:.0}% --fail-if-faster allows",
+                -pct,
+                limit * 100.0
+            ));
+        }
+    }
+    None
 }
 
 /// Warm-up and sampling; returns the mode, iteration counts and values.

@@ -11,6 +11,8 @@ use std::sync::{Mutex, Once};
 struct Global {
     failed: Vec<String>,
     seen: HashSet<String>,
+    csv: Vec<crate::tasty_csv::Row>,
+    started: Option<std::time::Instant>,
 }
 
 static GLOBAL: Mutex<Option<Global>> = Mutex::new(None);
@@ -28,6 +30,33 @@ pub(crate) fn record_failure(id: &str) {
 /// The ids of the benchmarks that failed so far.
 pub(crate) fn failures() -> Vec<String> {
     with(|g| g.failed.clone())
+}
+
+/// Records a completed benchmark for `--csv` and the run's totals.
+pub(crate) fn record_completed(row: crate::tasty_csv::Row) {
+    with(|g| g.csv.push(row));
+}
+
+/// The `--csv` rows so far.
+pub(crate) fn csv_rows() -> Vec<crate::tasty_csv::Row> {
+    with(|g| g.csv.clone())
+}
+
+/// How many benchmarks ran (completed or failed).
+pub(crate) fn attempted_count() -> usize {
+    with(|g| g.seen.len())
+}
+
+/// Starts the run's clock (once).
+pub(crate) fn start_clock() {
+    with(|g| {
+        g.started.get_or_insert_with(std::time::Instant::now);
+    });
+}
+
+/// Seconds since the run's clock started.
+pub(crate) fn elapsed_secs() -> f64 {
+    with(|g| g.started.map_or(0.0, |s| s.elapsed().as_secs_f64()))
 }
 
 /// Registers a benchmark id; false if it was already seen in this process.

@@ -1,6 +1,8 @@
 //! What a run prints.
 
+mod rebar;
 mod style;
+mod tasty;
 mod terminal;
 
 pub(crate) use style::Style;

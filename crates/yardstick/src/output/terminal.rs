@@ -18,7 +18,18 @@ pub(crate) struct Completed<'a> {
     pub analysis: &'a Analysis,
     pub throughput: Option<Throughput>,
     pub formatter: &'a dyn ValueFormatter,
+    /// The unit values are in for machines (`ns` for time).
+    pub unit: &'a str,
     pub significance: f64,
+    pub confidence: f64,
+    /// Per-iteration values of the baseline compared with, if any.
+    pub baseline: Option<&'a [f64]>,
+    /// Mean of this run over the baseline's (tasty-bench's comparison).
+    pub ratio_to_baseline: Option<f64>,
+    /// Why the benchmark failed a `--fail-if-*` limit, if it did.
+    pub failure: Option<String>,
+    /// Wall time spent on the benchmark.
+    pub elapsed: std::time::Duration,
 }
 
 /// Prints progress and results.
@@ -44,7 +55,7 @@ impl Terminal {
     }
 
     fn progress(&self, line: &str) {
-        if self.format == OutputFormat::Bencher || self.verbosity == Verbosity::Quiet {
+        if self.format != OutputFormat::Criterion || self.verbosity == Verbosity::Quiet {
             return;
         }
         let mut out = std::io::stdout().lock();
@@ -58,7 +69,7 @@ impl Terminal {
 
     fn clear_progress(&self) {
         if self.overwrite
-            && self.format != OutputFormat::Bencher
+            && self.format == OutputFormat::Criterion
             && self.verbosity != Verbosity::Quiet
         {
             print!("\r\x1b[2K");
@@ -146,6 +157,8 @@ impl Terminal {
         let lines = match self.format {
             OutputFormat::Bencher => vec![bencher_line(c)],
             OutputFormat::Criterion => self.criterion_lines(c),
+            OutputFormat::Tasty => super::tasty::lines(c),
+            OutputFormat::Stats => super::rebar::lines(c, c.confidence),
         };
         let mut out = std::io::stdout().lock();
         for line in lines {
