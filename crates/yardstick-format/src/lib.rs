@@ -3,7 +3,8 @@
 //!
 //! [`criterion`] holds the files of Criterion.rs's home directory
 //! (`target/criterion/<id>/{new,base,…}/`), field for field, so that tools
-//! written for Criterion.rs read yardstick's results.
+//! written for Criterion.rs read yardstick's results; [`messages`] holds
+//! cargo-criterion's JSON messages (`--message-format json`).
 //!
 //! ```
 //! use yardstick_format::criterion::{SamplingMode, SavedSample};
@@ -18,3 +19,4 @@
 #![deny(missing_docs)]
 
 pub mod criterion;
+pub mod messages;

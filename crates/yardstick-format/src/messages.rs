@@ -1,0 +1,190 @@
+//! cargo-criterion's machine-readable messages (`--message-format json`):
+//! one JSON object per line, its kind in the first key, `reason`.
+//!
+//! Field for field as the Criterion.rs guide's *External Tools* chapter and
+//! cargo-criterion's source define them, so tools written for
+//! cargo-criterion read yardstick's messages. Absent values (a slope under
+//! flat sampling, a change without a baseline) are `null`.
+//!
+//! ```
+//! use yardstick_format::messages::{GroupComplete, Message};
+//!
+//! let msg = Message::GroupComplete(GroupComplete {
+//!     group_name: "fib".into(),
+//!     benchmarks: vec!["fib/10".into(), "fib/20".into()],
+//!     report_directory: "target/criterion/reports/fib".into(),
+//! });
+//! let line = serde_json::to_string(&msg)?;
+//! assert!(line.starts_with(r#"{"reason":"group-complete","group_name":"fib""#));
+//! assert_eq!(serde_json::from_str::<Message>(&line)?, msg);
+//! # Ok::<(), serde_json::Error>(())
+//! ```
+
+use serde::{Deserialize, Serialize};
+
+/// One message, tagged by its `reason`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "reason", rename_all = "kebab-case")]
+// One message is built per benchmark and written at once; boxing the large
+// variant would only make it clumsier to construct and match.
+#[allow(clippy::large_enum_variant)]
+pub enum Message {
+    /// `"reason": "benchmark-complete"`: a benchmark's measurements and
+    /// statistics.
+    BenchmarkComplete(BenchmarkComplete),
+    /// `"reason": "group-complete"`: a group has finished.
+    GroupComplete(GroupComplete),
+}
+
+/// A benchmark has been measured and analysed.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct BenchmarkComplete {
+    /// The benchmark's id (its title).
+    pub id: String,
+    /// The folder holding its report.
+    pub report_directory: String,
+    /// Iterations of each sample.
+    pub iteration_count: Vec<u64>,
+    /// Total measured value of each sample, in `unit`.
+    pub measured_values: Vec<f64>,
+    /// Unit of `measured_values` and of the estimates (`ns` for wall time).
+    pub unit: String,
+    /// Work per iteration: empty, or one entry per kind.
+    pub throughput: Vec<Throughput>,
+    /// The slope if there is one, else the mean.
+    pub typical: ConfidenceInterval,
+    /// Mean of the per-iteration values.
+    pub mean: ConfidenceInterval,
+    /// Median of the per-iteration values.
+    pub median: ConfidenceInterval,
+    /// Median absolute deviation of the per-iteration values.
+    pub median_abs_dev: ConfidenceInterval,
+    /// Slope of the regression (linear sampling only, else `null`).
+    pub slope: Option<ConfidenceInterval>,
+    /// The change from the previous run (`null` without one).
+    pub change: Option<ChangeDetails>,
+}
+
+/// A group of benchmarks has finished.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct GroupComplete {
+    /// The group's name.
+    pub group_name: String,
+    /// The ids of its benchmarks, in the order they ran.
+    pub benchmarks: Vec<String>,
+    /// The folder holding the group's report.
+    pub report_directory: String,
+}
+
+/// An estimate with its confidence interval and unit.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ConfidenceInterval {
+    /// The point estimate.
+    pub estimate: f64,
+    /// Lower bound.
+    pub lower_bound: f64,
+    /// Upper bound.
+    pub upper_bound: f64,
+    /// The unit: that of the measurement (`ns`), or `%` for relative
+    /// changes, whose values are nevertheless fractions (0.0142 = 1.42 %),
+    /// as in cargo-criterion.
+    pub unit: String,
+}
+
+/// Work per iteration.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Throughput {
+    /// Amount per iteration.
+    pub per_iteration: u64,
+    /// `bytes` (also for decimal bytes), `elements` or `bits`.
+    pub unit: String,
+}
+
+/// The change from the previous run.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ChangeDetails {
+    /// Relative change of the mean (a fraction, unit `%`).
+    pub mean: ConfidenceInterval,
+    /// Relative change of the median (a fraction, unit `%`).
+    pub median: ConfidenceInterval,
+    /// The verdict.
+    pub change: ChangeType,
+}
+
+/// cargo-criterion's verdict: a change within the noise threshold is
+/// `NoChange`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum ChangeType {
+    /// Not significant, or within the noise threshold.
+    NoChange,
+    /// Significantly faster.
+    Improved,
+    /// Significantly slower.
+    Regressed,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ci(estimate: f64, unit: &str) -> ConfidenceInterval {
+        ConfidenceInterval {
+            estimate,
+            lower_bound: estimate - 1.0,
+            upper_bound: estimate + 1.0,
+            unit: unit.into(),
+        }
+    }
+
+    #[test]
+    fn benchmark_complete_has_the_guides_keys_in_order() {
+        let msg = Message::BenchmarkComplete(BenchmarkComplete {
+            id: "norm".into(),
+            report_directory: "target/criterion/reports/norm".into(),
+            iteration_count: vec![30, 60],
+            measured_values: vec![124200.0, 248000.0],
+            unit: "ns".into(),
+            throughput: vec![Throughput {
+                per_iteration: 1024,
+                unit: "elements".into(),
+            }],
+            typical: ci(3419.0, "ns"),
+            mean: ci(3419.0, "ns"),
+            median: ci(3362.0, "ns"),
+            median_abs_dev: ci(130.0, "ns"),
+            slope: None,
+            change: Some(ChangeDetails {
+                mean: ci(0.014, "%"),
+                median: ci(0.012, "%"),
+                change: ChangeType::NoChange,
+            }),
+        });
+        let json = serde_json::to_string(&msg).unwrap();
+        let keys = [
+            "\"reason\":\"benchmark-complete\"",
+            "\"id\":",
+            "\"report_directory\":",
+            "\"iteration_count\":[30,60]",
+            "\"measured_values\":",
+            "\"unit\":\"ns\"",
+            "\"throughput\":[{\"per_iteration\":1024,\"unit\":\"elements\"}]",
+            "\"typical\":",
+            "\"mean\":",
+            "\"median\":",
+            "\"median_abs_dev\":",
+            "\"slope\":null",
+            "\"change\":{",
+            "\"change\":\"NoChange\"",
+        ];
+        let mut at = 0;
+        for k in keys {
+            let pos = json[at..]
+                .find(k)
+                .unwrap_or_else(|| panic!("{k} after {at} in {json}"));
+            at += pos + k.len();
+        }
+        assert!(json.starts_with("{\"reason\""));
+        let back: Message = serde_json::from_str(&json).unwrap();
+        assert_eq!(back, msg);
+    }
+}

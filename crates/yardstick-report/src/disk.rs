@@ -1,0 +1,192 @@
+//! Reading saved results back from the home directory, so that every page
+//! can be rendered without the benchmark binary.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use serde::de::DeserializeOwned;
+use yardstick_format::criterion::{BenchmarkRecord, ChangeFile, EstimatesFile, SavedSample};
+
+use crate::ReportError;
+
+/// Folders deeper than this under the home directory are not searched
+/// (ids have at most three parts, each one folder).
+const MAX_DEPTH: usize = 6;
+
+/// One benchmark as saved under the home directory.
+#[derive(Debug, Clone, PartialEq)]
+pub struct StoredBenchmark {
+    /// Its folder, `<home>/<directory_name>`.
+    pub dir: PathBuf,
+    /// `new/benchmark.json`.
+    pub record: BenchmarkRecord,
+    /// `new/sample.json`: the last run.
+    pub sample: SavedSample,
+    /// `new/estimates.json`.
+    pub estimates: EstimatesFile,
+    /// The unit of the measured values, from `new/raw.csv` (`ns` when that
+    /// file is missing).
+    pub unit: String,
+    /// `change/estimates.json`, if a comparison was ever made.
+    pub change: Option<ChangeFile>,
+}
+
+impl StoredBenchmark {
+    /// Reads the benchmark saved in `dir` (the folder holding `new/`).
+    ///
+    /// # Errors
+    ///
+    /// [`ReportError::Io`] when a file of `new/` cannot be read and
+    /// [`ReportError::Format`] when one is not in its format.
+    pub fn load(dir: &Path) -> Result<StoredBenchmark, ReportError> {
+        let new = dir.join("new");
+        let sample: SavedSample = read_json(&new.join("sample.json"))?;
+        sample.validate().map_err(|problem| ReportError::Format {
+            path: new.join("sample.json"),
+            problem,
+        })?;
+        let change_path = dir.join("change").join("estimates.json");
+        let change = if change_path.exists() {
+            Some(read_json(&change_path)?)
+        } else {
+            None
+        };
+        Ok(StoredBenchmark {
+            dir: dir.to_owned(),
+            record: read_json(&new.join("benchmark.json"))?,
+            estimates: read_json(&new.join("estimates.json"))?,
+            unit: unit_of(&new.join("raw.csv")).unwrap_or_else(|| "ns".to_owned()),
+            sample,
+            change,
+        })
+    }
+
+    /// The samples of baseline `name` (`base`, or a named one), if saved
+    /// and readable.
+    #[must_use]
+    pub fn baseline(&self, name: &str) -> Option<SavedSample> {
+        let s: SavedSample = read_json(&self.dir.join(name).join("sample.json")).ok()?;
+        s.validate().ok()?;
+        Some(s)
+    }
+
+    /// The folder of its group's page (the first part of its folder name),
+    /// or `None` when the benchmark's own folder is that folder (a lone
+    /// `bench_function`), which has no group page.
+    #[must_use]
+    pub fn group_dir(&self) -> Option<&str> {
+        let d = &self.record.directory_name;
+        d.split_once('/').map(|(g, _)| g)
+    }
+}
+
+/// Every benchmark saved under `home` (every folder with a readable
+/// `new/benchmark.json`), sorted by id. Unreadable benchmarks are returned
+/// as errors beside the others so one bad file does not hide the rest.
+///
+/// # Errors
+///
+/// [`ReportError::Io`] when `home` itself cannot be read.
+pub fn discover(home: &Path) -> Result<(Vec<StoredBenchmark>, Vec<ReportError>), ReportError> {
+    let mut found = Vec::new();
+    let mut problems = Vec::new();
+    let top = fs::read_dir(home).map_err(|e| ReportError::io(home, e))?;
+    drop(top);
+    walk(home, 0, &mut found, &mut problems);
+    found.sort_by(|a: &StoredBenchmark, b| a.record.full_id.cmp(&b.record.full_id));
+    Ok((found, problems))
+}
+
+fn walk(
+    dir: &Path,
+    depth: usize,
+    found: &mut Vec<StoredBenchmark>,
+    problems: &mut Vec<ReportError>,
+) {
+    if depth > MAX_DEPTH {
+        return;
+    }
+    if dir.join("new").join("benchmark.json").is_file() {
+        match StoredBenchmark::load(dir) {
+            Ok(b) => found.push(b),
+            Err(e) => problems.push(e),
+        }
+    }
+    let Ok(entries) = fs::read_dir(dir) else {
+        return;
+    };
+    let mut subdirs: Vec<PathBuf> = entries
+        .filter_map(Result::ok)
+        .filter(|e| e.file_type().is_ok_and(|t| t.is_dir()))
+        .map(|e| e.path())
+        .filter(|p| {
+            let name = p.file_name().and_then(|n| n.to_str()).unwrap_or("");
+            // Baseline folders hold files only; report folders are ours.
+            !matches!(name, "new" | "base" | "change" | "report") && !name.starts_with('.')
+        })
+        .collect();
+    subdirs.sort();
+    for sub in subdirs {
+        // A baseline folder (any name) holds sample.json, not benchmarks.
+        if sub.join("sample.json").is_file() {
+            continue;
+        }
+        walk(&sub, depth + 1, found, problems);
+    }
+}
+
+pub(crate) fn read_json<T: DeserializeOwned>(path: &Path) -> Result<T, ReportError> {
+    let bytes = fs::read(path).map_err(|e| ReportError::io(path, e))?;
+    serde_json::from_slice(&bytes).map_err(|e| ReportError::Format {
+        path: path.to_owned(),
+        problem: format!(
+            "not a valid {} file ({e})",
+            path.file_name()
+                .map(|n| n.to_string_lossy())
+                .unwrap_or_default()
+        ),
+    })
+}
+
+/// The `unit` column of the first data row of a raw.csv.
+fn unit_of(path: &Path) -> Option<String> {
+    let text = fs::read_to_string(path).ok()?;
+    let row = text.lines().nth(1)?;
+    csv_fields(row).into_iter().nth(6).filter(|u| !u.is_empty())
+}
+
+/// The fields of one RFC 4180 line (quoted fields may hold commas and
+/// doubled quotes).
+fn csv_fields(line: &str) -> Vec<String> {
+    let mut fields = Vec::new();
+    let mut cur = String::new();
+    let mut quoted = false;
+    let mut chars = line.chars().peekable();
+    while let Some(c) = chars.next() {
+        match (c, quoted) {
+            ('"', true) if chars.peek() == Some(&'"') => {
+                cur.push('"');
+                chars.next();
+            }
+            ('"', true) => quoted = false,
+            ('"', false) if cur.is_empty() => quoted = true,
+            (',', false) => fields.push(std::mem::take(&mut cur)),
+            (c, _) => cur.push(c),
+        }
+    }
+    fields.push(cur);
+    fields
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn csv_fields_unquote() {
+        assert_eq!(
+            csv_fields("\"a,\"\"b\"\"\",,1,8,bytes,12.5,ns,3"),
+            ["a,\"b\"", "", "1", "8", "bytes", "12.5", "ns", "3"]
+        );
+    }
+}

@@ -1,0 +1,209 @@
+//! Reports of yardstick benchmark runs: an HTML report with SVG plots
+//! under the home directory, a markdown summary, cargo-criterion's JSON
+//! messages, nanobench-style templates and tasty-bench's quick plot.
+//!
+//! ```
+//! use yardstick_format::criterion::{BenchmarkRecord, SamplingMode, SavedSample};
+//! use yardstick_report::{write_benchmark, write_index, BenchmarkReport};
+//! use yardstick_stats::{classify, estimates_with_distributions, BootstrapConfig};
+//!
+//! let iters: Vec<f64> = (1..=20).map(|i| f64::from(i) * 100.0).collect();
+//! let times: Vec<f64> = iters.iter().enumerate()
+//!     .map(|(i, n)| n * 42.0 + (i % 5) as f64 * 30.0).collect();
+//! let sample = SavedSample { sampling_mode: SamplingMode::Linear, iters, times };
+//! let cfg = BootstrapConfig { nresamples: 2000, ..BootstrapConfig::default() };
+//! let (estimates, dists) =
+//!     estimates_with_distributions(&sample.iters, &sample.times, true, &cfg)?;
+//! let tukey = classify(&sample.averages());
+//! let record = BenchmarkRecord {
+//!     group_id: "parse".into(), function_id: Some("json".into()), value_str: None,
+//!     throughput: None, full_id: "parse/json".into(),
+//!     directory_name: "parse/json".into(), title: "parse/json".into(),
+//! };
+//! let home = std::env::temp_dir().join(format!("yardstick-doc-{}", std::process::id()));
+//! write_benchmark(&home, &BenchmarkReport {
+//!     record: &record, sample: &sample, unit: "ns", estimates: &estimates,
+//!     distributions: Some(&dists), tukey: &tukey,
+//!     baseline: None, change: None, change_distributions: None,
+//! })?;
+//! assert!(home.join("parse/json/report/index.html").exists());
+//! assert!(home.join("parse/json/report/pdf.svg").exists());
+//! # std::fs::remove_dir_all(&home).ok();
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! # Overview
+//!
+//! * [`write_benchmark`] — `<home>/<dir>/report/index.html` and its plots:
+//!   the probability density with outlier fences, the regression (or the
+//!   iteration times under flat sampling), the bootstrap distributions and,
+//!   with a baseline, both runs overlaid and the change distributions.
+//! * [`write_group`] — `<home>/<group>/report/`: a violin plot, and line
+//!   charts of time and throughput over numeric inputs.
+//! * [`write_index`] — `<home>/report/index.html`, every benchmark found.
+//! * [`write_all`] — all of them again from the saved files alone.
+//! * [`RunResults`] — the documented data model behind
+//!   [`markdown_summary`], [`quick_svg`], [`messages`] and templates.
+//!
+//! Pages are self-contained: inline CSS, no script, no network; plots are
+//! SVG files beside the page. Every name is HTML-escaped.
+#![deny(missing_docs)]
+
+mod density;
+mod disk;
+mod error;
+mod escape;
+mod markdown;
+pub mod messages;
+mod pages;
+mod plots;
+mod regenerate;
+mod results;
+mod svg;
+pub mod units;
+mod write;
+
+use std::path::Path;
+
+use yardstick_format::criterion::{BenchmarkRecord, SavedSample};
+
+pub use disk::{discover, StoredBenchmark};
+pub use error::ReportError;
+pub use markdown::markdown_summary;
+pub use plots::quick::quick_svg;
+pub use regenerate::{
+    load_results, write_all, write_benchmark_from_disk, RegenerateOptions, Regenerated,
+    DEFAULT_SEED,
+};
+pub use results::{
+    BenchmarkResult, BoxPlot, ChangeValue, EstimateValue, Outliers, RunResults, SampleValue,
+    ThroughputValue,
+};
+
+/// Everything the page of one benchmark shows, as the harness has it after
+/// the analysis.
+#[derive(Debug, Clone, Copy)]
+pub struct BenchmarkReport<'a> {
+    /// Who the benchmark is: id, throughput, folder.
+    pub record: &'a BenchmarkRecord,
+    /// This run's samples.
+    pub sample: &'a SavedSample,
+    /// The unit of the measured values: `ns` for wall time (scaled to
+    /// ps/ns/µs/ms/s on the page); any other unit is shown as it is.
+    pub unit: &'a str,
+    /// The estimates of this run.
+    pub estimates: &'a yardstick_stats::Estimates,
+    /// Their bootstrap distributions; without them the distribution plots
+    /// are left out (the numbers are still shown).
+    pub distributions: Option<&'a yardstick_stats::Distributions>,
+    /// The outlier classification of this run's per-iteration values.
+    pub tukey: &'a yardstick_stats::Tukey,
+    /// The run compared with (the previous run or a named baseline).
+    pub baseline: Option<&'a SavedSample>,
+    /// The change from `baseline`.
+    pub change: Option<&'a yardstick_stats::Change>,
+    /// The bootstrap distributions of the change (for its plots).
+    pub change_distributions: Option<&'a yardstick_stats::ChangeDistributions>,
+}
+
+/// Writes the report of one benchmark: `<home>/<directory_name>/report/`
+/// with `index.html` and its SVG plots (Criterion.rs's file names:
+/// `pdf.svg`, `regression.svg` or `iteration_times.svg`, `mean.svg`,
+/// `median.svg`, `SD.svg`, `MAD.svg`, `slope.svg`, and with a baseline
+/// `both/*.svg` and `change/{mean,median,t-test}.svg`). Plots an earlier
+/// report left and this one does not have are removed.
+///
+/// # Errors
+///
+/// [`ReportError::Format`] when `directory_name` is not a plain relative
+/// path (it would leave `home`), [`ReportError::Io`] when a file cannot be
+/// written.
+pub fn write_benchmark(home: &Path, report: &BenchmarkReport<'_>) -> Result<(), ReportError> {
+    let dir = write::inside(home, &report.record.directory_name)?.join("report");
+    let files = pages::benchmark::render(report);
+    for stale in pages::benchmark::ALL_PLOTS {
+        if !files.iter().any(|(name, _)| name == stale) {
+            write::remove_stale(&dir.join(stale));
+        }
+    }
+    write_files(&dir, &files)
+}
+
+/// Writes the page of group `group_id`, `<home>/<group folder>/report/`,
+/// from the benchmarks of that group saved under `home`: a violin plot of
+/// every benchmark, and — when their values are numbers — line charts of
+/// the time and the throughput over the inputs, on logarithmic axes when
+/// `log_scale` (Criterion.rs's `AxisScale::Logarithmic`).
+///
+/// A group whose only benchmark lives in the group's own folder (a lone
+/// `bench_function`) has no group page; nothing is written for it.
+///
+/// # Errors
+///
+/// [`ReportError::NotFound`] when no benchmark of the group is saved,
+/// [`ReportError::Io`] when the home directory cannot be read or a file
+/// cannot be written.
+pub fn write_group(home: &Path, group_id: &str, log_scale: bool) -> Result<(), ReportError> {
+    let (all, _) = discover(home)?;
+    let members: Vec<StoredBenchmark> = all
+        .into_iter()
+        .filter(|b| b.record.group_id == group_id)
+        .collect();
+    if members.is_empty() {
+        return Err(ReportError::NotFound {
+            path: home.to_owned(),
+            what: format!("benchmark group '{group_id}'"),
+        });
+    }
+    write_group_members(home, group_id, &members, log_scale).map(|_| ())
+}
+
+/// Writes a group's page from its members; `Ok(false)` when the group has
+/// no page of its own.
+fn write_group_members(
+    home: &Path,
+    group_id: &str,
+    members: &[StoredBenchmark],
+    log_scale: bool,
+) -> Result<bool, ReportError> {
+    let Some(group_dir) = members.iter().find_map(StoredBenchmark::group_dir) else {
+        return Ok(false);
+    };
+    if members.iter().any(|b| b.record.directory_name == group_dir) {
+        return Ok(false);
+    }
+    let dir = write::inside(home, group_dir)?.join("report");
+    let files = pages::group::render(group_id, members, log_scale);
+    write_files(&dir, &files)?;
+    Ok(true)
+}
+
+/// Writes `<home>/report/index.html`, listing every benchmark saved under
+/// `home` (by group, with links to the benchmark and group pages) and any
+/// result that could not be read.
+///
+/// # Errors
+///
+/// [`ReportError::Io`] when `home` cannot be read or the page cannot be
+/// written.
+pub fn write_index(home: &Path) -> Result<(), ReportError> {
+    let (found, problems) = discover(home)?;
+    let messages: Vec<String> = problems.iter().map(ToString::to_string).collect();
+    write_index_of(home, &found, &messages)
+}
+
+fn write_index_of(
+    home: &Path,
+    found: &[StoredBenchmark],
+    problems: &[String],
+) -> Result<(), ReportError> {
+    let html = pages::index::render(found, problems);
+    write::atomic(&home.join("report").join("index.html"), html.as_bytes())
+}
+
+fn write_files(dir: &Path, files: &[(String, String)]) -> Result<(), ReportError> {
+    for (name, contents) in files {
+        write::atomic(&dir.join(name), contents.as_bytes())?;
+    }
+    Ok(())
+}

@@ -1,0 +1,435 @@
+//! The page of one benchmark and its plots.
+
+use std::fmt::Write;
+
+use yardstick_format::criterion::SamplingMode;
+use yardstick_stats::Estimate;
+
+use super::{badge, card, up_to_home, Files, Page};
+use crate::escape;
+use crate::plots::sample::Samples;
+use crate::plots::{bootstrap, compare, sample, SMALL, WIDE};
+use crate::units::{format_change, format_throughput, Scale};
+use crate::BenchmarkReport;
+
+/// Every plot file a benchmark report may have, so that those an earlier
+/// report wrote and this one does not are removed.
+pub(crate) const ALL_PLOTS: &[&str] = &[
+    "pdf.svg",
+    "regression.svg",
+    "iteration_times.svg",
+    "slope.svg",
+    "mean.svg",
+    "median.svg",
+    "SD.svg",
+    "MAD.svg",
+    "both/pdf.svg",
+    "both/regression.svg",
+    "both/iteration_times.svg",
+    "change/mean.svg",
+    "change/median.svg",
+    "change/t-test.svg",
+];
+
+/// Renders the page and its plots.
+pub(crate) fn render(r: &BenchmarkReport<'_>) -> Files {
+    let mut files: Files = Vec::new();
+    let averages = r.sample.averages();
+    let typical = r.estimates.slope.as_ref().unwrap_or(&r.estimates.mean);
+    let scale = Scale::for_value(r.unit, typical.point);
+    let samples = Samples {
+        iters: &r.sample.iters,
+        times: &r.sample.times,
+        averages: &averages,
+        labels: &r.tukey.labels,
+        fences: r.tukey.fences,
+        scale: &scale,
+    };
+    let id = &r.record.full_id;
+    let up = up_to_home(&r.record.directory_name);
+    let mut crumbs = vec![(
+        format!("{up}report/index.html"),
+        "All benchmarks".to_owned(),
+    )];
+    if r.record.directory_name.contains('/') {
+        let group_dir = r.record.directory_name.split('/').next().unwrap_or("");
+        crumbs.push((
+            format!("{up}{}/report/index.html", escape::href(group_dir)),
+            r.record.group_id.clone(),
+        ));
+    }
+    let mode = match r.sample.sampling_mode {
+        SamplingMode::Linear => "linear sampling",
+        SamplingMode::Flat => "flat sampling",
+    };
+    let mut page = Page::new(id, "", &crumbs);
+
+    // Headline figures.
+    page.raw("<section><div class=\"cards\">");
+    let what = if r.estimates.slope.is_some() {
+        "Time per iteration (slope)"
+    } else {
+        "Time per iteration (mean)"
+    };
+    let label = if r.unit == "ns" {
+        what.to_owned()
+    } else {
+        what.replace("Time", "Value")
+    };
+    page.raw(&card(
+        &label,
+        &scale.format(typical.point),
+        &format!(
+            "{} – {} at {}% confidence",
+            scale.format(typical.lower),
+            scale.format(typical.upper),
+            pct(typical.confidence)
+        ),
+    ));
+    if let (Some(t), "ns") = (&r.record.throughput, r.unit) {
+        let rates = format_throughput(t, typical.point);
+        let lows = format_throughput(t, typical.upper);
+        let highs = format_throughput(t, typical.lower);
+        let detail = lows
+            .iter()
+            .zip(&highs)
+            .map(|(l, h)| format!("{l} – {h}"))
+            .collect::<Vec<_>>()
+            .join("; ");
+        page.raw(&card("Throughput", &rates.join(" · "), &detail));
+    }
+    if let Some(c) = r.change {
+        page.raw(&format!(
+            "<div class=\"card\"><div class=\"k\">Change in mean</div><div class=\"v {}\">{}</div><div class=\"d\">{} – {} · p = {:.2} {}</div></div>",
+            if c.mean.point > 0.0 { "up" } else { "down" },
+            escape::html(&format_change(c.mean.point)),
+            escape::html(&format_change(c.mean.lower)),
+            escape::html(&format_change(c.mean.upper)),
+            c.p_value,
+            badge(crate::results::verdict_name(c.verdict)),
+        ));
+    }
+    let outliers = r.tukey.counts.total();
+    page.raw(&card(
+        "Samples",
+        &format!("{}", r.sample.iters.len()),
+        &format!(
+            "{mode}, {} iterations, {} outlier{} ({:.0}%)",
+            count(r.sample.iters.iter().sum::<f64>()),
+            outliers,
+            if outliers == 1 { "" } else { "s" },
+            outliers as f64 * 100.0 / r.sample.iters.len().max(1) as f64
+        ),
+    ));
+    page.raw("</div></section>");
+
+    // The samples.
+    page.section("Samples", "");
+    page.raw("<div class=\"plots\">");
+    let pdf = sample::pdf(&samples, r.estimates.mean.point, WIDE);
+    let pdf_caption = "<b>Probability density</b> of the time per iteration; dots are the samples (amber: mild outliers, red: severe), dashed lines the outlier fences.";
+    let pdf_file = push(&mut files, "pdf.svg", pdf);
+    page.figure(
+        pdf_file,
+        "probability density",
+        pdf_caption,
+        "The samples have no spread: every sample took the same time per iteration.",
+    );
+    match &r.estimates.slope {
+        Some(slope) if r.sample.sampling_mode == SamplingMode::Linear => {
+            let svg = sample::regression(&samples, slope, WIDE);
+            let f = push(&mut files, "regression.svg", Some(svg));
+            page.figure(
+                f,
+                "regression",
+                "<b>Regression</b>: total time of each sample against its iterations, with the fitted line and its confidence band.",
+                "",
+            );
+        }
+        _ => {
+            let svg = sample::iteration_times(&samples, r.estimates.mean.point, WIDE);
+            let f = push(&mut files, "iteration_times.svg", Some(svg));
+            page.figure(
+                f,
+                "iteration times",
+                "<b>Iteration times</b>: time per iteration of each sample in order (flat sampling has no regression).",
+                "",
+            );
+        }
+    }
+    page.raw("</div>");
+    page.raw(&statistics_table(r, &scale));
+    page.end_section();
+
+    // Bootstrap distributions.
+    page.section(
+        "Bootstrap distributions",
+        "shaded: the confidence interval; line: the estimate",
+    );
+    page.raw("<div class=\"plots small\">");
+    let e = r.estimates;
+    let mut stats: Vec<(&str, &str, &Estimate, Option<&[f64]>)> = Vec::new();
+    if let Some(s) = &e.slope {
+        stats.push((
+            "slope.svg",
+            "Slope",
+            s,
+            r.distributions.map(|d| &d.slope[..]),
+        ));
+    }
+    stats.push((
+        "mean.svg",
+        "Mean",
+        &e.mean,
+        r.distributions.map(|d| &d.mean[..]),
+    ));
+    stats.push((
+        "median.svg",
+        "Median",
+        &e.median,
+        r.distributions.map(|d| &d.median[..]),
+    ));
+    stats.push((
+        "SD.svg",
+        "Std. dev.",
+        &e.std_dev,
+        r.distributions.map(|d| &d.std_dev[..]),
+    ));
+    stats.push((
+        "MAD.svg",
+        "MAD",
+        &e.mad,
+        r.distributions.map(|d| &d.mad[..]),
+    ));
+    for (file, name, est, dist) in stats {
+        let svg = dist
+            .filter(|d| !d.is_empty())
+            .and_then(|d| bootstrap::distribution(d, est, &scale, name, SMALL));
+        let f = push(&mut files, file, svg);
+        let caption = format!(
+            "<b>{name}</b> {} <span class=\"dim\">[{} {}]</span>",
+            escape::html(&scale.format(est.point)),
+            escape::html(&scale.format(est.lower)),
+            escape::html(&scale.format(est.upper))
+        );
+        let why = if dist.is_none() {
+            "No bootstrap distribution was kept for this run."
+        } else {
+            "The bootstrap distribution has no spread."
+        };
+        page.figure(f, name, &caption, why);
+    }
+    page.raw("</div>");
+    page.end_section();
+
+    if let Some(base) = r.baseline {
+        comparison(&mut page, &mut files, r, base, &scale);
+    }
+
+    files.push(("index.html".to_owned(), page.finish()));
+    files
+}
+
+fn comparison(
+    page: &mut Page,
+    files: &mut Files,
+    r: &BenchmarkReport<'_>,
+    base: &yardstick_format::criterion::SavedSample,
+    scale: &Scale,
+) {
+    page.section(
+        "Change from the baseline",
+        "orange: baseline, blue: this run",
+    );
+    page.raw("<div class=\"plots\">");
+    let base_avg = base.averages();
+    let new_avg = r.sample.averages();
+    let both = compare::both_pdf(&base_avg, &new_avg, scale, WIDE);
+    let f = push(files, "both/pdf.svg", both);
+    page.figure(
+        f,
+        "both runs",
+        "<b>Both runs</b>: densities of the time per iteration.",
+        "Neither run has any spread.",
+    );
+    let linear = base.sampling_mode == SamplingMode::Linear
+        && r.sample.sampling_mode == SamplingMode::Linear;
+    if linear {
+        let svg = compare::both_regression(
+            (&base.iters, &base.times),
+            (&r.sample.iters, &r.sample.times),
+            &scale.source_unit,
+            WIDE,
+        );
+        let f = push(files, "both/regression.svg", Some(svg));
+        page.figure(
+            f,
+            "both regressions",
+            "<b>Both regressions</b>: samples and fitted lines of both runs.",
+            "",
+        );
+    } else {
+        let svg = compare::both_iteration_times(&base_avg, &new_avg, scale, WIDE);
+        let f = push(files, "both/iteration_times.svg", Some(svg));
+        page.figure(
+            f,
+            "both iteration times",
+            "<b>Iteration times</b> of both runs.",
+            "",
+        );
+    }
+    page.raw("</div>");
+    if let Some(c) = r.change {
+        page.raw("<div class=\"plots small\" style=\"margin-top:14px\">");
+        let pct = Scale::percent();
+        let d = r.change_distributions;
+        for (file, name, est, dist) in [
+            (
+                "change/mean.svg",
+                "Change in mean",
+                &c.mean,
+                d.map(|d| &d.mean[..]),
+            ),
+            (
+                "change/median.svg",
+                "Change in median",
+                &c.median,
+                d.map(|d| &d.median[..]),
+            ),
+        ] {
+            let svg = dist
+                .filter(|d| !d.is_empty())
+                .and_then(|d| bootstrap::distribution(d, est, &pct, "Relative change", SMALL));
+            let f = push(files, file, svg);
+            let caption = format!(
+                "<b>{name}</b> {} <span class=\"dim\">[{} {}]</span>",
+                escape::html(&format_change(est.point)),
+                escape::html(&format_change(est.lower)),
+                escape::html(&format_change(est.upper))
+            );
+            page.figure(
+                f,
+                name,
+                &caption,
+                "No bootstrap distribution was kept for this comparison.",
+            );
+        }
+        let t = d
+            .filter(|d| !d.t.is_empty())
+            .and_then(|d| compare::t_test(&d.t, c.t, SMALL));
+        let f = push(files, "change/t-test.svg", t);
+        let caption = format!(
+            "<b>t-test</b>: t = {:.3}, p = {:.3} {}",
+            c.t,
+            c.p_value,
+            badge(crate::results::verdict_name(c.verdict))
+        );
+        page.figure(
+            f,
+            "t-test",
+            &caption,
+            "No t distribution was kept for this comparison.",
+        );
+        page.raw("</div>");
+        let mut t = String::from("<div class=\"tw\" style=\"margin-top:14px\"><table><tr><th class=\"l\">Change</th><th>Lower bound</th><th>Estimate</th><th>Upper bound</th></tr>");
+        for (name, e) in [("Mean", &c.mean), ("Median", &c.median)] {
+            let _ = write!(
+                t,
+                "<tr><td class=\"l\">{name}</td><td>{}</td><td class=\"est\">{}</td><td>{}</td></tr>",
+                format_change(e.lower),
+                format_change(e.point),
+                format_change(e.upper)
+            );
+        }
+        let _ = write!(
+            t,
+            "</table></div><p class=\"legend\">{} (p = {:.2})</p>",
+            escape::html(c.verdict.message()),
+            c.p_value
+        );
+        page.raw(&t);
+    }
+    page.end_section();
+}
+
+fn statistics_table(r: &BenchmarkReport<'_>, scale: &Scale) -> String {
+    let e = r.estimates;
+    let mut t = String::from("<div class=\"tw\" style=\"margin-top:14px\"><table><tr><th class=\"l\">Statistic</th><th>Lower bound</th><th>Estimate</th><th>Upper bound</th><th>Std. error</th></tr>");
+    let mut row = |name: &str, est: &Estimate| {
+        let _ = write!(
+            t,
+            "<tr><td class=\"l\">{name}</td><td>{}</td><td class=\"est\">{}</td><td>{}</td><td class=\"dim\">{}</td></tr>",
+            escape::html(&scale.format(est.lower)),
+            escape::html(&scale.format(est.point)),
+            escape::html(&scale.format(est.upper)),
+            escape::html(&scale.format(est.standard_error)),
+        );
+    };
+    if let Some(s) = &e.slope {
+        row("Slope", s);
+    }
+    row("Mean", &e.mean);
+    row("Median", &e.median);
+    row("Std. dev.", &e.std_dev);
+    row("MAD", &e.mad);
+    if let Some(r2) = e.r2 {
+        let _ = write!(
+            t,
+            "<tr><td class=\"l\">R²</td><td></td><td class=\"est\">{r2:.7}</td><td></td><td></td></tr>"
+        );
+    }
+    t.push_str("</table></div>");
+    let c = r.tukey.counts;
+    if c.total() > 0 {
+        let n = r.sample.iters.len().max(1) as f64;
+        let mut parts = Vec::new();
+        for (k, label) in [
+            (c.low_severe, "low severe"),
+            (c.low_mild, "low mild"),
+            (c.high_mild, "high mild"),
+            (c.high_severe, "high severe"),
+        ] {
+            if k > 0 {
+                parts.push(format!("{k} ({:.2}%) {label}", k as f64 * 100.0 / n));
+            }
+        }
+        let _ = write!(
+            t,
+            "<p class=\"legend\">Found {} outliers among {} measurements: {}.</p>",
+            c.total(),
+            r.sample.iters.len(),
+            parts.join(", ")
+        );
+    }
+    t
+}
+
+/// Adds `svg` as `name` to the files and returns the name, or `None` when
+/// there is no plot.
+fn push<'f>(files: &mut Files, name: &'f str, svg: Option<String>) -> Option<&'f str> {
+    let svg = svg?;
+    files.push((name.to_owned(), svg));
+    Some(name)
+}
+
+fn pct(confidence: f64) -> String {
+    let p = confidence * 100.0;
+    if (p - p.round()).abs() < 1e-9 {
+        format!("{p:.0}")
+    } else {
+        format!("{p}")
+    }
+}
+
+/// An iteration count for people: `5.05 M`, `12 k`, `950`.
+fn count(n: f64) -> String {
+    if n >= 1e9 {
+        format!("{:.2} G", n / 1e9)
+    } else if n >= 1e6 {
+        format!("{:.2} M", n / 1e6)
+    } else if n >= 1e4 {
+        format!("{:.0} k", n / 1e3)
+    } else {
+        format!("{n:.0}")
+    }
+}

@@ -1,0 +1,255 @@
+//! Rendering reports from the files alone (`cargo yardstick report`): read
+//! `new/`, the baseline and `change/`, recompute what the files do not keep
+//! (bootstrap distributions, outlier labels, the comparison's p-value) with
+//! `yardstick-stats` and a fixed seed, and write every page.
+
+use std::path::Path;
+
+use yardstick_format::criterion::SamplingMode;
+use yardstick_stats::{
+    classify, compare_with_distributions, estimates_with_distributions, BootstrapConfig,
+    ChangeConfig,
+};
+
+use crate::disk::{discover, StoredBenchmark};
+use crate::results::{BenchmarkResult, ChangeValue, EstimateValue, Parts, RunResults};
+use crate::{write_benchmark, write_group_members, write_index_of, BenchmarkReport, ReportError};
+
+/// The harness's bootstrap seed, so that distributions recomputed from
+/// saved samples are the ones the run drew (given the same number of
+/// resamples).
+pub const DEFAULT_SEED: u64 = 0x5EED_0F7A_8D57_C1A5;
+
+/// How to regenerate reports from disk.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RegenerateOptions {
+    /// Resamples of the recomputed bootstrap distributions (100 000, as the
+    /// run's default; fewer is faster and draws nearly the same curves).
+    pub nresamples: usize,
+    /// Seed of the bootstrap.
+    pub seed: u64,
+    /// The baseline to compare `new/` with (`base`).
+    pub baseline: String,
+    /// Logarithmic axes on the group pages.
+    pub log_scale: bool,
+    /// Significance level of the recomputed comparison (0.05).
+    pub significance: f64,
+    /// Noise threshold of the recomputed comparison (0.01).
+    pub noise_threshold: f64,
+}
+
+impl Default for RegenerateOptions {
+    fn default() -> RegenerateOptions {
+        RegenerateOptions {
+            nresamples: 100_000,
+            seed: DEFAULT_SEED,
+            baseline: "base".to_owned(),
+            log_scale: false,
+            significance: 0.05,
+            noise_threshold: 0.01,
+        }
+    }
+}
+
+/// What [`write_all`] did.
+#[derive(Debug, Default)]
+pub struct Regenerated {
+    /// Benchmark pages written.
+    pub benchmarks: usize,
+    /// Group pages written.
+    pub groups: usize,
+    /// Benchmarks or groups that could not be rendered, with the reason;
+    /// the others were still written.
+    pub problems: Vec<ReportError>,
+}
+
+/// Rewrites every report under `home` from the saved files: each
+/// benchmark's page, each group's page and the index.
+///
+/// # Errors
+///
+/// [`ReportError::Io`] when `home` cannot be read or the index cannot be
+/// written. Problems with single benchmarks are collected in
+/// [`Regenerated::problems`] instead.
+pub fn write_all(home: &Path, opts: &RegenerateOptions) -> Result<Regenerated, ReportError> {
+    let (stored, mut problems) = discover(home)?;
+    let mut done = Regenerated::default();
+    for b in &stored {
+        match write_stored_benchmark(home, b, opts) {
+            Ok(()) => done.benchmarks += 1,
+            Err(e) => problems.push(e),
+        }
+    }
+    let mut groups: Vec<&str> = Vec::new();
+    for b in &stored {
+        if !groups.contains(&b.record.group_id.as_str()) {
+            groups.push(&b.record.group_id);
+        }
+    }
+    for g in groups {
+        let members: Vec<StoredBenchmark> = stored
+            .iter()
+            .filter(|b| b.record.group_id == g)
+            .cloned()
+            .collect();
+        match write_group_members(home, g, &members, opts.log_scale) {
+            Ok(true) => done.groups += 1,
+            Ok(false) => {}
+            Err(e) => problems.push(e),
+        }
+    }
+    let messages: Vec<String> = problems.iter().map(ToString::to_string).collect();
+    write_index_of(home, &stored, &messages)?;
+    done.problems = problems;
+    Ok(done)
+}
+
+/// Rewrites the page of the benchmark saved in `<home>/<directory_name>`.
+///
+/// # Errors
+///
+/// As [`write_benchmark`], and [`ReportError::Io`] / [`ReportError::Format`]
+/// when its files cannot be read.
+pub fn write_benchmark_from_disk(
+    home: &Path,
+    directory_name: &str,
+    opts: &RegenerateOptions,
+) -> Result<(), ReportError> {
+    let dir = crate::write::inside(home, directory_name)?;
+    let stored = StoredBenchmark::load(&dir)?;
+    write_stored_benchmark(home, &stored, opts)
+}
+
+fn write_stored_benchmark(
+    home: &Path,
+    b: &StoredBenchmark,
+    opts: &RegenerateOptions,
+) -> Result<(), ReportError> {
+    let a = Analysed::of(b, opts)?;
+    write_benchmark(home, &a.report(b))
+}
+
+/// What the files do not keep, recomputed.
+struct Analysed {
+    estimates: yardstick_stats::Estimates,
+    distributions: yardstick_stats::Distributions,
+    tukey: yardstick_stats::Tukey,
+    baseline: Option<yardstick_format::criterion::SavedSample>,
+    change: Option<(
+        yardstick_stats::Change,
+        yardstick_stats::ChangeDistributions,
+    )>,
+}
+
+impl Analysed {
+    fn of(b: &StoredBenchmark, opts: &RegenerateOptions) -> Result<Analysed, ReportError> {
+        let s = &b.sample;
+        let confidence = b.estimates.mean.confidence_interval.confidence_level;
+        let cfg = BootstrapConfig {
+            nresamples: opts.nresamples,
+            confidence,
+            seed: opts.seed,
+        };
+        let linear = s.sampling_mode == SamplingMode::Linear && b.estimates.slope.is_some();
+        let (mut estimates, distributions) =
+            estimates_with_distributions(&s.iters, &s.times, linear, &cfg)?;
+        // The numbers the run reported win over the recomputed ones.
+        let saved =
+            |e: &yardstick_format::criterion::EstimateFile| EstimateValue::from(e).to_estimate();
+        estimates.mean = saved(&b.estimates.mean);
+        estimates.median = saved(&b.estimates.median);
+        estimates.std_dev = saved(&b.estimates.std_dev);
+        estimates.mad = saved(&b.estimates.median_abs_dev);
+        if let (Some(slope), Some(file)) = (&mut estimates.slope, &b.estimates.slope) {
+            *slope = saved(file);
+        }
+        let averages = s.averages();
+        let tukey = classify(&averages);
+        // After a default run `base/` holds this very run: nothing to
+        // compare then.
+        let baseline = b.baseline(&opts.baseline).filter(|base| base != s);
+        let change = match &baseline {
+            Some(base) => Some(compare_with_distributions(
+                &base.averages(),
+                &averages,
+                &ChangeConfig {
+                    nresamples: opts.nresamples,
+                    confidence,
+                    significance: opts.significance,
+                    noise_threshold: opts.noise_threshold,
+                    seed: opts.seed,
+                },
+            )?),
+            None => None,
+        };
+        Ok(Analysed {
+            estimates,
+            distributions,
+            tukey,
+            baseline,
+            change,
+        })
+    }
+
+    fn report<'a>(&'a self, b: &'a StoredBenchmark) -> BenchmarkReport<'a> {
+        BenchmarkReport {
+            record: &b.record,
+            sample: &b.sample,
+            unit: &b.unit,
+            estimates: &self.estimates,
+            distributions: Some(&self.distributions),
+            tukey: &self.tukey,
+            baseline: self.baseline.as_ref(),
+            change: self.change.as_ref().map(|c| &c.0),
+            change_distributions: self.change.as_ref().map(|c| &c.1),
+        }
+    }
+}
+
+/// The results saved under `home` as a [`RunResults`] (for templates, the
+/// markdown summary or the quick plot), without recomputing anything: the
+/// estimates are those saved, outliers are reclassified from the samples,
+/// and changes carry no p-value or verdict (they are not saved).
+///
+/// # Errors
+///
+/// [`ReportError::Io`] when `home` cannot be read.
+pub fn load_results(home: &Path, title: &str) -> Result<RunResults, ReportError> {
+    let (stored, _) = discover(home)?;
+    let benchmarks = stored
+        .iter()
+        .map(|b| {
+            let e = &b.estimates;
+            let est = |f: &yardstick_format::criterion::EstimateFile| {
+                EstimateValue::from(f).to_estimate()
+            };
+            let estimates = yardstick_stats::Estimates {
+                mean: est(&e.mean),
+                median: est(&e.median),
+                std_dev: est(&e.std_dev),
+                mad: est(&e.median_abs_dev),
+                slope: e.slope.as_ref().map(est),
+                r2: None,
+                intercept_fit: None,
+            };
+            let tukey = classify(&b.sample.averages());
+            BenchmarkResult::from_parts(Parts {
+                record: &b.record,
+                sampling_mode: b.sample.sampling_mode,
+                iters: &b.sample.iters,
+                times: &b.sample.times,
+                unit: &b.unit,
+                estimates: &estimates,
+                tukey: &tukey,
+                change: b.change.as_ref().map(|c| ChangeValue {
+                    mean: (&c.mean).into(),
+                    median: (&c.median).into(),
+                    p_value: None,
+                    verdict: None,
+                    message: None,
+                }),
+            })
+        })
+        .collect();
+    Ok(RunResults::new(title, benchmarks))
+}
