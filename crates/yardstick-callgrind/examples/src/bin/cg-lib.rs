@@ -1,0 +1,41 @@
+//! A library bench binary for the end-to-end tests.
+//!
+//! `bench_sum` has two sizes (the larger does twice the work); `bench_work`
+//! sums `0..CG_WORK` (a variable passed through the cleared environment,
+//! default 1000) so a test can change the work between two runs.
+use cgdemo::sum_to;
+use yardstick_callgrind::{
+    black_box, library_benchmark, library_benchmark_group, main, LibraryBenchmarkConfig,
+};
+
+library_benchmark! {
+    #[bench::small(1000)]
+    #[bench::large(2000)]
+    fn bench_sum(n: u64) -> u64 {
+        black_box(sum_to(n))
+    }
+}
+
+fn work_from_env(default: u64) -> u64 {
+    std::env::var("CG_WORK")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
+}
+
+library_benchmark! {
+    #[bench::env(args = (1000), setup = work_from_env)]
+    fn bench_work(n: u64) -> u64 {
+        black_box(sum_to(n))
+    }
+}
+
+library_benchmark_group!(
+    name = sums;
+    benchmarks = bench_sum, bench_work
+);
+
+main!(
+    config = LibraryBenchmarkConfig::default().pass_through_env("CG_WORK");
+    library_benchmark_groups = sums
+);

@@ -1,0 +1,177 @@
+//! Flamegraphs of callgrind output: folded stacks from the call graph, drawn
+//! by `inferno`.
+//!
+//! Callgrind records callers and callees, not whole stacks. The stacks are
+//! rebuilt from the measured function down: a function reached with cost `c`
+//! on a path passes each callee `c × (call cost / function's inclusive cost)`
+//! and keeps the rest as its own. Recursion stops at a function already on
+//! the path. The root's total is the measured count exactly; deeper frames
+//! are exact unless a function is called from several places with different
+//! costs per call.
+
+use std::collections::BTreeMap;
+
+use crate::parser::{at, CallgrindProfile};
+
+/// Folded stacks (`a;b;c cost`) for event `index`, rooted at the functions
+/// whose name contains `root` (all functions without callers when none
+/// matches).
+pub fn folded_stacks(profile: &CallgrindProfile, index: usize, root: &str) -> Vec<String> {
+    let mut roots: Vec<&String> = profile
+        .functions
+        .keys()
+        .filter(|name| name.contains(root))
+        .collect();
+    if roots.is_empty() {
+        let called: std::collections::BTreeSet<&String> = profile
+            .functions
+            .values()
+            .flat_map(|f| f.calls.keys())
+            .collect();
+        roots = profile
+            .functions
+            .keys()
+            .filter(|n| !called.contains(n))
+            .collect();
+    }
+    let mut out = BTreeMap::new();
+    for r in roots {
+        let total = profile.functions[r].inclusive(index) as f64;
+        let mut stack = vec![r.as_str()];
+        walk(profile, index, r, total, &mut stack, &mut out);
+    }
+    out.into_iter()
+        .filter(|(_, c)| *c > 0)
+        .map(|(s, c)| format!("{s} {c}"))
+        .collect()
+}
+
+fn walk<'a>(
+    profile: &'a CallgrindProfile,
+    index: usize,
+    name: &'a str,
+    cost: f64,
+    stack: &mut Vec<&'a str>,
+    out: &mut BTreeMap<String, u64>,
+) {
+    let Some(f) = profile.functions.get(name) else {
+        *out.entry(stack.join(";")).or_default() += cost.round() as u64;
+        return;
+    };
+    let inclusive = f.inclusive(index) as f64;
+    let scale = if inclusive > 0.0 {
+        cost / inclusive
+    } else {
+        0.0
+    };
+    let mut children = 0.0;
+    for (callee, costs) in &f.calls {
+        let c = at(costs, index) as f64 * scale;
+        if c <= 0.0 {
+            continue;
+        }
+        children += c;
+        if stack.contains(&callee.as_str()) || stack.len() > 256 {
+            stack.push(callee);
+            *out.entry(stack.join(";")).or_default() += c.round() as u64;
+            stack.pop();
+        } else {
+            stack.push(callee);
+            walk(profile, index, callee, c, stack, out);
+            stack.pop();
+        }
+    }
+    let own = (cost - children).max(0.0).round() as u64;
+    *out.entry(stack.join(";")).or_default() += own;
+}
+
+/// Draws `stacks` as an SVG.
+///
+/// # Errors
+///
+/// When inferno fails (it reports why).
+#[cfg(feature = "flamegraph")]
+pub fn draw(stacks: &[String], title: &str, count_name: &str) -> Result<Vec<u8>, String> {
+    let mut opts = inferno::flamegraph::Options::default();
+    opts.title = title.to_owned();
+    opts.count_name = count_name.to_owned();
+    let mut svg = Vec::new();
+    inferno::flamegraph::from_lines(&mut opts, stacks.iter().map(String::as_str), &mut svg)
+        .map_err(|e| format!("flamegraph: {e}"))?;
+    Ok(svg)
+}
+
+/// Draws the differential flamegraph of `old` → `new` (red: grew, blue:
+/// shrank).
+///
+/// # Errors
+///
+/// When inferno fails (it reports why).
+#[cfg(feature = "flamegraph")]
+pub fn draw_diff(
+    old: &[String],
+    new: &[String],
+    title: &str,
+    count_name: &str,
+) -> Result<Vec<u8>, String> {
+    let before = old.join("\n");
+    let after = new.join("\n");
+    let mut folded = Vec::new();
+    inferno::differential::from_readers(
+        inferno::differential::Options::default(),
+        before.as_bytes(),
+        after.as_bytes(),
+        &mut folded,
+    )
+    .map_err(|e| format!("differential flamegraph: {e}"))?;
+    let folded = String::from_utf8_lossy(&folded).into_owned();
+    let mut opts = inferno::flamegraph::Options::default();
+    opts.title = title.to_owned();
+    opts.count_name = count_name.to_owned();
+    let mut svg = Vec::new();
+    inferno::flamegraph::from_lines(&mut opts, folded.lines(), &mut svg)
+        .map_err(|e| format!("differential flamegraph: {e}"))?;
+    Ok(svg)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::parser::parse_str;
+
+    const PROFILE: &str = "events: Ir
+fn=measure
+1 10
+cfn=fib
+calls=1 1
+1 90
+fn=fib
+1 50
+cfn=helper
+calls=3 1
+1 40
+fn=helper
+1 40
+";
+
+    #[test]
+    fn stacks_add_up_to_the_measured_count() {
+        let p = parse_str(PROFILE).unwrap();
+        let stacks = folded_stacks(&p, 0, "measure");
+        assert_eq!(
+            stacks,
+            vec!["measure 10", "measure;fib 50", "measure;fib;helper 40"]
+        );
+    }
+
+    #[cfg(feature = "flamegraph")]
+    #[test]
+    fn draws_svg() {
+        let p = parse_str(PROFILE).unwrap();
+        let stacks = folded_stacks(&p, 0, "measure");
+        let svg = draw(&stacks, "t", "Ir").unwrap();
+        assert!(String::from_utf8_lossy(&svg).contains("<svg"));
+        let diff = draw_diff(&stacks, &stacks, "t", "Ir").unwrap();
+        assert!(String::from_utf8_lossy(&diff).contains("<svg"));
+    }
+}

@@ -1,0 +1,79 @@
+//! yardstick-callgrind: exact, repeatable instruction counts under
+//! Valgrind's callgrind, for benchmarks that mean the same on a laptop and on
+//! a noisy CI machine.
+//!
+//! ```no_run
+//! use yardstick_callgrind::{black_box, main};
+//!
+//! fn fibonacci(n: u64) -> u64 {
+//!     match n {
+//!         0 | 1 => 1,
+//!         n => fibonacci(n - 1) + fibonacci(n - 2),
+//!     }
+//! }
+//!
+//! fn iai_benchmark_short() -> u64 {
+//!     fibonacci(black_box(10))
+//! }
+//!
+//! main!(iai_benchmark_short);
+//! ```
+//!
+//! # Overview
+//!
+//! A bench file (`harness = false`) declares benchmarks with
+//! [`main!`] — in the Iai form (`main!(bench_a, bench_b)`) or with
+//! [`library_benchmark!`] and [`library_benchmark_group!`] in
+//! iai-callgrind's form, or [`binary_benchmark_group!`] for executables.
+//! Run with `cargo bench`, the binary runs each benchmark in a child of
+//! itself under `valgrind --tool=callgrind` with collection switched on only
+//! inside [`__private::measure`], the one function that calls the
+//! benchmark: setup, teardown and the harness are never counted.
+//!
+//! It prints iai-callgrind's lines (`Instructions: 2804|1733 (+61.8003%)
+//! [+1.61800x]`), keeps callgrind's files under
+//! `target/yardstick-callgrind` for `callgrind_annotate`, compares with the
+//! previous run or a named baseline, fails on regression limits, runs other
+//! Valgrind tools, draws flamegraphs and writes versioned JSON summaries.
+//! Run without `--bench` (as `cargo test --benches` does) every benchmark
+//! runs once natively, so a machine without Valgrind still tests them.
+//! Pass `--help` to a bench binary for its command line.
+//!
+//! # Crate features
+//!
+//! - `flamegraph` (default): SVG flamegraphs through `inferno`.
+#![warn(missing_docs)]
+
+mod bench;
+mod binary;
+mod cli;
+mod compare;
+mod config;
+mod flamegraph;
+mod format;
+mod job;
+mod macros;
+mod measure;
+mod metrics;
+pub mod parser;
+mod paths;
+mod render;
+mod runner;
+mod sandbox;
+pub mod summary;
+mod tools;
+mod valgrind;
+
+#[doc(hidden)]
+#[path = "private.rs"]
+pub mod __private;
+
+pub use bench::{LibraryBenchmark, LibraryBenchmarkGroup};
+pub use binary::{Arg, BinaryBenchmarkGroup, ExitWith, Run};
+pub use compare::{factor, format_line, percentage, Diff};
+pub use config::{
+    BinaryBenchmarkConfig, FlamegraphConfig, FlamegraphKind, LibraryBenchmarkConfig,
+    RegressionConfig, Tool, ValgrindTool,
+};
+pub use metrics::{EventKind, Metrics, UnknownEventKind};
+pub use std::hint::black_box;

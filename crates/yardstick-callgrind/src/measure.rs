@@ -1,0 +1,455 @@
+//! Measuring one job: callgrind (with baselines, comparison, regression
+//! limits and flamegraphs), then the other tools. Returns the summary and
+//! prints as it goes.
+
+use std::ffi::OsString;
+use std::io::Write;
+use std::path::Path;
+
+use crate::cli::{NoCapture, Options, OutputFormat};
+use crate::compare::{diffs, format_line, signed_short, Diff};
+use crate::config::{FlamegraphKind, RegressionConfig, Tool, ValgrindTool};
+use crate::job::Job;
+use crate::metrics::Metrics;
+use crate::parser;
+use crate::paths::{ToolFiles, Version};
+use crate::sandbox::Sandbox;
+use crate::summary::{BenchmarkSummary, CallgrindSummary, Regression, ToolSummary};
+use crate::tools;
+use crate::valgrind::{Invocation, Outcome};
+
+/// Callgrind arguments yardstick sets itself; a user's copy is dropped.
+const RESERVED: [&str; 5] = [
+    "--tool",
+    "--callgrind-out-file",
+    "--log-file",
+    "--collect-atstart",
+    "--toggle-collect",
+];
+
+/// Measures `job` and returns its summary. Never panics on bad tool output;
+/// problems are in `summary.errors`.
+pub fn run(job: &Job, opts: &Options) -> BenchmarkSummary {
+    let mut s = BenchmarkSummary {
+        version: crate::summary::SUMMARY_VERSION.to_owned(),
+        kind: job.kind.to_owned(),
+        package: String::new(),
+        bench_file: String::new(),
+        group: job.group.clone(),
+        function: job.function.clone(),
+        id: job.id.clone(),
+        details: job.details.clone(),
+        header: job.header.clone(),
+        benchmark_dir: job.dir.display().to_string(),
+        callgrind: None,
+        tools: Vec::new(),
+        failed: false,
+        errors: Vec::new(),
+    };
+    let text = opts.output_format == OutputFormat::Default;
+    if text {
+        println!("{}", job.header);
+        let _ = std::io::stdout().flush();
+    }
+    if let Err(e) = std::fs::create_dir_all(&job.dir) {
+        fail(&mut s, format!("cannot create {}: {e}", job.dir.display()));
+        return s;
+    }
+    match callgrind(job, opts, &mut s) {
+        Ok(c) => s.callgrind = Some(c),
+        Err(e) => {
+            fail(&mut s, e);
+            return s;
+        }
+    }
+    if opts.load_baseline.is_none() {
+        for tool in tools_of(job, opts) {
+            match other_tool(job, &tool) {
+                Ok(t) => {
+                    if text {
+                        print_tool(&t);
+                    }
+                    if let Some(code) = t.exit_code.filter(|c| *c != 0) {
+                        let msg = format!(
+                            "{}: {} exited with code {code}{} (log: {})",
+                            job.header,
+                            t.tool,
+                            if code == 201 { ": errors found" } else { "" },
+                            t.log_file
+                        );
+                        fail(&mut s, msg);
+                    }
+                    s.tools.push(t);
+                }
+                Err(e) => fail(&mut s, e),
+            }
+        }
+    }
+    s
+}
+
+fn fail(s: &mut BenchmarkSummary, message: String) {
+    s.failed = true;
+    s.errors.push(message);
+}
+
+/// The tools to run: the configuration's, then `--tools`; one run per tool
+/// (a later entry of the same tool replaces an earlier one).
+fn tools_of(job: &Job, opts: &Options) -> Vec<Tool> {
+    let mut list: Vec<Tool> = Vec::new();
+    let from_cli = opts
+        .tools
+        .iter()
+        .filter_map(|t| ValgrindTool::from_id(t))
+        .map(Tool::new);
+    for t in job.config.tools.iter().cloned().chain(from_cli) {
+        list.retain(|x| x.kind != t.kind);
+        list.push(t);
+    }
+    list.retain(|t| t.enabled);
+    list
+}
+
+fn versions(opts: &Options) -> (Option<String>, Option<String>, Version) {
+    match (&opts.load_baseline, &opts.save_baseline, &opts.baseline) {
+        (Some(load), _, Some(base)) => (
+            Some(load.clone()),
+            Some(base.clone()),
+            Version::Base(base.clone()),
+        ),
+        (_, Some(save), _) => (
+            Some(save.clone()),
+            Some(save.clone()),
+            Version::Base(save.clone()),
+        ),
+        (_, None, Some(base)) => (None, Some(base.clone()), Version::Base(base.clone())),
+        _ => (None, None, Version::Old),
+    }
+}
+
+fn callgrind(
+    job: &Job,
+    opts: &Options,
+    s: &mut BenchmarkSummary,
+) -> Result<CallgrindSummary, String> {
+    let files = ToolFiles::new(&job.dir, "callgrind", &job.name);
+    let (new_name, old_name, old_version) = versions(opts);
+    let text = opts.output_format == OutputFormat::Default;
+    let new_version = match &opts.load_baseline {
+        Some(load) => Version::Base(load.clone()),
+        None => {
+            files.rotate().map_err(|e| {
+                format!(
+                    "cannot move the last run aside in {}: {e}",
+                    job.dir.display()
+                )
+            })?;
+            let mut args: Vec<OsString> = vec![
+                format!(
+                    "--callgrind-out-file={}",
+                    files.path("out", &Version::New).display()
+                )
+                .into(),
+                format!("--log-file={}", files.path("log", &Version::New).display()).into(),
+            ];
+            let user: Vec<String> = job
+                .config
+                .callgrind_args
+                .iter()
+                .chain(&opts.callgrind_args)
+                .filter(|a| {
+                    let key = a.split('=').next().unwrap_or("");
+                    let reserved = RESERVED.contains(&key);
+                    if reserved {
+                        eprintln!("warning: callgrind argument '{a}' is set by yardstick-callgrind; ignored");
+                    }
+                    !reserved
+                })
+                .cloned()
+                .collect();
+            if !user.iter().any(|a| a.starts_with("--cache-sim")) {
+                args.push("--cache-sim=yes".into());
+            }
+            args.extend(["--compress-strings=no".into(), "--compress-pos=no".into()]);
+            if let Some(t) = &job.toggle {
+                args.push("--collect-atstart=no".into());
+                args.push(format!("--toggle-collect={t}").into());
+            }
+            args.extend(user.into_iter().map(OsString::from));
+            let outcome = execute(job, "callgrind", args, opts.nocapture)?;
+            if text && opts.nocapture != NoCapture::False {
+                println!("{}", crate::format::nocapture_footer(opts.nocapture));
+            }
+            check_exit(job, &outcome, &files.path("log", &Version::New))?;
+            Version::New
+        }
+    };
+    let out_path = files.path("out", &new_version);
+    let profile = parser::parse_file(&out_path).map_err(|e| e.to_string())?;
+    let new = Metrics::from_raw(profile.total_pairs());
+    if job.toggle.is_some()
+        && new.get(crate::EventKind::Ir).unwrap_or(0) == 0
+        && new_version == Version::New
+    {
+        return Err(format!(
+            "{}: no instructions were counted: the bench binary has no symbol for \
+             yardstick-callgrind's measured function (was it stripped? set `strip = false` \
+             under [profile.bench])",
+            job.header
+        ));
+    }
+    let old_path = files.path("out", &old_version);
+    let old_profile = if old_path.exists() {
+        match parser::parse_file(&old_path) {
+            Ok(p) => Some(p),
+            Err(e) => {
+                eprintln!("warning: {e}; comparing with nothing");
+                None
+            }
+        }
+    } else {
+        if let (Some(base), Some(_)) = (&opts.baseline, &old_name) {
+            if opts.save_baseline.is_none() {
+                eprintln!(
+                    "warning: baseline '{base}' not found for {} — run with --save-baseline={base} first",
+                    job.header
+                );
+            }
+        }
+        None
+    };
+    let old = old_profile
+        .as_ref()
+        .map(|p| Metrics::from_raw(p.total_pairs()));
+    let all = diffs(&new, old.as_ref());
+    if text {
+        if new_name.is_some() || old_name.is_some() {
+            println!(
+                "{}",
+                crate::format::baselines_line(new_name.as_deref(), old_name.as_deref())
+            );
+        }
+        for (kind, diff) in &all {
+            println!("{}", format_line(*kind, diff));
+        }
+    }
+    let regressions = match job.config.regression.clone().or_else(|| {
+        opts.regression
+            .clone()
+            .map(|limits| RegressionConfig::default().limits(limits))
+    }) {
+        Some(cfg) => check_regressions(&cfg, &all),
+        None => Vec::new(),
+    };
+    for r in &regressions {
+        let (cmp, sign) = if r.limit >= 0.0 {
+            (">", ">")
+        } else {
+            ("<", "<")
+        };
+        let line = format!(
+            "Performance has regressed: {} ({} {cmp} {}) regressed by {:>+6} ({sign}{:>+6})",
+            r.event_kind
+                .parse::<crate::EventKind>()
+                .map(|k| k.label())
+                .unwrap_or(&r.event_kind),
+            r.new,
+            r.old,
+            format!("{}%", signed_short(r.diff_pct)),
+            signed_short(r.limit)
+        );
+        eprintln!("{line}");
+        s.failed = true;
+        s.errors.push(format!("{}: {line}", job.header));
+    }
+    let mut flamegraphs = Vec::new();
+    if let Some(fg) = job.config.flamegraph.clone().or_else(|| {
+        opts.flamegraph
+            .then(crate::config::FlamegraphConfig::default)
+    }) {
+        if fg.kind != FlamegraphKind::None {
+            match crate::render::flamegraphs(
+                job,
+                &fg,
+                &files,
+                &profile,
+                old_profile.as_ref(),
+                &old_version,
+            ) {
+                Ok(paths) => flamegraphs = paths,
+                Err(e) => eprintln!("warning: {}: {e}", job.header),
+            }
+        }
+    }
+    if let (Some(save), None) = (&opts.save_baseline, &opts.load_baseline) {
+        for ext in ["out", "log"] {
+            let from = files.path(ext, &Version::New);
+            if from.exists() {
+                std::fs::copy(&from, files.path(ext, &Version::Base(save.clone()))).map_err(
+                    |e| {
+                        format!(
+                            "cannot save baseline '{save}' in {}: {e}",
+                            job.dir.display()
+                        )
+                    },
+                )?;
+            }
+        }
+    }
+    Ok(CallgrindSummary {
+        out_file: out_path.display().to_string(),
+        log_file: files.path("log", &new_version).display().to_string(),
+        baselines: [new_name, old_name],
+        metrics: all
+            .into_iter()
+            .map(|(k, d)| (k.name().to_owned(), d))
+            .collect(),
+        regressions,
+        flamegraphs,
+    })
+}
+
+/// The limits `cfg` breaches in `all`.
+pub fn check_regressions(
+    cfg: &RegressionConfig,
+    all: &[(crate::EventKind, Diff)],
+) -> Vec<Regression> {
+    let mut out = Vec::new();
+    for (kind, limit) in &cfg.limits {
+        let Some((_, d)) = all.iter().find(|(k, _)| k == kind) else {
+            continue;
+        };
+        let (Some(new), Some(old), Some(pct)) = (d.new, d.old, d.diff_pct) else {
+            continue;
+        };
+        let breached = if *limit >= 0.0 {
+            pct > *limit
+        } else {
+            pct < *limit
+        };
+        if breached {
+            out.push(Regression {
+                event_kind: kind.name().to_owned(),
+                new,
+                old,
+                diff_pct: pct,
+                limit: *limit,
+            });
+        }
+    }
+    out
+}
+
+/// Runs the job's program under `tool` with `tool_args`, in a sandbox for
+/// binary benchmarks, with setup and teardown around it.
+fn execute(
+    job: &Job,
+    tool: &str,
+    tool_args: Vec<OsString>,
+    nocapture: NoCapture,
+) -> Result<Outcome, String> {
+    let sandbox = if job.sandboxed() {
+        Some(
+            Sandbox::new(job.config.fixtures.as_deref())
+                .map_err(|e| format!("{}: {e}", job.header))?,
+        )
+    } else {
+        None
+    };
+    let cwd = sandbox.as_ref().map(|s| s.path().to_owned());
+    let (env_clear, envs) = job.environment();
+    let invocation = Invocation {
+        tool: tool.to_owned(),
+        tool_args,
+        program: job.program.clone(),
+        args: job.args.clone(),
+        env_clear,
+        envs,
+        cwd: cwd.clone(),
+    };
+    with_dir(cwd.as_deref(), job.setup);
+    let outcome = invocation
+        .run(nocapture)
+        .map_err(|e| format!("cannot start '{}': {e}", invocation.display()));
+    with_dir(cwd.as_deref(), job.teardown);
+    outcome
+}
+
+/// Calls `f` (setup or teardown) with `dir` as the working directory.
+pub(crate) fn with_dir(dir: Option<&Path>, f: Option<fn()>) {
+    let Some(f) = f else { return };
+    let before = std::env::current_dir().ok();
+    if let Some(d) = dir {
+        let _ = std::env::set_current_dir(d);
+    }
+    f();
+    if let (Some(_), Some(b)) = (dir, before) {
+        let _ = std::env::set_current_dir(b);
+    }
+}
+
+fn check_exit(job: &Job, outcome: &Outcome, log: &Path) -> Result<(), String> {
+    if job.exit_with.accepts(outcome.code) {
+        return Ok(());
+    }
+    if !outcome.output.trim().is_empty() {
+        eprintln!("{}", outcome.output.trim_end());
+    }
+    let got = outcome.code.map_or_else(
+        || "was killed by a signal".to_owned(),
+        |c| format!("exited with code {c}"),
+    );
+    Err(format!(
+        "{}: the benchmark {got}, expected {} (Valgrind's log: {})",
+        job.header,
+        job.exit_with.describe(),
+        log.display()
+    ))
+}
+
+fn other_tool(job: &Job, tool: &Tool) -> Result<ToolSummary, String> {
+    let files = ToolFiles::new(&job.dir, tool.kind.id(), &job.name);
+    files.rotate().map_err(|e| {
+        format!(
+            "cannot move the last run aside in {}: {e}",
+            job.dir.display()
+        )
+    })?;
+    let log = files.path("log", &Version::New);
+    let out = tools::out_file_flag(tool.kind).map(|_| files.path("out", &Version::New));
+    let mut args: Vec<OsString> = vec![format!("--log-file={}", log.display()).into()];
+    if let (Some(flag), Some(out)) = (tools::out_file_flag(tool.kind), &out) {
+        args.push(format!("{flag}={}", out.display()).into());
+    }
+    args.extend(
+        tools::default_args(tool.kind)
+            .into_iter()
+            .map(OsString::from),
+    );
+    args.extend(tool.args.iter().map(OsString::from));
+    let outcome = execute(job, tool.kind.id(), args, NoCapture::False)?;
+    let text = std::fs::read_to_string(&log).unwrap_or_default();
+    let parsed = tools::parse_log(tool.kind, &text);
+    Ok(ToolSummary {
+        tool: tool.kind.id().to_owned(),
+        out_file: out.map(|o| o.display().to_string()),
+        log_file: log.display().to_string(),
+        exit_code: outcome.code,
+        summary: parsed.field_map(),
+        errors: parsed.errors,
+    })
+}
+
+fn print_tool(t: &ToolSummary) {
+    println!("{}", crate::format::tool_headline(&t.tool));
+    for (k, v) in &t.summary {
+        println!("  {:<18}{v}", format!("{k}:"));
+    }
+    if let Some(e) = t.errors {
+        println!("  {:<18}{e}", "Errors:");
+    }
+    if let Some(out) = &t.out_file {
+        println!("  {:<18}{out}", "Outfile:");
+    }
+    println!("  {:<18}{}", "Logfile:", t.log_file);
+}

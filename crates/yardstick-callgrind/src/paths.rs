@@ -1,0 +1,151 @@
+//! Where results go: the home directory, one folder per benchmark, and the
+//! names of Valgrind's files in it (iai-callgrind's scheme).
+//!
+//! ```text
+//! <home>/[<target triple>/]<package>/<bench file>/<group>/<function>.<id>/
+//!     callgrind.<function>.<id>.out            this run
+//!     callgrind.<function>.<id>.out.old        the run before
+//!     callgrind.<function>.<id>.out.base@NAME  baseline NAME
+//!     callgrind.<function>.<id>.log[.old|.base@NAME]
+//!     <tool>.<function>.<id>.{out,log}[...]     other tools, same scheme
+//!     summary.json
+//! ```
+
+use std::path::{Path, PathBuf};
+
+/// The home directory: `--home`, `YARDSTICK_CALLGRIND_HOME` (both already in
+/// `explicit`), else `yardstick-callgrind` in the target directory holding the
+/// bench binary, else in `CARGO_TARGET_DIR`, else `<package>/target`.
+pub fn home(explicit: Option<&Path>, exe: Option<&Path>, manifest_dir: &Path) -> PathBuf {
+    if let Some(h) = explicit {
+        return h.to_owned();
+    }
+    if let Some(target) = exe.and_then(target_dir_of) {
+        return target.join("yardstick-callgrind");
+    }
+    if let Some(t) = std::env::var_os("CARGO_TARGET_DIR") {
+        return PathBuf::from(t).join("yardstick-callgrind");
+    }
+    manifest_dir.join("target").join("yardstick-callgrind")
+}
+
+/// The cargo target directory holding `exe`: the nearest ancestor with
+/// cargo's `CACHEDIR.TAG`.
+fn target_dir_of(exe: &Path) -> Option<PathBuf> {
+    exe.ancestors()
+        .skip(1)
+        .take(5)
+        .find(|dir| dir.join("CACHEDIR.TAG").is_file())
+        .map(Path::to_owned)
+}
+
+/// Makes `part` safe as one path component: characters that are unsafe in
+/// file names become `_`, and `.`/`..`/empty become `_`.
+pub fn sanitize(part: &str) -> String {
+    let s: String = part
+        .chars()
+        .map(|c| match c {
+            '/' | '\\' | ':' | '*' | '?' | '"' | '<' | '>' | '|' | '^' => '_',
+            c if c.is_control() => '_',
+            c => c,
+        })
+        .collect();
+    if s.is_empty() || s == "." || s == ".." {
+        "_".to_owned()
+    } else {
+        s
+    }
+}
+
+/// The files of one tool for one benchmark.
+#[derive(Debug, Clone)]
+pub struct ToolFiles {
+    /// The benchmark's folder.
+    pub dir: PathBuf,
+    /// `<tool>.<name>`: the common prefix.
+    pub stem: String,
+}
+
+/// Which version of a file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Version {
+    /// This run.
+    New,
+    /// The run before.
+    Old,
+    /// A named baseline.
+    Base(String),
+}
+
+impl ToolFiles {
+    /// The files of `tool` for the benchmark named `name` in `dir`.
+    pub fn new(dir: &Path, tool: &str, name: &str) -> ToolFiles {
+        ToolFiles {
+            dir: dir.to_owned(),
+            stem: format!("{tool}.{}", sanitize(name)),
+        }
+    }
+
+    /// The output file (`out`) or log (`log`) of `version`.
+    pub fn path(&self, ext: &str, version: &Version) -> PathBuf {
+        let name = match version {
+            Version::New => format!("{}.{ext}", self.stem),
+            Version::Old => format!("{}.{ext}.old", self.stem),
+            Version::Base(b) => format!("{}.{ext}.base@{}", self.stem, sanitize(b)),
+        };
+        self.dir.join(name)
+    }
+
+    /// Moves this run's files (`out`, `log`) to `.old` before a new run.
+    ///
+    /// # Errors
+    ///
+    /// When a rename fails.
+    pub fn rotate(&self) -> std::io::Result<()> {
+        for ext in ["out", "log"] {
+            let new = self.path(ext, &Version::New);
+            if new.exists() {
+                std::fs::rename(&new, self.path(ext, &Version::Old))?;
+            }
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ids_cannot_leave_their_folder() {
+        assert_eq!(sanitize("a/b"), "a_b");
+        assert_eq!(sanitize(".."), "_");
+        assert_eq!(sanitize(""), "_");
+        assert_eq!(sanitize("do foo with test1"), "do foo with test1");
+    }
+
+    #[test]
+    fn file_names_follow_iai_callgrind() {
+        let f = ToolFiles::new(Path::new("d"), "callgrind", "bench_fib.short");
+        assert_eq!(
+            f.path("out", &Version::New),
+            Path::new("d/callgrind.bench_fib.short.out")
+        );
+        assert_eq!(
+            f.path("out", &Version::Old),
+            Path::new("d/callgrind.bench_fib.short.out.old")
+        );
+        assert_eq!(
+            f.path("log", &Version::Base("main".into())),
+            Path::new("d/callgrind.bench_fib.short.log.base@main")
+        );
+    }
+
+    #[test]
+    fn explicit_home_wins() {
+        assert_eq!(
+            home(Some(Path::new("h")), None, Path::new("m")),
+            Path::new("h")
+        );
+    }
+}

@@ -1,0 +1,100 @@
+//! Support for the code the macros generate. Not part of the public API:
+//! anything here may change in any release.
+
+use crate::bench::LibraryBenchmarkGroup;
+use crate::binary::BinaryBenchmarkGroup;
+use crate::config::LibraryBenchmarkConfig;
+
+/// Where a bench binary comes from, captured by `main!` in the user's crate.
+#[derive(Debug, Clone, Copy)]
+pub struct Context {
+    /// `CARGO_PKG_NAME` of the benchmarking package.
+    pub package: &'static str,
+    /// `CARGO_MANIFEST_DIR` of the benchmarking package.
+    pub manifest_dir: &'static str,
+    /// `file!()` of the bench file.
+    pub file: &'static str,
+    /// `module_path!()` of the bench file (the bench target's crate name).
+    pub module: &'static str,
+}
+
+/// The measured region: the only code whose events are counted.
+///
+/// Callgrind is started with collection off and
+/// `--toggle-collect=*::__private::__yardstick_callgrind_measure*`, so it
+/// counts from this function's entry to its return: the call of `f`, and
+/// nothing of the harness, setup or teardown. `inline(never)` keeps the
+/// function (and its symbol) in the binary.
+#[inline(never)]
+pub fn __yardstick_callgrind_measure<F: FnOnce() -> R, R>(f: F) -> R {
+    std::hint::black_box(f())
+}
+
+/// The same measured region under its documented name.
+pub use __yardstick_callgrind_measure as measure;
+
+/// The callgrind `--toggle-collect` pattern matching [`measure`].
+pub const TOGGLE_PATTERN: &str = "*::__private::__yardstick_callgrind_measure*";
+
+/// Calls a function with the elements of a tuple as its arguments.
+pub trait Spread<Args, R> {
+    /// Calls `self(args.0, args.1, …)`.
+    fn spread(self, args: Args) -> R;
+}
+
+macro_rules! spread_impl {
+    ($($t:ident),*) => {
+        impl<F, R, $($t),*> Spread<($($t,)*), R> for F
+        where
+            F: FnOnce($($t),*) -> R,
+        {
+            #[allow(non_snake_case)]
+            #[inline(always)]
+            fn spread(self, ($($t,)*): ($($t,)*)) -> R {
+                self($($t),*)
+            }
+        }
+    };
+}
+
+spread_impl!();
+spread_impl!(A);
+spread_impl!(A, B);
+spread_impl!(A, B, C);
+spread_impl!(A, B, C, D);
+spread_impl!(A, B, C, D, E);
+spread_impl!(A, B, C, D, E, G);
+spread_impl!(A, B, C, D, E, G, H);
+spread_impl!(A, B, C, D, E, G, H, I);
+
+/// Calls `f` with the tuple `args` spread into its arguments.
+#[inline(always)]
+pub fn spread<F: Spread<Args, R>, Args, R>(f: F, args: Args) -> R {
+    f.spread(args)
+}
+
+/// Joins the stringified arguments for the header (`10, 20`).
+pub fn join_args(args: &[&str]) -> String {
+    args.join(", ")
+}
+
+/// The entry point of a library bench binary (`main!` calls it); exits the
+/// process.
+pub fn main_library(
+    context: Context,
+    config: Option<LibraryBenchmarkConfig>,
+    groups: Vec<LibraryBenchmarkGroup>,
+) -> ! {
+    let code = crate::runner::run_library(context, config.unwrap_or_default(), groups);
+    std::process::exit(code)
+}
+
+/// The entry point of a binary-benchmark bench binary; exits the process.
+pub fn main_binary(
+    context: Context,
+    config: Option<LibraryBenchmarkConfig>,
+    groups: Vec<BinaryBenchmarkGroup>,
+) -> ! {
+    let code = crate::runner::run_binary(context, config.unwrap_or_default(), groups);
+    std::process::exit(code)
+}

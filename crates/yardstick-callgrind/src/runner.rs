@@ -1,0 +1,426 @@
+//! The bench binary's main loop: parse the command line, then either run one
+//! benchmark inside Valgrind (the child), list, test natively, or measure
+//! every benchmark under callgrind and report.
+
+use std::ffi::OsString;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use crate::__private::{Context, TOGGLE_PATTERN};
+use crate::bench::LibraryBenchmarkGroup;
+use crate::binary::{BinaryBenchmarkGroup, ExitWith};
+use crate::cli::{self, NoCapture, Options, OutputFormat, Parsed};
+use crate::config::LibraryBenchmarkConfig;
+use crate::job::Job;
+use crate::summary::BenchmarkSummary;
+
+/// Exit status: a benchmark or tool failed, or Valgrind is missing.
+pub const EXIT_FAILED: i32 = 1;
+/// Exit status: bad usage.
+pub const EXIT_USAGE: i32 = 2;
+/// Exit status: a regression limit was breached.
+pub const EXIT_REGRESSED: i32 = 3;
+
+fn parse_options() -> Result<Options, i32> {
+    match cli::parse(std::env::args_os().skip(1), |k| std::env::var(k).ok()) {
+        Ok(Parsed::Run(o)) => Ok(*o),
+        Ok(Parsed::Help) => {
+            print!("{}", cli::HELP);
+            Err(0)
+        }
+        Err(e) => {
+            eprintln!("{e}");
+            Err(EXIT_USAGE)
+        }
+    }
+}
+
+/// Runs a bench binary of library benchmarks; returns the exit status.
+pub fn run_library(
+    context: Context,
+    config: LibraryBenchmarkConfig,
+    groups: Vec<LibraryBenchmarkGroup>,
+) -> i32 {
+    let opts = match parse_options() {
+        Ok(o) => o,
+        Err(code) => return code,
+    };
+    if let Some(child) = &opts.child {
+        return run_child(child, &groups);
+    }
+    let exe = std::env::current_exe().ok();
+    let base = base_dir(&context, &opts, exe.as_deref());
+    let mut jobs = Vec::new();
+    for (gi, group) in groups.iter().enumerate() {
+        let group_config = match &group.config {
+            Some(c) => config.merged(c),
+            None => config.clone(),
+        };
+        for (bi, bench) in group.benchmarks.iter().enumerate() {
+            let mut merged = group_config.clone();
+            if let Some(c) = &bench.function_config {
+                merged = merged.merged(c);
+            }
+            if let Some(c) = &bench.config {
+                merged = merged.merged(c);
+            }
+            let mut dir = base.clone();
+            let mut path = context.module.to_owned();
+            if !group.name.is_empty() {
+                dir.push(crate::paths::sanitize(group.name));
+                path.push_str("::");
+                path.push_str(group.name);
+            }
+            path.push_str("::");
+            path.push_str(bench.function);
+            dir.push(crate::paths::sanitize(&bench.file_name()));
+            let filter_id = match &bench.id {
+                Some(id) => format!("{path} {id}"),
+                None => path.clone(),
+            };
+            jobs.push(Job {
+                kind: "library",
+                header: format!("{path}{}", bench.header_suffix()),
+                filter_id,
+                dir,
+                name: bench.file_name(),
+                group: group.name.to_owned(),
+                function: bench.function.to_owned(),
+                id: bench.id.clone(),
+                details: bench.args.clone(),
+                program: exe.clone().unwrap_or_default(),
+                args: vec![
+                    OsString::from(cli::CHILD_FLAG),
+                    OsString::from(format!("{gi}/{bi}")),
+                ],
+                toggle: Some(TOGGLE_PATTERN.to_owned()),
+                config: merged,
+                exit_with: ExitWith::Success,
+                setup: None,
+                teardown: None,
+                native: Some(bench.run),
+            });
+        }
+    }
+    drive(&context, &opts, jobs, &[])
+}
+
+/// Runs a bench binary of binary benchmarks; returns the exit status.
+pub fn run_binary(
+    context: Context,
+    config: LibraryBenchmarkConfig,
+    groups: Vec<BinaryBenchmarkGroup>,
+) -> i32 {
+    let opts = match parse_options() {
+        Ok(o) => o,
+        Err(code) => return code,
+    };
+    let exe = std::env::current_exe().ok();
+    let base = base_dir(&context, &opts, exe.as_deref());
+    let mut jobs = Vec::new();
+    let mut hooks = Vec::new();
+    for group in &groups {
+        let group_config = config.merged(&group.config);
+        hooks.push((group.name, group.before, group.after));
+        for run in &group.runs {
+            let cmd = match (&run.cmd, &group.crate_cmd) {
+                (Some(c), _) => c.clone(),
+                (None, Some(name)) => crate_binary(exe.as_deref(), name),
+                (None, None) => {
+                    eprintln!(
+                        "error: a Run of group '{}' has no command: use Run::with_cmd or name a \
+                         binary in binary_benchmark_group!(benchmark = |\"name\", group: …| …)",
+                        group.name
+                    );
+                    return EXIT_USAGE;
+                }
+            };
+            let mut merged = group_config.merged(&run.config);
+            if let Some(f) = &merged.fixtures {
+                if f.is_relative() {
+                    merged.fixtures = Some(Path::new(context.manifest_dir).join(f));
+                }
+            }
+            for arg in &run.args {
+                let shown = std::iter::once(short_cmd(&cmd))
+                    .chain(arg.args.iter().map(|a| quote(&a.to_string_lossy())))
+                    .collect::<Vec<_>>()
+                    .join(" ");
+                let path = format!("{}::{}", context.module, group.name);
+                jobs.push(Job {
+                    kind: "binary",
+                    header: format!("{path} {}:{shown}", arg.id),
+                    filter_id: format!("{path} {}", arg.id),
+                    dir: base
+                        .join(crate::paths::sanitize(group.name))
+                        .join(crate::paths::sanitize(&arg.id)),
+                    name: arg.id.clone(),
+                    group: group.name.to_owned(),
+                    function: cmd.display().to_string(),
+                    id: Some(arg.id.clone()),
+                    details: shown,
+                    program: cmd.clone(),
+                    args: arg.args.clone(),
+                    toggle: run.entry_point.clone(),
+                    config: merged.clone(),
+                    exit_with: run.exit_with,
+                    setup: group.setup,
+                    teardown: group.teardown,
+                    native: None,
+                });
+            }
+        }
+    }
+    drive(&context, &opts, jobs, &hooks)
+}
+
+/// A binary of the benchmarking package: beside the bench binary's folder
+/// (`target/<profile>/<name>` for `target/<profile>/deps/<bench>`).
+fn crate_binary(exe: Option<&Path>, name: &str) -> PathBuf {
+    exe.and_then(Path::parent)
+        .map(|deps| {
+            let beside = deps.join(name);
+            if beside.is_file() {
+                beside
+            } else {
+                deps.parent().unwrap_or(deps).join(name)
+            }
+        })
+        .unwrap_or_else(|| PathBuf::from(name))
+}
+
+fn short_cmd(cmd: &Path) -> String {
+    cmd.file_name().map_or_else(
+        || cmd.display().to_string(),
+        |n| n.to_string_lossy().into_owned(),
+    )
+}
+
+fn quote(s: &str) -> String {
+    if s.is_empty() || s.contains(char::is_whitespace) || s.contains('"') {
+        format!("\"{}\"", s.replace('"', "\\\""))
+    } else {
+        s.to_owned()
+    }
+}
+
+/// `<home>/[<triple>/]<package>/<bench file>`.
+fn base_dir(context: &Context, opts: &Options, exe: Option<&Path>) -> PathBuf {
+    let mut home = crate::paths::home(opts.home.as_deref(), exe, Path::new(context.manifest_dir));
+    if opts.separate_targets {
+        home.push(env!("YARDSTICK_CALLGRIND_TARGET"));
+    }
+    let file = Path::new(context.file).file_stem().map_or_else(
+        || context.module.to_owned(),
+        |s| s.to_string_lossy().into_owned(),
+    );
+    home.join(crate::paths::sanitize(context.package))
+        .join(crate::paths::sanitize(&file))
+}
+
+fn run_child(spec: &str, groups: &[LibraryBenchmarkGroup]) -> i32 {
+    let found = spec.split_once('/').and_then(|(g, b)| {
+        let g: usize = g.parse().ok()?;
+        let b: usize = b.parse().ok()?;
+        groups.get(g)?.benchmarks.get(b)
+    });
+    match found {
+        Some(bench) => {
+            (bench.run)();
+            0
+        }
+        None => {
+            eprintln!("error: no benchmark '{spec}' in this binary");
+            EXIT_USAGE
+        }
+    }
+}
+
+fn selected(job: &Job, opts: &Options) -> bool {
+    opts.filters.is_empty()
+        || opts.filters.iter().any(|f| {
+            if opts.exact {
+                job.filter_id == *f
+            } else {
+                job.filter_id.contains(f.as_str())
+            }
+        })
+}
+
+type Hooks<'a> = [(&'a str, Option<fn()>, Option<fn()>)];
+
+fn drive(context: &Context, opts: &Options, jobs: Vec<Job>, hooks: &Hooks<'_>) -> i32 {
+    let jobs: Vec<Job> = jobs.into_iter().filter(|j| selected(j, opts)).collect();
+    if opts.list {
+        for j in &jobs {
+            println!("{}: benchmark", j.filter_id);
+        }
+        return 0;
+    }
+    if !opts.bench {
+        return test_natively(&jobs, hooks);
+    }
+    if let Err(line) = crate::valgrind::check() {
+        eprintln!("{line}");
+        return EXIT_FAILED;
+    }
+    let mut failed = Vec::new();
+    let mut regressed = false;
+    let mut current_group: Option<&str> = None;
+    for job in &jobs {
+        if current_group != Some(job.group.as_str()) {
+            if let Some(g) = current_group {
+                hook(hooks, g, false);
+            }
+            hook(hooks, &job.group, true);
+            current_group = Some(job.group.as_str());
+        }
+        let mut summary = crate::measure::run(job, opts);
+        summary.package = context.package.to_owned();
+        summary.bench_file = Path::new(context.file)
+            .file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        emit(&summary, opts);
+        let job_regressed = summary
+            .callgrind
+            .as_ref()
+            .is_some_and(|c| !c.regressions.is_empty());
+        regressed |= job_regressed;
+        if summary.failed
+            && !(job_regressed
+                && summary
+                    .errors
+                    .iter()
+                    .all(|e| e.contains("Performance has regressed")))
+        {
+            failed.push(summary);
+        }
+        let fail_fast = opts.regression_fail_fast
+            || job.config.regression.as_ref().is_some_and(|r| r.fail_fast);
+        if job_regressed && fail_fast {
+            break;
+        }
+    }
+    if let Some(g) = current_group {
+        hook(hooks, g, false);
+    }
+    let _ = std::io::stdout().flush();
+    for f in &failed {
+        for e in &f.errors {
+            eprintln!("error: {e}");
+        }
+    }
+    if !failed.is_empty() {
+        eprintln!("error: {} benchmark(s) failed", failed.len());
+        EXIT_FAILED
+    } else if regressed {
+        eprintln!("error: Performance has regressed.");
+        EXIT_REGRESSED
+    } else {
+        0
+    }
+}
+
+fn hook(hooks: &Hooks<'_>, group: &str, before: bool) {
+    for (name, b, a) in hooks {
+        if *name == group {
+            let f = if before { b } else { a };
+            if let Some(f) = f {
+                f();
+            }
+        }
+    }
+}
+
+fn emit(summary: &BenchmarkSummary, opts: &Options) {
+    match opts.output_format {
+        OutputFormat::Default => {}
+        OutputFormat::Json => {
+            println!("{}", serde_json::to_string(summary).unwrap_or_default());
+        }
+        OutputFormat::PrettyJson => {
+            println!(
+                "{}",
+                serde_json::to_string_pretty(summary).unwrap_or_default()
+            );
+        }
+    }
+    if let Some(format) = opts.save_summary {
+        let text = if format == OutputFormat::PrettyJson {
+            serde_json::to_string_pretty(summary)
+        } else {
+            serde_json::to_string(summary)
+        }
+        .unwrap_or_default();
+        let path = Path::new(&summary.benchmark_dir).join("summary.json");
+        let tmp = path.with_extension("json.tmp");
+        if let Err(e) = std::fs::write(&tmp, text).and_then(|()| std::fs::rename(&tmp, &path)) {
+            eprintln!("warning: cannot write {}: {e}", path.display());
+        }
+    }
+}
+
+/// Without `--bench` (as `cargo test --benches` runs bench binaries): each
+/// benchmark runs once, natively, and must not fail.
+fn test_natively(jobs: &[Job], hooks: &Hooks<'_>) -> i32 {
+    let mut failed = 0;
+    let mut current_group: Option<&str> = None;
+    for job in jobs {
+        if current_group != Some(job.group.as_str()) {
+            if let Some(g) = current_group {
+                hook(hooks, g, false);
+            }
+            hook(hooks, &job.group, true);
+            current_group = Some(job.group.as_str());
+        }
+        println!("Testing {}", job.header);
+        let result = match job.native {
+            Some(f) => std::panic::catch_unwind(f).map_err(|_| "panicked".to_owned()),
+            None => test_binary(job),
+        };
+        match result {
+            Ok(()) => println!("Success"),
+            Err(e) => {
+                println!("FAILED {}: {e}", job.header);
+                failed += 1;
+            }
+        }
+    }
+    if let Some(g) = current_group {
+        hook(hooks, g, false);
+    }
+    if failed > 0 {
+        EXIT_FAILED
+    } else {
+        0
+    }
+}
+
+fn test_binary(job: &Job) -> Result<(), String> {
+    let sandbox = if job.sandboxed() {
+        Some(crate::sandbox::Sandbox::new(
+            job.config.fixtures.as_deref(),
+        )?)
+    } else {
+        None
+    };
+    let cwd = sandbox.as_ref().map(|s| s.path().to_owned());
+    let (clear, envs) = job.environment();
+    crate::measure::with_dir(cwd.as_deref(), job.setup);
+    let mut cmd = std::process::Command::new(&job.program);
+    cmd.args(&job.args).stdin(std::process::Stdio::null());
+    let outcome = crate::valgrind::run_command(cmd, clear, &envs, cwd.as_deref(), NoCapture::False)
+        .map_err(|e| format!("cannot start {}: {e}", job.program.display()))?;
+    crate::measure::with_dir(cwd.as_deref(), job.teardown);
+    if job.exit_with.accepts(outcome.code) {
+        Ok(())
+    } else {
+        Err(format!(
+            "exit code {:?}, expected {}\n{}",
+            outcome.code,
+            job.exit_with.describe(),
+            outcome.output.trim_end()
+        ))
+    }
+}

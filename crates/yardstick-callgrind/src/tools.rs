@@ -1,0 +1,135 @@
+//! The other Valgrind tools: their arguments and what their logs say.
+
+use std::collections::BTreeMap;
+
+use crate::config::ValgrindTool;
+
+/// The default arguments yardstick gives a tool, before the user's.
+pub fn default_args(tool: ValgrindTool) -> Vec<String> {
+    if tool.reports_errors() {
+        vec!["--error-exitcode=201".to_owned()]
+    } else {
+        Vec::new()
+    }
+}
+
+/// The flag naming the tool's output file, for the tools that write one.
+pub fn out_file_flag(tool: ValgrindTool) -> Option<&'static str> {
+    match tool {
+        ValgrindTool::DHAT => Some("--dhat-out-file"),
+        ValgrindTool::Massif => Some("--massif-out-file"),
+        _ => None,
+    }
+}
+
+/// What a tool's log reports.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct LogSummary {
+    /// `Key: value` lines of the final report, in file order (DHAT's
+    /// `Total`, `At t-gmax`, …; Memcheck's heap summary lines).
+    pub fields: Vec<(String, String)>,
+    /// The `ERROR SUMMARY` count, for the tools that report errors.
+    pub errors: Option<u64>,
+    /// The full `ERROR SUMMARY` text after the colon.
+    pub error_summary: Option<String>,
+}
+
+impl LogSummary {
+    /// The fields as a map.
+    pub fn field_map(&self) -> BTreeMap<String, String> {
+        self.fields.iter().cloned().collect()
+    }
+}
+
+/// Reads the summary of a Valgrind log (`==PID== ` prefixes stripped).
+pub fn parse_log(tool: ValgrindTool, log: &str) -> LogSummary {
+    let mut summary = LogSummary::default();
+    let lines: Vec<&str> = log.lines().map(strip_prefix).collect();
+    for line in &lines {
+        if let Some(rest) = line.strip_prefix("ERROR SUMMARY:") {
+            let rest = rest.trim();
+            summary.errors = rest
+                .split_whitespace()
+                .next()
+                .and_then(|n| n.replace(',', "").parse().ok());
+            summary.error_summary = Some(rest.to_owned());
+        }
+    }
+    let wanted: &[&str] = match tool {
+        ValgrindTool::DHAT => &["Total", "At t-gmax", "At t-end", "Reads", "Writes"],
+        ValgrindTool::Memcheck => &["in use at exit", "total heap usage"],
+        _ => &[],
+    };
+    for line in &lines {
+        if let Some((key, value)) = line.split_once(':') {
+            let key = key.trim();
+            if wanted.contains(&key) {
+                summary
+                    .fields
+                    .push((key.to_owned(), value.trim().to_owned()));
+            }
+        }
+    }
+    summary
+}
+
+fn strip_prefix(line: &str) -> &str {
+    let t = line.trim_start();
+    for mark in ["==", "--"] {
+        if let Some(rest) = t.strip_prefix(mark) {
+            if let Some(end) = rest.find(mark) {
+                if rest[..end].chars().all(|c| c.is_ascii_digit()) {
+                    return rest[end + 2..].trim_start();
+                }
+            }
+        }
+    }
+    t
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dhat_log() {
+        let log = "==42== DHAT, a dynamic heap analysis tool\n\
+                   ==42== \n\
+                   ==42== Total:     1,024 bytes in 2 blocks\n\
+                   ==42== At t-gmax: 1,000 bytes in 1 blocks\n\
+                   ==42== At t-end:  0 bytes in 0 blocks\n\
+                   ==42== Reads:     10 bytes\n\
+                   ==42== Writes:    20 bytes\n";
+        let s = parse_log(ValgrindTool::DHAT, log);
+        assert_eq!(
+            s.fields[0],
+            ("Total".into(), "1,024 bytes in 2 blocks".into())
+        );
+        assert_eq!(s.fields.len(), 5);
+        assert_eq!(s.errors, None);
+    }
+
+    #[test]
+    fn memcheck_log() {
+        let log = "==7== HEAP SUMMARY:\n\
+                   ==7==     in use at exit: 0 bytes in 0 blocks\n\
+                   ==7==   total heap usage: 9 allocs, 9 frees, 2,133 bytes allocated\n\
+                   ==7== ERROR SUMMARY: 3 errors from 1 contexts (suppressed: 0 from 0)\n";
+        let s = parse_log(ValgrindTool::Memcheck, log);
+        assert_eq!(s.errors, Some(3));
+        assert_eq!(s.fields.len(), 2);
+        assert_eq!(
+            s.error_summary.as_deref(),
+            Some("3 errors from 1 contexts (suppressed: 0 from 0)")
+        );
+    }
+
+    #[test]
+    fn error_tools_exit_with_201() {
+        assert_eq!(
+            default_args(ValgrindTool::Helgrind),
+            vec!["--error-exitcode=201"]
+        );
+        assert!(default_args(ValgrindTool::DHAT).is_empty());
+    }
+}
