@@ -17,50 +17,116 @@ fn tasty_format_csv_baseline_and_fail_if_slower() {
     let h = home("tasty");
     let csv = h.join("before.csv");
     let csv_arg = csv.to_str().unwrap();
-    let a = quick(&["--output-format", "tasty", "--csv", csv_arg, "work/spin|sizes"]);
+    let a = quick(&[
+        "--output-format",
+        "tasty",
+        "--csv",
+        csv_arg,
+        "fake/work|sizes",
+    ]);
     let r = run(&h, &args(&a), &[("FIXTURE_WORK", "2000")]);
     assert_eq!(r.code, 0, "{}", r.stderr);
     let lines: Vec<&str> = r.stdout.lines().collect();
-    let i = lines.iter().position(|l| l.starts_with("work/spin: OK (")).expect(&r.stdout);
+    let i = lines
+        .iter()
+        .position(|l| l.starts_with("fake/work: OK ("))
+        .expect(&r.stdout);
     assert!(lines[i].ends_with("s)"), "{}", lines[i]);
     let second = lines[i + 1];
-    assert!(second.starts_with("  ") && second.contains(" ± ") && second.ends_with("s"), "{second}");
+    assert!(
+        second.starts_with("  ") && second.contains(" ± ") && second.ends_with("s"),
+        "{second}"
+    );
     assert!(r.stdout.contains("All 3 tests passed ("), "{}", r.stdout);
-    assert!(!r.stdout.contains("Benchmarking"), "no progress lines: {}", r.stdout);
+    assert!(
+        !r.stdout.contains("Benchmarking"),
+        "no progress lines: {}",
+        r.stdout
+    );
 
     let text = std::fs::read_to_string(&csv).unwrap();
     let mut rows = text.lines();
     assert_eq!(rows.next().unwrap(), "Name,Mean (ps),2*Stdev (ps)");
-    let spin: Vec<&str> = rows.find(|l| l.starts_with("work/spin,")).unwrap().split(',').collect();
+    let spin: Vec<&str> = rows
+        .find(|l| l.starts_with("fake/work,"))
+        .unwrap()
+        .split(',')
+        .collect();
     let mean_ps: f64 = spin[1].parse().unwrap();
     assert!(mean_ps > 1000.0, "{spin:?}");
 
     // Eight times the work against the CSV: more than baseline, and a
     // failure past --fail-if-slower 20, named, with a non-zero exit.
     let a = quick(&[
-        "--output-format", "tasty", "--baseline-csv", csv_arg, "--fail-if-slower", "20", "work/spin",
+        "--output-format",
+        "tasty",
+        "--baseline-csv",
+        csv_arg,
+        "--fail-if-slower",
+        "20",
+        "fake/work",
     ]);
     let slow = run(&h, &args(&a), &[("FIXTURE_WORK", "16000")]);
     assert_eq!(slow.code, 1, "{}\n{}", slow.stdout, slow.stderr);
-    assert!(slow.stdout.contains("work/spin: FAIL ("), "{}", slow.stdout);
-    assert!(slow.stdout.contains("% more than baseline"), "{}", slow.stdout);
-    assert!(slow.stdout.contains("more than the 20% --fail-if-slower allows"), "{}", slow.stdout);
-    assert!(slow.stdout.contains("1 out of 1 tests failed"), "{}", slow.stdout);
-    assert!(slow.stderr.contains("1 benchmark failed: work/spin"), "{}", slow.stderr);
+    assert!(slow.stdout.contains("fake/work: FAIL ("), "{}", slow.stdout);
+    assert!(
+        slow.stdout.contains("% more than baseline"),
+        "{}",
+        slow.stdout
+    );
+    assert!(
+        slow.stdout
+            .contains("more than the 20% --fail-if-slower allows"),
+        "{}",
+        slow.stdout
+    );
+    assert!(
+        slow.stdout.contains("1 out of 1 tests failed"),
+        "{}",
+        slow.stdout
+    );
+    assert!(
+        slow.stderr.contains("1 benchmark failed: fake/work"),
+        "{}",
+        slow.stderr
+    );
 
     // The same work within a generous limit passes.
-    let a = quick(&["--baseline-csv", csv_arg, "--fail-if-slower", "400", "--fail-if-faster", "80", "work/spin"]);
+    // (the fake clock repeats itself exactly, so the same work is the same
+    // time to well within 5 %).
+    let a = quick(&[
+        "--output-format",
+        "tasty",
+        "--baseline-csv",
+        csv_arg,
+        "--fail-if-slower",
+        "5",
+        "--fail-if-faster",
+        "5",
+        "fake/work",
+    ]);
     let same = run(&h, &args(&a), &[("FIXTURE_WORK", "2000")]);
     assert_eq!(same.code, 0, "{}\n{}", same.stdout, same.stderr);
+    assert!(
+        same.stdout.contains(", same as baseline"),
+        "{}",
+        same.stdout
+    );
 
     // --hide-successes prints only the failures.
     let a = quick(&[
-        "--output-format", "tasty", "--hide-successes", "--baseline-csv", csv_arg,
-        "--fail-if-faster", "50", "work/spin|sizes",
+        "--output-format",
+        "tasty",
+        "--hide-successes",
+        "--baseline-csv",
+        csv_arg,
+        "--fail-if-faster",
+        "50",
+        "fake/work|sizes",
     ]);
     let fast = run(&h, &args(&a), &[("FIXTURE_WORK", "100")]);
     assert_eq!(fast.code, 1, "{}", fast.stderr);
-    assert!(fast.stdout.contains("work/spin: FAIL"), "{}", fast.stdout);
+    assert!(fast.stdout.contains("fake/work: FAIL"), "{}", fast.stdout);
     assert!(!fast.stdout.contains("sizes/sum/64: OK"), "{}", fast.stdout);
 }
 
@@ -68,22 +134,34 @@ fn tasty_format_csv_baseline_and_fail_if_slower() {
 fn a_broken_baseline_csv_is_one_line_and_status_2() {
     let h = home("tasty-bad");
     let csv = h.join("bad.csv");
-    std::fs::write(&csv, "Name,Mean (ps),2*Stdev (ps)\nwork/spin,fast,1\n").unwrap();
-    let a = quick(&["--baseline-csv", csv.to_str().unwrap(), "work/spin"]);
+    std::fs::write(&csv, "Name,Mean (ps),2*Stdev (ps)\nfake/work,fast,1\n").unwrap();
+    let a = quick(&["--baseline-csv", csv.to_str().unwrap(), "fake/work"]);
     let r = run(&h, &args(&a), &[]);
     assert_eq!(r.code, 2);
     assert_eq!(r.stderr.lines().count(), 1, "{}", r.stderr);
-    assert!(r.stderr.contains("bad.csv:2: the mean 'fast' is not a number"), "{}", r.stderr);
+    assert!(
+        r.stderr
+            .contains("bad.csv:2: the mean 'fast' is not a number"),
+        "{}",
+        r.stderr
+    );
 }
 
 #[test]
 fn rebar3_statistics_block_with_a_student_t_difference() {
     let h = home("stats");
-    let a = quick(&["--output-format", "stats", "--save-baseline", "old", "--exact", "work/spin"]);
+    let a = quick(&[
+        "--output-format",
+        "stats",
+        "--save-baseline",
+        "old",
+        "--exact",
+        "fake/work",
+    ]);
     let r = run(&h, &args(&a), &[("FIXTURE_WORK", "2000")]);
     assert_eq!(r.code, 0, "{}", r.stderr);
     let labels = [
-        "===> Testing work/spin",
+        "===> Testing fake/work",
         "===> Stats for wall_time",
         "Min:",
         "25 percentile:",
@@ -99,15 +177,40 @@ fn rebar3_statistics_block_with_a_student_t_difference() {
     let lines: Vec<&str> = r.stdout.lines().collect();
     assert_eq!(lines.len(), labels.len(), "{}", r.stdout);
     for (line, label) in lines.iter().zip(labels) {
-        assert!(line.starts_with(label), "{line:?} should start with {label:?}");
+        assert!(
+            line.starts_with(label),
+            "{line:?} should start with {label:?}"
+        );
     }
-    assert!(lines[2].ends_with("ns") || lines[2].ends_with("us"), "{}", lines[2]);
+    assert!(
+        lines[2].ends_with("ns") || lines[2].ends_with("us"),
+        "{}",
+        lines[2]
+    );
 
-    let a = quick(&["--output-format", "stats", "--baseline", "old", "--confidence", "99", "--exact", "work/spin"]);
+    let a = quick(&[
+        "--output-format",
+        "stats",
+        "--baseline",
+        "old",
+        "--confidence",
+        "99",
+        "--exact",
+        "fake/work",
+    ]);
     let slow = run(&h, &args(&a), &[("FIXTURE_WORK", "16000")]);
     assert_eq!(slow.code, 0, "{}", slow.stderr);
-    assert!(slow.stdout.contains("> Relative\nDifference at 99.0 confidence\n"), "{}", slow.stdout);
-    assert!(slow.stdout.contains(" (Student's t, pooled s = "), "{}", slow.stdout);
+    assert!(
+        slow.stdout
+            .contains("> Relative\nDifference at 99.0 confidence\n"),
+        "{}",
+        slow.stdout
+    );
+    assert!(
+        slow.stdout.contains(" (Student's t, pooled s = "),
+        "{}",
+        slow.stdout
+    );
     let min = slow.stdout.lines().find(|l| l.starts_with("Min:")).unwrap();
     assert!(min.contains("(+ "), "a slowdown has a + delta: {min}");
 }

@@ -124,7 +124,7 @@ fn a_saved_baseline_is_compared_and_a_slowdown_is_a_regression() {
     let h = home("baseline");
     let base = run(
         &h,
-        &args(&quick(&["--save-baseline", "before", "work/spin"])),
+        &args(&quick(&["--save-baseline", "before", "fake/work"])),
         &[("FIXTURE_WORK", "2000")],
     );
     assert_eq!(base.code, 0, "{}", base.stderr);
@@ -132,7 +132,7 @@ fn a_saved_baseline_is_compared_and_a_slowdown_is_a_regression() {
         !base.stdout.contains("change:"),
         "a first run has nothing to compare"
     );
-    let saved = h.join("work_spin_");
+    let saved = h.join("fake_work_");
     let dir = std::fs::read_dir(&h)
         .unwrap()
         .map(|e| e.unwrap().path())
@@ -143,7 +143,7 @@ fn a_saved_baseline_is_compared_and_a_slowdown_is_a_regression() {
     // Eight times the work: a regression whatever the machine's noise.
     let slow = run(
         &h,
-        &args(&quick(&["--baseline", "before", "work/spin"])),
+        &args(&quick(&["--baseline", "before", "fake/work"])),
         &[("FIXTURE_WORK", "16000")],
     );
     assert_eq!(slow.code, 0, "{}", slow.stderr);
@@ -167,7 +167,7 @@ fn a_saved_baseline_is_compared_and_a_slowdown_is_a_regression() {
 
     let fast = run(
         &h,
-        &args(&quick(&["--baseline", "before", "work/spin"])),
+        &args(&quick(&["--baseline", "before", "fake/work"])),
         &[("FIXTURE_WORK", "250")],
     );
     assert!(
@@ -184,7 +184,7 @@ fn a_saved_baseline_is_compared_and_a_slowdown_is_a_regression() {
             "before",
             "--baseline",
             "before",
-            "work/spin",
+            "fake/work",
         ])),
         &[],
     );
@@ -200,7 +200,11 @@ fn a_saved_baseline_is_compared_and_a_slowdown_is_a_regression() {
 #[test]
 fn a_missing_strict_baseline_fails_that_benchmark_only() {
     let h = home("missing");
-    let r = run(&h, &args(&quick(&["--baseline", "nope", "fast|work"])), &[]);
+    let r = run(
+        &h,
+        &args(&quick(&["--baseline", "nope", "fast|work/spin"])),
+        &[],
+    );
     assert_eq!(r.code, 1, "{}\n{}", r.stdout, r.stderr);
     assert!(
         r.stderr.contains("baseline 'nope' not found"),
@@ -268,7 +272,7 @@ fn a_panicking_benchmark_fails_alone_and_the_exit_status_says_so() {
     let h = home("panic");
     let r = run(
         &h,
-        &args(&quick(&["fast|panics|work"])),
+        &args(&quick(&["fast|panics|work/spin"])),
         &[("FIXTURE_PANIC", "1")],
     );
     assert_eq!(r.code, 1, "{}\n{}", r.stdout, r.stderr);
@@ -369,31 +373,81 @@ fn without_a_plan_sampling_stops_once_precise_or_at_the_time_out() {
     let env = [("FIXTURE_ADAPTIVE", "1")];
     let r = run(
         &h,
-        &["--bench", "--exact", "adaptive/stable", "--warm-up-time", "0.05", "--color", "never"],
+        &[
+            "--bench",
+            "--exact",
+            "adaptive/stable",
+            "--warm-up-time",
+            "0.05",
+            "--color",
+            "never",
+        ],
         &env,
     );
     assert_eq!(r.code, 0, "{}", r.stderr);
-    assert!(r.stdout.contains("Sampling until ±1% (at most 5.0000 s)"), "{}", r.stdout);
-    assert!(r.stdout.contains("adaptive/stable         time:   [100.00 ns 100.00 ns 100.00 ns]"), "{}", r.stdout);
+    assert!(
+        r.stdout.contains("Sampling until ±1% (at most 5.0000 s)"),
+        "{}",
+        r.stdout
+    );
+    assert!(
+        r.stdout
+            .contains("adaptive/stable         time:   [100.00 ns 100.00 ns 100.00 ns]"),
+        "{}",
+        r.stdout
+    );
     assert!(!r.stderr.contains("time-out"), "{}", r.stderr);
-    let dir = std::fs::read_dir(&h).unwrap().next().unwrap().unwrap().path();
+    let dir = std::fs::read_dir(&h)
+        .unwrap()
+        .next()
+        .unwrap()
+        .unwrap()
+        .path();
     let sample = read_json(&dir.join("new/sample.json"));
-    assert_eq!(sample["iters"].as_array().unwrap().len(), 10, "stops at the minimum");
+    assert_eq!(
+        sample["iters"].as_array().unwrap().len(),
+        10,
+        "stops at the minimum"
+    );
 
     let r = run(
         &h,
-        &["--bench", "--exact", "adaptive/noisy", "--warm-up-time", "0.05", "--timeout", "0.1", "--color", "never"],
+        &[
+            "--bench",
+            "--exact",
+            "adaptive/noisy",
+            "--warm-up-time",
+            "0.05",
+            "--timeout",
+            "0.1",
+            "--color",
+            "never",
+        ],
         &env,
     );
     assert_eq!(r.code, 0, "{}", r.stderr);
-    let warning = r.stderr.lines().find(|l| l.contains("time-out")).unwrap_or_else(|| panic!("{}", r.stderr));
+    let warning = r
+        .stderr
+        .lines()
+        .find(|l| l.contains("time-out"))
+        .unwrap_or_else(|| panic!("{}", r.stderr));
     assert!(warning.contains("adaptive/noisy: reached ±"), "{warning}");
     assert!(warning.contains("not the ±1% asked for"), "{warning}");
 
     // A sample size asked for is obeyed exactly, as Criterion.rs.
     let r = run(
         &h,
-        &["--bench", "--exact", "adaptive/stable", "--sample-size", "20", "--warm-up-time", "0.05", "--measurement-time", "0.1"],
+        &[
+            "--bench",
+            "--exact",
+            "adaptive/stable",
+            "--sample-size",
+            "20",
+            "--warm-up-time",
+            "0.05",
+            "--measurement-time",
+            "0.1",
+        ],
         &env,
     );
     assert_eq!(r.code, 0, "{}", r.stderr);

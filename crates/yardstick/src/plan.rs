@@ -59,11 +59,11 @@ pub(crate) fn iteration_counts(
                 }
                 w
             });
-            ((1..=n).map(|i| i * d).collect(), warning)
+            ((1..=n).map(|i| i.saturating_mul(d)).collect(), warning)
         }
         ActualSamplingMode::Flat => {
             let per_sample = ((target_ns / n as f64 / met).ceil() as u64).max(1);
-            let expected = met * (per_sample * n) as f64;
+            let expected = met * per_sample as f64 * n as f64;
             let warning = (per_sample == 1).then(|| {
                 let recommended = recommend_flat_sample_size(target_ns, met);
                 let mut w = format!(

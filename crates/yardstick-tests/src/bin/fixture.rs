@@ -27,6 +27,20 @@ fn benches(c: &mut Criterion) {
         .unwrap_or(200);
     c.bench_function("work/spin", |b| b.iter(|| spin(black_box(work))));
 
+    // The same cost on a fake clock: FIXTURE_WORK ns per iteration with a
+    // fixed ±1 % pattern, so verdicts do not depend on the machine's load.
+    let mut state = 0x9e37_79b9_7f4a_7c15u64;
+    c.bench_function("fake/work", |b| {
+        b.iter_custom(|n| {
+            spin(n);
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            let noise = 0.99 + (state % 2000) as f64 / 100_000.0;
+            std::time::Duration::from_nanos((n as f64 * work as f64 * noise) as u64)
+        })
+    });
+
     if std::env::var_os("FIXTURE_PANIC").is_some() {
         c.bench_function("panics", |b| {
             b.iter(|| {
