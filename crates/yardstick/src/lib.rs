@@ -52,6 +52,7 @@ mod group;
 mod id;
 mod macros;
 pub mod measurement;
+pub mod meters;
 mod output;
 mod plan;
 pub mod profiler;
