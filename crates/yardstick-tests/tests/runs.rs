@@ -1,7 +1,7 @@
 //! Real (quick) runs: results, files, baselines and failures.
 
 mod common;
-use common::{benchmark_files, home, read_json, run, QUICK};
+use common::{benchmark_dir, benchmark_files, home, read_json, run, QUICK};
 
 fn quick(extra: &[&str]) -> Vec<String> {
     let mut v: Vec<String> = QUICK.iter().map(|s| (*s).to_owned()).collect();
@@ -355,15 +355,7 @@ fn quick_mode_stops_early() {
         "{}",
         r.stdout
     );
-    let sample = read_json(
-        &std::fs::read_dir(&h)
-            .unwrap()
-            .next()
-            .unwrap()
-            .unwrap()
-            .path()
-            .join("new/sample.json"),
-    );
+    let sample = read_json(&benchmark_dir(&h).join("new/sample.json"));
     assert_eq!(sample["iters"].as_array().unwrap().len(), 2);
 }
 
@@ -397,13 +389,7 @@ fn without_a_plan_sampling_stops_once_precise_or_at_the_time_out() {
         r.stdout
     );
     assert!(!r.stderr.contains("time-out"), "{}", r.stderr);
-    let dir = std::fs::read_dir(&h)
-        .unwrap()
-        .next()
-        .unwrap()
-        .unwrap()
-        .path();
-    let sample = read_json(&dir.join("new/sample.json"));
+    let sample = read_json(&benchmark_dir(&h).join("new/sample.json"));
     assert_eq!(
         sample["iters"].as_array().unwrap().len(),
         10,

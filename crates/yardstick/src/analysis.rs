@@ -3,8 +3,8 @@
 //! compute from the configuration.
 
 use yardstick_stats::{
-    classify, compare, estimates, BootstrapConfig, Change, ChangeConfig, Estimate, Estimates,
-    StatsError, Tukey,
+    classify, compare_with_distributions, estimates_with_distributions, BootstrapConfig, Change,
+    ChangeConfig, ChangeDistributions, Distributions, Estimate, Estimates, StatsError, Tukey,
 };
 
 use crate::config::{ActualSamplingMode, BenchmarkConfig};
@@ -26,6 +26,9 @@ pub(crate) struct Analysis {
     /// R² of the slope line at the lower and upper bounds of its interval.
     pub r2_bounds: Option<(f64, f64)>,
     pub change: Option<Change>,
+    /// The bootstrap distributions, kept for the report's plots.
+    pub distributions: Option<Distributions>,
+    pub change_distributions: Option<ChangeDistributions>,
 }
 
 impl Analysis {
@@ -47,6 +50,7 @@ pub(crate) fn analyse(
     values: Vec<f64>,
     baseline: Option<&[f64]>,
     config: &BenchmarkConfig,
+    keep_distributions: bool,
 ) -> Result<Analysis, StatsError> {
     let averages: Vec<f64> = values.iter().zip(&iters).map(|(v, n)| v / n).collect();
     let tukey = classify(&averages);
@@ -56,14 +60,14 @@ pub(crate) fn analyse(
         seed: SEED,
     };
     let linear = mode == ActualSamplingMode::Linear;
-    let estimates = estimates(&iters, &values, linear, &boot)?;
+    let (estimates, distributions) = estimates_with_distributions(&iters, &values, linear, &boot)?;
     let r2_bounds = estimates
         .slope
         .as_ref()
         .map(|s| (r2(&iters, &values, s.lower), r2(&iters, &values, s.upper)));
-    let change = baseline
+    let compared = baseline
         .map(|old| {
-            compare(
+            compare_with_distributions(
                 old,
                 &averages,
                 &ChangeConfig {
@@ -76,6 +80,10 @@ pub(crate) fn analyse(
             )
         })
         .transpose()?;
+    let (change, change_distributions) = match compared {
+        Some((c, d)) => (Some(c), Some(d)),
+        None => (None, None),
+    };
     Ok(Analysis {
         mode,
         iters,
@@ -85,6 +93,8 @@ pub(crate) fn analyse(
         tukey,
         r2_bounds,
         change,
+        distributions: keep_distributions.then_some(distributions),
+        change_distributions: change_distributions.filter(|_| keep_distributions),
     })
 }
 
@@ -122,6 +132,7 @@ mod tests {
             values.clone(),
             None,
             &config,
+            false,
         )
         .unwrap();
         let slope = a.estimates.slope.unwrap();
@@ -129,7 +140,8 @@ mod tests {
         assert_eq!(a.typical().point, slope.point);
         let (lo, hi) = a.r2_bounds.unwrap();
         assert!(lo > 0.99 && hi > 0.99);
-        let flat = analyse(ActualSamplingMode::Flat, iters, values, None, &config).unwrap();
+        let flat = analyse(ActualSamplingMode::Flat, iters, values, None, &config, true).unwrap();
+        assert!(flat.distributions.is_some());
         assert!(flat.estimates.slope.is_none());
         assert_eq!(flat.typical().point, flat.estimates.mean.point);
     }
@@ -152,7 +164,15 @@ mod tests {
             nresamples: 2000,
             ..BenchmarkConfig::default()
         };
-        let a = analyse(ActualSamplingMode::Flat, iters, new, Some(&old), &config).unwrap();
+        let a = analyse(
+            ActualSamplingMode::Flat,
+            iters,
+            new,
+            Some(&old),
+            &config,
+            false,
+        )
+        .unwrap();
         let change = a.change.unwrap();
         assert_eq!(change.verdict, yardstick_stats::Verdict::Regressed);
         assert!((change.mean.point - 0.2).abs() < 1e-9);

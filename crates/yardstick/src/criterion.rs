@@ -400,6 +400,11 @@ impl<M: Measurement> Criterion<M> {
     /// if any did. `criterion_main!` calls it after the last group.
     pub fn final_summary(&self) {
         let terminal = self.run.terminal();
+        if self.run.plots && state::measured_count() > 0 {
+            if let Err(e) = crate::report::index(&self.run.home) {
+                terminal.warning(&format!("could not write the report index: {e}"));
+            }
+        }
         if let Some(path) = &self.run.csv {
             let text = crate::tasty_csv::render(&state::csv_rows());
             if let Err(e) = crate::store::write_atomic(path, text.as_bytes()) {
@@ -435,7 +440,19 @@ impl<M: Measurement> Criterion<M> {
         id: FullId,
         config: &BenchmarkConfig,
         f: &mut RoutineFn<'_, M>,
-    ) {
-        runner::run(self, id, config, f);
+    ) -> bool {
+        runner::run(self, id, config, f)
+    }
+
+    /// Writes a group's report page, if reports are on.
+    pub(crate) fn report_group(&self, group_id: &str, log_scale: bool) {
+        if !self.run.plots {
+            return;
+        }
+        if let Err(e) = crate::report::group(&self.run.home, group_id, log_scale) {
+            self.run.terminal().warning(&format!(
+                "could not write the report of group {group_id}: {e}"
+            ));
+        }
     }
 }

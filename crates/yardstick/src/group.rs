@@ -18,7 +18,8 @@ pub struct BenchmarkGroup<'a, M: Measurement> {
     partial: PartialConfig,
     throughput: Option<Throughput>,
     plot_config: PlotConfiguration,
-    finished: bool,
+    /// A benchmark of the group was measured: its page needs writing.
+    measured: bool,
 }
 
 impl<'a, M: Measurement> BenchmarkGroup<'a, M> {
@@ -29,7 +30,7 @@ impl<'a, M: Measurement> BenchmarkGroup<'a, M> {
             partial: PartialConfig::default(),
             throughput: None,
             plot_config: PlotConfiguration::default(),
-            finished: false,
+            measured: false,
         }
     }
 
@@ -163,20 +164,18 @@ impl<'a, M: Measurement> BenchmarkGroup<'a, M> {
             self.throughput,
         );
         let config = self.partial.apply(&self.criterion.config);
-        self.criterion.run_routine(full, &config, f);
+        self.measured |= self.criterion.run_routine(full, &config, f);
     }
 
-    /// Ends the group. Dropping it does the same.
-    pub fn finish(mut self) {
-        self.finished = true;
-    }
+    /// Ends the group, writing its report page. Dropping it does the same.
+    pub fn finish(self) {}
 }
 
 impl<M: Measurement> Drop for BenchmarkGroup<'_, M> {
     fn drop(&mut self) {
-        // The group summary (HTML report) is written here; nothing is
-        // printed to the terminal for a group.
-        self.finished = true;
-        let _ = &self.plot_config;
+        if self.measured {
+            let log = self.plot_config.summary_scale == crate::AxisScale::Logarithmic;
+            self.criterion.report_group(&self.group_name, log);
+        }
     }
 }

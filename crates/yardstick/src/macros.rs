@@ -24,6 +24,7 @@
 #[macro_export]
 macro_rules! criterion_group {
     (name = $name:ident; config = $config:expr; targets = $( $target:path ),+ $(,)*) => {
+        #[doc = concat!("Runs the benchmark group `", stringify!($name), "`.")]
         pub fn $name() {
             let mut criterion: $crate::Criterion<_> = $config.configure_from_args();
             $(

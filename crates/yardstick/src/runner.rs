@@ -12,19 +12,20 @@ use crate::store::{
     estimate_file, estimates_file, BenchmarkDir, BenchmarkRecord, ChangeFile, RawRow, RunFiles,
     SavedSample,
 };
-use crate::{adaptive, plan, state, Criterion};
+use crate::{adaptive, plan, report, state, Criterion};
 
 /// Runs `id` unless the filter excludes it. Failures are reported and
-/// recorded, never propagated: the other benchmarks still run.
+/// recorded, never propagated: the other benchmarks still run. Returns
+/// whether the benchmark was measured and saved.
 pub(crate) fn run<M: Measurement>(
     c: &mut Criterion<M>,
     id: FullId,
     config: &BenchmarkConfig,
     f: &mut RoutineFn<'_, M>,
-) {
+) -> bool {
     // yardstick has no ignored benchmarks: `--ignored` selects none.
     if c.run.ignored || !c.run.filter.matches(&id.full_id) {
-        return;
+        return false;
     }
     let terminal = c.run.terminal();
     if !state::register_id(&id.full_id) {
@@ -33,8 +34,9 @@ pub(crate) fn run<M: Measurement>(
             "this id was already used by another benchmark of this binary; ids must be unique",
         );
         state::record_failure(&id.full_id);
-        return;
+        return false;
     }
+    let measuring = c.run.mode == Mode::Benchmark;
     let outcome = match c.run.mode.clone() {
         Mode::List => {
             terminal.list(&id.full_id);
@@ -44,9 +46,18 @@ pub(crate) fn run<M: Measurement>(
         Mode::Profile(time) => profile(c, &terminal, &id, f, time),
         Mode::Benchmark => benchmark(c, &terminal, &id, config, f),
     };
-    if let Err(message) = outcome {
-        terminal.failure(&id.full_id, &message);
-        state::record_failure(&id.full_id);
+    match outcome {
+        Ok(()) => {
+            if measuring {
+                state::record_measured();
+            }
+            measuring
+        }
+        Err(message) => {
+            terminal.failure(&id.full_id, &message);
+            state::record_failure(&id.full_id);
+            false
+        }
     }
 }
 
@@ -102,9 +113,9 @@ fn benchmark<M: Measurement>(
     // Read the baseline first: a missing strict baseline fails before any
     // time is spent measuring.
     let mut corrupt_baseline = None;
-    let baseline = match compare_target(&c.run.baseline) {
+    let baseline_sample = match compare_target(&c.run.baseline) {
         Some((name, strict)) if dir.has_baseline(name) => match dir.load_sample(name) {
-            Ok(sample) => Some(sample.averages()),
+            Ok(sample) => Some(sample),
             Err(e) => {
                 terminal.warning(&format!(
                     "ignoring baseline '{name}' of {}: {e}",
@@ -125,6 +136,7 @@ fn benchmark<M: Measurement>(
         }
         _ => None,
     };
+    let baseline = baseline_sample.as_ref().map(SavedSample::averages);
 
     terminal.benchmark_start(&id.full_id);
     let (mode, iters, values) = if let Some(name) = &c.run.load_baseline {
@@ -140,12 +152,17 @@ fn benchmark<M: Measurement>(
     if values.iter().all(|&v| v == 0.0) {
         return Err("every sample measured zero time; if it uses iter_custom, check that the routine returns the time it measured".into());
     }
-    let analysis = analyse(mode, iters, values, baseline.as_deref(), config)
+    let plots = report::ENABLED && c.run.plots;
+    let analysis = analyse(mode, iters, values, baseline.as_deref(), config, plots)
         .map_err(|e| format!("analysis failed: {e}"))?;
+    let unit = {
+        let mut probe = [analysis.typical().point];
+        m.formatter().scale_for_machines(&mut probe)
+    };
 
     if c.run.load_baseline.is_none() {
         check_optimised_away(m, terminal, id, &analysis);
-        save(
+        let (record, sample) = save(
             c,
             terminal,
             id,
@@ -153,12 +170,24 @@ fn benchmark<M: Measurement>(
             &analysis,
             corrupt_baseline.as_deref(),
         );
+        if plots && c.run.baseline != Baseline::Discard {
+            let written = report::benchmark(
+                &c.run.home,
+                &record,
+                &sample,
+                unit,
+                &analysis,
+                baseline_sample.as_ref(),
+            );
+            if let Err(e) = written {
+                terminal.warning(&format!(
+                    "could not write the report of {}: {e}",
+                    id.full_id
+                ));
+            }
+        }
     }
 
-    let unit = {
-        let mut probe = [analysis.typical().point];
-        m.formatter().scale_for_machines(&mut probe)
-    };
     let ratio = ratio_to_baseline(c, id, &analysis, unit);
     let failure = ratio.and_then(|r| limit_breach(c, r));
     if failure.is_none() || c.run.output_format != crate::cli::OutputFormat::Tasty {
@@ -342,10 +371,7 @@ fn save<M: Measurement>(
     dir: &BenchmarkDir,
     a: &Analysis,
     corrupt_baseline: Option<&str>,
-) {
-    if c.run.baseline == Baseline::Discard {
-        return;
-    }
+) -> (BenchmarkRecord, SavedSample) {
     let mut unit_probe = [a.typical().point];
     let unit = c
         .measurement
@@ -373,6 +399,9 @@ fn save<M: Measurement>(
         }
         None => (None, None),
     };
+    if c.run.baseline == Baseline::Discard {
+        return (record, sample);
+    }
     let raw: Vec<RawRow> = a
         .iters
         .iter()
@@ -422,10 +451,11 @@ fn save<M: Measurement>(
                     terminal.warning(&format!(
                         "not saving baseline '{name}': the unreadable one could not be moved aside ({e})"
                     ));
-                    return;
+                    return (record, sample);
                 }
             }
         }
         report(dir.save(name, &files));
     }
+    (record, sample)
 }

@@ -12,6 +12,7 @@ struct Global {
     failed: Vec<String>,
     seen: HashSet<String>,
     csv: Vec<crate::tasty_csv::Row>,
+    measured: usize,
     started: Option<std::time::Instant>,
 }
 
@@ -40,6 +41,16 @@ pub(crate) fn record_completed(row: crate::tasty_csv::Row) {
 /// The `--csv` rows so far.
 pub(crate) fn csv_rows() -> Vec<crate::tasty_csv::Row> {
     with(|g| g.csv.clone())
+}
+
+/// Records that a benchmark was measured and saved.
+pub(crate) fn record_measured() {
+    with(|g| g.measured += 1);
+}
+
+/// How many benchmarks were measured and saved.
+pub(crate) fn measured_count() -> usize {
+    with(|g| g.measured)
 }
 
 /// How many benchmarks ran (completed or failed).

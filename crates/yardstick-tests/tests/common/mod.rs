@@ -85,3 +85,15 @@ pub fn read_json(path: &Path) -> serde_json::Value {
     serde_json::from_slice(&std::fs::read(path).unwrap())
         .unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
+
+/// The folder of the only benchmark saved under `home` (the report's own
+/// folder aside).
+pub fn benchmark_dir(home: &Path) -> PathBuf {
+    let dirs: Vec<PathBuf> = std::fs::read_dir(home)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.file_name().unwrap() != "report")
+        .collect();
+    assert_eq!(dirs.len(), 1, "{dirs:?}");
+    dirs[0].clone()
+}
