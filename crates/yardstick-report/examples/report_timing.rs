@@ -8,7 +8,8 @@
 //! with 100 linear samples and a baseline, are analysed with
 //! `yardstick-stats` (100 000 resamples, untimed) and then written with
 //! `write_benchmark`, `write_group` and `write_index` (timed). Prints the
-//! time of each phase and the report's size on disk.
+//! time of each phase and the report's size on disk. `OUT_DIR/exports/`
+//! gets the markdown summary, the quick plot and every built-in template.
 
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -129,6 +130,26 @@ fn main() {
     let t = Instant::now();
     write_index(&home).unwrap();
     let index_time = t.elapsed();
+    let t = Instant::now();
+    let results = yardstick_report::load_results(&home, "report_timing").unwrap();
+    let out = home.join("exports");
+    std::fs::create_dir_all(&out).unwrap();
+    std::fs::write(
+        out.join("summary.md"),
+        yardstick_report::markdown_summary(&results),
+    )
+    .unwrap();
+    std::fs::write(out.join("quick.svg"), yardstick_report::quick_svg(&results)).unwrap();
+    for b in yardstick_report::Builtin::ALL {
+        let text = b.render(&results).unwrap();
+        let ext = if b.name() == "pyperf" {
+            "json"
+        } else {
+            b.name()
+        };
+        std::fs::write(out.join(format!("{}.{ext}", b.name())), text).unwrap();
+    }
+    let exports_time = t.elapsed();
     let (bytes, files) = report_size(&home);
     println!("benchmarks: {n}");
     println!("analysis (not part of the report): {analysis:.2?}");
@@ -139,6 +160,7 @@ fn main() {
     println!("group pages: {group_time:.2?}");
     println!("index: {index_time:.2?}");
     println!("report total: {:.2?}", writing + group_time + index_time);
+    println!("exports (markdown, quick svg, 4 templates): {exports_time:.2?}");
     println!("report files: {files}, {} KiB", bytes / 1024);
 }
 

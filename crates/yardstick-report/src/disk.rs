@@ -93,7 +93,7 @@ pub fn discover(home: &Path) -> Result<(Vec<StoredBenchmark>, Vec<ReportError>),
     let top = fs::read_dir(home).map_err(|e| ReportError::io(home, e))?;
     drop(top);
     walk(home, 0, &mut found, &mut problems);
-    found.sort_by(|a: &StoredBenchmark, b| a.record.full_id.cmp(&b.record.full_id));
+    found.sort_by(|a: &StoredBenchmark, b| natural_cmp(&a.record.full_id, &b.record.full_id));
     Ok((found, problems))
 }
 
@@ -132,6 +132,29 @@ fn walk(
             continue;
         }
         walk(&sub, depth + 1, found, problems);
+    }
+}
+
+/// Compares ids part by part (split at `/`), numbers by value, so that
+/// `fib/2` comes before `fib/10`.
+pub(crate) fn natural_cmp(a: &str, b: &str) -> std::cmp::Ordering {
+    let mut pa = a.split('/');
+    let mut pb = b.split('/');
+    loop {
+        match (pa.next(), pb.next()) {
+            (None, None) => return std::cmp::Ordering::Equal,
+            (None, Some(_)) => return std::cmp::Ordering::Less,
+            (Some(_), None) => return std::cmp::Ordering::Greater,
+            (Some(x), Some(y)) => {
+                let ord = match (x.parse::<f64>(), y.parse::<f64>()) {
+                    (Ok(u), Ok(v)) => u.total_cmp(&v).then_with(|| x.cmp(y)),
+                    _ => x.cmp(y),
+                };
+                if ord.is_ne() {
+                    return ord;
+                }
+            }
+        }
     }
 }
 
@@ -181,6 +204,13 @@ fn csv_fields(line: &str) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn ids_sort_naturally() {
+        let mut ids = ["g/f/16", "g/f/4", "g/e/100", "g/f/1", "a"];
+        ids.sort_by(|a, b| natural_cmp(a, b));
+        assert_eq!(ids, ["a", "g/e/100", "g/f/1", "g/f/4", "g/f/16"]);
+    }
 
     #[test]
     fn csv_fields_unquote() {

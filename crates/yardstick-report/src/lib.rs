@@ -47,6 +47,12 @@
 //!
 //! Pages are self-contained: inline CSS, no script, no network; plots are
 //! SVG files beside the page. Every name is HTML-escaped.
+//!
+//! # Crate features
+//!
+//! * `templates` (default) — [`render_template`], [`render_template_file`]
+//!   and the [`Builtin`] templates (`csv`, `json`, `html`, `pyperf`),
+//!   through MiniJinja.
 #![deny(missing_docs)]
 
 mod density;
@@ -60,6 +66,8 @@ mod plots;
 mod regenerate;
 mod results;
 mod svg;
+#[cfg(feature = "templates")]
+mod template;
 pub mod units;
 mod write;
 
@@ -79,6 +87,8 @@ pub use results::{
     BenchmarkResult, BoxPlot, ChangeValue, EstimateValue, Outliers, RunResults, SampleValue,
     ThroughputValue,
 };
+#[cfg(feature = "templates")]
+pub use template::{render_template, render_template_file, Builtin};
 
 /// Everything the page of one benchmark shows, as the harness has it after
 /// the analysis.

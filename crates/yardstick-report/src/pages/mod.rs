@@ -85,7 +85,7 @@ impl Page {
                 let h = escape::href(f);
                 let _ = write!(
                     self.buf,
-                    "<figure><a href=\"{h}\"><img src=\"{h}\" alt=\"{}\" loading=\"lazy\"></a><figcaption>{caption}</figcaption></figure>",
+                    "<figure><a href=\"{h}\"><img src=\"{h}\" alt=\"{}\"></a><figcaption>{caption}</figcaption></figure>",
                     escape::html(alt)
                 );
             }

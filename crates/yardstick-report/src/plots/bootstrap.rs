@@ -38,9 +38,9 @@ pub(crate) fn distribution(
         c.svg.line(x, y0, x, y1, "est");
     }
     c.legend(&[
-        ("cur", "Bootstrap distribution"),
-        ("ci", "Confidence interval"),
-        ("est", "Point estimate"),
+        ("cur", "Bootstrap"),
+        ("ci", "Interval"),
+        ("est", "Estimate"),
     ]);
     Some(c.finish())
 }

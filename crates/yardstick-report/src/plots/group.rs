@@ -51,7 +51,7 @@ pub(crate) fn violin(members: &[Member], unit: &str, log: bool, width: f64) -> S
     } else {
         Axis::linear(lo * f, hi * f, 0.05, x_label)
     };
-    let y = Axis::linear(0.0, members.len() as f64, 0.0, "").without_tick_labels();
+    let y = Axis::linear(0.0, members.len() as f64, 0.0, "").without_ticks();
     let mut c = Chart::with_margins(width, height, "", x, y, left);
     for (i, m) in members.iter().enumerate() {
         let row_mid = c.top + ROW * (i as f64 + 0.5);

@@ -4,7 +4,7 @@
 use super::group::ellipsis;
 use crate::results::RunResults;
 use crate::svg::{Axis, Chart, SERIES_COLOURS};
-use crate::units::Scale;
+use crate::units::{format_value, Scale};
 
 const ROW: f64 = 26.0;
 
@@ -34,7 +34,7 @@ pub fn quick_svg(results: &RunResults) -> String {
             0.12,
             format!("Mean time per iteration ({})", scale.unit),
         ),
-        Axis::linear(0.0, b.len().max(1) as f64, 0.0, "").without_tick_labels(),
+        Axis::linear(0.0, b.len().max(1) as f64, 0.0, "").without_ticks(),
         left,
     );
     let mut groups: Vec<&str> = Vec::new();
@@ -49,9 +49,9 @@ pub fn quick_svg(results: &RunResults) -> String {
         c.svg.begin_group(&format!(
             "{}: {} [{} {}]",
             r.id,
-            scale.format(r.mean.estimate),
-            scale.format(r.mean.lower_bound),
-            scale.format(r.mean.upper_bound)
+            format_value(r.mean.estimate, &r.unit),
+            format_value(r.mean.lower_bound, &r.unit),
+            format_value(r.mean.upper_bound, &r.unit)
         ));
         c.svg.rect(
             x0,
@@ -70,7 +70,7 @@ pub fn quick_svg(results: &RunResults) -> String {
             mid + 4.0,
             "start",
             "note",
-            &scale.format(r.mean.estimate),
+            &format_value(r.mean.estimate, &r.unit),
         );
         let lx = c.left - 8.0;
         c.svg

@@ -21,6 +21,9 @@ pub(crate) struct Axis {
     pub label: String,
     /// Whether to draw tick labels (density axes have meaningless numbers).
     pub tick_labels: bool,
+    /// Whether to draw grid lines and ticks at all (not for category
+    /// axes).
+    pub ticks: bool,
 }
 
 impl Axis {
@@ -40,6 +43,7 @@ impl Axis {
             kind: AxisKind::Linear,
             label: label.into(),
             tick_labels: true,
+            ticks: true,
         }
     }
 
@@ -52,6 +56,7 @@ impl Axis {
             kind: AxisKind::Linear,
             label: label.into(),
             tick_labels: true,
+            ticks: true,
         }
     }
 
@@ -74,12 +79,20 @@ impl Axis {
             kind: AxisKind::Log,
             label: label.into(),
             tick_labels: true,
+            ticks: true,
         }
     }
 
     /// Hides the tick labels.
     pub(crate) fn without_tick_labels(mut self) -> Axis {
         self.tick_labels = false;
+        self
+    }
+
+    /// Hides the ticks and grid lines (a category axis).
+    pub(crate) fn without_ticks(mut self) -> Axis {
+        self.tick_labels = false;
+        self.ticks = false;
         self
     }
 
@@ -147,7 +160,7 @@ impl Chart {
         left: f64,
     ) -> Chart {
         let mut svg = Svg::new(width, height, title);
-        let top = if title.is_empty() { 14.0 } else { 34.0 };
+        let top = 34.0;
         if !title.is_empty() {
             svg.text(left, 21.0, "start", "title", title);
         }
@@ -182,8 +195,16 @@ impl Chart {
 
     fn draw_axes(&mut self) {
         let (l, t, r, b) = (self.left, self.top, self.right, self.bottom);
-        let xt = self.x.ticks(((r - l) / 90.0).round().max(2.0) as usize);
-        let yt = self.y.ticks(((b - t) / 60.0).round().max(2.0) as usize);
+        let xt = if self.x.ticks {
+            self.x.ticks(((r - l) / 90.0).round().max(2.0) as usize)
+        } else {
+            Vec::new()
+        };
+        let yt = if self.y.ticks {
+            self.y.ticks(((b - t) / 60.0).round().max(2.0) as usize)
+        } else {
+            Vec::new()
+        };
         for (v, lab) in &xt {
             let x = self.px(*v);
             self.svg.line(x, t, x, b, "grid");
@@ -217,35 +238,26 @@ impl Chart {
         }
     }
 
-    /// A legend in the top right corner of the plot area: a sample of the
-    /// style (`class`) and a label per entry. Classes whose style fills
-    /// (`ci`, `curf`, `basef`, `f0`…) get a box, point classes a dot, and
+    /// A legend in one row above the plot area, right-aligned: a sample
+    /// of the style (`class`) and a label per entry. Classes whose style
+    /// fills (`ci`, `curf`, `basef`, …) get a box, point classes a dot, and
     /// the others a line.
     pub(crate) fn legend(&mut self, entries: &[(&str, &str)]) {
-        let width = entries
+        let widths: Vec<f64> = entries
             .iter()
-            .map(|(_, l)| l.chars().count())
-            .max()
-            .unwrap_or(0) as f64
-            * 6.6
-            + 34.0;
-        let x = self.right - width - 6.0;
-        let mut y = self.top + 8.0;
-        self.svg.rect(
-            x - 6.0,
-            y - 4.0,
-            width + 8.0,
-            entries.len() as f64 * 18.0 + 4.0,
-            "bg",
-        );
-        for (class, label) in entries {
+            .map(|(_, l)| 26.0 + l.chars().count() as f64 * 6.4 + 14.0)
+            .collect();
+        let total: f64 = widths.iter().sum();
+        let mut x = (self.right - total + 14.0).max(self.left);
+        let y = self.top - 24.0;
+        for ((class, label), w) in entries.iter().zip(widths) {
             match swatch(class) {
                 Swatch::Area => self.svg.rect(x, y + 1.0, 20.0, 12.0, class),
                 Swatch::Dot => self.svg.circle(x + 10.0, y + 7.0, 3.5, class, None),
                 Swatch::Line => self.svg.line(x, y + 7.0, x + 20.0, y + 7.0, class),
             }
             self.svg.text(x + 26.0, y + 11.0, "start", "lab", label);
-            y += 18.0;
+            x += w;
         }
     }
 
@@ -266,7 +278,7 @@ fn swatch(class: &str) -> Swatch {
     match first {
         "ci" | "curf" | "basef" | "noise" | "bar" => Swatch::Area,
         "cpt" | "bpt" | "mild" | "severe" => Swatch::Dot,
-        c if c.len() == 2 && c.starts_with('f') => Swatch::Dot,
+        c if c.len() == 2 && c.starts_with('f') && c.as_bytes()[1].is_ascii_digit() => Swatch::Dot,
         _ => Swatch::Line,
     }
 }

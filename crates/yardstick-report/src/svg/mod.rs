@@ -29,7 +29,7 @@ text{font:12px system-ui,-apple-system,'Segoe UI',Roboto,Helvetica,Arial,sans-se
 .s5{stroke:#0891b2}.s6{stroke:#ca8a04}.s7{stroke:#db2777}.s8{stroke:#4b5563}.s9{stroke:#65a30d}\
 .f0{fill:#2563eb}.f1{fill:#ea580c}.f2{fill:#16a34a}.f3{fill:#9333ea}.f4{fill:#dc2626}\
 .f5{fill:#0891b2}.f6{fill:#ca8a04}.f7{fill:#db2777}.f8{fill:#4b5563}.f9{fill:#65a30d}\
-.ln{stroke-width:2;fill:none}.vio{fill-opacity:.35;stroke-width:1.2}";
+.dash{stroke-dasharray:6 4;stroke-width:1.5}.ln{stroke-width:2;fill:none}.vio{fill-opacity:.35;stroke-width:1.2}";
 
 /// Number of distinct series colours (`s0`…`s9`, `f0`…`f9`).
 pub(crate) const SERIES_COLOURS: usize = 10;
