@@ -34,11 +34,13 @@ impl<A: AsyncExecutor, M: Measurement> AsyncBencher<'_, '_, A, M> {
         self.runner.block_on(async {
             b.iterated = true;
             let time_start = Instant::now();
+            crate::metered::start();
             let start = b.measurement.start();
             for _ in 0..b.iters {
                 black_box(routine().await);
             }
             b.value = b.measurement.end(start);
+            crate::metered::stop();
             b.elapsed_time = time_start.elapsed();
         });
     }
@@ -53,7 +55,9 @@ impl<A: AsyncExecutor, M: Measurement> AsyncBencher<'_, '_, A, M> {
         self.runner.block_on(async {
             b.iterated = true;
             let time_start = Instant::now();
+            crate::metered::start();
             b.value = routine(b.iters).await;
+            crate::metered::stop();
             b.elapsed_time = time_start.elapsed();
         });
     }
@@ -96,11 +100,13 @@ impl<A: AsyncExecutor, M: Measurement> AsyncBencher<'_, '_, A, M> {
                 let batch = batch_size.min(b.iters - done);
                 let inputs = black_box((0..batch).map(|_| setup()).collect::<Vec<_>>());
                 let mut outputs = Vec::with_capacity(batch as usize);
-                let start = b.measurement.start();
+                crate::metered::start();
+            let start = b.measurement.start();
                 for input in inputs {
                     outputs.push(routine(input).await);
                 }
                 let end = b.measurement.end(start);
+                crate::metered::stop();
                 b.value = b.measurement.add(&b.value, &end);
                 black_box(outputs);
                 done += batch;
@@ -128,11 +134,13 @@ impl<A: AsyncExecutor, M: Measurement> AsyncBencher<'_, '_, A, M> {
                 let batch = batch_size.min(b.iters - done);
                 let mut inputs = black_box((0..batch).map(|_| setup()).collect::<Vec<_>>());
                 let mut outputs = Vec::with_capacity(batch as usize);
-                let start = b.measurement.start();
+                crate::metered::start();
+            let start = b.measurement.start();
                 for input in &mut inputs {
                     outputs.push(routine(input).await);
                 }
                 let end = b.measurement.end(start);
+                crate::metered::stop();
                 b.value = b.measurement.add(&b.value, &end);
                 black_box(outputs);
                 done += batch;

@@ -45,11 +45,13 @@ impl<'a, M: Measurement> Bencher<'a, M> {
     {
         self.iterated = true;
         let time_start = Instant::now();
+        crate::metered::start();
         let start = self.measurement.start();
         for _ in 0..self.iters {
             black_box(routine());
         }
         self.value = self.measurement.end(start);
+        crate::metered::stop();
         self.elapsed_time = time_start.elapsed();
     }
 
@@ -61,7 +63,9 @@ impl<'a, M: Measurement> Bencher<'a, M> {
     {
         self.iterated = true;
         let time_start = Instant::now();
+        crate::metered::start();
         self.value = routine(self.iters);
+        crate::metered::stop();
         self.elapsed_time = time_start.elapsed();
     }
 
@@ -115,9 +119,11 @@ impl<'a, M: Measurement> Bencher<'a, M> {
         if batch_size == 1 {
             for _ in 0..self.iters {
                 let input = black_box(setup());
-                let start = self.measurement.start();
+                crate::metered::start();
+        let start = self.measurement.start();
                 let output = routine(input);
                 let end = self.measurement.end(start);
+                crate::metered::stop();
                 self.value = self.measurement.add(&self.value, &end);
                 drop(black_box(output));
             }
@@ -127,9 +133,11 @@ impl<'a, M: Measurement> Bencher<'a, M> {
                 let batch = batch_size.min(self.iters - done);
                 let inputs = black_box((0..batch).map(|_| setup()).collect::<Vec<_>>());
                 let mut outputs = Vec::with_capacity(batch as usize);
-                let start = self.measurement.start();
+                crate::metered::start();
+        let start = self.measurement.start();
                 outputs.extend(inputs.into_iter().map(&mut routine));
                 let end = self.measurement.end(start);
+                crate::metered::stop();
                 self.value = self.measurement.add(&self.value, &end);
                 black_box(outputs);
                 done += batch;
@@ -153,9 +161,11 @@ impl<'a, M: Measurement> Bencher<'a, M> {
         if batch_size == 1 {
             for _ in 0..self.iters {
                 let mut input = black_box(setup());
-                let start = self.measurement.start();
+                crate::metered::start();
+        let start = self.measurement.start();
                 let output = routine(&mut input);
                 let end = self.measurement.end(start);
+                crate::metered::stop();
                 self.value = self.measurement.add(&self.value, &end);
                 drop(black_box(output));
                 drop(black_box(input));
@@ -166,9 +176,11 @@ impl<'a, M: Measurement> Bencher<'a, M> {
                 let batch = batch_size.min(self.iters - done);
                 let mut inputs = black_box((0..batch).map(|_| setup()).collect::<Vec<_>>());
                 let mut outputs = Vec::with_capacity(batch as usize);
-                let start = self.measurement.start();
+                crate::metered::start();
+        let start = self.measurement.start();
                 outputs.extend(inputs.iter_mut().map(&mut routine));
                 let end = self.measurement.end(start);
+                crate::metered::stop();
                 self.value = self.measurement.add(&self.value, &end);
                 black_box(outputs);
                 done += batch;

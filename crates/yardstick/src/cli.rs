@@ -92,6 +92,7 @@ pub(crate) struct Args {
     pub fail_if_slower: Option<f64>,
     pub fail_if_faster: Option<f64>,
     pub hide_successes: bool,
+    pub metrics: Option<Vec<crate::meters::Metric>>,
     pub help: bool,
 }
 
@@ -136,6 +137,7 @@ const VALUE_OPTIONS: &[&str] = &[
     "fail-if-slower",
     "fail-if-faster",
     "confidence",
+    "measure",
 ];
 
 const FLAG_OPTIONS: &[&str] = &[
@@ -307,6 +309,10 @@ impl Builder {
                 .map(|p| check(p, p.is_finite() && p >= 0.0, name, expected).map(|p| p / 100.0))
                 .transpose()
         };
+        let metrics = self
+            .get("measure")
+            .map(|list| crate::meters::parse_metrics(list).map_err(|e| CliError(format!("--measure: {e}"))))
+            .transpose()?;
         let fail_if_slower = percent("fail-if-slower")?;
         let fail_if_faster = percent("fail-if-faster")?;
         let significance_level = self.unit_interval("significance-level")?;
@@ -454,6 +460,7 @@ impl Builder {
             fail_if_slower,
             fail_if_faster,
             hide_successes: self.has("hide-successes"),
+            metrics,
             help: self.help,
         })
     }
@@ -549,6 +556,10 @@ Options:
   -c, --color <WHEN>                 auto, always or never (honours NO_COLOR and CARGO_TERM_COLOR)
       --output-format <FORMAT>       criterion (default), bencher (`test id ... bench: N ns/iter`),
                                      tasty (`id: OK (0.44s)` / `53 ns ± 2.7 ns`) or stats (rebar3_bench)
+      --measure <LIST>               Also measure, per iteration: wall, cpu, thread-cpu, instructions,
+                                     cycles, branches, branch-misses, cache-references, cache-misses,
+                                     task-clock, context-switches, cpu-migrations, page-faults, allocs
+                                     (needs yardstick's counting allocator), counters, all
       --csv <FILE>                   Write tasty-bench's CSV of results (Name,Mean (ps),2*Stdev (ps))
       --baseline-csv <FILE>          Compare with such a CSV (`8% more than baseline`)
       --fail-if-slower <PERCENT>     Fail benchmarks more than PERCENT slower than the baseline
@@ -616,6 +627,10 @@ mod tests {
         assert_eq!(a.timeout, Some(Duration::from_secs(2)));
         assert!(parse(&["--target-precision", "0"]).is_err());
         assert!(parse(&["--target-precision", "1", "--stdev", "2"]).is_err());
+        let a = parse(&["--bench", "--measure", "cpu,page-faults"]).unwrap();
+        assert_eq!(a.metrics.unwrap().len(), 2);
+        let e = parse(&["--bench", "--measure", "cpu,bogus"]).unwrap_err();
+        assert!(e.0.starts_with("--measure: ") && e.0.contains("bogus"), "{e}");
     }
 
     #[test]

@@ -109,6 +109,8 @@ pub(crate) struct BenchmarkConfig {
     pub target_precision: f64,
     /// Adaptive sampling's time-out per benchmark.
     pub timeout: Duration,
+    /// Metrics read around every sample besides the measurement.
+    pub metrics: Vec<crate::meters::Metric>,
 }
 
 impl BenchmarkConfig {
@@ -134,6 +136,7 @@ impl Default for BenchmarkConfig {
             explicit_plan: false,
             target_precision: 0.01,
             timeout: Duration::from_secs(5),
+            metrics: Vec::new(),
         }
     }
 }
@@ -149,6 +152,7 @@ pub(crate) struct PartialConfig {
     pub significance_level: Option<f64>,
     pub warm_up_time: Option<Duration>,
     pub sampling_mode: Option<SamplingMode>,
+    pub metrics: Option<Vec<crate::meters::Metric>>,
 }
 
 impl PartialConfig {
@@ -168,6 +172,7 @@ impl PartialConfig {
                 || self.measurement_time.is_some(),
             target_precision: base.target_precision,
             timeout: base.timeout,
+            metrics: self.metrics.clone().unwrap_or_else(|| base.metrics.clone()),
         }
     }
 }

@@ -209,6 +209,22 @@ impl<M: Measurement> Criterion<M> {
         self
     }
 
+    /// Also measures `metrics` around every sample (CPU time, counters,
+    /// allocations), each analysed and reported per iteration beside the
+    /// time. `--measure` on the command line overrides this.
+    ///
+    /// ```
+    /// # use yardstick as criterion;
+    /// use criterion::{meters::Metric, Criterion};
+    ///
+    /// let c = Criterion::default().with_metrics(&[Metric::CpuThread, Metric::PageFaults]);
+    /// ```
+    #[must_use]
+    pub fn with_metrics(mut self, metrics: &[crate::meters::Metric]) -> Criterion<M> {
+        self.config.metrics = metrics.to_vec();
+        self
+    }
+
     /// Writes the HTML report (the default).
     #[must_use]
     pub fn with_plots(mut self) -> Criterion<M> {
@@ -322,6 +338,9 @@ impl<M: Measurement> Criterion<M> {
         c.quick_mode |= args.quick;
         c.explicit_plan |= args.sample_size.is_some() || args.measurement_time.is_some();
         c.target_precision = args.target_precision.unwrap_or(c.target_precision);
+        if let Some(m) = &args.metrics {
+            c.metrics.clone_from(m);
+        }
         c.timeout = args.timeout.unwrap_or(c.timeout);
         let r = &mut self.run;
         r.mode = args.mode.clone();

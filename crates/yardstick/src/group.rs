@@ -117,6 +117,13 @@ impl<'a, M: Measurement> BenchmarkGroup<'a, M> {
         self
     }
 
+    /// Also measures `metrics` around every sample of this group's
+    /// benchmarks (see [`Criterion::with_metrics`]).
+    pub fn metrics(&mut self, metrics: &[crate::meters::Metric]) -> &mut Self {
+        self.partial.metrics = Some(metrics.to_vec());
+        self
+    }
+
     /// The work one iteration does, for rates in the output.
     pub fn throughput(&mut self, throughput: Throughput) -> &mut Self {
         self.throughput = Some(throughput);

@@ -53,6 +53,7 @@ mod id;
 mod macros;
 pub mod measurement;
 pub mod meters;
+mod metered;
 pub mod nanobench;
 mod output;
 mod plan;

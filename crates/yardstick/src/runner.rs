@@ -12,7 +12,7 @@ use crate::store::{
     estimate_file, estimates_file, BenchmarkDir, BenchmarkRecord, ChangeFile, RawRow, RunFiles,
     SavedSample,
 };
-use crate::{adaptive, plan, report, state, Criterion};
+use crate::{adaptive, metered, plan, report, state, Criterion};
 
 /// Runs `id` unless the filter excludes it. Failures are reported and
 /// recorded, never propagated: the other benchmarks still run. Returns
@@ -139,13 +139,27 @@ fn benchmark<M: Measurement>(
     let baseline = baseline_sample.as_ref().map(SavedSample::averages);
 
     terminal.benchmark_start(&id.full_id);
+    let mut metric_rows = None;
     let (mode, iters, values) = if let Some(name) = &c.run.load_baseline {
         let s = dir.load_sample(name).map_err(|e| {
             format!("cannot load baseline '{name}' ({e}) — run with --save-baseline {name} first")
         })?;
         (s.sampling_mode, s.iters, s.times)
     } else {
-        state::catch_panic(|| sample(m, terminal, id, config, f))?.map_err(|e| e.to_string())?
+        for note in metered::activate(&config.metrics) {
+            if state::first_time(&note) {
+                terminal.warning(&note);
+            }
+        }
+        let sampled = state::catch_panic(|| sample(m, terminal, id, config, f));
+        let rows = metered::deactivate();
+        let (mode, iters, values) = sampled?.map_err(|e| e.to_string())?;
+        // The last rows are the samples' (earlier ones are the warm-up's).
+        metric_rows = rows.map(|(metrics, rows)| {
+            let skip = rows.len().saturating_sub(iters.len());
+            (metrics, rows[skip..].to_vec())
+        });
+        (mode, iters, values)
     };
 
     terminal.analysing(&id.full_id);
@@ -159,9 +173,23 @@ fn benchmark<M: Measurement>(
         let mut probe = [analysis.typical().point];
         m.formatter().scale_for_machines(&mut probe)
     };
+    let metrics = metric_rows.map_or_else(Vec::new, |(metrics, rows)| {
+        let cfg = yardstick_stats::BootstrapConfig {
+            nresamples: config.nresamples.min(10_000),
+            confidence: config.confidence_level,
+            seed: crate::analysis::SEED,
+        };
+        let linear = analysis.mode == ActualSamplingMode::Linear;
+        metered::analyse(&metrics, &rows, &analysis.iters, linear, &cfg)
+    });
 
     if c.run.load_baseline.is_none() {
         check_optimised_away(m, terminal, id, &analysis);
+        if !metrics.is_empty() {
+            if let Err(e) = dir.save_metrics("new", &metrics) {
+                terminal.warning(&format!("could not save the metrics of {}: {e}", id.full_id));
+            }
+        }
         let (record, sample) = save(
             c,
             terminal,
@@ -208,6 +236,7 @@ fn benchmark<M: Measurement>(
             ratio_to_baseline: ratio,
             failure: failure.clone(),
             elapsed: started.elapsed(),
+            metrics: &metrics,
         });
     }
     if unit == "ns" {

@@ -13,6 +13,7 @@ struct Global {
     seen: HashSet<String>,
     csv: Vec<crate::tasty_csv::Row>,
     measured: usize,
+    said: HashSet<String>,
     started: Option<std::time::Instant>,
 }
 
@@ -41,6 +42,12 @@ pub(crate) fn record_completed(row: crate::tasty_csv::Row) {
 /// The `--csv` rows so far.
 pub(crate) fn csv_rows() -> Vec<crate::tasty_csv::Row> {
     with(|g| g.csv.clone())
+}
+
+/// True the first time `message` is passed in this process: notes about
+/// the machine are said once, not per benchmark.
+pub(crate) fn first_time(message: &str) -> bool {
+    with(|g| g.said.insert(message.to_owned()))
 }
 
 /// Records that a benchmark was measured and saved.

@@ -10,6 +10,9 @@ use criterion::{
     ParameterizedBenchmark, Throughput,
 };
 
+#[global_allocator]
+static ALLOC: criterion::meters::CountingAllocator = criterion::meters::CountingAllocator::system();
+
 fn spin(n: u64) -> u64 {
     let mut x = 0u64;
     for i in 0..n {
@@ -106,6 +109,23 @@ fn adaptive(c: &mut Criterion) {
     });
 }
 
+/// Known costs for the extra metrics: one allocation of 800 bytes per
+/// iteration, and a sleep that costs wall time but almost no CPU time.
+fn metered(c: &mut Criterion) {
+    if std::env::var_os("FIXTURE_METERS").is_none() {
+        return;
+    }
+    c.bench_function("alloc/vec100", |b| {
+        b.iter(|| Vec::<u64>::with_capacity(black_box(100)))
+    });
+    let mut g = c.benchmark_group("sleep");
+    g.sampling_mode(criterion::SamplingMode::Flat);
+    g.bench_function("2ms", |b| {
+        b.iter(|| std::thread::sleep(std::time::Duration::from_millis(2)))
+    });
+    g.finish();
+}
+
 /// The 0.3-era API, whose ids follow 0.3's rules.
 fn legacy(c: &mut Criterion) {
     c.bench_functions(
@@ -139,6 +159,6 @@ impl Profiler for LineProfiler {
 criterion_group! {
     name = group;
     config = Criterion::default().with_profiler(LineProfiler);
-    targets = benches, legacy, adaptive
+    targets = benches, legacy, adaptive, metered
 }
 criterion_main!(group);

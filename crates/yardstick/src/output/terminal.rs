@@ -30,6 +30,8 @@ pub(crate) struct Completed<'a> {
     pub failure: Option<String>,
     /// Wall time spent on the benchmark.
     pub elapsed: std::time::Duration,
+    /// The extra metrics measured with it.
+    pub metrics: &'a [crate::metered::MetricResult],
 }
 
 /// Prints progress and results.
@@ -197,6 +199,7 @@ impl Terminal {
                 s.faint(&f.format_throughput(&t, typical.lower)),
             ));
         }
+        lines.extend(metric_lines(c.metrics, s));
         if self.verbosity == Verbosity::Quiet {
             return lines;
         }
@@ -300,6 +303,39 @@ impl Terminal {
         }
         lines
     }
+}
+
+/// One line per extra metric: `cpu:    [lo est hi]` per iteration, a peak
+/// for maxima, and the words "not measured" when a sample could not be read.
+fn metric_lines(metrics: &[crate::metered::MetricResult], s: &super::Style) -> Vec<String> {
+    // Times are scaled per value as on the time line; counts share one unit
+    // written once after the interval.
+    let show = |v: f64, unit: &str| {
+        if unit == "ns" {
+            format::time(v).trim().to_owned()
+        } else {
+            format::short(v)
+        }
+    };
+    metrics
+        .iter()
+        .map(|r| {
+            let (name, unit) = (r.metric.name(), r.metric.unit());
+            let suffix = if unit == "ns" { String::new() } else { format!(" {unit}") };
+            let body = match (&r.estimate, r.peak) {
+                (Some(e), _) => format!(
+                    "[{} {} {}]{suffix} per iteration",
+                    s.faint(&show(e.lower, unit)),
+                    s.bold(&show(e.point, unit)),
+                    s.faint(&show(e.upper, unit))
+                ),
+                (None, Some(p)) => format!("{}{suffix} (largest sample)", s.bold(&show(p, unit))),
+                (None, None) => "not measured (a sample could not be read)".to_owned(),
+            };
+            let label = format!("{name}:");
+            format!("{INDENT}{label:<7} {body}")
+        })
+        .collect()
 }
 
 /// The throughput lines to print: `ElementsAndBytes` gives an elements

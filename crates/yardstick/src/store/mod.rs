@@ -160,6 +160,30 @@ impl BenchmarkDir {
         write_atomic(&dir.join("raw.csv"), raw_csv(files.raw).as_bytes())
     }
 
+    /// Writes `<name>/metrics.json`: every extra metric's unit, sample
+    /// totals and per-iteration estimate (yardstick's own file, versioned).
+    pub(crate) fn save_metrics(
+        &self,
+        name: &str,
+        metrics: &[crate::metered::MetricResult],
+    ) -> Result<(), StoreError> {
+        let list: Vec<serde_json::Value> = metrics
+            .iter()
+            .map(|r| {
+                serde_json::json!({
+                    "name": r.metric.name(),
+                    "unit": r.metric.unit(),
+                    "per_iteration": r.metric.is_additive(),
+                    "values": r.values.iter().map(|v| if v.is_finite() { Some(*v) } else { None }).collect::<Vec<_>>(),
+                    "estimate": r.estimate.as_ref().map(estimate_file),
+                    "peak": r.peak,
+                })
+            })
+            .collect();
+        let doc = serde_json::json!({ "version": 1, "metrics": list });
+        write_json(&self.sub(name).join("metrics.json"), &doc)
+    }
+
     /// Writes `change/estimates.json`.
     pub(crate) fn save_change(&self, change: &ChangeFile) -> Result<(), StoreError> {
         write_json(&self.sub("change").join("estimates.json"), change)
