@@ -74,18 +74,10 @@ pub fn factor(new: u64, old: u64) -> f64 {
 }
 
 /// Compares every shown metric of `new` with `old` (when there is an old
-/// run); the order is the print order.
+/// run); the order is the print order. Metrics this run did not measure
+/// (the cache metrics with `--cache-sim=no`) are left out.
 pub fn diffs(new: &Metrics, old: Option<&Metrics>) -> Vec<(EventKind, Diff)> {
-    let mut kinds = new.shown();
-    if let Some(old) = old {
-        for k in old.shown() {
-            if !kinds.contains(&k) {
-                kinds.push(k);
-            }
-        }
-    }
-    kinds.sort();
-    kinds
+    new.shown()
         .into_iter()
         .map(|k| (k, Diff::new(new.get(k), old.and_then(|o| o.get(k)))))
         .collect()

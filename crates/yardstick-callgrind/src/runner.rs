@@ -265,6 +265,7 @@ fn drive(context: &Context, opts: &Options, jobs: Vec<Job>, hooks: &Hooks<'_>) -
         return EXIT_FAILED;
     }
     let mut failed = Vec::new();
+    let mut regressions = Vec::new();
     let mut regressed = false;
     let mut current_group: Option<&str> = None;
     for job in &jobs {
@@ -287,14 +288,15 @@ fn drive(context: &Context, opts: &Options, jobs: Vec<Job>, hooks: &Hooks<'_>) -
             .as_ref()
             .is_some_and(|c| !c.regressions.is_empty());
         regressed |= job_regressed;
-        if summary.failed
-            && !(job_regressed
-                && summary
-                    .errors
-                    .iter()
-                    .all(|e| e.contains("Performance has regressed")))
-        {
+        let only_regressed = job_regressed
+            && summary
+                .errors
+                .iter()
+                .all(|e| e.contains("Performance has regressed"));
+        if summary.failed && !only_regressed {
             failed.push(summary);
+        } else if job_regressed {
+            regressions.push(summary);
         }
         let fail_fast = opts.regression_fail_fast
             || job.config.regression.as_ref().is_some_and(|r| r.fail_fast);
@@ -306,7 +308,7 @@ fn drive(context: &Context, opts: &Options, jobs: Vec<Job>, hooks: &Hooks<'_>) -
         hook(hooks, g, false);
     }
     let _ = std::io::stdout().flush();
-    for f in &failed {
+    for f in regressions.iter().chain(&failed) {
         for e in &f.errors {
             eprintln!("error: {e}");
         }

@@ -1,0 +1,337 @@
+//! End-to-end tests: the fixture bench binaries run as `cargo bench` runs
+//! them, under real Valgrind.
+//!
+//! Without `valgrind` on PATH these tests print a note and pass, except when
+//! `CI` is set (CI installs Valgrind), where they fail saying so.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use serde_json::Value;
+
+const LIB: &str = env!("CARGO_BIN_EXE_cg-lib");
+const BIN: &str = env!("CARGO_BIN_EXE_cg-bin");
+
+fn have_valgrind() -> bool {
+    let found = Command::new("valgrind")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !found {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "valgrind is not on PATH: CI must install it (apt-get install valgrind)"
+        );
+        eprintln!("note: valgrind is not on PATH; skipping this test");
+    }
+    found
+}
+
+/// A fresh home directory for one test.
+fn home(name: &str) -> PathBuf {
+    static N: AtomicUsize = AtomicUsize::new(0);
+    let dir = std::env::temp_dir().join(format!(
+        "yardstick-callgrind-e2e-{}-{name}-{}",
+        std::process::id(),
+        N.fetch_add(1, Ordering::SeqCst)
+    ));
+    let _ = std::fs::remove_dir_all(&dir);
+    dir
+}
+
+fn run(bin: &str, home: &Path, args: &[&str], envs: &[(&str, &str)]) -> Output {
+    let mut cmd = Command::new(bin);
+    cmd.arg("--bench").arg(format!("--home={}", home.display()));
+    cmd.args(args);
+    for var in [
+        "YARDSTICK_CALLGRIND_REGRESSION",
+        "YARDSTICK_CALLGRIND_OUTPUT_FORMAT",
+        "YARDSTICK_CALLGRIND_VALGRIND",
+        "CG_WORK",
+        "CG_EXPECT",
+    ] {
+        cmd.env_remove(var);
+    }
+    cmd.envs(envs.iter().copied());
+    cmd.output().expect("run the fixture bench binary")
+}
+
+fn text(o: &Output) -> (String, String) {
+    (
+        String::from_utf8_lossy(&o.stdout).into_owned(),
+        String::from_utf8_lossy(&o.stderr).into_owned(),
+    )
+}
+
+fn summaries(o: &Output) -> Vec<Value> {
+    String::from_utf8_lossy(&o.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("not JSON ({e}): {l}")))
+        .collect()
+}
+
+fn ir(summary: &Value) -> u64 {
+    summary["callgrind"]["metrics"]["Ir"]["new"]
+        .as_u64()
+        .expect("an Ir count")
+}
+
+fn find<'a>(all: &'a [Value], header_part: &str) -> &'a Value {
+    all.iter()
+        .find(|s| s["header"].as_str().unwrap_or("").contains(header_part))
+        .unwrap_or_else(|| panic!("no benchmark '{header_part}' in {all:?}"))
+}
+
+#[test]
+fn the_same_benchmark_twice_gives_identical_counts() {
+    if !have_valgrind() {
+        return;
+    }
+    let h = home("twice");
+    let first = run(LIB, &h, &[], &[]);
+    let (out, err) = text(&first);
+    assert!(first.status.success(), "{out}\n{err}");
+    assert!(out.contains("cg_lib::sums::bench_sum small:1000"), "{out}");
+    assert!(
+        out.lines()
+            .filter(|l| l.starts_with("  "))
+            .all(|l| l.contains("|N/A") && l.ends_with("(*********)")),
+        "{out}"
+    );
+    let second = run(LIB, &h, &[], &[]);
+    let (out, err) = text(&second);
+    assert!(second.status.success(), "{out}\n{err}");
+    let metric_lines: Vec<&str> = out.lines().filter(|l| l.starts_with("  ")).collect();
+    assert_eq!(metric_lines.len(), 18, "{out}");
+    for line in metric_lines {
+        assert!(
+            line.ends_with("(No change)"),
+            "counts differ between runs: {line}"
+        );
+    }
+    // The files callgrind_annotate reads are kept beside each other.
+    let dir = h.join("yardstick-callgrind-examples/cg-lib/sums/bench_sum.small");
+    assert!(dir.join("callgrind.bench_sum.small.out").is_file());
+    assert!(dir.join("callgrind.bench_sum.small.out.old").is_file());
+    assert!(dir.join("callgrind.bench_sum.small.log").is_file());
+}
+
+#[test]
+fn more_work_shows_the_expected_increase() {
+    if !have_valgrind() {
+        return;
+    }
+    let h = home("work");
+    let o = run(LIB, &h, &["--output-format=json"], &[("CG_WORK", "3000")]);
+    assert!(o.status.success(), "{:?}", text(&o));
+    let all = summaries(&o);
+    let small = ir(find(&all, "small:1000"));
+    let large = ir(find(&all, "large:2000"));
+    let env = ir(find(&all, "bench_work env"));
+    // sum_to does the same instructions per iteration: 1000 more iterations
+    // add an exact multiple of 1000, and 2000 more add twice that.
+    let per_1000 = large - small;
+    assert!(per_1000 >= 1000 && per_1000 % 1000 == 0, "{small} {large}");
+    assert_eq!(env - large, per_1000, "{small} {large} {env}");
+    // Only the benchmark is counted: the harness adds a few dozen
+    // instructions at most beyond the loop.
+    let fixed = small - per_1000;
+    assert!(fixed < 200, "overhead of {fixed} instructions");
+}
+
+#[test]
+fn a_regression_limit_fails_the_run() {
+    if !have_valgrind() {
+        return;
+    }
+    let h = home("regress");
+    let base = run(LIB, &h, &["bench_work"], &[("CG_WORK", "1000")]);
+    assert!(base.status.success(), "{:?}", text(&base));
+    // Same work: no regression.
+    let same = run(
+        LIB,
+        &h,
+        &["bench_work", "--regression=Ir=5"],
+        &[("CG_WORK", "1000")],
+    );
+    assert!(same.status.success(), "{:?}", text(&same));
+    // 10 % more work against a 5 % limit, from the environment variable.
+    let worse = run(
+        LIB,
+        &h,
+        &["bench_work"],
+        &[
+            ("CG_WORK", "1100"),
+            ("YARDSTICK_CALLGRIND_REGRESSION", "Ir=5"),
+        ],
+    );
+    let (out, err) = text(&worse);
+    assert_eq!(worse.status.code(), Some(3), "{out}\n{err}");
+    assert!(
+        err.contains("Performance has regressed: Instructions (")
+            && err.contains("regressed by +")
+            && err.contains("(>+5.00000)"),
+        "{err}"
+    );
+    assert!(
+        err.contains("cg_lib::sums::bench_work env:1000"),
+        "names the benchmark: {err}"
+    );
+    assert!(!err.contains("panicked"), "{err}");
+}
+
+#[test]
+fn baselines_are_saved_and_compared() {
+    if !have_valgrind() {
+        return;
+    }
+    let h = home("baseline");
+    let save = run(LIB, &h, &["small", "--save-baseline=main"], &[]);
+    assert!(save.status.success(), "{:?}", text(&save));
+    let cmp = run(LIB, &h, &["small", "--baseline=main"], &[]);
+    let (out, _) = text(&cmp);
+    assert!(
+        out.contains("  Baselines:                       |main"),
+        "{out}"
+    );
+    assert!(out.contains("(No change)"), "{out}");
+    let load = run(
+        LIB,
+        &h,
+        &["small", "--load-baseline=main", "--baseline=main"],
+        &[],
+    );
+    let (out, err) = text(&load);
+    assert!(load.status.success(), "{out}\n{err}");
+    assert!(
+        out.contains("  Baselines:                   main|main"),
+        "{out}"
+    );
+    // Without the cache simulation only instructions are counted.
+    let nosim = run(LIB, &h, &["small", "--callgrind-args=--cache-sim=no"], &[]);
+    let (out, _) = text(&nosim);
+    let lines: Vec<&str> = out.lines().filter(|l| l.starts_with("  ")).collect();
+    assert_eq!(lines.len(), 1, "{out}");
+    assert!(lines[0].starts_with("  Instructions:"), "{out}");
+}
+
+#[test]
+fn a_binary_benchmark_with_fixtures_and_an_expected_exit_code() {
+    if !have_valgrind() {
+        return;
+    }
+    let h = home("binary");
+    let ok = run(BIN, &h, &[], &[]);
+    let (out, err) = text(&ok);
+    assert!(ok.status.success(), "{out}\n{err}");
+    assert!(
+        out.contains("cg_bin::tool count:cg-tool count fixtures/words.txt"),
+        "{out}"
+    );
+    assert!(out.contains("cg_bin::tool exit:cg-tool exit 3"), "{out}");
+    assert_eq!(out.matches("  Instructions:").count(), 2, "{out}");
+    // The code differs from the one expected: the benchmark fails.
+    let bad = run(BIN, &h, &["exit"], &[("CG_EXPECT", "4")]);
+    let (out, err) = text(&bad);
+    assert_eq!(bad.status.code(), Some(1), "{out}\n{err}");
+    assert!(err.contains("exited with code 3, expected 4"), "{err}");
+    assert!(!err.contains("panicked"), "{err}");
+}
+
+#[test]
+fn json_summaries_validate_against_the_schema() {
+    if !have_valgrind() {
+        return;
+    }
+    let schema_path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../schemas/summary.v1.json");
+    let schema: Value =
+        serde_json::from_str(&std::fs::read_to_string(&schema_path).unwrap()).unwrap();
+    let validator = jsonschema::validator_for(&schema).expect("a valid schema");
+    let h = home("json");
+    let check = |v: &Value| {
+        let errors: Vec<String> = validator.iter_errors(v).map(|e| e.to_string()).collect();
+        assert!(errors.is_empty(), "{errors:?}\n{v:#}");
+    };
+    let lib = run(
+        LIB,
+        &h,
+        &[
+            "small",
+            "--output-format=json",
+            "--save-summary=pretty-json",
+            "--tools=dhat,memcheck",
+            "--flamegraph",
+        ],
+        &[],
+    );
+    assert!(lib.status.success(), "{:?}", text(&lib));
+    let lib_summaries = summaries(&lib);
+    assert_eq!(lib_summaries.len(), 1);
+    lib_summaries.iter().for_each(check);
+    let s = &lib_summaries[0];
+    assert_eq!(s["version"], "1");
+    let tools: Vec<&str> = s["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["tool"].as_str().unwrap())
+        .collect();
+    assert_eq!(tools, ["dhat", "memcheck"]);
+    assert_eq!(s["tools"][1]["errors"], 0);
+    assert!(Path::new(s["tools"][0]["out_file"].as_str().unwrap()).is_file());
+    let saved = Path::new(s["benchmark_dir"].as_str().unwrap()).join("summary.json");
+    check(&serde_json::from_str(&std::fs::read_to_string(saved).unwrap()).unwrap());
+    let svg = s["callgrind"]["flamegraphs"][0].as_str().unwrap();
+    assert!(std::fs::read_to_string(svg).unwrap().contains("<svg"));
+    // The second run compares, and draws the differential flamegraph too.
+    let again = run(
+        LIB,
+        &h,
+        &["small", "--output-format=json", "--flamegraph"],
+        &[],
+    );
+    let again = summaries(&again);
+    again.iter().for_each(check);
+    assert_eq!(again[0]["callgrind"]["metrics"]["Ir"]["diff_pct"], 0.0);
+    assert_eq!(
+        again[0]["callgrind"]["flamegraphs"]
+            .as_array()
+            .unwrap()
+            .len(),
+        2
+    );
+    let bin = run(BIN, &h, &["--output-format=json"], &[]);
+    summaries(&bin).iter().for_each(check);
+}
+
+#[test]
+fn valgrind_missing_is_one_clear_line() {
+    let h = home("missing");
+    let o = run(
+        LIB,
+        &h,
+        &[],
+        &[("YARDSTICK_CALLGRIND_VALGRIND", "/nonexistent/valgrind")],
+    );
+    let (out, err) = text(&o);
+    assert_eq!(o.status.code(), Some(1), "{out}\n{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.contains("Valgrind not found"), "{err}");
+    assert!(err.contains("apt-get install valgrind"), "{err}");
+}
+
+#[test]
+fn without_bench_each_benchmark_runs_once_natively() {
+    let o = Command::new(LIB).env_remove("CG_WORK").output().unwrap();
+    let (out, err) = text(&o);
+    assert!(o.status.success(), "{out}\n{err}");
+    assert_eq!(out.matches("Success").count(), 3, "{out}");
+    let list = Command::new(LIB).arg("--list").output().unwrap();
+    assert_eq!(
+        String::from_utf8_lossy(&list.stdout),
+        "cg_lib::sums::bench_sum small: benchmark\n\
+         cg_lib::sums::bench_sum large: benchmark\n\
+         cg_lib::sums::bench_work env: benchmark\n"
+    );
+}
