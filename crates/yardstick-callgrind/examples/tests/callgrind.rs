@@ -132,7 +132,10 @@ fn more_work_shows_the_expected_increase() {
     // sum_to does the same instructions per iteration: 1000 more iterations
     // add an exact multiple of 1000, and 2000 more add twice that.
     let per_1000 = large - small;
-    assert!(per_1000 >= 1000 && per_1000 % 1000 == 0, "{small} {large}");
+    assert!(
+        per_1000 >= 1000 && per_1000 / 1000 * 1000 == per_1000,
+        "{small} {large}"
+    );
     assert_eq!(env - large, per_1000, "{small} {large} {env}");
     // Only the benchmark is counted: the harness adds a few dozen
     // instructions at most beyond the loop.
