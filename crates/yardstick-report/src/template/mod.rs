@@ -31,7 +31,6 @@
 
 use std::path::Path;
 
-use minijinja::syntax::SyntaxConfig;
 use minijinja::value::{Serde, Value};
 use minijinja::{AutoEscape, Environment, UndefinedBehavior};
 
@@ -148,9 +147,6 @@ fn render(
             AutoEscape::None
         }
     });
-    if let Ok(syntax) = SyntaxConfig::builder().keep_trailing_newline(true).build() {
-        env.set_syntax(syntax);
-    }
     env.add_filter("csv", csv_filter);
     env.add_filter("format_value", |v: f64, unit: String| {
         format_value(v, &unit)
@@ -159,7 +155,7 @@ fn render(
     env.add_filter("truncate", |s: String, n: usize| {
         crate::plots::group::ellipsis(&s, n)
     });
-    let err = |e: minijinja::Error| ReportError::Template(describe(name, &e));
+    let err = |e: minijinja::Error| ReportError::Template(describe(&e));
     env.add_template(name, source).map_err(err)?;
     let ctx = Value::from(Serde(Context {
         title: &results.title,
@@ -180,8 +176,14 @@ struct Context<'a> {
     version: &'static str,
 }
 
-fn describe(name: &str, e: &minijinja::Error) -> String {
-    let mut msg = format!("{name}: {e}");
+fn describe(e: &minijinja::Error) -> String {
+    let mut msg = match e.detail() {
+        Some(d) => format!("{}: {d}", e.kind()),
+        None => e.kind().to_string(),
+    };
+    if let (Some(name), Some(line)) = (e.name(), e.line()) {
+        msg.push_str(&format!(" ({name}, line {line})"));
+    }
     let mut source = std::error::Error::source(e);
     while let Some(s) = source {
         msg.push_str(&format!(": {s}"));

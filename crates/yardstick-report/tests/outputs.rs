@@ -1,0 +1,395 @@
+//! Every output of the crate on a deterministic suite: the pages and plots
+//! on disk, the markdown summary, the JSON messages, the built-in templates
+//! and the quick plot. Numbers are masked where the snapshot is about the
+//! shape, not the statistics.
+
+mod common;
+
+use std::fs;
+
+use yardstick_format::messages::Message;
+use yardstick_report::messages::{benchmark_complete, group_complete};
+use yardstick_report::{
+    load_results, markdown_summary, quick_svg, render_template, write_all, Builtin,
+    RegenerateOptions, ReportError,
+};
+
+/// Replaces every number (digits with an optional point, sign and
+/// exponent) by `#`, so snapshots do not depend on the statistics.
+fn mask(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    let mut chars = s.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c.is_ascii_digit() {
+            while chars
+                .peek()
+                .is_some_and(|d| d.is_ascii_digit() || *d == '.' || *d == 'e')
+            {
+                chars.next();
+            }
+            out.push('#');
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+#[test]
+fn the_report_has_every_page_and_plot() {
+    let home = common::fresh_dir("outputs-pages");
+    common::write_suite(&home);
+    let rel = |p: &std::path::Path| p.strip_prefix(&home).unwrap().display().to_string();
+    let files: Vec<String> = common::files_under(&home)
+        .iter()
+        .map(|p| rel(p))
+        .filter(|p| p.contains("report"))
+        .collect();
+    // A linear benchmark with a baseline: every Criterion.rs plot name.
+    for f in [
+        "index.html",
+        "pdf.svg",
+        "regression.svg",
+        "slope.svg",
+        "mean.svg",
+        "median.svg",
+        "SD.svg",
+        "MAD.svg",
+        "both/pdf.svg",
+        "both/regression.svg",
+        "change/mean.svg",
+        "change/median.svg",
+        "change/t-test.svg",
+    ] {
+        let want = format!("parse/json/10/report/{f}");
+        assert!(files.contains(&want), "{want} missing from {files:#?}");
+    }
+    // Flat sampling: iteration times instead of the regression, no slope,
+    // and no comparison without a baseline.
+    assert!(files.contains(&"fib 20/report/iteration_times.svg".to_owned()));
+    assert!(!files
+        .iter()
+        .any(|f| f.starts_with("fib 20/report/regression")));
+    assert!(!files.iter().any(|f| f.starts_with("fib 20/report/both")));
+    // Group pages (not for the lone benchmark, whose folder is its group's).
+    assert!(files.contains(&"parse/report/index.html".to_owned()));
+    assert!(files.contains(&"parse/report/violin.svg".to_owned()));
+    assert!(files.contains(&"parse/report/lines.svg".to_owned()));
+    assert!(files.contains(&"parse/report/throughput.svg".to_owned()));
+    assert!(files.contains(&"cycles/report/violin.svg".to_owned()));
+    assert!(!files.iter().any(|f| f == "fib 20/report/violin.svg"));
+    assert!(files.contains(&"report/index.html".to_owned()));
+
+    // Links from the index reach every benchmark page.
+    let index = fs::read_to_string(home.join("report/index.html")).unwrap();
+    assert!(index.contains("href=\"../parse/json/10/report/index.html\""));
+    assert!(index.contains("href=\"../fib%2020/report/index.html\""));
+    assert!(index.contains("href=\"../parse/report/index.html\""));
+    let page = fs::read_to_string(home.join("parse/json/10/report/index.html")).unwrap();
+    assert!(page.contains("href=\"../../../../report/index.html\""));
+    assert!(page.contains("href=\"../../../../parse/report/index.html\""));
+    // Self-contained: no script, no external resource.
+    for f in common::files_under(&home) {
+        if f.extension().is_some_and(|e| e == "html" || e == "svg") {
+            let text = fs::read_to_string(&f).unwrap();
+            assert!(!text.contains("<script"), "{}", f.display());
+            assert!(!text.contains("http://") || text.contains("http://www.w3.org/2000/svg"));
+            assert!(!text.contains("https://"), "{}", f.display());
+        }
+    }
+}
+
+#[test]
+fn units_other_than_time_are_shown_as_they_are() {
+    let home = common::fresh_dir("outputs-units");
+    common::write_suite(&home);
+    let page = fs::read_to_string(home.join("cycles/count/report/index.html")).unwrap();
+    assert!(page.contains(" cycles</div>"), "{page}");
+    assert!(page.contains("Value per iteration (slope)"));
+    assert!(
+        !page.contains("Throughput</div>"),
+        "no rate for a non-time unit"
+    );
+    let pdf = fs::read_to_string(home.join("cycles/count/report/pdf.svg")).unwrap();
+    assert!(pdf.contains("(cycles)"));
+}
+
+#[test]
+fn markdown_summary_snapshot() {
+    let home = common::fresh_dir("outputs-markdown");
+    let results = common::write_suite(&home);
+    let md = markdown_summary(&results);
+    let masked = mask(&md);
+    let expected = "\
+## suite
+
+| Benchmark | Time (lower) | Time | Time (upper) | Throughput | Change | Verdict |
+| :--- | ---: | ---: | ---: | ---: | ---: | :--- |
+| parse/json/# | # ns | **# ns** | # ns | # GiB/s | -#% [-#% -#%] | improved |
+| parse/json/# | # ns | **# ns** | # ns | # GiB/s | -#% [-#% -#%] | improved |
+| parse/json/# | # µs | **# µs** | # µs | # GiB/s | -#% [-#% -#%] | improved |
+| parse/json/# | # µs | **# µs** | # µs | # GiB/s | -#% [-#% -#%] | improved |
+| parse/xml/# | # ns | **# ns** | # ns | # MiB/s | +#% [+#% +#%] | **regressed** |
+| parse/xml/# | # ns | **# ns** | # ns | # MiB/s | +#% [+#% +#%] | **regressed** |
+| parse/xml/# | # µs | **# µs** | # µs | # MiB/s | +#% [+#% +#%] | **regressed** |
+| parse/xml/# | # µs | **# µs** | # µs | # GiB/s | +#% [+#% +#%] | **regressed** |
+| fib # | # ms | **# ms** | # ms |  |  |  |
+| cycles/count | # cycles | **# cycles** | # cycles |  | -#% [-#% +#%] | no change |
+| &lt;script&gt;alert\\(\"x\"\\)&lt;/script&gt; &amp; 'q'/a/b/.. | # ns | **# ns** | # ns | # Gelem/s, # GiB/s | +#% [+#% +#%] | **regressed** |
+";
+    assert_eq!(masked, expected, "markdown changed:\n{masked}");
+    // The unit row has no rate; the hostile id is escaped.
+    assert!(md.contains("| cycles/count | "), "{md}");
+    assert!(
+        md.contains("&lt;script&gt;alert\\(\"x\"\\)&lt;/script&gt; &amp; 'q'/a/b/.."),
+        "{md}"
+    );
+    assert!(!md.contains("<script>"));
+}
+
+#[test]
+fn json_messages_have_cargo_criterions_fields() {
+    let home = common::fresh_dir("outputs-messages");
+    let results = common::write_suite(&home);
+    let linear = &results.benchmarks[1];
+    let line =
+        serde_json::to_string(&benchmark_complete(linear, "target/criterion/reports/x")).unwrap();
+    let masked = mask(&line);
+    let ci = "{\"estimate\":#,\"lower_bound\":#,\"upper_bound\":#,\"unit\":\"ns\"}";
+    let pct = "{\"estimate\":-#,\"lower_bound\":-#,\"upper_bound\":-#,\"unit\":\"%\"}";
+    let expected = format!(
+        "{{\"reason\":\"benchmark-complete\",\"id\":\"parse/json/#\",\"report_directory\":\"target/criterion/reports/x\",\
+\"iteration_count\":[{iters}],\"measured_values\":[{values}],\"unit\":\"ns\",\
+\"throughput\":[{{\"per_iteration\":#,\"unit\":\"bytes\"}}],\"typical\":{ci},\"mean\":{ci},\"median\":{ci},\
+\"median_abs_dev\":{ci},\"slope\":{ci},\"change\":{{\"mean\":{pct},\"median\":{pct},\"change\":\"Improved\"}}}}",
+        iters = vec!["#"; 60].join(","),
+        values = vec!["#"; 60].join(","),
+    );
+    assert_eq!(masked, expected);
+    // Flat sampling: slope is null; no baseline: change is null.
+    let flat = results
+        .benchmarks
+        .iter()
+        .find(|b| b.id == "fib 20")
+        .unwrap();
+    let line = serde_json::to_string(&benchmark_complete(flat, "r")).unwrap();
+    assert!(line.contains("\"slope\":null"), "{line}");
+    assert!(line.contains("\"change\":null"), "{line}");
+    assert!(line.contains("\"throughput\":[]"), "{line}");
+    // Elements and bytes: two entries.
+    let eab = results.benchmarks.last().unwrap();
+    let line = serde_json::to_string(&benchmark_complete(eab, "r")).unwrap();
+    assert!(line.contains(
+        "\"throughput\":[{\"per_iteration\":4,\"unit\":\"elements\"},{\"per_iteration\":32,\"unit\":\"bytes\"}]"
+    ));
+    assert!(line.contains("\"change\":\"Regressed\""), "{line}");
+    let group = group_complete(
+        "parse",
+        vec!["parse/json/1".into()],
+        "target/criterion/reports/parse",
+    );
+    assert_eq!(
+        serde_json::to_string(&group).unwrap(),
+        r#"{"reason":"group-complete","group_name":"parse","benchmarks":["parse/json/1"],"report_directory":"target/criterion/reports/parse"}"#
+    );
+    let back: Message = serde_json::from_str(&line).unwrap();
+    assert!(matches!(back, Message::BenchmarkComplete(_)));
+}
+
+/// Splits one CSV line into fields (RFC 4180 quoting).
+fn csv_fields(line: &str) -> Vec<String> {
+    let mut fields = vec![String::new()];
+    let mut quoted = false;
+    let mut chars = line.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '"' if quoted && chars.peek() == Some(&'"') => {
+                chars.next();
+                fields.last_mut().unwrap().push('"');
+            }
+            '"' => quoted = !quoted,
+            ',' if !quoted => fields.push(String::new()),
+            c => fields.last_mut().unwrap().push(c),
+        }
+    }
+    fields
+}
+
+#[test]
+fn builtin_templates_render_the_run() {
+    let home = common::fresh_dir("outputs-templates");
+    let results = common::write_suite(&home);
+
+    let csv = Builtin::Csv.render(&results).unwrap();
+    let lines: Vec<&str> = csv.lines().collect();
+    assert_eq!(lines.len(), results.benchmarks.len() + 1);
+    let header = csv_fields(lines[0]);
+    assert_eq!(header[0], "id");
+    assert_eq!(header.last().unwrap(), "verdict");
+    for (line, b) in lines[1..].iter().zip(&results.benchmarks) {
+        let fields = csv_fields(line);
+        assert_eq!(fields.len(), header.len(), "{line}");
+        assert_eq!(fields[0], b.id);
+        let typical: f64 = fields[6].parse().unwrap();
+        assert_eq!(typical, b.typical.estimate);
+    }
+    assert_eq!(
+        mask(lines[1]),
+        "parse/json/#,parse,json,#,ns,Linear,#,#,#,#,#,#,#,#,#,#,#,#,#,#,bytes,-#,-#,-#,#,Improved"
+    );
+
+    let json: serde_json::Value =
+        serde_json::from_str(&Builtin::Json.render(&results).unwrap()).unwrap();
+    assert_eq!(json["title"], "suite");
+    assert_eq!(
+        json["benchmarks"].as_array().unwrap().len(),
+        results.benchmarks.len()
+    );
+    assert_eq!(
+        json["benchmarks"][0]["samples"].as_array().unwrap().len(),
+        60
+    );
+    assert_eq!(json["benchmarks"][8]["slope"], serde_json::Value::Null);
+
+    let html = Builtin::Html.render(&results).unwrap();
+    assert!(html.starts_with("<!DOCTYPE html>"));
+    assert_eq!(
+        html.matches("<rect class=\"box\"").count(),
+        results.benchmarks.len()
+    );
+    assert!(!html.contains("<script"), "the hostile id must be escaped");
+    assert!(html.contains("&lt;script&gt;"));
+
+    let pyperf: serde_json::Value =
+        serde_json::from_str(&Builtin::Pyperf.render(&results).unwrap()).unwrap();
+    assert_eq!(pyperf["version"], "1.0");
+    let first = &pyperf["benchmarks"][0];
+    assert_eq!(first["metadata"]["name"], "parse/json/1");
+    assert_eq!(first["metadata"]["unit"], "second");
+    assert_eq!(first["runs"].as_array().unwrap().len(), 60);
+    let v = first["runs"][0]["values"][0].as_f64().unwrap();
+    assert!(v > 1e-9 && v < 1e-6, "seconds per iteration: {v}");
+}
+
+#[test]
+fn user_templates_and_their_errors() {
+    let home = common::fresh_dir("outputs-user-templates");
+    let results = common::write_suite(&home);
+    let out = render_template(
+        "{% for b in benchmarks if b.group == 'parse' %}{{ b.id }} {{ b.typical.estimate|format_value(b.unit) }}\n{% endfor %}",
+        &results,
+    )
+    .unwrap();
+    assert_eq!(out.lines().count(), 8);
+    assert!(
+        mask(out.lines().next().unwrap()) == "parse/json/# # ns",
+        "{out}"
+    );
+    let err = render_template("{{ benchmarks[0].no_such_field }}", &results).unwrap_err();
+    assert!(matches!(err, ReportError::Template(_)));
+    assert!(err.to_string().contains("template"), "{err}");
+    let err = render_template("{% for %}", &results).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "template: syntax error: unexpected end of block, expected in (template, line 1)"
+    );
+    // From a file: .html templates escape.
+    let path = home.join("ids.html");
+    fs::write(
+        &path,
+        "{% for b in benchmarks %}<li>{{ b.group }}</li>{% endfor %}",
+    )
+    .unwrap();
+    let html = yardstick_report::render_template_file(&path, &results).unwrap();
+    assert!(html.contains("<li>&lt;script&gt;"), "{html}");
+    let path = home.join("ids.txt");
+    fs::write(&path, "{{ benchmarks[-1].group }}").unwrap();
+    let text = yardstick_report::render_template_file(&path, &results).unwrap();
+    assert_eq!(text, common::HOSTILE_GROUP);
+}
+
+#[test]
+fn quick_plot_has_a_bar_per_benchmark() {
+    let home = common::fresh_dir("outputs-quick");
+    let results = common::write_suite(&home);
+    let svg = quick_svg(&results);
+    assert!(svg.starts_with("<svg xmlns=\"http://www.w3.org/2000/svg\""));
+    assert_eq!(svg.matches(" bar\"/>").count(), results.benchmarks.len());
+    assert_eq!(
+        svg.matches("class=\"err\"").count(),
+        3 * results.benchmarks.len()
+    );
+    assert!(!svg.contains("<script"));
+    assert!(svg.trim_end().ends_with("</svg>"));
+}
+
+#[test]
+fn reports_regenerate_from_disk_alone() {
+    let home = common::fresh_dir("outputs-regenerate");
+    common::write_suite(&home);
+    let before = fs::read_to_string(home.join("parse/json/10/report/index.html")).unwrap();
+    fs::remove_dir_all(home.join("parse/json/10/report")).unwrap();
+    fs::remove_dir_all(home.join("report")).unwrap();
+    let done = write_all(
+        &home,
+        &RegenerateOptions {
+            nresamples: 10_000,
+            seed: 11,
+            log_scale: true,
+            ..RegenerateOptions::default()
+        },
+    )
+    .unwrap();
+    assert!(done.problems.is_empty(), "{:?}", done.problems);
+    assert_eq!(done.benchmarks, common::specs().len());
+    assert_eq!(done.groups, 3);
+    let after = fs::read_to_string(home.join("parse/json/10/report/index.html")).unwrap();
+    // Same numbers as the run wrote (read from estimates.json), and the
+    // comparison recomputed from base/ with the same seed.
+    assert_eq!(mask(&before), mask(&after));
+    for line in ["Slope", "Mean", "Median"] {
+        let row = |page: &str| {
+            page.split("<tr>")
+                .find(|r| r.contains(&format!(">{line}<")))
+                .map(str::to_owned)
+        };
+        assert_eq!(row(&before), row(&after), "{line}");
+    }
+    assert!(home.join("parse/json/10/report/change/t-test.svg").exists());
+    assert!(home.join("report/index.html").exists());
+
+    // The data model read back has every benchmark, changes without a verdict.
+    let results = load_results(&home, "from disk").unwrap();
+    assert_eq!(results.benchmarks.len(), common::specs().len());
+    let json10 = results
+        .benchmarks
+        .iter()
+        .find(|b| b.id == "parse/json/10")
+        .unwrap();
+    assert!(json10.change.as_ref().unwrap().verdict.is_none());
+    assert_eq!(json10.samples.len(), 60);
+}
+
+#[test]
+fn a_corrupt_benchmark_does_not_hide_the_others() {
+    let home = common::fresh_dir("outputs-corrupt");
+    common::write_suite(&home);
+    fs::write(home.join("parse/xml/1/new/sample.json"), b"{not json").unwrap();
+    let done = write_all(
+        &home,
+        &RegenerateOptions {
+            nresamples: 2_000,
+            ..RegenerateOptions::default()
+        },
+    )
+    .unwrap();
+    assert_eq!(done.problems.len(), 1);
+    let msg = done.problems[0].to_string();
+    assert!(
+        msg.contains("sample.json") && msg.contains("not a valid"),
+        "{msg}"
+    );
+    let index = fs::read_to_string(home.join("report/index.html")).unwrap();
+    assert!(index.contains("Unreadable results"));
+    assert!(index.contains("parse/json/1"));
+}
