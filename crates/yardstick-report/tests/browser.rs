@@ -1,0 +1,139 @@
+//! Every page of a report loaded in headless Chromium, as a person would
+//! open it from the file system: no console error, no failed load, no
+//! request leaving `file://`, every plot shown. A screenshot of each page
+//! is saved under `target/tmp/browser/screenshots/`.
+//!
+//! Needs Debian's `chromium` package (or `YARDSTICK_CHROMIUM=/path`);
+//! without it the test says so and passes.
+
+#[path = "browser/cdp.rs"]
+mod cdp;
+mod common;
+
+use std::fs;
+use std::path::Path;
+
+use yardstick_report::{quick_svg, Builtin};
+
+/// `file://` URL of `path`, each byte outside the unreserved set encoded.
+fn file_url(path: &Path) -> String {
+    let mut url = String::from("file://");
+    for b in path.to_str().unwrap().bytes() {
+        if b.is_ascii_alphanumeric() || b"-_.~/".contains(&b) {
+            url.push(b as char);
+        } else {
+            url.push_str(&format!("%{b:02X}"));
+        }
+    }
+    url
+}
+
+fn shot_name(home: &Path, page: &Path) -> String {
+    let rel = page
+        .strip_prefix(home)
+        .unwrap_or(page)
+        .display()
+        .to_string();
+    let mut name: String = rel
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
+        .collect();
+    name.truncate(120);
+    format!("{name}.png")
+}
+
+#[test]
+fn every_page_loads_in_chromium_with_its_plots() {
+    let Some(chromium) = cdp::find_chromium() else {
+        eprintln!(
+            "skipped: Chromium not found; install Debian's chromium package \
+             (apt-get install chromium) or set YARDSTICK_CHROMIUM to run the browser test"
+        );
+        return;
+    };
+    let dir = common::fresh_dir("browser");
+    let home = dir.join("home");
+    let results = common::write_suite(&home);
+    let exports = dir.join("exports");
+    fs::create_dir_all(&exports).unwrap();
+    fs::write(
+        exports.join("boxplot.html"),
+        Builtin::Html.render(&results).unwrap(),
+    )
+    .unwrap();
+    fs::write(exports.join("quick.svg"), quick_svg(&results)).unwrap();
+
+    let mut pages: Vec<_> = common::files_under(&home)
+        .into_iter()
+        .filter(|p| p.file_name().is_some_and(|n| n == "index.html"))
+        .collect();
+    pages.push(exports.join("boxplot.html"));
+    pages.push(exports.join("quick.svg"));
+    let shots = dir.join("screenshots");
+    fs::create_dir_all(&shots).unwrap();
+
+    let mut browser = cdp::Browser::start(&chromium, &dir.join("profile"));
+    let mut failures = Vec::new();
+    for page in &pages {
+        let url = file_url(page);
+        let load = browser.load(&url);
+        let mut problems = load.errors.clone();
+        for r in &load.requests {
+            if !(r.starts_with("file://") || r.starts_with("data:")) {
+                problems.push(format!("network request: {r}"));
+            }
+        }
+        let images: Vec<(String, bool)> = serde_json::from_value(browser.eval(
+            "[...document.images].map(i => [i.getAttribute('src'), i.complete && i.naturalWidth > 0])",
+        ))
+        .unwrap_or_default();
+        for (src, ok) in &images {
+            if !ok {
+                problems.push(format!("plot not shown: {src}"));
+            }
+        }
+        let rel = page.strip_prefix(&dir).unwrap().display().to_string();
+        let in_report = rel.ends_with("report/index.html") && rel != "home/report/index.html";
+        let depth = rel.matches('/').count();
+        let expected_plots = if !in_report {
+            0
+        } else if depth >= 4 || rel.starts_with("home/fib 20/") {
+            6 // a benchmark: PDF, regression or iteration times, 4 or 5 distributions
+        } else {
+            1 // a group: at least the violin plot
+        };
+        if images.len() < expected_plots {
+            problems.push(format!(
+                "{} plots, expected at least {expected_plots}",
+                images.len()
+            ));
+        }
+        if rel.ends_with(".html") {
+            let title = browser.eval("document.querySelector('h1') ? document.querySelector('h1').textContent : document.title");
+            if title.as_str().is_none_or(str::is_empty) {
+                problems.push("no heading".into());
+            }
+        } else {
+            let svgs = browser.eval("document.querySelectorAll('svg rect').length");
+            if svgs.as_u64().unwrap_or(0) == 0 {
+                problems.push("the SVG draws nothing".into());
+            }
+        }
+        let png = browser.screenshot();
+        assert!(png.starts_with(b"\x89PNG"), "not a PNG");
+        fs::write(shots.join(shot_name(&dir, page)), png).unwrap();
+        if !problems.is_empty() {
+            failures.push(format!("{rel}:\n  {}", problems.join("\n  ")));
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "pages with problems:\n{}",
+        failures.join("\n")
+    );
+    eprintln!(
+        "{} pages loaded; screenshots in {}",
+        pages.len(),
+        shots.display()
+    );
+}
