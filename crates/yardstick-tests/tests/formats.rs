@@ -214,3 +214,89 @@ fn rebar3_statistics_block_with_a_student_t_difference() {
     let min = slow.stdout.lines().find(|l| l.starts_with("Min:")).unwrap();
     assert!(min.contains("(+ "), "a slowdown has a + delta: {min}");
 }
+
+#[test]
+fn json_messages_go_to_their_file_one_line_each() {
+    let h = home("messages");
+    let file = h.join("messages.jsonl");
+    let a = quick(&[
+        "--message-format",
+        "json",
+        "--message-file",
+        file.to_str().unwrap(),
+        "sizes|fast/add",
+    ]);
+    let r = run(&h, &args(&a), &[]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(
+        !r.stdout.contains("\"reason\""),
+        "the terminal output stays human: {}",
+        r.stdout
+    );
+    let text = std::fs::read_to_string(&file).unwrap();
+    let msgs: Vec<serde_json::Value> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let reasons: Vec<&str> = msgs.iter().map(|m| m["reason"].as_str().unwrap()).collect();
+    assert_eq!(
+        reasons,
+        [
+            "benchmark-complete",
+            "group-complete",
+            "benchmark-complete",
+            "benchmark-complete",
+            "group-complete"
+        ],
+        "{text}"
+    );
+    let sized = &msgs[2];
+    assert_eq!(sized["id"], "sizes/sum/64");
+    assert_eq!(sized["unit"], "ns");
+    assert_eq!(sized["throughput"][0]["per_iteration"], 64);
+    assert_eq!(sized["throughput"][0]["unit"], "bytes");
+    assert_eq!(sized["iteration_count"].as_array().unwrap().len(), 10);
+    assert_eq!(sized["measured_values"].as_array().unwrap().len(), 10);
+    for key in ["typical", "mean", "median", "median_abs_dev"] {
+        let e = &sized[key];
+        assert!(
+            e["lower_bound"].as_f64().unwrap() <= e["estimate"].as_f64().unwrap(),
+            "{key}"
+        );
+        assert_eq!(e["unit"], "ns");
+    }
+    assert!(sized["change"].is_null(), "a first run has no change");
+    assert_eq!(msgs[4]["group_name"], "sizes");
+    assert_eq!(
+        msgs[4]["benchmarks"],
+        serde_json::json!(["sizes/sum/64", "sizes/sum/256"])
+    );
+
+    // A second run compares: the change carries a verdict.
+    let r = run(&h, &args(&a), &[]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let text = std::fs::read_to_string(&file).unwrap();
+    let last: serde_json::Value = serde_json::from_str(text.lines().nth(7).unwrap()).unwrap();
+    assert_eq!(last["reason"], "benchmark-complete");
+    let verdict = last["change"]["change"].as_str().unwrap();
+    assert!(
+        ["NoChange", "Improved", "Regressed"].contains(&verdict),
+        "{last}"
+    );
+    assert_eq!(last["change"]["mean"]["unit"], "%");
+}
+
+#[test]
+fn json_messages_on_stdout_are_whole_lines() {
+    let h = home("messages-stdout");
+    let a = quick(&["--message-format", "json", "--exact", "fast/add"]);
+    let r = run(&h, &args(&a), &[]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let msgs: Vec<serde_json::Value> = r
+        .stdout
+        .lines()
+        .filter_map(|l| serde_json::from_str(l).ok())
+        .collect();
+    assert_eq!(msgs.len(), 2, "{}", r.stdout);
+    assert_eq!(msgs[0]["id"], "fast/add");
+}

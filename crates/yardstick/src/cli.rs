@@ -93,6 +93,9 @@ pub(crate) struct Args {
     pub fail_if_faster: Option<f64>,
     pub hide_successes: bool,
     pub metrics: Option<Vec<crate::meters::Metric>>,
+    /// `--message-format json`: cargo-criterion's messages.
+    pub json_messages: bool,
+    pub message_file: Option<PathBuf>,
     pub help: bool,
 }
 
@@ -138,6 +141,8 @@ const VALUE_OPTIONS: &[&str] = &[
     "fail-if-faster",
     "confidence",
     "measure",
+    "message-format",
+    "message-file",
 ];
 
 const FLAG_OPTIONS: &[&str] = &[
@@ -313,6 +318,11 @@ impl Builder {
             .get("measure")
             .map(|list| crate::meters::parse_metrics(list).map_err(|e| CliError(format!("--measure: {e}"))))
             .transpose()?;
+        let json_messages = match self.get("message-format") {
+            None | Some("human") => false,
+            Some("json") => true,
+            Some(v) => return Err(bad("message-format", v, "json or human")),
+        };
         let fail_if_slower = percent("fail-if-slower")?;
         let fail_if_faster = percent("fail-if-faster")?;
         let significance_level = self.unit_interval("significance-level")?;
@@ -461,6 +471,8 @@ impl Builder {
             fail_if_faster,
             hide_successes: self.has("hide-successes"),
             metrics,
+            json_messages,
+            message_file: self.get("message-file").map(PathBuf::from),
             help: self.help,
         })
     }
@@ -560,6 +572,8 @@ Options:
                                      cycles, branches, branch-misses, cache-references, cache-misses,
                                      task-clock, context-switches, cpu-migrations, page-faults, allocs
                                      (needs yardstick's counting allocator), counters, all
+      --message-format <json|human>  json: cargo-criterion's messages, one JSON line per benchmark
+                                     and group, to --message-file FILE (appended) or to stdout
       --csv <FILE>                   Write tasty-bench's CSV of results (Name,Mean (ps),2*Stdev (ps))
       --baseline-csv <FILE>          Compare with such a CSV (`8% more than baseline`)
       --fail-if-slower <PERCENT>     Fail benchmarks more than PERCENT slower than the baseline

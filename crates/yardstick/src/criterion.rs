@@ -32,6 +32,8 @@ pub(crate) struct RunSettings {
     pub fail_if_slower: Option<f64>,
     pub fail_if_faster: Option<f64>,
     pub hide_successes: bool,
+    /// cargo-criterion's JSON messages, when asked for.
+    pub messages: Option<std::sync::Arc<crate::output::messages::Sink>>,
 }
 
 impl RunSettings {
@@ -88,6 +90,7 @@ impl Default for Criterion<WallTime> {
                 fail_if_slower: None,
                 fail_if_faster: None,
                 hide_successes: false,
+                messages: None,
             },
             measurement: WallTime,
             profiler: Box::new(NoProfiler),
@@ -374,6 +377,15 @@ impl<M: Measurement> Criterion<M> {
                 }
             }
         }
+        if args.json_messages {
+            match crate::output::messages::Sink::open(args.message_file.as_deref()) {
+                Ok(sink) => r.messages = Some(std::sync::Arc::new(sink)),
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    std::process::exit(2);
+                }
+            }
+        }
         state::start_clock();
         self
     }
@@ -463,8 +475,17 @@ impl<M: Measurement> Criterion<M> {
         runner::run(self, id, config, f)
     }
 
-    /// Writes a group's report page, if reports are on.
-    pub(crate) fn report_group(&self, group_id: &str, log_scale: bool) {
+    /// Writes a group's report page, if reports are on, and its
+    /// `group-complete` message, if messages are.
+    pub(crate) fn report_group(&self, group_id: &str, log_scale: bool, ids: Vec<String>) {
+        if let Some(sink) = &self.run.messages {
+            let dir = self.run.home.join(crate::id::folder_component(group_id)).join("report");
+            sink.send(&crate::output::messages::group_complete(
+                group_id,
+                ids,
+                &dir.to_string_lossy(),
+            ));
+        }
         if !self.run.plots {
             return;
         }

@@ -18,8 +18,8 @@ pub struct BenchmarkGroup<'a, M: Measurement> {
     partial: PartialConfig,
     throughput: Option<Throughput>,
     plot_config: PlotConfiguration,
-    /// A benchmark of the group was measured: its page needs writing.
-    measured: bool,
+    /// The ids measured in this group: its page and message need writing.
+    measured: Vec<String>,
 }
 
 impl<'a, M: Measurement> BenchmarkGroup<'a, M> {
@@ -30,7 +30,7 @@ impl<'a, M: Measurement> BenchmarkGroup<'a, M> {
             partial: PartialConfig::default(),
             throughput: None,
             plot_config: PlotConfiguration::default(),
-            measured: false,
+            measured: Vec::new(),
         }
     }
 
@@ -171,7 +171,10 @@ impl<'a, M: Measurement> BenchmarkGroup<'a, M> {
             self.throughput,
         );
         let config = self.partial.apply(&self.criterion.config);
-        self.measured |= self.criterion.run_routine(full, &config, f);
+        let title = full.title.clone();
+        if self.criterion.run_routine(full, &config, f) {
+            self.measured.push(title);
+        }
     }
 
     /// Ends the group, writing its report page. Dropping it does the same.
@@ -180,9 +183,10 @@ impl<'a, M: Measurement> BenchmarkGroup<'a, M> {
 
 impl<M: Measurement> Drop for BenchmarkGroup<'_, M> {
     fn drop(&mut self) {
-        if self.measured {
+        if !self.measured.is_empty() {
             let log = self.plot_config.summary_scale == crate::AxisScale::Logarithmic;
-            self.criterion.report_group(&self.group_name, log);
+            let ids = std::mem::take(&mut self.measured);
+            self.criterion.report_group(&self.group_name, log, ids);
         }
     }
 }

@@ -216,6 +216,15 @@ fn benchmark<M: Measurement>(
         }
     }
 
+    if let Some(sink) = &c.run.messages {
+        let report_dir = dir.root.join("report");
+        sink.send(&crate::output::messages::benchmark_complete(
+            id,
+            &analysis,
+            unit,
+            &report_dir.to_string_lossy(),
+        ));
+    }
     let ratio = ratio_to_baseline(c, id, &analysis, unit);
     let failure = ratio.and_then(|r| limit_breach(c, r));
     if failure.is_none() || c.run.output_format != crate::cli::OutputFormat::Tasty {

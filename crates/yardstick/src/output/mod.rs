@@ -1,5 +1,6 @@
 //! What a run prints.
 
+pub(crate) mod messages;
 mod rebar;
 mod style;
 mod tasty;

@@ -1,0 +1,124 @@
+//! cargo-criterion's JSON messages (`--message-format json`): one line per
+//! finished benchmark and group, to `--message-file` or to stdout.
+//!
+//! On stdout the lines may meet what the benchmarks themselves print; a
+//! reader keeps the lines that parse as a message. A file (or a pipe) given
+//! with `--message-file` holds nothing else.
+
+use std::fs::{File, OpenOptions};
+use std::io::Write;
+use std::path::Path;
+use std::sync::Mutex;
+
+use yardstick_format::messages::{
+    BenchmarkComplete, ChangeDetails, ChangeType, ConfidenceInterval, GroupComplete, Message,
+    Throughput,
+};
+use yardstick_stats::{Estimate, Verdict};
+
+use crate::analysis::Analysis;
+use crate::id::FullId;
+
+/// Where messages go.
+pub(crate) enum Sink {
+    Stdout,
+    File(Mutex<File>),
+}
+
+impl Sink {
+    /// Opens `path` for appending (so several bench binaries of one `cargo
+    /// bench` share it), or stdout.
+    pub(crate) fn open(path: Option<&Path>) -> Result<Sink, String> {
+        match path {
+            None => Ok(Sink::Stdout),
+            Some(p) => OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(p)
+                .map(|f| Sink::File(Mutex::new(f)))
+                .map_err(|e| format!("cannot open --message-file {}: {e}", p.display())),
+        }
+    }
+
+    /// Writes one message as one line, in one write.
+    pub(crate) fn send(&self, message: &Message) {
+        let Ok(mut line) = serde_json::to_string(message) else {
+            return;
+        };
+        line.push('\n');
+        match self {
+            Sink::Stdout => {
+                let mut out = std::io::stdout().lock();
+                let _ = out.write_all(line.as_bytes());
+                let _ = out.flush();
+            }
+            Sink::File(f) => {
+                if let Ok(mut f) = f.lock() {
+                    let _ = f.write_all(line.as_bytes());
+                }
+            }
+        }
+    }
+}
+
+fn interval(e: &Estimate, unit: &str) -> ConfidenceInterval {
+    ConfidenceInterval {
+        estimate: e.point,
+        lower_bound: e.lower,
+        upper_bound: e.upper,
+        unit: unit.to_owned(),
+    }
+}
+
+/// The `benchmark-complete` message of a benchmark.
+pub(crate) fn benchmark_complete(
+    id: &FullId,
+    a: &Analysis,
+    unit: &str,
+    report_directory: &str,
+) -> Message {
+    let throughput = match id.throughput {
+        None => Vec::new(),
+        Some(crate::Throughput::ElementsAndBytes { elements, bytes }) => vec![
+            Throughput { per_iteration: elements, unit: "elements".into() },
+            Throughput { per_iteration: bytes, unit: "bytes".into() },
+        ],
+        Some(t) => {
+            let (n, kind) = t.csv_columns();
+            let kind = if kind == "bytes_decimal" { "bytes" } else { kind };
+            vec![Throughput { per_iteration: n, unit: kind.into() }]
+        }
+    };
+    let e = &a.estimates;
+    Message::BenchmarkComplete(BenchmarkComplete {
+        id: id.title.clone(),
+        report_directory: report_directory.to_owned(),
+        iteration_count: a.iters.iter().map(|&n| n as u64).collect(),
+        measured_values: a.values.clone(),
+        unit: unit.to_owned(),
+        throughput,
+        typical: interval(a.typical(), unit),
+        mean: interval(&e.mean, unit),
+        median: interval(&e.median, unit),
+        median_abs_dev: interval(&e.mad, unit),
+        slope: e.slope.as_ref().map(|s| interval(s, unit)),
+        change: a.change.as_ref().map(|c| ChangeDetails {
+            mean: interval(&c.mean, "%"),
+            median: interval(&c.median, "%"),
+            change: match c.verdict {
+                Verdict::Regressed => ChangeType::Regressed,
+                Verdict::Improved => ChangeType::Improved,
+                _ => ChangeType::NoChange,
+            },
+        }),
+    })
+}
+
+/// The `group-complete` message of a group.
+pub(crate) fn group_complete(group: &str, ids: Vec<String>, report_directory: &str) -> Message {
+    Message::GroupComplete(GroupComplete {
+        group_name: group.to_owned(),
+        benchmarks: ids,
+        report_directory: report_directory.to_owned(),
+    })
+}
