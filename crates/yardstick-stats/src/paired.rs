@@ -1,0 +1,137 @@
+//! Paired comparisons of alternatives measured in alternating rounds: the
+//! ratio of their times, with a distribution-free interval.
+//!
+//! Machines drift (frequency, thermals, neighbours) by several percent
+//! between runs; measured in alternation, two alternatives see the same
+//! drift, and the ratio of their times in the same round cancels it. The
+//! interval is the sign test's for the median of the log ratios: it
+//! assumes only that rounds are independent and the log ratios' median is
+//! what we want, not normality — rounds hit by an interruption are outliers
+//! a t interval would be dragged by, and the sign test is not.
+
+/// The median ratio and its sign-test confidence interval.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct RatioInterval {
+    /// Median of the per-round ratios.
+    pub ratio: f64,
+    /// Lower bound.
+    pub lower: f64,
+    /// Upper bound.
+    pub upper: f64,
+    /// The interval's actual coverage (the sign test's is discrete, at
+    /// least the level asked for).
+    pub coverage: f64,
+    /// Rounds used.
+    pub rounds: usize,
+}
+
+impl RatioInterval {
+    /// Whether the interval excludes 1 (a difference was detected).
+    #[must_use]
+    pub fn is_significant(&self) -> bool {
+        self.lower > 1.0 || self.upper < 1.0
+    }
+}
+
+/// `P(X ≤ k)` for `X ~ Binomial(n, 1/2)`, summed exactly in log space.
+fn binom_half_cdf(k: i64, n: usize) -> f64 {
+    if k < 0 {
+        return 0.0;
+    }
+    let n_f = n as f64;
+    let mut log_c = 0.0_f64; // log C(n, 0)
+    let mut total = 0.0;
+    for i in 0..=(k as usize).min(n) {
+        if i > 0 {
+            log_c += ((n - i + 1) as f64).ln() - (i as f64).ln();
+        }
+        total += (log_c - n_f * std::f64::consts::LN_2).exp();
+    }
+    total.min(1.0)
+}
+
+/// The sign-test interval of the median of `ratios` (each `t_B / t_A` of one
+/// round) at `confidence`: with the ratios sorted, `[r_(k), r_(n−k+1)]` for
+/// the largest `k` with `P(Bin(n, ½) ≤ k − 1) ≤ (1 − confidence) / 2`.
+///
+/// `None` with fewer than 6 rounds (no interval reaches 95 %) or a
+/// non-positive or non-finite ratio.
+#[must_use]
+pub fn sign_test_ratio(ratios: &[f64], confidence: f64) -> Option<RatioInterval> {
+    let n = ratios.len();
+    if ratios.iter().any(|r| !(r.is_finite() && *r > 0.0)) {
+        return None;
+    }
+    let alpha_half = (1.0 - confidence) / 2.0;
+    let mut k = 0;
+    for cand in 1..=n / 2 {
+        if binom_half_cdf(cand as i64 - 1, n) <= alpha_half {
+            k = cand;
+        } else {
+            break;
+        }
+    }
+    if k == 0 {
+        return None;
+    }
+    let mut sorted = ratios.to_vec();
+    sorted.sort_by(f64::total_cmp);
+    let median = if n % 2 == 1 {
+        sorted[n / 2]
+    } else {
+        // Geometric midpoint: the ratios live on a log scale.
+        (sorted[n / 2 - 1] * sorted[n / 2]).sqrt()
+    };
+    Some(RatioInterval {
+        ratio: median,
+        lower: sorted[k - 1],
+        upper: sorted[n - k],
+        coverage: 1.0 - 2.0 * binom_half_cdf(k as i64 - 1, n),
+        rounds: n,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn binomial_cdf_matches_scipy() {
+        // scipy.stats.binom.cdf(5, 20, 0.5) = 0.020694732666015625
+        assert!((binom_half_cdf(5, 20) - 0.020_694_732_666_015_625).abs() < 1e-15);
+        // scipy.stats.binom.cdf(6, 20, 0.5) = 0.057659149169921875
+        assert!((binom_half_cdf(6, 20) - 0.057_659_149_169_921_875).abs() < 1e-15);
+        assert_eq!(binom_half_cdf(-1, 5), 0.0);
+        assert!((binom_half_cdf(5, 5) - 1.0).abs() < 1e-15);
+    }
+
+    #[test]
+    fn the_interval_uses_the_order_statistics_scipy_gives() {
+        // For n = 20 at 95 %, k = 6 (scipy: largest k with
+        // binom.cdf(k-1, 20, .5) <= 0.025): the interval is [r_6, r_15].
+        let ratios: Vec<f64> = (1..=20).map(|i| 1.0 + f64::from(i) / 100.0).collect();
+        let ci = sign_test_ratio(&ratios, 0.95).unwrap();
+        assert_eq!(ci.lower, 1.06);
+        assert_eq!(ci.upper, 1.15);
+        assert!((ci.coverage - (1.0 - 2.0 * 0.020_694_732_666_015_625)).abs() < 1e-12);
+        assert!(ci.is_significant());
+        assert!(ci.lower <= ci.ratio && ci.ratio <= ci.upper);
+    }
+
+    #[test]
+    fn too_few_rounds_or_bad_ratios_give_none() {
+        // n = 5: P(Bin(5, .5) = 0) = 0.03125 > 0.025.
+        assert!(sign_test_ratio(&[1.0; 5], 0.95).is_none());
+        assert!(sign_test_ratio(&[1.0; 6], 0.95).is_some());
+        assert!(sign_test_ratio(&[1.0, 0.0, 1.0, 1.0, 1.0, 1.0], 0.95).is_none());
+    }
+
+    #[test]
+    fn an_outlier_round_does_not_move_the_interval_much() {
+        let mut ratios = vec![1.03; 30];
+        ratios[7] = 50.0;
+        ratios[8] = 0.01;
+        let ci = sign_test_ratio(&ratios, 0.95).unwrap();
+        assert_eq!((ci.lower, ci.ratio, ci.upper), (1.03, 1.03, 1.03));
+    }
+}
