@@ -443,6 +443,11 @@ impl<M: Measurement> Criterion<M> {
                 state::record_failure("--csv");
             }
         }
+        if let Some(line) = fdr_summary(&state::comparisons(), self.config.significance_level) {
+            if self.run.output_format == OutputFormat::Criterion {
+                println!("\n{line}");
+            }
+        }
         let failed = state::failures();
         if self.run.output_format == OutputFormat::Tasty {
             let (ran, secs) = (state::attempted_count(), state::elapsed_secs());
@@ -479,7 +484,11 @@ impl<M: Measurement> Criterion<M> {
     /// `group-complete` message, if messages are.
     pub(crate) fn report_group(&self, group_id: &str, log_scale: bool, ids: Vec<String>) {
         if let Some(sink) = &self.run.messages {
-            let dir = self.run.home.join(crate::id::folder_component(group_id)).join("report");
+            let dir = self
+                .run
+                .home
+                .join(crate::id::folder_component(group_id))
+                .join("report");
             sink.send(&crate::output::messages::group_complete(
                 group_id,
                 ids,
@@ -494,5 +503,76 @@ impl<M: Measurement> Criterion<M> {
                 "could not write the report of group {group_id}: {e}"
             ));
         }
+    }
+}
+
+/// The suite-level summary of the run's comparisons: how many changes were
+/// flagged one by one, and how many remain once the false-discovery rate
+/// across all of them is held at `q` (Benjamini–Hochberg). `None` when fewer
+/// than two benchmarks were compared or none was flagged.
+fn fdr_summary(comparisons: &[(String, f64, bool)], q: f64) -> Option<String> {
+    let flagged_alone = comparisons.iter().filter(|c| c.2).count();
+    if comparisons.len() < 2 || flagged_alone == 0 {
+        return None;
+    }
+    let p: Vec<f64> = comparisons.iter().map(|c| c.1).collect();
+    let out = yardstick_stats::multiple::control_fdr(&p, q);
+    let kept: Vec<&str> = comparisons
+        .iter()
+        .zip(&out.flagged)
+        .filter(|(c, &f)| f && c.2)
+        .map(|(c, _)| c.0.as_str())
+        .collect();
+    let mut line = format!(
+        "Compared {} benchmarks with their baseline: {flagged_alone} changed one by one; with the false-discovery rate across them held at {:.0}%, {} remain",
+        comparisons.len(),
+        q * 100.0,
+        kept.len()
+    );
+    if kept.is_empty() {
+        line.push_str(" (the others are what chance alone flags among this many).");
+    } else {
+        line.push_str(&format!(
+            " (about {:.2} of them expected to be false): {}",
+            q * kept.len() as f64,
+            kept.join(", ")
+        ));
+    }
+    Some(line)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::fdr_summary;
+
+    #[test]
+    fn the_suite_summary_keeps_what_survives_the_correction() {
+        let c = |id: &str, p: f64, f: bool| (id.to_owned(), p, f);
+        // Two clear changes and two borderline ones among 10 comparisons:
+        // BH at 5% keeps p <= k/10 * 0.05 for the largest such k.
+        let mut comps = vec![
+            c("a", 0.001, true),
+            c("b", 0.004, true),
+            c("c", 0.03, true),
+            c("d", 0.04, true),
+        ];
+        comps.extend((0..6).map(|i| c(&format!("n{i}"), 0.5, false)));
+        let line = fdr_summary(&comps, 0.05).unwrap();
+        assert!(
+            line.starts_with("Compared 10 benchmarks with their baseline: 4 changed one by one"),
+            "{line}"
+        );
+        // adjusted (min over j >= rank of 10/j * p_(j)): a 0.01, b 0.02, c 0.1,
+        // d 0.1 -> a and b remain.
+        assert!(
+            line.ends_with("2 remain (about 0.10 of them expected to be false): a, b"),
+            "{line}"
+        );
+        assert_eq!(fdr_summary(&comps[4..], 0.05), None, "nothing flagged");
+        assert_eq!(
+            fdr_summary(&comps[..1], 0.05),
+            None,
+            "one comparison needs no correction"
+        );
     }
 }

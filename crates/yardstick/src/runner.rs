@@ -216,6 +216,13 @@ fn benchmark<M: Measurement>(
         }
     }
 
+    if let Some(ch) = &analysis.change {
+        let flagged = matches!(
+            ch.verdict,
+            yardstick_stats::Verdict::Regressed | yardstick_stats::Verdict::Improved
+        );
+        state::record_comparison(&id.full_id, ch.p_value, flagged);
+    }
     if let Some(sink) = &c.run.messages {
         let report_dir = dir.root.join("report");
         sink.send(&crate::output::messages::benchmark_complete(

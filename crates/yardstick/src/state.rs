@@ -14,6 +14,8 @@ struct Global {
     csv: Vec<crate::tasty_csv::Row>,
     measured: usize,
     said: HashSet<String>,
+    /// (id, p-value, flagged as a change) of every comparison.
+    comparisons: Vec<(String, f64, bool)>,
     started: Option<std::time::Instant>,
 }
 
@@ -48,6 +50,16 @@ pub(crate) fn csv_rows() -> Vec<crate::tasty_csv::Row> {
 /// the machine are said once, not per benchmark.
 pub(crate) fn first_time(message: &str) -> bool {
     with(|g| g.said.insert(message.to_owned()))
+}
+
+/// Records a comparison with a baseline, for the suite-level correction.
+pub(crate) fn record_comparison(id: &str, p: f64, flagged: bool) {
+    with(|g| g.comparisons.push((id.to_owned(), p, flagged)));
+}
+
+/// Every comparison of the run so far.
+pub(crate) fn comparisons() -> Vec<(String, f64, bool)> {
+    with(|g| g.comparisons.clone())
 }
 
 /// Records that a benchmark was measured and saved.
