@@ -439,3 +439,49 @@ fn without_a_plan_sampling_stops_once_precise_or_at_the_time_out() {
     assert_eq!(r.code, 0, "{}", r.stderr);
     assert!(r.stdout.contains("Collecting 20 samples"), "{}", r.stdout);
 }
+
+#[test]
+fn interleaved_alternatives_are_compared_round_by_round() {
+    let h = home("interleave");
+    let env = [("FIXTURE_INTERLEAVE", "1")];
+    let r = run(
+        &h,
+        &[
+            "--bench",
+            "pair",
+            "--warm-up-time",
+            "0.05",
+            "--color",
+            "never",
+        ],
+        &env,
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(
+        r.stdout.contains("pair: 3 alternatives in "),
+        "{}",
+        r.stdout
+    );
+    // The drift is shared by the alternatives of a round, so it cancels.
+    assert!(
+        r.stdout
+            .contains("pair/b is 1.050× pair/a [1.050, 1.050]: slower"),
+        "{}",
+        r.stdout
+    );
+    assert!(
+        r.stdout
+            .contains("pair/same: no difference detected from pair/a"),
+        "{}",
+        r.stdout
+    );
+
+    let list = run(&h, &["--list", "pair"], &env);
+    assert_eq!(
+        list.stdout,
+        "pair/a: benchmark\npair/b: benchmark\npair/same: benchmark\n"
+    );
+    let test = run(&h, &["pair"], &env);
+    assert_eq!(test.code, 0);
+    assert_eq!(test.stdout.matches("Success").count(), 3, "{}", test.stdout);
+}

@@ -126,6 +126,31 @@ fn metered(c: &mut Criterion) {
     g.finish();
 }
 
+/// Two alternatives on a fake clock whose speed drifts by 20 % every few
+/// calls (as a shared machine does); B always costs 5 % more than A.
+fn interleaved(c: &mut Criterion) {
+    if std::env::var_os("FIXTURE_INTERLEAVE").is_none() {
+        return;
+    }
+    use std::sync::atomic::{AtomicU64, Ordering};
+    static CALLS: AtomicU64 = AtomicU64::new(0);
+    let fake = |cost: f64| {
+        move |b: &mut criterion::Bencher<'_>| {
+            b.iter_custom(|n| {
+                spin(n);
+                let call = CALLS.fetch_add(1, Ordering::Relaxed);
+                let drift = if (call / 5) % 2 == 0 { 1.0 } else { 1.2 };
+                std::time::Duration::from_nanos((n as f64 * cost * drift) as u64)
+            })
+        }
+    };
+    c.compare_interleaved("pair")
+        .alternative("a", fake(100.0))
+        .alternative("b", fake(105.0))
+        .alternative("same", fake(100.0))
+        .run();
+}
+
 /// The 0.3-era API, whose ids follow 0.3's rules.
 fn legacy(c: &mut Criterion) {
     c.bench_functions(
@@ -159,6 +184,6 @@ impl Profiler for LineProfiler {
 criterion_group! {
     name = group;
     config = Criterion::default().with_profiler(LineProfiler);
-    targets = benches, legacy, adaptive, metered
+    targets = benches, legacy, adaptive, metered, interleaved
 }
 criterion_main!(group);

@@ -1,0 +1,293 @@
+//! Alternatives measured in alternating rounds within one run, and compared
+//! by the ratio of their times in the same round.
+//!
+//! Between two runs a shared machine drifts by several percent, so two
+//! separate runs cannot tell a 3 % difference from noise. Here every round
+//! runs each alternative for the same number of iterations, in a balanced
+//! order (a random permutation, then its reverse — ABBA for two — drawn
+//! anew for every block of two rounds), so drift hits all of them alike and
+//! cancels in the per-round ratio to the first alternative. The interval is
+//! the sign test's for the median ratio
+//! ([`yardstick_stats::paired`]): no normality assumed, and a round hit by
+//! an interruption cannot drag it.
+
+use std::time::{Duration, Instant};
+
+use yardstick_stats::paired::{sign_test_ratio, RatioInterval};
+use yardstick_stats::rng::Rng;
+
+use crate::cli::Mode;
+use crate::measurement::Measurement;
+use crate::routine::{run_once, NotIterated};
+use crate::{adaptive, format, state, Bencher, Criterion};
+
+type Alternative<'a, M> = (String, Box<dyn FnMut(&mut Bencher<'_, M>) + 'a>);
+
+/// Rounds before the interval is trusted.
+const MIN_ROUNDS: usize = 10;
+
+/// Each alternative's share of a round aims at this long.
+const ROUND_SHARE_NS: f64 = 2e5;
+
+/// One alternative compared with the first.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PairedResult {
+    /// The alternative's id (`name/alternative`).
+    pub id: String,
+    /// The first alternative's id, the reference.
+    pub reference: String,
+    /// Median of `time(this) / time(reference)` over the rounds, with its
+    /// sign-test interval; `None` with too few rounds.
+    pub ratio: Option<RatioInterval>,
+}
+
+impl PairedResult {
+    /// The verdict in words: `b is 1.031× a [1.018, 1.044]` or `no
+    /// difference detected`.
+    #[must_use]
+    pub fn verdict(&self) -> String {
+        match &self.ratio {
+            None => format!(
+                "{}: too few rounds to compare with {}",
+                self.id, self.reference
+            ),
+            Some(r) if r.is_significant() => format!(
+                "{} is {:.3}× {} [{:.3}, {:.3}]: {}",
+                self.id,
+                r.ratio,
+                self.reference,
+                r.lower,
+                r.upper,
+                if r.ratio > 1.0 { "slower" } else { "faster" }
+            ),
+            Some(r) => format!(
+                "{}: no difference detected from {} ({:.3}× [{:.3}, {:.3}])",
+                self.id, self.reference, r.ratio, r.lower, r.upper
+            ),
+        }
+    }
+}
+
+/// A set of alternatives to compare in alternating rounds; made by
+/// [`Criterion::compare_interleaved`].
+///
+/// ```no_run
+/// # use yardstick as criterion;
+/// use criterion::{black_box, Criterion};
+///
+/// let mut c = Criterion::default();
+/// let data: Vec<u64> = (0..1000).rev().collect();
+/// let results = c
+///     .compare_interleaved("sort")
+///     .alternative("std", |b| b.iter(|| { let mut v = data.clone(); v.sort(); v }))
+///     .alternative("unstable", |b| b.iter(|| { let mut v = data.clone(); v.sort_unstable(); v }))
+///     .run();
+/// for r in &results {
+///     println!("{}", r.verdict());
+/// }
+/// ```
+pub struct Comparison<'c, 'a, M: Measurement> {
+    criterion: &'c mut Criterion<M>,
+    name: String,
+    alternatives: Vec<Alternative<'a, M>>,
+}
+
+impl<M: Measurement> Criterion<M> {
+    /// Starts a comparison of alternatives measured in alternating rounds
+    /// (see [`Comparison`]). The first alternative added is the reference.
+    pub fn compare_interleaved<'a>(&mut self, name: impl Into<String>) -> Comparison<'_, 'a, M> {
+        Comparison {
+            criterion: self,
+            name: name.into(),
+            alternatives: Vec::new(),
+        }
+    }
+}
+
+impl<'a, M: Measurement> Comparison<'_, 'a, M> {
+    /// Adds an alternative; the first is the reference.
+    pub fn alternative<F>(&mut self, id: impl Into<String>, f: F) -> &mut Self
+    where
+        F: FnMut(&mut Bencher<'_, M>) + 'a,
+    {
+        self.alternatives.push((id.into(), Box::new(f)));
+        self
+    }
+
+    /// Runs the rounds (until every ratio is within the target precision or
+    /// the time-out passes), prints the verdicts and returns them. In test
+    /// mode each alternative runs once; in list mode they are listed.
+    pub fn run(&mut self) -> Vec<PairedResult> {
+        let ids: Vec<String> = self
+            .alternatives
+            .iter()
+            .map(|(a, _)| format!("{}/{a}", self.name))
+            .collect();
+        let run = &self.criterion.run;
+        if run.ignored || !ids.iter().any(|id| run.filter.matches(id)) {
+            return Vec::new();
+        }
+        let terminal = run.terminal();
+        match run.mode.clone() {
+            Mode::List => {
+                ids.iter().for_each(|id| terminal.list(id));
+                return Vec::new();
+            }
+            Mode::Test | Mode::Profile(_) => {
+                for (id, (_, f)) in ids.iter().zip(&mut self.alternatives) {
+                    terminal.test_start(id);
+                    match state::catch_panic(|| {
+                        run_once(&self.criterion.measurement, f.as_mut(), 1)
+                    }) {
+                        Ok(Ok(_)) => terminal.test_success(),
+                        Ok(Err(e)) => fail(&terminal, id, &e.to_string()),
+                        Err(e) => fail(&terminal, id, &e),
+                    }
+                }
+                return Vec::new();
+            }
+            Mode::Benchmark => {}
+        }
+        if self.alternatives.len() < 2 {
+            fail(
+                &terminal,
+                &self.name,
+                "an interleaved comparison needs at least two alternatives",
+            );
+            return Vec::new();
+        }
+        let config = self.criterion.config.clone();
+        let m = &self.criterion.measurement;
+        terminal.benchmark_start(&self.name);
+        let outcome = state::catch_panic(|| rounds(m, &mut self.alternatives, &config));
+        let per_round = match outcome {
+            Ok(Ok(v)) => v,
+            Ok(Err(e)) => {
+                fail(&terminal, &self.name, &e.to_string());
+                return Vec::new();
+            }
+            Err(e) => {
+                fail(&terminal, &self.name, &e);
+                return Vec::new();
+            }
+        };
+        let results = compare(&ids, &per_round, config.confidence_level);
+        let n = per_round.first().map_or(0, Vec::len);
+        println!(
+            "{}: {} alternatives in {n} alternating rounds (paired, sign-test interval at {:.0}%)",
+            self.name,
+            ids.len(),
+            config.confidence_level * 100.0
+        );
+        for (id, times) in ids.iter().zip(&per_round) {
+            let mut t = times.clone();
+            t.sort_by(f64::total_cmp);
+            println!("  {id:<30} median {}", format::time(t[t.len() / 2]).trim());
+        }
+        for r in &results {
+            println!("  {}", r.verdict());
+        }
+        results
+    }
+}
+
+fn fail(terminal: &crate::output::Terminal, id: &str, message: &str) {
+    terminal.failure(id, message);
+    state::record_failure(id);
+}
+
+/// Runs rounds until every alternative's ratio to the first is within the
+/// target precision or the time-out passes; returns the time per iteration
+/// of each alternative in each round.
+fn rounds<M: Measurement>(
+    m: &M,
+    alternatives: &mut [Alternative<'_, M>],
+    config: &crate::config::BenchmarkConfig,
+) -> Result<Vec<Vec<f64>>, NotIterated> {
+    let mut slowest: f64 = 0.0;
+    for (_, f) in alternatives.iter_mut() {
+        let warm = config.warm_up_time.min(Duration::from_millis(500));
+        slowest = slowest.max(adaptive::warm_up(m, f.as_mut(), warm)?);
+    }
+    let iters = ((ROUND_SHARE_NS / slowest).ceil() as u64).max(1);
+    let k = alternatives.len();
+    let mut times: Vec<Vec<f64>> = vec![Vec::new(); k];
+    let mut rng = Rng::new(crate::analysis::SEED);
+    let start = Instant::now();
+    let timeout = config.timeout * k as u32;
+    loop {
+        // A block: a random order, then its reverse.
+        let mut order: Vec<usize> = (0..k).collect();
+        for i in (1..k).rev() {
+            order.swap(i, rng.below(i as u64 + 1) as usize);
+        }
+        let reversed: Vec<usize> = order.iter().rev().copied().collect();
+        for round in [order, reversed] {
+            for i in round {
+                let (value, _) = run_once(m, alternatives[i].1.as_mut(), iters)?;
+                times[i].push(value / iters as f64);
+            }
+        }
+        let rounds_done = times[0].len();
+        if rounds_done >= MIN_ROUNDS {
+            let precise = (1..k).all(|i| {
+                let ratios: Vec<f64> = times[i].iter().zip(&times[0]).map(|(b, a)| b / a).collect();
+                sign_test_ratio(&ratios, config.confidence_level)
+                    .is_some_and(|r| (r.upper - r.lower) / 2.0 / r.ratio <= config.target_precision)
+            });
+            if precise || start.elapsed() >= timeout {
+                return Ok(times);
+            }
+        }
+    }
+}
+
+/// Each alternative after the first, compared with the first round by round.
+fn compare(ids: &[String], times: &[Vec<f64>], confidence: f64) -> Vec<PairedResult> {
+    (1..ids.len())
+        .map(|i| {
+            let ratios: Vec<f64> = times[i].iter().zip(&times[0]).map(|(b, a)| b / a).collect();
+            PairedResult {
+                id: ids[i].clone(),
+                reference: ids[0].clone(),
+                ratio: sign_test_ratio(&ratios, confidence),
+            }
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ratios_are_per_round_so_drift_cancels() {
+        // The machine slows down 20 % halfway; B always costs 1.05 A in the
+        // same round. Whole-run means would mix the drift in; per-round
+        // ratios do not.
+        let a: Vec<f64> = (0..40)
+            .map(|i| if i < 20 { 100.0 } else { 120.0 })
+            .collect();
+        let b: Vec<f64> = a.iter().map(|t| t * 1.05).collect();
+        let ids = ["x/a".to_owned(), "x/b".to_owned()];
+        let r = compare(&ids, &[a, b], 0.95);
+        let ratio = r[0].ratio.unwrap();
+        assert!((ratio.ratio - 1.05).abs() < 1e-12);
+        assert!((ratio.lower - 1.05).abs() < 1e-12 && (ratio.upper - 1.05).abs() < 1e-12);
+        assert_eq!(r[0].verdict(), "x/b is 1.050× x/a [1.050, 1.050]: slower");
+    }
+
+    #[test]
+    fn equal_alternatives_show_no_difference() {
+        let a: Vec<f64> = (0..30).map(|i| 100.0 + f64::from(i % 7)).collect();
+        let b: Vec<f64> = (0..30).map(|i| 100.0 + f64::from((i + 3) % 7)).collect();
+        let ids = ["x/a".to_owned(), "x/b".to_owned()];
+        let r = compare(&ids, &[a, b], 0.95);
+        assert!(
+            r[0].verdict()
+                .starts_with("x/b: no difference detected from x/a"),
+            "{}",
+            r[0].verdict()
+        );
+    }
+}
