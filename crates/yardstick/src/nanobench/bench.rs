@@ -6,6 +6,7 @@ use std::time::{Duration, Instant};
 
 use super::clock;
 use super::config::Config;
+use super::counters::EpochCounters;
 use super::epochs::Epochs;
 use super::result::{BenchResult, Counters};
 use super::table;
@@ -47,6 +48,7 @@ pub struct Bench<'a> {
     pub(super) results: Vec<BenchResult>,
     output: Option<Box<dyn Write + 'a>>,
     last_header: Option<String>,
+    counters: Option<EpochCounters>,
 }
 
 impl Default for Bench<'_> {
@@ -56,6 +58,7 @@ impl Default for Bench<'_> {
             results: Vec::new(),
             output: Some(Box::new(PrintStdout)),
             last_header: None,
+            counters: None,
         }
     }
 }
@@ -425,15 +428,25 @@ impl<'a> Bench<'a> {
 
     fn measure(&mut self, timer: &mut dyn FnMut(u64) -> Duration) {
         let mut epochs = Epochs::new(&self.config, clock::resolution_ns());
+        let mut counters = if self.config.performance_counters {
+            Some(self.counters.get_or_insert_with(EpochCounters::open))
+        } else {
+            None
+        };
         loop {
             let iterations = epochs.iterations();
             if iterations == 0 {
                 break;
             }
-            // TODO(counters): read yardstick::meters around `timer` once it
-            // lands; until then no counter is measured and the table says `-`.
-            let elapsed = timer(iterations);
-            epochs.add(elapsed, Counters::default());
+            let (elapsed, counted) = match counters.as_deref_mut() {
+                Some(c) => {
+                    c.start();
+                    let elapsed = timer(iterations);
+                    (elapsed, c.stop(iterations))
+                }
+                None => (timer(iterations), Counters::default()),
+            };
+            epochs.add(elapsed, counted);
         }
         let result = BenchResult {
             config: self.config.clone(),
@@ -462,6 +475,11 @@ impl<'a> Bench<'a> {
         let columns = table::columns(&self.config, result, relative);
         let header = table::header(&columns, &self.config.title);
         let mut text = String::new();
+        if self.config.performance_counters {
+            if let Some(note) = self.counters.as_ref().and_then(EpochCounters::note_once) {
+                text.push_str(&note);
+            }
+        }
         if self.last_header.as_ref() != Some(&header) {
             text.push_str(&header);
             self.last_header = Some(header);

@@ -50,7 +50,9 @@
 //!   problem sizes, fitted by [`Bench::complexity_big_o`], printed as
 //!   nanobench's table.
 //! * **Counters**: the `ins/op`, `cyc/op`, `IPC`, `bra/op` and `miss%`
-//!   columns show `-` when a counter is not measured (today: always).
+//!   columns come from the hardware counters of [`crate::meters`], read
+//!   around every epoch; a counter this machine cannot measure shows `-`,
+//!   and a note before the first table says why (once per process).
 //!
 //! All figures are computed by `yardstick-stats` from the epochs kept in
 //! each [`BenchResult`].
@@ -62,6 +64,7 @@ mod clock;
 mod compare;
 mod complexity;
 mod config;
+mod counters;
 mod epochs;
 mod format;
 mod result;
