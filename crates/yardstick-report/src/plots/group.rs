@@ -30,11 +30,23 @@ const ROW: f64 = 46.0;
 /// A violin per member: the density of its per-iteration values, mirrored,
 /// with its median as a dot. Rows in the members' order.
 pub(crate) fn violin(members: &[Member], unit: &str, log: bool, width: f64) -> String {
+    let curves: Vec<Option<crate::density::Curve>> = members
+        .iter()
+        .map(|m| density(&m.averages, CURVE_POINTS / 2))
+        .collect();
     let all: Vec<f64> = members
         .iter()
         .flat_map(|m| m.averages.iter().copied())
         .collect();
-    let (lo, hi) = super::sample::min_max(&all);
+    let (mut lo, mut hi) = super::sample::min_max(&all);
+    let data_lo = lo;
+    // On a linear axis the tails of the densities are shown whole.
+    if !log {
+        for c in curves.iter().flatten() {
+            lo = lo.min(c.xs[0]);
+            hi = hi.max(c.xs[c.xs.len() - 1]);
+        }
+    }
     let typical = yardstick_stats::univariate::median(&all).unwrap_or(hi);
     let scale = Scale::for_value(unit, typical);
     let f = scale.factor;
@@ -46,35 +58,37 @@ pub(crate) fn violin(members: &[Member], unit: &str, log: bool, width: f64) -> S
     let left = (longest.min(32) as f64 * 7.0 + 24.0).clamp(80.0, 250.0);
     let height = 34.0 + 44.0 + ROW * members.len() as f64;
     let x_label = format!("Average time per iteration ({})", scale.unit);
-    let x = if log && lo > 0.0 {
+    let x = if log && data_lo > 0.0 {
         Axis::log(lo * f, hi * f, x_label)
     } else {
-        Axis::linear(lo * f, hi * f, 0.05, x_label)
+        Axis::linear(lo * f, hi * f, 0.02, x_label)
     };
     let y = Axis::linear(0.0, members.len() as f64, 0.0, "").without_ticks();
     let mut c = Chart::with_margins(width, height, "", x, y, left);
-    for (i, m) in members.iter().enumerate() {
+    for (i, (m, curve)) in members.iter().zip(&curves).enumerate() {
         let row_mid = c.top + ROW * (i as f64 + 0.5);
         let class = i % SERIES_COLOURS;
         let median = yardstick_stats::univariate::median(&m.averages).unwrap_or(m.typical.point);
         c.svg
             .begin_group(&format!("{}: median {}", m.label, scale.format(median)));
-        match density(&m.averages, CURVE_POINTS / 2) {
+        match curve {
             Some(curve) => {
                 let peak = curve.peak();
                 let half = ROW * 0.42;
+                let (l, r) = (c.left, c.right);
+                let at = |x: f64| c.px(x * f).clamp(l, r);
                 let mut pts: Vec<(f64, f64)> = curve
                     .xs
                     .iter()
                     .zip(&curve.ys)
-                    .map(|(&x, &y)| (c.px(x * f), row_mid - y / peak * half))
+                    .map(|(&x, &y)| (at(x), row_mid - y / peak * half))
                     .collect();
                 let lower: Vec<(f64, f64)> = curve
                     .xs
                     .iter()
                     .zip(&curve.ys)
                     .rev()
-                    .map(|(&x, &y)| (c.px(x * f), row_mid + y / peak * half))
+                    .map(|(&x, &y)| (at(x), row_mid + y / peak * half))
                     .collect();
                 pts.extend(lower);
                 c.svg.path(&pts, &format!("vio f{class} s{class}"), true);
