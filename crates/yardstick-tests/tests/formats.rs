@@ -300,3 +300,54 @@ fn json_messages_on_stdout_are_whole_lines() {
     assert_eq!(msgs.len(), 2, "{}", r.stdout);
     assert_eq!(msgs[0]["id"], "fast/add");
 }
+
+#[test]
+fn groups_fit_big_o_compare_by_id_and_check_requirements() {
+    let h = home("scaling");
+    let a = quick(&["scaling"]);
+    // Linear is 5 n ns and quadratic n²/2 ns: equal at n = 10, linear
+    // 1000x faster at n = 10 000. "At least 1x faster" holds everywhere.
+    let r = run(&h, &args(&a), &[("FIXTURE_SCALING", "1")]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let table = |name: &str| {
+        let start = r
+            .stdout
+            .find(&format!("{name}: complexity over the inputs"))
+            .unwrap_or_else(|| panic!("{}", r.stdout));
+        r.stdout[start..].lines().nth(3).unwrap().to_owned()
+    };
+    assert!(table("scaling/linear").ends_with("| O(n)"), "{}", r.stdout);
+    assert!(
+        table("scaling/quadratic").ends_with("| O(n^2)"),
+        "{}",
+        r.stdout
+    );
+    assert!(
+        r.stdout
+            .contains("scaling/linear/10: 1.00x scaling/quadratic/10"),
+        "{}",
+        r.stdout
+    );
+    assert!(
+        r.stdout
+            .contains("scaling/linear/100: 0.10x scaling/quadratic/100"),
+        "{}",
+        r.stdout
+    );
+
+    // "At least 2x faster" fails at n = 10, in words, with a non-zero exit.
+    let strict = run(&h, &args(&a), &[("FIXTURE_SCALING", "2")]);
+    assert_eq!(strict.code, 1, "{}", strict.stderr);
+    assert!(
+        strict.stderr.contains(
+            "FAILED scaling: scaling/linear/10 is 1.00x faster than scaling/quadratic/10, but must be at least 2.00x faster"
+        ),
+        "{}",
+        strict.stderr
+    );
+    assert!(
+        !strict.stderr.contains("linear/100 is"),
+        "{}",
+        strict.stderr
+    );
+}

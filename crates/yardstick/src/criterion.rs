@@ -476,8 +476,36 @@ impl<M: Measurement> Criterion<M> {
         id: FullId,
         config: &BenchmarkConfig,
         f: &mut RoutineFn<'_, M>,
-    ) -> bool {
+    ) -> Option<f64> {
         runner::run(self, id, config, f)
+    }
+
+    /// Prints what a finished group says (Big-O fits, ratios) and checks its
+    /// requirements.
+    pub(crate) fn group_summary(
+        &self,
+        group: &str,
+        members: &[crate::group_summary::Member],
+        compare_by_id: bool,
+        requirements: &[crate::group_summary::Requirement],
+    ) {
+        use crate::group_summary as gs;
+        let terminal = self.run.terminal();
+        if self.run.output_format == OutputFormat::Criterion && !self.run.hide_successes {
+            for (function, fits) in gs::complexity(members) {
+                let name = function.map_or_else(|| group.to_owned(), |f| format!("{group}/{f}"));
+                println!("\n{name}: complexity over the inputs{fits}");
+            }
+            if compare_by_id {
+                for line in gs::ratios(members) {
+                    println!("{line}");
+                }
+            }
+        }
+        for v in gs::violations(members, requirements) {
+            terminal.failure(group, &v);
+            state::record_failure(group);
+        }
     }
 
     /// Writes a group's report page, if reports are on, and its

@@ -18,8 +18,11 @@ pub struct BenchmarkGroup<'a, M: Measurement> {
     partial: PartialConfig,
     throughput: Option<Throughput>,
     plot_config: PlotConfiguration,
-    /// The ids measured in this group: its page and message need writing.
-    measured: Vec<String>,
+    /// What was measured in this group: its page, message and summary
+    /// need writing.
+    measured: Vec<crate::group_summary::Member>,
+    compare_by_id: bool,
+    requirements: Vec<crate::group_summary::Requirement>,
 }
 
 impl<'a, M: Measurement> BenchmarkGroup<'a, M> {
@@ -31,6 +34,8 @@ impl<'a, M: Measurement> BenchmarkGroup<'a, M> {
             throughput: None,
             plot_config: PlotConfiguration::default(),
             measured: Vec::new(),
+            compare_by_id: false,
+            requirements: Vec::new(),
         }
     }
 
@@ -124,6 +129,37 @@ impl<'a, M: Measurement> BenchmarkGroup<'a, M> {
         self
     }
 
+    /// When the group finishes, prints each function's time over the first
+    /// function's at the same input (`0.08x`), as tasty-bench's `bcompare`
+    /// and iai-callgrind's compare-by-id. Each benchmark is measured on its
+    /// own; for small differences use
+    /// [`Criterion::compare_interleaved`](crate::Criterion::compare_interleaved).
+    pub fn compare_by_id(&mut self, enabled: bool) -> &mut Self {
+        self.compare_by_id = enabled;
+        self
+    }
+
+    /// A portable performance requirement, checked when the group finishes
+    /// (tasty-bench's `bcompareWithin`): at every input measured for both,
+    /// function (or id) `fast` must be at least `factor` times faster than
+    /// `slow`. When it is not, the run fails and says so in words.
+    ///
+    /// # Panics
+    ///
+    /// If `factor` is not a positive number.
+    pub fn require_faster(&mut self, fast: &str, slow: &str, factor: f64) -> &mut Self {
+        assert!(
+            factor > 0.0 && factor.is_finite(),
+            "factor must be positive"
+        );
+        self.requirements.push(crate::group_summary::Requirement {
+            fast: fast.to_owned(),
+            slow: slow.to_owned(),
+            factor,
+        });
+        self
+    }
+
     /// The work one iteration does, for rates in the output.
     pub fn throughput(&mut self, throughput: Throughput) -> &mut Self {
         self.throughput = Some(throughput);
@@ -171,9 +207,18 @@ impl<'a, M: Measurement> BenchmarkGroup<'a, M> {
             self.throughput,
         );
         let config = self.partial.apply(&self.criterion.config);
-        let title = full.title.clone();
-        if self.criterion.run_routine(full, &config, f) {
-            self.measured.push(title);
+        let (title, function, value) = (
+            full.title.clone(),
+            full.function_id.clone(),
+            full.value_str.clone(),
+        );
+        if let Some(typical) = self.criterion.run_routine(full, &config, f) {
+            self.measured.push(crate::group_summary::Member {
+                title,
+                function,
+                value,
+                typical,
+            });
         }
     }
 
@@ -184,8 +229,15 @@ impl<'a, M: Measurement> BenchmarkGroup<'a, M> {
 impl<M: Measurement> Drop for BenchmarkGroup<'_, M> {
     fn drop(&mut self) {
         if !self.measured.is_empty() {
+            let members = std::mem::take(&mut self.measured);
+            self.criterion.group_summary(
+                &self.group_name,
+                &members,
+                self.compare_by_id,
+                &self.requirements,
+            );
             let log = self.plot_config.summary_scale == crate::AxisScale::Logarithmic;
-            let ids = std::mem::take(&mut self.measured);
+            let ids = members.into_iter().map(|m| m.title).collect();
             self.criterion.report_group(&self.group_name, log, ids);
         }
     }

@@ -16,16 +16,16 @@ use crate::{adaptive, metered, plan, report, state, Criterion};
 
 /// Runs `id` unless the filter excludes it. Failures are reported and
 /// recorded, never propagated: the other benchmarks still run. Returns
-/// whether the benchmark was measured and saved.
+/// the typical estimate when the benchmark was measured and saved.
 pub(crate) fn run<M: Measurement>(
     c: &mut Criterion<M>,
     id: FullId,
     config: &BenchmarkConfig,
     f: &mut RoutineFn<'_, M>,
-) -> bool {
+) -> Option<f64> {
     // yardstick has no ignored benchmarks: `--ignored` selects none.
     if c.run.ignored || !c.run.filter.matches(&id.full_id) {
-        return false;
+        return None;
     }
     let terminal = c.run.terminal();
     if !state::register_id(&id.full_id) {
@@ -34,29 +34,29 @@ pub(crate) fn run<M: Measurement>(
             "this id was already used by another benchmark of this binary; ids must be unique",
         );
         state::record_failure(&id.full_id);
-        return false;
+        return None;
     }
     let measuring = c.run.mode == Mode::Benchmark;
     let outcome = match c.run.mode.clone() {
         Mode::List => {
             terminal.list(&id.full_id);
-            Ok(())
+            Ok(None)
         }
-        Mode::Test => test(c, &terminal, &id, f),
-        Mode::Profile(time) => profile(c, &terminal, &id, f, time),
-        Mode::Benchmark => benchmark(c, &terminal, &id, config, f),
+        Mode::Test => test(c, &terminal, &id, f).map(|()| None),
+        Mode::Profile(time) => profile(c, &terminal, &id, f, time).map(|()| None),
+        Mode::Benchmark => benchmark(c, &terminal, &id, config, f).map(Some),
     };
     match outcome {
-        Ok(()) => {
+        Ok(typical) => {
             if measuring {
                 state::record_measured();
             }
-            measuring
+            typical
         }
         Err(message) => {
             terminal.failure(&id.full_id, &message);
             state::record_failure(&id.full_id);
-            false
+            None
         }
     }
 }
@@ -105,7 +105,7 @@ fn benchmark<M: Measurement>(
     id: &FullId,
     config: &BenchmarkConfig,
     f: &mut RoutineFn<'_, M>,
-) -> Result<(), String> {
+) -> Result<f64, String> {
     let started = std::time::Instant::now();
     let dir = BenchmarkDir::new(&c.run.home, &id.directory_name);
     let m = &c.measurement;
@@ -187,7 +187,10 @@ fn benchmark<M: Measurement>(
         check_optimised_away(m, terminal, id, &analysis);
         if !metrics.is_empty() {
             if let Err(e) = dir.save_metrics("new", &metrics) {
-                terminal.warning(&format!("could not save the metrics of {}: {e}", id.full_id));
+                terminal.warning(&format!(
+                    "could not save the metrics of {}: {e}",
+                    id.full_id
+                ));
             }
         }
         let (record, sample) = save(
@@ -265,7 +268,7 @@ fn benchmark<M: Measurement>(
     if failure.is_some() {
         state::record_failure(&id.full_id);
     }
-    Ok(())
+    Ok(analysis.typical().point)
 }
 
 /// This run's typical time over the baseline's: from `--baseline-csv` when

@@ -151,6 +151,32 @@ fn interleaved(c: &mut Criterion) {
         .run();
 }
 
+/// Known complexities on a fake clock: 5 ns per element and 0.5 ns per
+/// element squared, with Big-O fits, ratios and a requirement.
+fn scaling(c: &mut Criterion) {
+    let Ok(factor) = std::env::var("FIXTURE_SCALING") else {
+        return;
+    };
+    let mut g = c.benchmark_group("scaling");
+    g.compare_by_id(true);
+    g.require_faster("linear", "quadratic", factor.parse().unwrap());
+    for n in [10u64, 100, 1000, 10_000] {
+        g.bench_with_input(BenchmarkId::new("quadratic", n), &n, |b, &n| {
+            b.iter_custom(|iters| {
+                spin(iters);
+                std::time::Duration::from_nanos(iters * n * n / 2)
+            })
+        });
+        g.bench_with_input(BenchmarkId::new("linear", n), &n, |b, &n| {
+            b.iter_custom(|iters| {
+                spin(iters);
+                std::time::Duration::from_nanos(iters * n * 5)
+            })
+        });
+    }
+    g.finish();
+}
+
 /// The 0.3-era API, whose ids follow 0.3's rules.
 fn legacy(c: &mut Criterion) {
     c.bench_functions(
@@ -184,6 +210,6 @@ impl Profiler for LineProfiler {
 criterion_group! {
     name = group;
     config = Criterion::default().with_profiler(LineProfiler);
-    targets = benches, legacy, adaptive, metered, interleaved
+    targets = benches, legacy, adaptive, metered, interleaved, scaling
 }
 criterion_main!(group);

@@ -54,6 +54,14 @@ impl ComplexityFits {
     }
 }
 
+impl From<Vec<BigO>> for ComplexityFits {
+    /// Fits already sorted best first (as `yardstick_stats::complexity`
+    /// returns them).
+    fn from(fits: Vec<BigO>) -> ComplexityFits {
+        ComplexityFits { fits }
+    }
+}
+
 impl Deref for ComplexityFits {
     type Target = [BigO];
 
