@@ -71,7 +71,7 @@ fn folder_names_that_leave_home_are_refused() {
     )
     .unwrap();
     let tukey = classify(&sample.averages());
-    for bad in ["../escaped", "/tmp/abs", "a/../../b", "", "a//b", "./a"] {
+    for bad in ["../escaped", "/abs/path", "a/../../b", "", "a//b", "./a"] {
         let record = BenchmarkRecord {
             group_id: "g".into(),
             function_id: None,
