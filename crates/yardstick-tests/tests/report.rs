@@ -5,7 +5,8 @@
 //! `file://`. Screenshots go to `target/tmp/report-e2e/screenshots/`.
 //!
 //! Needs Debian's `chromium` package (or `YARDSTICK_CHROMIUM=/path`);
-//! without it the browser part says so and is skipped.
+//! without it the browser part says so and is skipped, except under CI
+//! (`CI` set), where it fails.
 
 #[path = "../../yardstick-report/tests/browser/cdp.rs"]
 mod cdp;
@@ -90,6 +91,11 @@ fn a_real_runs_report_shows_every_plot_in_a_browser() {
     );
 
     let Some(chromium) = cdp::find_chromium() else {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "Chromium not found, and CI must check the report in a browser: \
+             install Debian's chromium package in .ci/run"
+        );
         eprintln!(
             "skipped the browser check: Chromium not found; install Debian's chromium \
              package (apt-get install chromium) or set YARDSTICK_CHROMIUM"
