@@ -156,3 +156,22 @@ fn without_the_counting_allocator_allocations_are_a_note() {
         r.stderr
     );
 }
+
+#[test]
+fn time_mode_cpu_measures_cpu_time_as_the_time() {
+    let h = home("time-mode");
+    let mut args = ARGS.to_vec();
+    args.extend(["--time-mode", "cpu", "--exact", "sleep/2ms"]);
+    let r = run(&h, &args, &[("FIXTURE_METERS", "1")]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let est = read_json(&h.join("sleep/2ms/new/estimates.json"));
+    let mean = est["mean"]["point_estimate"].as_f64().unwrap();
+    assert!(mean < 0.5e6, "a 2 ms sleep costs {mean} ns of CPU time");
+    let bad = run(&h, &["--bench", "--time-mode", "sundial"], &[]);
+    assert_eq!(bad.code, 2);
+    assert!(
+        bad.stderr.contains("wall, cpu, thread-cpu"),
+        "{}",
+        bad.stderr
+    );
+}

@@ -95,6 +95,7 @@ pub(crate) struct Args {
     pub metrics: Option<Vec<crate::meters::Metric>>,
     /// `--message-format json`: cargo-criterion's messages.
     pub json_messages: bool,
+    pub time_mode: Option<crate::measurement::TimeMode>,
     pub message_file: Option<PathBuf>,
     pub help: bool,
 }
@@ -143,6 +144,7 @@ const VALUE_OPTIONS: &[&str] = &[
     "measure",
     "message-format",
     "message-file",
+    "time-mode",
 ];
 
 const FLAG_OPTIONS: &[&str] = &[
@@ -316,12 +318,21 @@ impl Builder {
         };
         let metrics = self
             .get("measure")
-            .map(|list| crate::meters::parse_metrics(list).map_err(|e| CliError(format!("--measure: {e}"))))
+            .map(|list| {
+                crate::meters::parse_metrics(list).map_err(|e| CliError(format!("--measure: {e}")))
+            })
             .transpose()?;
         let json_messages = match self.get("message-format") {
             None | Some("human") => false,
             Some("json") => true,
             Some(v) => return Err(bad("message-format", v, "json or human")),
+        };
+        let time_mode = match self.get("time-mode") {
+            None => None,
+            Some("wall") => Some(crate::measurement::TimeMode::Wall),
+            Some("cpu") => Some(crate::measurement::TimeMode::ProcessCpu),
+            Some("thread-cpu") => Some(crate::measurement::TimeMode::ThreadCpu),
+            Some(v) => return Err(bad("time-mode", v, "one of wall, cpu, thread-cpu")),
         };
         let fail_if_slower = percent("fail-if-slower")?;
         let fail_if_faster = percent("fail-if-faster")?;
@@ -472,6 +483,7 @@ impl Builder {
             hide_successes: self.has("hide-successes"),
             metrics,
             json_messages,
+            time_mode,
             message_file: self.get("message-file").map(PathBuf::from),
             help: self.help,
         })
@@ -568,6 +580,8 @@ Options:
   -c, --color <WHEN>                 auto, always or never (honours NO_COLOR and CARGO_TERM_COLOR)
       --output-format <FORMAT>       criterion (default), bencher (`test id ... bench: N ns/iter`),
                                      tasty (`id: OK (0.44s)` / `53 ns ± 2.7 ns`) or stats (rebar3_bench)
+      --time-mode <MODE>             What time is: wall (default), cpu (the process's CPU time, as
+                                     tasty-bench) or thread-cpu (the benchmark thread's)
       --measure <LIST>               Also measure, per iteration: wall, cpu, thread-cpu, instructions,
                                      cycles, branches, branch-misses, cache-references, cache-misses,
                                      task-clock, context-switches, cpu-migrations, page-faults, allocs
@@ -644,7 +658,10 @@ mod tests {
         let a = parse(&["--bench", "--measure", "cpu,page-faults"]).unwrap();
         assert_eq!(a.metrics.unwrap().len(), 2);
         let e = parse(&["--bench", "--measure", "cpu,bogus"]).unwrap_err();
-        assert!(e.0.starts_with("--measure: ") && e.0.contains("bogus"), "{e}");
+        assert!(
+            e.0.starts_with("--measure: ") && e.0.contains("bogus"),
+            "{e}"
+        );
     }
 
     #[test]

@@ -377,6 +377,13 @@ impl<M: Measurement> Criterion<M> {
                 }
             }
         }
+        if let Some(mode) = args.time_mode {
+            if let Err(e) = crate::measurement::set_time_mode(mode) {
+                if state::first_time(&e) {
+                    eprintln!("warning: {e}");
+                }
+            }
+        }
         if args.json_messages {
             match crate::output::messages::Sink::open(args.message_file.as_deref()) {
                 Ok(sink) => r.messages = Some(std::sync::Arc::new(sink)),

@@ -4,7 +4,10 @@
 //! measurements written for Criterion.rs (the guide's `HalfSeconds`, CPU-time
 //! or cycle counters) keep compiling. [`WallTime`] is the default.
 
+use std::sync::atomic::{AtomicU8, Ordering};
 use std::time::{Duration, Instant};
+
+use crate::meters::CpuClock;
 
 use crate::format::short;
 use crate::Throughput;
@@ -71,9 +74,55 @@ pub trait Measurement {
     fn formatter(&self) -> &dyn ValueFormatter;
 }
 
-/// Wall-clock time from the monotonic clock ([`Instant`]), in nanoseconds.
+/// Time in nanoseconds: by default wall-clock time from the monotonic clock
+/// ([`Instant`]); with `--time-mode cpu` the process's CPU time and with
+/// `--time-mode thread-cpu` the benchmark thread's (tasty-bench measures CPU
+/// time, which other processes on the machine disturb less).
+///
+/// `iter_custom` routines time themselves and are not affected.
 #[derive(Debug, Default, Clone, Copy)]
 pub struct WallTime;
+
+/// Which clock [`WallTime`] reads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum TimeMode {
+    Wall = 0,
+    ProcessCpu = 1,
+    ThreadCpu = 2,
+}
+
+static TIME_MODE: AtomicU8 = AtomicU8::new(TimeMode::Wall as u8);
+
+/// Sets the clock of [`WallTime`] for the whole process.
+///
+/// # Errors
+///
+/// When the CPU clock cannot be read here (then wall time stays).
+pub(crate) fn set_time_mode(mode: TimeMode) -> Result<(), String> {
+    let clock = match mode {
+        TimeMode::Wall => None,
+        TimeMode::ProcessCpu => Some(CpuClock::Process),
+        TimeMode::ThreadCpu => Some(CpuClock::Thread),
+    };
+    if let Some(c) = clock {
+        c.now_ns().map_err(|e| {
+            format!("--time-mode: the CPU clock cannot be read here ({e}); measuring wall time")
+        })?;
+    }
+    TIME_MODE.store(mode as u8, Ordering::Relaxed);
+    Ok(())
+}
+
+/// Where a [`WallTime`] measurement started: an instant, or a CPU clock
+/// reading.
+#[derive(Debug, Clone, Copy)]
+pub struct Start(StartKind);
+
+#[derive(Debug, Clone, Copy)]
+enum StartKind {
+    Wall(Instant),
+    Cpu(CpuClock, u64),
+}
 
 /// The formatter of [`WallTime`]: ps, ns, µs, ms or s.
 #[derive(Debug, Default, Clone, Copy)]
@@ -151,14 +200,29 @@ impl ValueFormatter for DurationFormatter {
 }
 
 impl Measurement for WallTime {
-    type Intermediate = Instant;
+    type Intermediate = Start;
     type Value = Duration;
 
-    fn start(&self) -> Instant {
-        Instant::now()
+    #[inline]
+    fn start(&self) -> Start {
+        let clock = match TIME_MODE.load(Ordering::Relaxed) {
+            1 => CpuClock::Process,
+            2 => CpuClock::Thread,
+            _ => return Start(StartKind::Wall(Instant::now())),
+        };
+        match clock.now_ns() {
+            Ok(ns) => Start(StartKind::Cpu(clock, ns)),
+            Err(_) => Start(StartKind::Wall(Instant::now())),
+        }
     }
-    fn end(&self, i: Instant) -> Duration {
-        i.elapsed()
+    #[inline]
+    fn end(&self, i: Start) -> Duration {
+        match i.0 {
+            StartKind::Wall(t) => t.elapsed(),
+            StartKind::Cpu(clock, ns) => {
+                Duration::from_nanos(clock.now_ns().map_or(0, |now| now.saturating_sub(ns)))
+            }
+        }
     }
     fn add(&self, v1: &Duration, v2: &Duration) -> Duration {
         *v1 + *v2
@@ -177,6 +241,20 @@ impl Measurement for WallTime {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn cpu_time_mode_ignores_a_sleep() {
+        // Process-wide setting: this test is the only one that changes it.
+        set_time_mode(TimeMode::ThreadCpu).unwrap();
+        let s = WallTime.start();
+        std::thread::sleep(Duration::from_millis(30));
+        let cpu = WallTime.end(s);
+        set_time_mode(TimeMode::Wall).unwrap();
+        assert!(cpu < Duration::from_millis(10), "{cpu:?}");
+        let s = WallTime.start();
+        std::thread::sleep(Duration::from_millis(30));
+        assert!(WallTime.end(s) >= Duration::from_millis(30));
+    }
 
     #[test]
     fn wall_time_formats_like_criterion() {

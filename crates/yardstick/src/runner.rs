@@ -138,6 +138,14 @@ fn benchmark<M: Measurement>(
     };
     let baseline = baseline_sample.as_ref().map(SavedSample::averages);
 
+    if terminal.verbosity == crate::cli::Verbosity::Verbose && state::first_time("clock resolution") {
+        let cpu = crate::meters::cpu_clock_resolution()
+            .map_or_else(|| "not available".to_owned(), |d| format!("{d:?}"));
+        println!(
+            "Clock resolution: monotonic {:?}, CPU time {cpu} (measured)",
+            crate::meters::clock_resolution()
+        );
+    }
     terminal.benchmark_start(&id.full_id);
     let mut metric_rows = None;
     let (mode, iters, values) = if let Some(name) = &c.run.load_baseline {

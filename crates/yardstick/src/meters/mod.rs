@@ -63,6 +63,7 @@ mod tests;
 
 pub use alloc::CountingAllocator;
 pub use clock::peak_rss;
+pub(crate) use clock::CpuClock;
 pub use metric::{parse_metrics, Metric};
 pub use resolution::{clock_resolution, cpu_clock_resolution};
 pub use set::MeterSet;
