@@ -68,6 +68,8 @@ pub struct Options {
     pub tools: Vec<String>,
     /// `--flamegraph`: draw flamegraphs for every benchmark.
     pub flamegraph: bool,
+    /// `--jobs N`: benchmarks measured at once (default: the cores).
+    pub jobs: Option<usize>,
     /// Internal: the benchmark to run inside Valgrind.
     pub child: Option<String>,
 }
@@ -92,6 +94,7 @@ impl Default for Options {
             separate_targets: false,
             tools: Vec::new(),
             flamegraph: false,
+            jobs: None,
             child: None,
         }
     }
@@ -123,7 +126,8 @@ Every option also reads YARDSTICK_CALLGRIND_<OPTION> (e.g. YARDSTICK_CALLGRIND_S
   --home=DIR                  where results go (default: <target>/yardstick-callgrind)
   --separate-targets          one folder per target triple under the home directory
   --tools=TOOL,..             also run memcheck, helgrind, drd, massif, dhat
-  --flamegraph                draw flamegraphs of every benchmark
+  --flamegraph                draw flamegraphs of every benchmark (feature `flamegraph`)
+  -j, --jobs=N                benchmarks measured at once (default: the cores; counts do not change)
   --bench                     measure (cargo bench passes it); without it each benchmark runs once
   -h, --help                  this text
 
@@ -215,6 +219,9 @@ pub fn parse(
             Long("separate-targets") => o.separate_targets = true,
             Long("tools") => o.tools = parse_tools(&value_of(&mut parser, "--tools")?)?,
             Long("flamegraph") => o.flamegraph = true,
+            Short('j') | Long("jobs") => {
+                o.jobs = Some(parse_jobs(&value_of(&mut parser, "--jobs")?)?)
+            }
             Long("yardstick-callgrind-child") => {
                 o.child = Some(value_of(&mut parser, CHILD_FLAG)?);
             }
@@ -290,6 +297,9 @@ fn apply_env(o: &mut Options, env: &impl Fn(&str) -> Option<String>) -> Result<(
         o.tools = parse_tools(&v)?;
     }
     o.flamegraph = var("FLAMEGRAPH").is_some_and(|v| yes(&v));
+    if let Some(v) = var("JOBS") {
+        o.jobs = Some(parse_jobs(&v)?);
+    }
     Ok(())
 }
 
@@ -320,6 +330,18 @@ pub fn parse_regression(spec: &str) -> Result<Vec<(EventKind, f64)>, UsageError>
             Ok((kind, limit))
         })
         .collect()
+}
+
+fn parse_jobs(v: &str) -> Result<usize, UsageError> {
+    v.trim()
+        .parse::<usize>()
+        .ok()
+        .filter(|n| *n > 0)
+        .ok_or_else(|| {
+            UsageError(format!(
+                "error: --jobs takes a number of at least 1, not '{v}'"
+            ))
+        })
 }
 
 fn parse_format(v: &str) -> Result<OutputFormat, UsageError> {

@@ -41,7 +41,9 @@
 //!
 //! # Crate features
 //!
-//! - `flamegraph` (default): SVG flamegraphs through `inferno`.
+//! - `flamegraph` (off by default): SVG flamegraphs through `inferno`
+//!   (`FlamegraphConfig`, `--flamegraph`). Without it a flamegraph request
+//!   prints one warning line.
 #![warn(missing_docs)]
 
 mod bench;
@@ -49,6 +51,7 @@ mod binary;
 mod cli;
 mod compare;
 mod config;
+#[cfg_attr(not(feature = "flamegraph"), allow(dead_code))]
 mod flamegraph;
 mod format;
 mod job;
@@ -57,6 +60,7 @@ mod measure;
 mod metrics;
 pub mod parser;
 mod paths;
+mod printer;
 mod render;
 mod runner;
 mod sandbox;

@@ -3,7 +3,6 @@
 //! prints as it goes.
 
 use std::ffi::OsString;
-use std::io::Write;
 use std::path::Path;
 
 use crate::cli::{NoCapture, Options, OutputFormat};
@@ -13,6 +12,7 @@ use crate::job::Job;
 use crate::metrics::Metrics;
 use crate::parser;
 use crate::paths::{ToolFiles, Version};
+use crate::printer::Printer;
 use crate::sandbox::Sandbox;
 use crate::summary::{BenchmarkSummary, CallgrindSummary, Regression, ToolSummary};
 use crate::tools;
@@ -27,9 +27,17 @@ const RESERVED: [&str; 5] = [
     "--toggle-collect",
 ];
 
+/// The simulated caches unless the user sets them: 32 KiB 8-way L1s and an
+/// 8 MiB 16-way last level, 64-byte lines.
+const CACHE_GEOMETRY: [(&str, &str); 3] = [
+    ("--I1", "32768,8,64"),
+    ("--D1", "32768,8,64"),
+    ("--LL", "8388608,16,64"),
+];
+
 /// Measures `job` and returns its summary. Never panics on bad tool output;
 /// problems are in `summary.errors`.
-pub fn run(job: &Job, opts: &Options) -> BenchmarkSummary {
+pub fn run(job: &Job, opts: &Options, p: &mut Printer) -> BenchmarkSummary {
     let mut s = BenchmarkSummary {
         version: crate::summary::SUMMARY_VERSION.to_owned(),
         kind: job.kind.to_owned(),
@@ -48,14 +56,13 @@ pub fn run(job: &Job, opts: &Options) -> BenchmarkSummary {
     };
     let text = opts.output_format == OutputFormat::Default;
     if text {
-        println!("{}", job.header);
-        let _ = std::io::stdout().flush();
+        p.out(job.header.clone());
     }
     if let Err(e) = std::fs::create_dir_all(&job.dir) {
         fail(&mut s, format!("cannot create {}: {e}", job.dir.display()));
         return s;
     }
-    match callgrind(job, opts, &mut s) {
+    match callgrind(job, opts, &mut s, p) {
         Ok(c) => s.callgrind = Some(c),
         Err(e) => {
             fail(&mut s, e);
@@ -67,7 +74,7 @@ pub fn run(job: &Job, opts: &Options) -> BenchmarkSummary {
             match other_tool(job, &tool) {
                 Ok(t) => {
                     if text {
-                        print_tool(&t);
+                        print_tool(&t, p);
                     }
                     if let Some(code) = t.exit_code.filter(|c| *c != 0) {
                         let msg = format!(
@@ -131,6 +138,7 @@ fn callgrind(
     job: &Job,
     opts: &Options,
     s: &mut BenchmarkSummary,
+    p: &mut Printer,
 ) -> Result<CallgrindSummary, String> {
     let files = ToolFiles::new(&job.dir, "callgrind", &job.name);
     let (new_name, old_name, old_version) = versions(opts);
@@ -161,7 +169,7 @@ fn callgrind(
                     let key = a.split('=').next().unwrap_or("");
                     let reserved = RESERVED.contains(&key);
                     if reserved {
-                        eprintln!("warning: callgrind argument '{a}' is set by yardstick-callgrind; ignored");
+                        p.err(format!("warning: callgrind argument '{a}' is set by yardstick-callgrind; ignored"));
                     }
                     !reserved
                 })
@@ -169,6 +177,14 @@ fn callgrind(
                 .collect();
             if !user.iter().any(|a| a.starts_with("--cache-sim")) {
                 args.push("--cache-sim=yes".into());
+            }
+            // A fixed cache geometry (iai-callgrind's) instead of the host's:
+            // the cache metrics then mean the same on every machine, and
+            // Valgrind does not size its simulation after a huge host LL.
+            for (flag, geometry) in CACHE_GEOMETRY {
+                if !user.iter().any(|a| a.starts_with(flag)) {
+                    args.push(format!("{flag}={geometry}").into());
+                }
             }
             args.extend(["--compress-strings=no".into(), "--compress-pos=no".into()]);
             if let Some(t) = &job.toggle {
@@ -178,9 +194,9 @@ fn callgrind(
             args.extend(user.into_iter().map(OsString::from));
             let outcome = execute(job, "callgrind", args, opts.nocapture)?;
             if text && opts.nocapture != NoCapture::False {
-                println!("{}", crate::format::nocapture_footer(opts.nocapture));
+                p.out(crate::format::nocapture_footer(opts.nocapture).to_owned());
             }
-            check_exit(job, &outcome, &files.path("log", &Version::New))?;
+            check_exit(job, &outcome, &files.path("log", &Version::New), p)?;
             Version::New
         }
     };
@@ -203,17 +219,17 @@ fn callgrind(
         match parser::parse_file(&old_path) {
             Ok(p) => Some(p),
             Err(e) => {
-                eprintln!("warning: {e}; comparing with nothing");
+                p.err(format!("warning: {e}; comparing with nothing"));
                 None
             }
         }
     } else {
         if let (Some(base), Some(_)) = (&opts.baseline, &old_name) {
             if opts.save_baseline.is_none() {
-                eprintln!(
+                p.err(format!(
                     "warning: baseline '{base}' not found for {} — run with --save-baseline={base} first",
                     job.header
-                );
+                ));
             }
         }
         None
@@ -224,13 +240,13 @@ fn callgrind(
     let all = diffs(&new, old.as_ref());
     if text {
         if new_name.is_some() || old_name.is_some() {
-            println!(
-                "{}",
-                crate::format::baselines_line(new_name.as_deref(), old_name.as_deref())
-            );
+            p.out(crate::format::baselines_line(
+                new_name.as_deref(),
+                old_name.as_deref(),
+            ));
         }
         for (kind, diff) in &all {
-            println!("{}", format_line(*kind, diff));
+            p.out(format_line(*kind, diff));
         }
     }
     let regressions = match job.config.regression.clone().or_else(|| {
@@ -258,7 +274,7 @@ fn callgrind(
             format!("{}%", signed_short(r.diff_pct)),
             signed_short(r.limit)
         );
-        eprintln!("{line}");
+        p.err(line.clone());
         s.failed = true;
         s.errors.push(format!("{}: {line}", job.header));
     }
@@ -277,7 +293,7 @@ fn callgrind(
                 &old_version,
             ) {
                 Ok(paths) => flamegraphs = paths,
-                Err(e) => eprintln!("warning: {}: {e}", job.header),
+                Err(e) => p.err(format!("warning: {}: {e}", job.header)),
             }
         }
     }
@@ -388,12 +404,12 @@ pub(crate) fn with_dir(dir: Option<&Path>, f: Option<fn()>) {
     }
 }
 
-fn check_exit(job: &Job, outcome: &Outcome, log: &Path) -> Result<(), String> {
+fn check_exit(job: &Job, outcome: &Outcome, log: &Path, p: &mut Printer) -> Result<(), String> {
     if job.exit_with.accepts(outcome.code) {
         return Ok(());
     }
     if !outcome.output.trim().is_empty() {
-        eprintln!("{}", outcome.output.trim_end());
+        p.err(outcome.output.trim_end().to_owned());
     }
     let got = outcome.code.map_or_else(
         || "was killed by a signal".to_owned(),
@@ -440,16 +456,16 @@ fn other_tool(job: &Job, tool: &Tool) -> Result<ToolSummary, String> {
     })
 }
 
-fn print_tool(t: &ToolSummary) {
-    println!("{}", crate::format::tool_headline(&t.tool));
+fn print_tool(t: &ToolSummary, p: &mut Printer) {
+    p.out(crate::format::tool_headline(&t.tool));
     for (k, v) in &t.summary {
-        println!("  {:<18}{v}", format!("{k}:"));
+        p.out(format!("  {:<18}{v}", format!("{k}:")));
     }
     if let Some(e) = t.errors {
-        println!("  {:<18}{e}", "Errors:");
+        p.out(format!("  {:<18}{e}", "Errors:"));
     }
     if let Some(out) = &t.out_file {
-        println!("  {:<18}{out}", "Outfile:");
+        p.out(format!("  {:<18}{out}", "Outfile:"));
     }
-    println!("  {:<18}{}", "Logfile:", t.log_file);
+    p.out(format!("  {:<18}{}", "Logfile:", t.log_file));
 }

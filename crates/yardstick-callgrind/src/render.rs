@@ -1,6 +1,8 @@
 //! Writing the flamegraph files of one benchmark.
 
-use crate::config::{FlamegraphConfig, FlamegraphKind};
+use crate::config::FlamegraphConfig;
+#[cfg(feature = "flamegraph")]
+use crate::config::FlamegraphKind;
 use crate::job::Job;
 use crate::parser::CallgrindProfile;
 use crate::paths::{ToolFiles, Version};

@@ -12,6 +12,7 @@ use crate::binary::{BinaryBenchmarkGroup, ExitWith};
 use crate::cli::{self, NoCapture, Options, OutputFormat, Parsed};
 use crate::config::LibraryBenchmarkConfig;
 use crate::job::Job;
+use crate::printer::Printer;
 use crate::summary::BenchmarkSummary;
 
 /// Exit status: a benchmark or tool failed, or Valgrind is missing.
@@ -264,19 +265,119 @@ fn drive(context: &Context, opts: &Options, jobs: Vec<Job>, hooks: &Hooks<'_>) -
         eprintln!("{line}");
         return EXIT_FAILED;
     }
-    let mut failed = Vec::new();
-    let mut regressions = Vec::new();
-    let mut regressed = false;
-    let mut current_group: Option<&str> = None;
-    for job in &jobs {
-        if current_group != Some(job.group.as_str()) {
-            if let Some(g) = current_group {
-                hook(hooks, g, false);
+    let mut outcome = Outcome::default();
+    let threads = parallelism(opts, &jobs, hooks);
+    if threads > 1 {
+        measure_in_parallel(&jobs, opts, threads, |job, summary, printer| {
+            printer.print();
+            outcome.add(context, opts, job, summary)
+        });
+    } else {
+        let mut current_group: Option<&str> = None;
+        for job in &jobs {
+            if current_group != Some(job.group.as_str()) {
+                if let Some(g) = current_group {
+                    hook(hooks, g, false);
+                }
+                hook(hooks, &job.group, true);
+                current_group = Some(job.group.as_str());
             }
-            hook(hooks, &job.group, true);
-            current_group = Some(job.group.as_str());
+            let mut printer = Printer::new(true);
+            let summary = crate::measure::run(job, opts, &mut printer);
+            if !outcome.add(context, opts, job, summary) {
+                break;
+            }
         }
-        let mut summary = crate::measure::run(job, opts);
+        if let Some(g) = current_group {
+            hook(hooks, g, false);
+        }
+    }
+    outcome.finish()
+}
+
+/// How many benchmarks to measure at once: `--jobs` (default: the cores
+/// available). Counts do not depend on it; one at a time when output is
+/// shown live, when a run may stop early, or when hooks change the working
+/// directory.
+fn parallelism(opts: &Options, jobs: &[Job], hooks: &Hooks<'_>) -> usize {
+    let wanted = opts.jobs.unwrap_or_else(|| {
+        std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
+    });
+    let fail_fast = opts.regression_fail_fast
+        || jobs
+            .iter()
+            .any(|j| j.config.regression.as_ref().is_some_and(|r| r.fail_fast));
+    let hooked = jobs
+        .iter()
+        .any(|j| j.setup.is_some() || j.teardown.is_some())
+        || hooks.iter().any(|(_, b, a)| b.is_some() || a.is_some());
+    if opts.nocapture != NoCapture::False || fail_fast || hooked {
+        1
+    } else {
+        wanted.clamp(1, jobs.len().max(1))
+    }
+}
+
+/// Measures `jobs` on `threads` threads and hands each result, in the jobs'
+/// order, to `done`; stops handing out jobs when `done` returns false.
+fn measure_in_parallel(
+    jobs: &[Job],
+    opts: &Options,
+    threads: usize,
+    mut done: impl FnMut(&Job, BenchmarkSummary, Printer) -> bool,
+) {
+    use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+    let next = AtomicUsize::new(0);
+    let stop = AtomicBool::new(false);
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::scope(|scope| {
+        for _ in 0..threads {
+            let tx = tx.clone();
+            let (next, stop) = (&next, &stop);
+            scope.spawn(move || loop {
+                let i = next.fetch_add(1, Ordering::SeqCst);
+                if i >= jobs.len() || stop.load(Ordering::SeqCst) {
+                    break;
+                }
+                let mut printer = Printer::new(false);
+                let summary = crate::measure::run(&jobs[i], opts, &mut printer);
+                if tx.send((i, summary, printer)).is_err() {
+                    break;
+                }
+            });
+        }
+        drop(tx);
+        let mut pending = std::collections::BTreeMap::new();
+        let mut expected = 0;
+        for (i, summary, printer) in rx {
+            pending.insert(i, (summary, printer));
+            while let Some((summary, printer)) = pending.remove(&expected) {
+                if !done(&jobs[expected], summary, printer) {
+                    stop.store(true, Ordering::SeqCst);
+                }
+                expected += 1;
+            }
+        }
+    });
+}
+
+/// What the run has seen so far, for the exit status.
+#[derive(Default)]
+struct Outcome {
+    failed: Vec<BenchmarkSummary>,
+    regressions: Vec<BenchmarkSummary>,
+}
+
+impl Outcome {
+    /// Records one benchmark's summary (and prints or saves it as asked);
+    /// false when the run should stop (a regression with fail-fast).
+    fn add(
+        &mut self,
+        context: &Context,
+        opts: &Options,
+        job: &Job,
+        mut summary: BenchmarkSummary,
+    ) -> bool {
         summary.package = context.package.to_owned();
         summary.bench_file = Path::new(context.file)
             .file_stem()
@@ -287,40 +388,38 @@ fn drive(context: &Context, opts: &Options, jobs: Vec<Job>, hooks: &Hooks<'_>) -
             .callgrind
             .as_ref()
             .is_some_and(|c| !c.regressions.is_empty());
-        regressed |= job_regressed;
         let only_regressed = job_regressed
             && summary
                 .errors
                 .iter()
                 .all(|e| e.contains("Performance has regressed"));
         if summary.failed && !only_regressed {
-            failed.push(summary);
+            self.failed.push(summary);
         } else if job_regressed {
-            regressions.push(summary);
+            self.regressions.push(summary);
         }
         let fail_fast = opts.regression_fail_fast
             || job.config.regression.as_ref().is_some_and(|r| r.fail_fast);
-        if job_regressed && fail_fast {
-            break;
+        !(job_regressed && fail_fast)
+    }
+
+    /// Prints the failures and returns the exit status.
+    fn finish(self) -> i32 {
+        let _ = std::io::stdout().flush();
+        for f in self.regressions.iter().chain(&self.failed) {
+            for e in &f.errors {
+                eprintln!("error: {e}");
+            }
         }
-    }
-    if let Some(g) = current_group {
-        hook(hooks, g, false);
-    }
-    let _ = std::io::stdout().flush();
-    for f in regressions.iter().chain(&failed) {
-        for e in &f.errors {
-            eprintln!("error: {e}");
+        if !self.failed.is_empty() {
+            eprintln!("error: {} benchmark(s) failed", self.failed.len());
+            EXIT_FAILED
+        } else if !self.regressions.is_empty() {
+            eprintln!("error: Performance has regressed.");
+            EXIT_REGRESSED
+        } else {
+            0
         }
-    }
-    if !failed.is_empty() {
-        eprintln!("error: {} benchmark(s) failed", failed.len());
-        EXIT_FAILED
-    } else if regressed {
-        eprintln!("error: Performance has regressed.");
-        EXIT_REGRESSED
-    } else {
-        0
     }
 }
 

@@ -43,6 +43,28 @@ pub fn check() -> Result<String, String> {
     }
 }
 
+/// `setarch` when it can switch address-space randomisation off here
+/// (`setarch <arch> -R`, as iai-callgrind does): addresses, and so anything
+/// that hashes or sorts by them, are then the same in every run.
+fn setarch() -> Option<&'static Path> {
+    static SETARCH: std::sync::OnceLock<Option<PathBuf>> = std::sync::OnceLock::new();
+    SETARCH
+        .get_or_init(|| {
+            if std::env::var_os("YARDSTICK_CALLGRIND_ASLR").is_some_and(|v| v == "on") {
+                return None;
+            }
+            let works = Command::new("setarch")
+                .args([std::env::consts::ARCH, "-R", "true"])
+                .stdin(Stdio::null())
+                .stdout(Stdio::null())
+                .stderr(Stdio::null())
+                .status()
+                .is_ok_and(|s| s.success());
+            works.then(|| PathBuf::from("setarch"))
+        })
+        .as_deref()
+}
+
 /// One Valgrind invocation.
 #[derive(Debug, Clone)]
 pub struct Invocation {
@@ -92,7 +114,14 @@ impl Invocation {
     ///
     /// When Valgrind cannot be started.
     pub fn run(&self, nocapture: NoCapture) -> std::io::Result<Outcome> {
-        let mut cmd = Command::new(executable());
+        let mut cmd = match setarch() {
+            Some(setarch) => {
+                let mut c = Command::new(setarch);
+                c.args([std::env::consts::ARCH, "-R"]).arg(executable());
+                c
+            }
+            None => Command::new(executable()),
+        };
         cmd.arg(format!("--tool={}", self.tool))
             .args(&self.tool_args)
             .arg(&self.program)
