@@ -351,3 +351,56 @@ fn groups_fit_big_o_compare_by_id_and_check_requirements() {
         strict.stderr
     );
 }
+
+#[test]
+fn markdown_svg_and_templates_cover_the_run() {
+    let h = home("run-outputs");
+    let svg = h.join("quick.svg");
+    let out = h.join("run.csv");
+    let a = quick(&[
+        "--output-format",
+        "markdown",
+        "--svg",
+        svg.to_str().unwrap(),
+        "--template",
+        "csv",
+        "--template-output",
+        out.to_str().unwrap(),
+        "sizes",
+    ]);
+    let r = run(&h, &args(&a), &[]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(!r.stdout.contains("Benchmarking"), "{}", r.stdout);
+    let table: Vec<&str> = r.stdout.lines().filter(|l| l.starts_with('|')).collect();
+    assert!(table.len() >= 4, "header, rule and two rows: {}", r.stdout);
+    assert!(
+        table.iter().any(|l| l.contains("sizes/sum/64")),
+        "{}",
+        r.stdout
+    );
+    let svg_text = std::fs::read_to_string(&svg).unwrap();
+    assert!(
+        svg_text.starts_with("<svg") || svg_text.starts_with("<?xml"),
+        "{svg_text}"
+    );
+    assert!(
+        svg_text.contains("sizes/sum/256"),
+        "every benchmark is on the plot"
+    );
+    let csv = std::fs::read_to_string(&out).unwrap();
+    assert_eq!(
+        csv.lines().count(),
+        3,
+        "a header and a row per benchmark: {csv}"
+    );
+
+    // A template that does not exist: one line, and the run fails.
+    let a = quick(&["--template", "no/such/file.tpl", "--exact", "fast/add"]);
+    let bad = run(&h, &args(&a), &[]);
+    assert_eq!(bad.code, 1, "{}", bad.stderr);
+    assert!(
+        bad.stderr.contains("--template no/such/file.tpl"),
+        "{}",
+        bad.stderr
+    );
+}

@@ -27,7 +27,9 @@ pub(crate) struct Analysis {
     pub r2_bounds: Option<(f64, f64)>,
     pub change: Option<Change>,
     /// The bootstrap distributions, kept for the report's plots.
+    #[cfg_attr(not(feature = "report"), allow(dead_code))]
     pub distributions: Option<Distributions>,
+    #[cfg_attr(not(feature = "report"), allow(dead_code))]
     pub change_distributions: Option<ChangeDistributions>,
 }
 

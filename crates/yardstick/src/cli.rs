@@ -53,6 +53,8 @@ pub(crate) enum OutputFormat {
     Tasty,
     /// rebar3_bench's statistics block.
     Stats,
+    /// A markdown table of the run at the end (CI step summaries).
+    Markdown,
 }
 
 /// How much the terminal output says.
@@ -96,6 +98,9 @@ pub(crate) struct Args {
     /// `--message-format json`: cargo-criterion's messages.
     pub json_messages: bool,
     pub time_mode: Option<crate::measurement::TimeMode>,
+    pub svg: Option<PathBuf>,
+    pub template: Option<String>,
+    pub template_output: Option<PathBuf>,
     pub message_file: Option<PathBuf>,
     pub help: bool,
 }
@@ -145,6 +150,9 @@ const VALUE_OPTIONS: &[&str] = &[
     "message-format",
     "message-file",
     "time-mode",
+    "svg",
+    "template",
+    "template-output",
 ];
 
 const FLAG_OPTIONS: &[&str] = &[
@@ -375,11 +383,12 @@ impl Builder {
             Some("bencher") => OutputFormat::Bencher,
             Some("tasty") => OutputFormat::Tasty,
             Some("stats") => OutputFormat::Stats,
+            Some("markdown") => OutputFormat::Markdown,
             Some(v) => {
                 return Err(bad(
                     "output-format",
                     v,
-                    "one of criterion, bencher, tasty, stats",
+                    "one of criterion, bencher, tasty, stats, markdown",
                 ))
             }
         };
@@ -484,6 +493,9 @@ impl Builder {
             metrics,
             json_messages,
             time_mode,
+            svg: self.get("svg").map(PathBuf::from),
+            template: self.get("template").map(str::to_owned),
+            template_output: self.get("template-output").map(PathBuf::from),
             message_file: self.get("message-file").map(PathBuf::from),
             help: self.help,
         })
@@ -579,7 +591,8 @@ Options:
       --quiet                        Print only the result lines
   -c, --color <WHEN>                 auto, always or never (honours NO_COLOR and CARGO_TERM_COLOR)
       --output-format <FORMAT>       criterion (default), bencher (`test id ... bench: N ns/iter`),
-                                     tasty (`id: OK (0.44s)` / `53 ns ± 2.7 ns`) or stats (rebar3_bench)
+                                     tasty (`id: OK (0.44s)` / `53 ns ± 2.7 ns`), stats (rebar3_bench)
+                                     or markdown (a table of the run, for CI step summaries)
       --time-mode <MODE>             What time is: wall (default), cpu (the process's CPU time, as
                                      tasty-bench) or thread-cpu (the benchmark thread's)
       --measure <LIST>               Also measure, per iteration: wall, cpu, thread-cpu, instructions,
@@ -588,6 +601,10 @@ Options:
                                      (needs yardstick's counting allocator), counters, all
       --message-format <json|human>  json: cargo-criterion's messages, one JSON line per benchmark
                                      and group, to --message-file FILE (appended) or to stdout
+      --svg <FILE>                   Write one SVG of every benchmark's mean and interval (tasty-bench)
+      --template <NAME|FILE>         Render the run with a template: csv, json, html, pyperf or a file
+                                     (needs the `templates` feature)
+      --template-output <FILE>       Where the template's output goes (default: stdout)
       --csv <FILE>                   Write tasty-bench's CSV of results (Name,Mean (ps),2*Stdev (ps))
       --baseline-csv <FILE>          Compare with such a CSV (`8% more than baseline`)
       --fail-if-slower <PERCENT>     Fail benchmarks more than PERCENT slower than the baseline

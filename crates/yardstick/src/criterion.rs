@@ -32,6 +32,8 @@ pub(crate) struct RunSettings {
     pub fail_if_slower: Option<f64>,
     pub fail_if_faster: Option<f64>,
     pub hide_successes: bool,
+    /// Outputs of the whole run (markdown, --svg, --template).
+    pub outputs: crate::report::RunOutputs,
     /// cargo-criterion's JSON messages, when asked for.
     pub messages: Option<std::sync::Arc<crate::output::messages::Sink>>,
 }
@@ -91,6 +93,7 @@ impl Default for Criterion<WallTime> {
                 fail_if_faster: None,
                 hide_successes: false,
                 messages: None,
+                outputs: crate::report::RunOutputs::default(),
             },
             measurement: WallTime,
             profiler: Box::new(NoProfiler),
@@ -377,6 +380,12 @@ impl<M: Measurement> Criterion<M> {
                 }
             }
         }
+        r.outputs = crate::report::RunOutputs {
+            markdown: args.output_format == OutputFormat::Markdown,
+            svg: args.svg.clone(),
+            template: args.template.clone(),
+            template_output: args.template_output.clone(),
+        };
         if let Some(mode) = args.time_mode {
             if let Err(e) = crate::measurement::set_time_mode(mode) {
                 if state::first_time(&e) {
@@ -441,6 +450,12 @@ impl<M: Measurement> Criterion<M> {
         if self.run.plots && state::measured_count() > 0 {
             if let Err(e) = crate::report::index(&self.run.home) {
                 terminal.warning(&format!("could not write the report index: {e}"));
+            }
+        }
+        if self.run.outputs.any() {
+            for problem in crate::report::finish(&self.run.outputs) {
+                terminal.warning(&problem);
+                state::record_failure("run outputs");
             }
         }
         if let Some(path) = &self.run.csv {

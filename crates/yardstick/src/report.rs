@@ -6,6 +6,132 @@ use std::path::Path;
 use crate::analysis::Analysis;
 use crate::store::{BenchmarkRecord, SavedSample};
 
+#[cfg(feature = "report")]
+static RESULTS: std::sync::Mutex<Vec<yardstick_report::BenchmarkResult>> =
+    std::sync::Mutex::new(Vec::new());
+
+/// Keeps one benchmark's results for the run-level outputs (markdown
+/// summary, quick SVG, templates).
+#[cfg(feature = "report")]
+pub(crate) fn record(
+    record: &BenchmarkRecord,
+    sample: &SavedSample,
+    unit: &str,
+    a: &Analysis,
+    baseline: Option<&SavedSample>,
+) {
+    let report = view(record, sample, unit, a, baseline);
+    let result = yardstick_report::BenchmarkResult::from_report(&report);
+    if let Ok(mut all) = RESULTS.lock() {
+        all.push(result);
+    }
+}
+
+#[cfg(feature = "report")]
+fn view<'a>(
+    record: &'a BenchmarkRecord,
+    sample: &'a SavedSample,
+    unit: &'a str,
+    a: &'a Analysis,
+    baseline: Option<&'a SavedSample>,
+) -> yardstick_report::BenchmarkReport<'a> {
+    yardstick_report::BenchmarkReport {
+        record,
+        sample,
+        unit,
+        estimates: &a.estimates,
+        distributions: a.distributions.as_ref(),
+        tukey: &a.tukey,
+        baseline,
+        change: a.change.as_ref(),
+        change_distributions: a.change_distributions.as_ref(),
+    }
+}
+
+/// The run-level outputs asked for on the command line.
+#[derive(Debug, Clone, Default)]
+#[cfg_attr(not(feature = "report"), allow(dead_code))]
+pub(crate) struct RunOutputs {
+    pub markdown: bool,
+    pub svg: Option<std::path::PathBuf>,
+    pub template: Option<String>,
+    pub template_output: Option<std::path::PathBuf>,
+}
+
+impl RunOutputs {
+    pub(crate) fn any(&self) -> bool {
+        self.markdown || self.svg.is_some() || self.template.is_some()
+    }
+}
+
+/// Writes the run-level outputs; each problem is one line.
+#[cfg(feature = "report")]
+pub(crate) fn finish(outputs: &RunOutputs) -> Vec<String> {
+    let results = RESULTS.lock().map(|r| r.clone()).unwrap_or_default();
+    let run = yardstick_report::RunResults::new("yardstick", results);
+    let mut problems = Vec::new();
+    if outputs.markdown {
+        print!("{}", yardstick_report::markdown_summary(&run));
+    }
+    if let Some(path) = &outputs.svg {
+        if let Err(e) =
+            crate::store::write_atomic(path, yardstick_report::quick_svg(&run).as_bytes())
+        {
+            problems.push(format!("--svg: {e}"));
+        }
+    }
+    if let Some(t) = &outputs.template {
+        match render(t, &run) {
+            Ok(text) => match &outputs.template_output {
+                Some(path) => {
+                    if let Err(e) = crate::store::write_atomic(path, text.as_bytes()) {
+                        problems.push(format!("--template-output: {e}"));
+                    }
+                }
+                None => print!("{text}"),
+            },
+            Err(e) => problems.push(format!("--template {t}: {e}")),
+        }
+    }
+    problems
+}
+
+#[cfg(all(feature = "report", feature = "templates"))]
+fn render(template: &str, run: &yardstick_report::RunResults) -> Result<String, String> {
+    match yardstick_report::Builtin::from_name(template) {
+        Some(b) => b.render(run),
+        None => yardstick_report::render_template_file(Path::new(template), run),
+    }
+    .map_err(|e| e.to_string())
+}
+
+#[cfg(all(feature = "report", not(feature = "templates")))]
+fn render(_: &str, _: &yardstick_report::RunResults) -> Result<String, String> {
+    Err("this build has no templates: enable yardstick's `templates` feature".into())
+}
+
+#[cfg(not(feature = "report"))]
+pub(crate) fn record(
+    _: &BenchmarkRecord,
+    _: &SavedSample,
+    _: &str,
+    _: &Analysis,
+    _: Option<&SavedSample>,
+) {
+}
+
+#[cfg(not(feature = "report"))]
+pub(crate) fn finish(outputs: &RunOutputs) -> Vec<String> {
+    if outputs.any() {
+        vec![
+            "--output-format markdown, --svg and --template need yardstick's `report` feature"
+                .into(),
+        ]
+    } else {
+        Vec::new()
+    }
+}
+
 /// Writes the page of one benchmark.
 #[cfg(feature = "report")]
 pub(crate) fn benchmark(
@@ -16,18 +142,8 @@ pub(crate) fn benchmark(
     a: &Analysis,
     baseline: Option<&SavedSample>,
 ) -> Result<(), String> {
-    let report = yardstick_report::BenchmarkReport {
-        record,
-        sample,
-        unit,
-        estimates: &a.estimates,
-        distributions: a.distributions.as_ref(),
-        tukey: &a.tukey,
-        baseline,
-        change: a.change.as_ref(),
-        change_distributions: a.change_distributions.as_ref(),
-    };
-    yardstick_report::write_benchmark(home, &report).map_err(|e| e.to_string())
+    yardstick_report::write_benchmark(home, &view(record, sample, unit, a, baseline))
+        .map_err(|e| e.to_string())
 }
 
 /// Writes the page of a group from what is saved under `home`.

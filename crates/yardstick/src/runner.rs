@@ -138,7 +138,8 @@ fn benchmark<M: Measurement>(
     };
     let baseline = baseline_sample.as_ref().map(SavedSample::averages);
 
-    if terminal.verbosity == crate::cli::Verbosity::Verbose && state::first_time("clock resolution") {
+    if terminal.verbosity == crate::cli::Verbosity::Verbose && state::first_time("clock resolution")
+    {
         let cpu = crate::meters::cpu_clock_resolution()
             .map_or_else(|| "not available".to_owned(), |d| format!("{d:?}"));
         println!(
@@ -209,6 +210,9 @@ fn benchmark<M: Measurement>(
             &analysis,
             corrupt_baseline.as_deref(),
         );
+        if c.run.outputs.any() {
+            report::record(&record, &sample, unit, &analysis, baseline_sample.as_ref());
+        }
         if plots && c.run.baseline != Baseline::Discard {
             let written = report::benchmark(
                 &c.run.home,

@@ -161,6 +161,7 @@ impl Terminal {
             OutputFormat::Criterion => self.criterion_lines(c),
             OutputFormat::Tasty => super::tasty::lines(c),
             OutputFormat::Stats => super::rebar::lines(c, c.confidence),
+            OutputFormat::Markdown => Vec::new(),
         };
         let mut out = std::io::stdout().lock();
         for line in lines {
@@ -321,7 +322,11 @@ fn metric_lines(metrics: &[crate::metered::MetricResult], s: &super::Style) -> V
         .iter()
         .map(|r| {
             let (name, unit) = (r.metric.name(), r.metric.unit());
-            let suffix = if unit == "ns" { String::new() } else { format!(" {unit}") };
+            let suffix = if unit == "ns" {
+                String::new()
+            } else {
+                format!(" {unit}")
+            };
             let body = match (&r.estimate, r.peak) {
                 (Some(e), _) => format!(
                     "[{} {} {}]{suffix} per iteration",
