@@ -101,7 +101,7 @@ impl<A: AsyncExecutor, M: Measurement> AsyncBencher<'_, '_, A, M> {
                 let inputs = black_box((0..batch).map(|_| setup()).collect::<Vec<_>>());
                 let mut outputs = Vec::with_capacity(batch as usize);
                 crate::metered::start();
-            let start = b.measurement.start();
+                let start = b.measurement.start();
                 for input in inputs {
                     outputs.push(routine(input).await);
                 }
@@ -135,7 +135,7 @@ impl<A: AsyncExecutor, M: Measurement> AsyncBencher<'_, '_, A, M> {
                 let mut inputs = black_box((0..batch).map(|_| setup()).collect::<Vec<_>>());
                 let mut outputs = Vec::with_capacity(batch as usize);
                 crate::metered::start();
-            let start = b.measurement.start();
+                let start = b.measurement.start();
                 for input in &mut inputs {
                     outputs.push(routine(input).await);
                 }

@@ -120,7 +120,7 @@ impl<'a, M: Measurement> Bencher<'a, M> {
             for _ in 0..self.iters {
                 let input = black_box(setup());
                 crate::metered::start();
-        let start = self.measurement.start();
+                let start = self.measurement.start();
                 let output = routine(input);
                 let end = self.measurement.end(start);
                 crate::metered::stop();
@@ -134,7 +134,7 @@ impl<'a, M: Measurement> Bencher<'a, M> {
                 let inputs = black_box((0..batch).map(|_| setup()).collect::<Vec<_>>());
                 let mut outputs = Vec::with_capacity(batch as usize);
                 crate::metered::start();
-        let start = self.measurement.start();
+                let start = self.measurement.start();
                 outputs.extend(inputs.into_iter().map(&mut routine));
                 let end = self.measurement.end(start);
                 crate::metered::stop();
@@ -162,7 +162,7 @@ impl<'a, M: Measurement> Bencher<'a, M> {
             for _ in 0..self.iters {
                 let mut input = black_box(setup());
                 crate::metered::start();
-        let start = self.measurement.start();
+                let start = self.measurement.start();
                 let output = routine(&mut input);
                 let end = self.measurement.end(start);
                 crate::metered::stop();
@@ -177,7 +177,7 @@ impl<'a, M: Measurement> Bencher<'a, M> {
                 let mut inputs = black_box((0..batch).map(|_| setup()).collect::<Vec<_>>());
                 let mut outputs = Vec::with_capacity(batch as usize);
                 crate::metered::start();
-        let start = self.measurement.start();
+                let start = self.measurement.start();
                 outputs.extend(inputs.iter_mut().map(&mut routine));
                 let end = self.measurement.end(start);
                 crate::metered::stop();

@@ -9,7 +9,7 @@ use std::cell::RefCell;
 
 use yardstick_stats::{estimates, BootstrapConfig, Estimate};
 
-use crate::meters::{Metric, MeterSet};
+use crate::meters::{MeterSet, Metric};
 
 struct Active {
     set: MeterSet,
@@ -104,17 +104,30 @@ pub(crate) fn analyse(
         .iter()
         .enumerate()
         .map(|(k, &metric)| {
-            let values: Vec<f64> = rows.iter().map(|r| r.get(k).copied().unwrap_or(f64::NAN)).collect();
+            let values: Vec<f64> = rows
+                .iter()
+                .map(|r| r.get(k).copied().unwrap_or(f64::NAN))
+                .collect();
             let usable = values.len() == iters.len() && values.iter().all(|v| v.is_finite());
             if !metric.is_additive() {
                 let peak = usable.then(|| values.iter().copied().fold(0.0, f64::max));
-                return MetricResult { metric, estimate: None, peak, values };
+                return MetricResult {
+                    metric,
+                    estimate: None,
+                    peak,
+                    values,
+                };
             }
             let estimate = usable
                 .then(|| estimates(iters, &values, linear, cfg).ok())
                 .flatten()
                 .map(|e| e.slope.unwrap_or(e.mean));
-            MetricResult { metric, estimate, peak: None, values }
+            MetricResult {
+                metric,
+                estimate,
+                peak: None,
+                values,
+            }
         })
         .collect()
 }
@@ -145,14 +158,27 @@ mod tests {
         // 3 allocations per iteration exactly: slope 3.
         let iters = [1.0, 2.0, 3.0, 4.0, 5.0];
         let rows: Vec<Vec<f64>> = iters.iter().map(|n| vec![3.0 * n, 100.0 * n]).collect();
-        let cfg = BootstrapConfig { nresamples: 500, confidence: 0.95, seed: 1 };
-        let r = analyse(&[Metric::Allocations, Metric::PeakLiveBytes], &rows, &iters, true, &cfg);
+        let cfg = BootstrapConfig {
+            nresamples: 500,
+            confidence: 0.95,
+            seed: 1,
+        };
+        let r = analyse(
+            &[Metric::Allocations, Metric::PeakLiveBytes],
+            &rows,
+            &iters,
+            true,
+            &cfg,
+        );
         assert_eq!(r[0].estimate.unwrap().point, 3.0);
         assert_eq!(r[1].peak, Some(500.0));
         assert!(r[1].estimate.is_none());
         let mut bad = rows.clone();
         bad[2][0] = f64::NAN;
         let r = analyse(&[Metric::Allocations], &bad, &iters, true, &cfg);
-        assert!(r[0].estimate.is_none(), "a NaN sample is no estimate, never a made-up one");
+        assert!(
+            r[0].estimate.is_none(),
+            "a NaN sample is no estimate, never a made-up one"
+        );
     }
 }

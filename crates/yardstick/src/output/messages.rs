@@ -80,13 +80,26 @@ pub(crate) fn benchmark_complete(
     let throughput = match id.throughput {
         None => Vec::new(),
         Some(crate::Throughput::ElementsAndBytes { elements, bytes }) => vec![
-            Throughput { per_iteration: elements, unit: "elements".into() },
-            Throughput { per_iteration: bytes, unit: "bytes".into() },
+            Throughput {
+                per_iteration: elements,
+                unit: "elements".into(),
+            },
+            Throughput {
+                per_iteration: bytes,
+                unit: "bytes".into(),
+            },
         ],
         Some(t) => {
             let (n, kind) = t.csv_columns();
-            let kind = if kind == "bytes_decimal" { "bytes" } else { kind };
-            vec![Throughput { per_iteration: n, unit: kind.into() }]
+            let kind = if kind == "bytes_decimal" {
+                "bytes"
+            } else {
+                kind
+            };
+            vec![Throughput {
+                per_iteration: n,
+                unit: kind.into(),
+            }]
         }
     };
     let e = &a.estimates;
