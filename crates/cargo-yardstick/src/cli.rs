@@ -1,4 +1,4 @@
-//! The command line: parsed by clap, validated into an [`AnalyzeConfig`].
+//! The command line: parsed by clap, validated into an [`Invocation`].
 
 use std::ffi::OsString;
 use std::path::PathBuf;
@@ -17,6 +17,157 @@ struct Cli {
 enum Command {
     /// Analyze Criterion.rs raw.csv files and print one JSON document.
     Analyze(AnalyzeArgs),
+    /// Run `cargo bench` with a progress bar and record the run:
+    /// `cargo yardstick bench [--home DIR] [--label NAME] [CARGO BENCH ARGS] [-- BENCH ARGS]`.
+    #[command(disable_help_flag = true)]
+    Bench {
+        /// Everything after `bench`.
+        #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
+        args: Vec<String>,
+    },
+    /// Print the trend of every benchmark in the history, with level shifts,
+    /// and write an HTML trend plot.
+    History(HistoryArgs),
+    /// Compare two runs, baselines, commits or branches.
+    Compare(CompareArgs),
+    /// Import another harness's results into the history.
+    Import(ImportArgs),
+    /// The CI gate: exit 3 when a benchmark regressed beyond a threshold.
+    Check(CheckArgs),
+}
+
+/// Where the history lives.
+#[derive(Debug, Clone, Args)]
+pub struct HomeArg {
+    /// The home directory (default: $YARDSTICK_HOME, $CRITERION_HOME,
+    /// $CARGO_TARGET_DIR/criterion, then target/criterion).
+    #[arg(long, value_name = "DIR")]
+    pub home: Option<PathBuf>,
+}
+
+impl HomeArg {
+    /// The home directory this invocation uses.
+    #[must_use]
+    pub fn resolve(&self) -> PathBuf {
+        resolve_home(self.home.clone())
+    }
+}
+
+/// The home directory: the flag, then the environment, then the default.
+#[must_use]
+pub fn resolve_home(flag: Option<PathBuf>) -> PathBuf {
+    let env = |k: &str| {
+        std::env::var_os(k)
+            .filter(|v| !v.is_empty())
+            .map(PathBuf::from)
+    };
+    flag.or_else(|| env("YARDSTICK_HOME"))
+        .or_else(|| env("CRITERION_HOME"))
+        .or_else(|| env("CARGO_TARGET_DIR").map(|t| t.join("criterion")))
+        .unwrap_or_else(|| PathBuf::from("target").join("criterion"))
+}
+
+/// How two runs are compared.
+#[derive(Debug, Clone, Args)]
+pub struct StatsArgs {
+    /// Bootstrap resamples per comparison.
+    #[arg(long, default_value_t = 10_000, value_name = "N")]
+    pub nresamples: usize,
+    /// Seed of the bootstrap.
+    #[arg(long, default_value_t = 0, value_name = "S")]
+    pub seed: u64,
+    /// Relative changes within ± this fraction are noise.
+    #[arg(long, default_value_t = 0.01, value_name = "FRACTION")]
+    pub noise_threshold: f64,
+    /// p-value below which a change is significant.
+    #[arg(long, default_value_t = 0.05, value_name = "P")]
+    pub significance_level: f64,
+}
+
+/// `history` arguments.
+#[derive(Debug, Clone, Args)]
+pub struct HistoryArgs {
+    /// Only benchmarks whose id contains this.
+    #[arg(default_value = "")]
+    pub filter: String,
+    /// Only the last N runs.
+    #[arg(long, value_name = "N")]
+    pub last: Option<i64>,
+    /// Where to write the HTML trend plot (default <home>/history/index.html).
+    #[arg(long, value_name = "FILE")]
+    pub output: Option<PathBuf>,
+    /// Seed of the change-point permutation test.
+    #[arg(long, default_value_t = 0, value_name = "S")]
+    pub seed: u64,
+    /// p-value below which a level shift is reported.
+    #[arg(long, default_value_t = 0.01, value_name = "P")]
+    pub alpha: f64,
+    #[command(flatten)]
+    pub home: HomeArg,
+}
+
+/// Output format of tables.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum TableFormat {
+    /// Aligned plain text.
+    Terminal,
+    /// A GitHub-flavoured markdown table.
+    Markdown,
+}
+
+/// `compare` arguments.
+#[derive(Debug, Clone, Args)]
+pub struct CompareArgs {
+    /// The old side: latest, latest~N, a run id, a label, a branch, a commit or a baseline name.
+    pub old: String,
+    /// The new side, as OLD.
+    #[arg(default_value = "latest")]
+    pub new: String,
+    /// Table format.
+    #[arg(long, value_enum, default_value_t = TableFormat::Terminal)]
+    pub format: TableFormat,
+    #[command(flatten)]
+    pub stats: StatsArgs,
+    #[command(flatten)]
+    pub home: HomeArg,
+}
+
+/// `import` arguments.
+#[derive(Debug, Clone, Args)]
+pub struct ImportArgs {
+    /// The format: criterion, cargo-criterion, google-benchmark, nanobench, pyperf, hyperfine, iai-callgrind (gungraun), tasty-bench.
+    pub format: String,
+    /// The file (or folder, for criterion and iai-callgrind).
+    pub path: PathBuf,
+    /// A label for the run, to name it in compare and check.
+    #[arg(long, value_name = "NAME")]
+    pub label: Option<String>,
+    #[command(flatten)]
+    pub home: HomeArg,
+}
+
+/// `check` arguments.
+#[derive(Debug, Clone, Args)]
+pub struct CheckArgs {
+    /// The baseline: a run id, label, branch, commit or baseline name.
+    #[arg(long, value_name = "RUN")]
+    pub against: String,
+    /// The run checked.
+    #[arg(long, default_value = "latest", value_name = "RUN")]
+    pub run: String,
+    /// Fail when a change's lower bound exceeds this fraction, significantly.
+    #[arg(long, default_value_t = 0.05, value_name = "FRACTION")]
+    pub threshold: f64,
+    /// Fail when an exact count (instructions) grew by more than this fraction.
+    #[arg(long, default_value_t = 0.01, value_name = "FRACTION")]
+    pub instructions_threshold: f64,
+    /// Also write the markdown summary to this file (e.g. $GITHUB_STEP_SUMMARY).
+    #[arg(long, value_name = "FILE")]
+    pub summary: Option<PathBuf>,
+    #[command(flatten)]
+    pub stats: StatsArgs,
+    #[command(flatten)]
+    pub home: HomeArg,
 }
 
 #[derive(Debug, Args)]
@@ -67,6 +218,87 @@ pub struct AnalyzeConfig {
 pub enum Invocation {
     /// Run `analyze`.
     Analyze(AnalyzeConfig),
+    /// Run `bench`.
+    Bench(BenchConfig),
+    /// Run `history`.
+    History(HistoryArgs),
+    /// Run `compare`.
+    Compare(CompareArgs),
+    /// Run `import`.
+    Import(ImportArgs),
+    /// Run `check`.
+    Check(CheckArgs),
+}
+
+/// A `bench` invocation: yardstick's own flags taken out of cargo's.
+#[derive(Debug, Clone, PartialEq)]
+pub struct BenchConfig {
+    /// `--home DIR`.
+    pub home: PathBuf,
+    /// `--label NAME`.
+    pub label: Option<String>,
+    /// Everything else, for `cargo bench` (with its `--`).
+    pub args: Vec<String>,
+}
+
+fn bench_config(args: Vec<String>) -> Result<BenchConfig, CliError> {
+    let mut home = None;
+    let mut label = None;
+    let mut rest = Vec::new();
+    let mut it = args.into_iter();
+    while let Some(a) = it.next() {
+        if a == "--" {
+            rest.push(a);
+            rest.extend(it.by_ref());
+            break;
+        }
+        let mut take = |name: &str| -> Result<String, CliError> {
+            it.next()
+                .ok_or_else(|| CliError::Invalid(format!("{name} needs a value")))
+        };
+        match a.as_str() {
+            "--home" => home = Some(PathBuf::from(take("--home")?)),
+            "--label" => label = Some(take("--label")?),
+            _ => {
+                if let Some(v) = a.strip_prefix("--home=") {
+                    home = Some(PathBuf::from(v));
+                } else if let Some(v) = a.strip_prefix("--label=") {
+                    label = Some(v.to_owned());
+                } else {
+                    rest.push(a);
+                }
+            }
+        }
+    }
+    Ok(BenchConfig {
+        home: resolve_home(home),
+        label,
+        args: rest,
+    })
+}
+
+fn check_fraction(flag: &str, v: f64) -> Result<(), CliError> {
+    if v >= 0.0 && v.is_finite() {
+        Ok(())
+    } else {
+        Err(CliError::Invalid(format!(
+            "{flag} must be a non-negative fraction (e.g. 0.05), got {v}"
+        )))
+    }
+}
+
+fn check_stats(s: &StatsArgs) -> Result<(), CliError> {
+    if s.nresamples == 0 {
+        return Err(CliError::Invalid("--nresamples must be at least 1".into()));
+    }
+    check_fraction("--noise-threshold", s.noise_threshold)?;
+    if !(s.significance_level > 0.0 && s.significance_level < 1.0) {
+        return Err(CliError::Invalid(format!(
+            "--significance-level must be strictly between 0 and 1 (e.g. 0.05), got {}",
+            s.significance_level
+        )));
+    }
+    Ok(())
 }
 
 /// Why the command line was not accepted.
@@ -96,6 +328,27 @@ where
     }
     let cli = Cli::try_parse_from(args).map_err(CliError::Clap)?;
     match cli.command {
+        Command::Bench { args } => Ok(Invocation::Bench(bench_config(args)?)),
+        Command::History(h) => {
+            if !(h.alpha > 0.0 && h.alpha < 1.0) {
+                return Err(CliError::Invalid(format!(
+                    "--alpha must be strictly between 0 and 1 (e.g. 0.01), got {}",
+                    h.alpha
+                )));
+            }
+            Ok(Invocation::History(h))
+        }
+        Command::Compare(c) => {
+            check_stats(&c.stats)?;
+            Ok(Invocation::Compare(c))
+        }
+        Command::Import(i) => Ok(Invocation::Import(i)),
+        Command::Check(c) => {
+            check_stats(&c.stats)?;
+            check_fraction("--threshold", c.threshold)?;
+            check_fraction("--instructions-threshold", c.instructions_threshold)?;
+            Ok(Invocation::Check(c))
+        }
         Command::Analyze(a) => {
             if !(a.confidence > 0.0 && a.confidence < 100.0) {
                 return Err(CliError::Invalid(format!(
@@ -140,6 +393,7 @@ mod tests {
     fn analyze(args: &[&str]) -> AnalyzeConfig {
         match parse(args.iter().copied()) {
             Ok(Invocation::Analyze(c)) => c,
+            Ok(other) => panic!("{args:?}: {other:?}"),
             Err(e) => panic!("{args:?}: {e:?}"),
         }
     }

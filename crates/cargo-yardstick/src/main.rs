@@ -1,18 +1,35 @@
 //! `cargo yardstick`: the yardstick command-line tool.
 //!
-//! `cargo yardstick analyze FILE.csv [--baseline OLD.csv] [--confidence 95]
-//! [--nresamples N] [--seed S]` reads Criterion.rs raw.csv files and prints
-//! one JSON document with every statistic yardstick computes; see the
-//! README for the schema.
+//! - `analyze FILE.csv` reads Criterion.rs raw.csv files and prints one JSON
+//!   document with every statistic yardstick computes;
+//! - `bench` runs `cargo bench` with a progress bar and records the run in
+//!   the history (`<home>/history.sqlite`);
+//! - `history [FILTER]` prints trends and level shifts, writes trend plots;
+//! - `compare A B` tabulates the changes between two runs or baselines;
+//! - `import FORMAT PATH` records another harness's results;
+//! - `check --against B` is the CI gate.
 //!
 //! Exit status: 0 on success, 1 on an unexpected error, 2 on bad usage or
-//! bad input (one line on stderr naming the flag, or the file, line and
-//! problem).
+//! bad input (one line on stderr naming the flag, or the file and problem),
+//! 3 when `check` found a regression.
 
 mod analyze;
+mod bench;
+mod changepoint;
+mod check;
 mod cli;
+mod commands;
+mod compare;
+mod db;
+mod history;
+mod host;
+mod import;
+mod plot;
 mod rawcsv;
+mod record;
 mod report;
+mod select;
+mod table;
 
 use std::io::{self, Write};
 use std::process::ExitCode;
@@ -50,6 +67,13 @@ fn main() -> ExitCode {
             Err(e) => {
                 eprintln!("error: {e}");
                 ExitCode::from(BAD_INPUT)
+            }
+        },
+        other => match commands::run(other) {
+            Ok(code) => ExitCode::from(code),
+            Err(commands::Failure { code, message }) => {
+                eprintln!("error: {message}");
+                ExitCode::from(code)
             }
         },
     }

@@ -1,0 +1,164 @@
+//! `cargo yardstick bench [CARGO BENCH ARGS] [-- BENCH ARGS]`: runs the
+//! benches through cargo with the harness's machine channel
+//! (`--message-format json --message-file FILE`), shows a progress bar over
+//! the suite (counted up front with `--list`) with the time left, and
+//! records the run in the history in one transaction once it is over.
+
+use std::io::{BufRead, BufReader};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::Duration;
+
+use indicatif::{ProgressBar, ProgressStyle};
+
+use crate::db::Db;
+use crate::host;
+use crate::import::parse_messages;
+use crate::record::Run;
+
+/// What a `bench` invocation did.
+#[derive(Debug)]
+pub struct Outcome {
+    /// The recorded run's id, if anything was measured.
+    pub run_id: Option<i64>,
+    /// Benchmarks recorded.
+    pub benchmarks: usize,
+    /// Whether cargo bench succeeded.
+    pub success: bool,
+}
+
+fn cargo() -> String {
+    std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned())
+}
+
+/// Splits `args` at the first `--` into cargo's and the bench binary's.
+fn split(args: &[String]) -> (&[String], &[String]) {
+    match args.iter().position(|a| a == "--") {
+        Some(i) => (&args[..i], &args[i + 1..]),
+        None => (args, &[]),
+    }
+}
+
+/// Counts the benchmarks `cargo bench -- --list` announces; `None` when the
+/// listing fails.
+fn count(cargo_args: &[String], bench_args: &[String]) -> Option<u64> {
+    let out = Command::new(cargo())
+        .arg("bench")
+        .args(cargo_args)
+        .arg("--")
+        .arg("--list")
+        .args(bench_args)
+        .stderr(Stdio::null())
+        .output()
+        .ok()?;
+    out.status.success().then(|| {
+        String::from_utf8_lossy(&out.stdout)
+            .lines()
+            .filter(|l| l.ends_with(": benchmark") || l.ends_with(": bench"))
+            .count() as u64
+    })
+}
+
+fn completed(file: &Path) -> (u64, Option<String>) {
+    let text = std::fs::read_to_string(file).unwrap_or_default();
+    let mut n = 0;
+    let mut last = None;
+    for line in text.lines() {
+        if line.contains("\"benchmark-complete\"") {
+            n += 1;
+            last = serde_json::from_str::<serde_json::Value>(line)
+                .ok()
+                .and_then(|v| v.get("id").and_then(|i| i.as_str()).map(str::to_owned));
+        }
+    }
+    (n, last)
+}
+
+/// Runs the benches and records the run.
+///
+/// # Errors
+///
+/// One line when cargo cannot be started or the run cannot be recorded.
+pub fn run(
+    db: &mut Db,
+    home: &Path,
+    args: &[String],
+    label: Option<String>,
+) -> Result<Outcome, String> {
+    let (cargo_args, bench_args) = split(args);
+    let total = count(cargo_args, bench_args);
+    let pb = match total {
+        Some(n) if n > 0 => ProgressBar::new(n).with_style(
+            ProgressStyle::with_template(
+                "{spinner} [{elapsed_precise}] {bar:30} {pos}/{len} benchmarks, {eta} left  {msg}",
+            )
+            .unwrap_or_else(|_| ProgressStyle::default_bar()),
+        ),
+        _ => ProgressBar::new_spinner(),
+    };
+    let file: PathBuf = home.join(format!(".yardstick-messages-{}.jsonl", std::process::id()));
+    let _ = std::fs::remove_file(&file);
+    let mut child = Command::new(cargo())
+        .arg("bench")
+        .args(cargo_args)
+        .arg("--")
+        .args(["--message-format", "json", "--message-file"])
+        .arg(&file)
+        .args(bench_args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .map_err(|e| format!("cannot run `{} bench`: {e}; is cargo on PATH?", cargo()))?;
+    let forward = |stream: Option<Box<dyn std::io::Read + Send>>, pb: ProgressBar| {
+        std::thread::spawn(move || {
+            if let Some(s) = stream {
+                for line in BufReader::new(s).lines().map_while(Result::ok) {
+                    pb.println(line);
+                }
+            }
+        })
+    };
+    let t1 = forward(
+        child.stdout.take().map(|s| Box::new(s) as Box<_>),
+        pb.clone(),
+    );
+    let t2 = forward(
+        child.stderr.take().map(|s| Box::new(s) as Box<_>),
+        pb.clone(),
+    );
+    let status = loop {
+        if let Some(status) = child.try_wait().map_err(|e| e.to_string())? {
+            break status;
+        }
+        let (n, last) = completed(&file);
+        pb.set_position(n);
+        if let Some(id) = last {
+            pb.set_message(id);
+        }
+        pb.tick();
+        std::thread::sleep(Duration::from_millis(200));
+    };
+    let _ = (t1.join(), t2.join());
+    pb.finish_and_clear();
+    let text = std::fs::read_to_string(&file).unwrap_or_default();
+    let _ = std::fs::remove_file(&file);
+    let results =
+        parse_messages(&text).map_err(|e| format!("the harness's messages are malformed: {e}"))?;
+    if results.is_empty() {
+        return Ok(Outcome {
+            run_id: None,
+            benchmarks: 0,
+            success: status.success(),
+        });
+    }
+    let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
+    let mut meta = host::current(&cwd, "bench", &format!("cargo bench {}", args.join(" ")));
+    meta.label = label;
+    let benchmarks = results.len();
+    let id = db.record(&Run { meta, results })?;
+    Ok(Outcome {
+        run_id: Some(id),
+        benchmarks,
+        success: status.success(),
+    })
+}

@@ -1,0 +1,168 @@
+//! Running the history subcommands: each turns its validated arguments into
+//! text on stdout and an exit status.
+
+use std::io::{self, Write};
+
+use yardstick_stats::ChangeConfig;
+
+use crate::changepoint::Config as ChangeConfigCp;
+use crate::check::{summary, Limits};
+use crate::cli::{
+    CheckArgs, CompareArgs, HistoryArgs, ImportArgs, Invocation, StatsArgs, TableFormat,
+};
+use crate::compare::compare;
+use crate::db::Db;
+use crate::import::{import, Format, NAMES};
+use crate::record::Run;
+use crate::{bench, history, host, select, table};
+
+/// Exit status for bad usage or bad input.
+pub const BAD_INPUT: u8 = 2;
+/// Exit status of `check` when a benchmark regressed.
+pub const REGRESSION: u8 = 3;
+
+/// Why a command failed: its exit status and one line.
+#[derive(Debug)]
+pub struct Failure {
+    /// Exit status.
+    pub code: u8,
+    /// The message, without `error: `.
+    pub message: String,
+}
+
+fn bad(message: String) -> Failure {
+    Failure {
+        code: BAD_INPUT,
+        message,
+    }
+}
+
+fn other(message: String) -> Failure {
+    Failure { code: 1, message }
+}
+
+fn out(text: &str) -> Result<(), Failure> {
+    let mut o = io::stdout().lock();
+    match o.write_all(text.as_bytes()).and_then(|()| o.flush()) {
+        Err(e) if e.kind() != io::ErrorKind::BrokenPipe => {
+            Err(other(format!("cannot write to stdout: {e}")))
+        }
+        _ => Ok(()),
+    }
+}
+
+fn change_config(s: &StatsArgs) -> ChangeConfig {
+    ChangeConfig {
+        nresamples: s.nresamples,
+        confidence: 0.95,
+        significance: s.significance_level,
+        noise_threshold: s.noise_threshold,
+        seed: s.seed,
+    }
+}
+
+/// Runs a subcommand other than `analyze`; returns the exit status.
+///
+/// # Errors
+///
+/// A [`Failure`] with its status and message.
+pub fn run(inv: Invocation) -> Result<u8, Failure> {
+    match inv {
+        Invocation::Analyze(_) => Err(other("analyze is run by main".into())),
+        Invocation::Bench(b) => {
+            let mut db = Db::open(&b.home).map_err(other)?;
+            let o = bench::run(&mut db, &b.home, &b.args, b.label).map_err(other)?;
+            match o.run_id {
+                Some(id) => eprintln!(
+                    "recorded run {id}: {} benchmarks in {}",
+                    o.benchmarks,
+                    db.path().display()
+                ),
+                None => eprintln!("warning: no benchmark reported a result; nothing recorded"),
+            }
+            Ok(u8::from(!o.success))
+        }
+        Invocation::History(h) => history_cmd(&h),
+        Invocation::Compare(c) => compare_cmd(&c),
+        Invocation::Import(i) => import_cmd(&i),
+        Invocation::Check(c) => check_cmd(&c),
+    }
+}
+
+fn history_cmd(h: &HistoryArgs) -> Result<u8, Failure> {
+    let home = h.home.resolve();
+    let db = Db::open(&home).map_err(other)?;
+    let cfg = ChangeConfigCp {
+        alpha: h.alpha,
+        seed: h.seed,
+        ..ChangeConfigCp::default()
+    };
+    let text = history::run(&db, &home, &h.filter, h.last, h.output.clone(), &cfg).map_err(bad)?;
+    out(&text)?;
+    Ok(0)
+}
+
+fn compare_cmd(c: &CompareArgs) -> Result<u8, Failure> {
+    let home = c.home.resolve();
+    let db = Db::open(&home).map_err(other)?;
+    let old = select::resolve(&db, &home, &c.old).map_err(bad)?;
+    let new = select::resolve(&db, &home, &c.new).map_err(bad)?;
+    let cmp = compare(&old.results, &new.results, &change_config(&c.stats));
+    let text = match c.format {
+        TableFormat::Terminal => table::terminal(&cmp, &old.label, &new.label),
+        TableFormat::Markdown => table::markdown(&cmp, &old.label, &new.label),
+    };
+    out(&text)?;
+    Ok(0)
+}
+
+fn import_cmd(i: &ImportArgs) -> Result<u8, Failure> {
+    let format = Format::from_name(&i.format).ok_or_else(|| {
+        bad(format!(
+            "unknown import format '{}'; expected one of: {NAMES}",
+            i.format
+        ))
+    })?;
+    let results = import(format, &i.path).map_err(bad)?;
+    let home = i.home.resolve();
+    let mut db = Db::open(&home).map_err(other)?;
+    let cwd = std::env::current_dir().unwrap_or_else(|_| ".".into());
+    let mut meta = host::current(
+        &cwd,
+        format.name(),
+        &format!("import {} {}", format.name(), i.path.display()),
+    );
+    meta.label.clone_from(&i.label);
+    let n = results.len();
+    let id = db.record(&Run { meta, results }).map_err(other)?;
+    out(&format!(
+        "imported {n} benchmarks from {} as run {id}\n",
+        i.path.display()
+    ))?;
+    Ok(0)
+}
+
+fn check_cmd(c: &CheckArgs) -> Result<u8, Failure> {
+    let home = c.home.resolve();
+    let db = Db::open(&home).map_err(other)?;
+    let old = select::resolve(&db, &home, &c.against).map_err(bad)?;
+    let new = select::resolve(&db, &home, &c.run).map_err(bad)?;
+    let cmp = compare(&old.results, &new.results, &change_config(&c.stats));
+    let limits = Limits {
+        threshold: c.threshold,
+        exact_threshold: c.instructions_threshold,
+    };
+    let (md, failing) = summary(&cmp, &limits, &old.label, &new.label);
+    if let Some(path) = &c.summary {
+        std::fs::write(path, &md)
+            .map_err(|e| other(format!("{}: cannot write the summary: {e}", path.display())))?;
+    }
+    out(&md)?;
+    if cmp.rows.is_empty() {
+        return Err(bad(format!(
+            "'{}' and '{}' share no benchmark; nothing was checked",
+            c.against, c.run
+        )));
+    }
+    Ok(if failing.is_empty() { 0 } else { REGRESSION })
+}

@@ -1,0 +1,142 @@
+//! The history database: one SQLite file, `history.sqlite`, under the home
+//! directory.
+//!
+//! Tables: `runs` (context of each run), `benchmarks` (one row per id),
+//! `results` (typical value and interval of a benchmark in a run, keyed by
+//! benchmark then run so a trend reads one index range) and `samples` (the
+//! raw samples, read only when two runs are compared). The database runs in
+//! WAL mode with a busy timeout, so concurrent writers wait for each other,
+//! and each run is written in one transaction, so a run killed midway
+//! leaves nothing behind.
+
+mod read;
+mod write;
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use rusqlite::Connection;
+
+pub use read::{RunKey, Trend};
+
+/// The schema version stored in `PRAGMA user_version`.
+const SCHEMA_VERSION: i64 = 1;
+
+const SCHEMA: &str = "
+CREATE TABLE IF NOT EXISTS runs (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    time INTEGER NOT NULL,
+    commit_hash TEXT,
+    branch TEXT,
+    dirty INTEGER NOT NULL,
+    cpu TEXT NOT NULL,
+    cores INTEGER NOT NULL,
+    os TEXT NOT NULL,
+    rustc TEXT NOT NULL,
+    config TEXT NOT NULL,
+    source TEXT NOT NULL,
+    label TEXT
+);
+CREATE INDEX IF NOT EXISTS runs_commit ON runs(commit_hash);
+CREATE INDEX IF NOT EXISTS runs_branch ON runs(branch);
+CREATE INDEX IF NOT EXISTS runs_label ON runs(label);
+CREATE TABLE IF NOT EXISTS benchmarks (
+    id INTEGER PRIMARY KEY,
+    name TEXT NOT NULL UNIQUE
+);
+CREATE TABLE IF NOT EXISTS results (
+    bench_id INTEGER NOT NULL REFERENCES benchmarks(id),
+    run_id INTEGER NOT NULL REFERENCES runs(id),
+    unit TEXT NOT NULL,
+    n INTEGER NOT NULL,
+    typical REAL NOT NULL,
+    lower REAL NOT NULL,
+    upper REAL NOT NULL,
+    PRIMARY KEY (bench_id, run_id)
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS results_run ON results(run_id);
+CREATE TABLE IF NOT EXISTS samples (
+    run_id INTEGER NOT NULL REFERENCES runs(id),
+    bench_id INTEGER NOT NULL REFERENCES benchmarks(id),
+    iters BLOB NOT NULL,
+    vals BLOB NOT NULL,
+    PRIMARY KEY (run_id, bench_id)
+) WITHOUT ROWID;
+";
+
+/// An open history database.
+pub struct Db {
+    conn: Connection,
+    path: PathBuf,
+}
+
+/// The database file under a home directory.
+#[must_use]
+pub fn path_in(home: &Path) -> PathBuf {
+    home.join("history.sqlite")
+}
+
+impl Db {
+    /// Opens (creating if needed) the history under `home`.
+    ///
+    /// # Errors
+    ///
+    /// A sentence naming the file when it cannot be created or opened, or
+    /// is not a yardstick history.
+    pub fn open(home: &Path) -> Result<Db, String> {
+        std::fs::create_dir_all(home)
+            .map_err(|e| format!("cannot create the home directory {}: {e}", home.display()))?;
+        let path = path_in(home);
+        let fail = |e: rusqlite::Error| {
+            format!(
+                "{}: {e}; it is not a readable yardstick history (move it away to start a new one)",
+                path.display()
+            )
+        };
+        let conn = Connection::open(&path).map_err(fail)?;
+        conn.busy_timeout(Duration::from_secs(30)).map_err(fail)?;
+        conn.pragma_update(None, "journal_mode", "WAL")
+            .map_err(fail)?;
+        conn.pragma_update(None, "synchronous", "NORMAL")
+            .map_err(fail)?;
+        conn.pragma_update(None, "foreign_keys", "ON")
+            .map_err(fail)?;
+        let version: i64 = conn
+            .query_row("PRAGMA user_version", [], |r| r.get(0))
+            .map_err(fail)?;
+        if version > SCHEMA_VERSION {
+            return Err(format!(
+                "{}: history schema version {version} is newer than this cargo-yardstick understands ({SCHEMA_VERSION}); update cargo-yardstick",
+                path.display()
+            ));
+        }
+        conn.execute_batch(&format!(
+            "BEGIN IMMEDIATE; {SCHEMA} PRAGMA user_version = {SCHEMA_VERSION}; COMMIT;"
+        ))
+        .map_err(fail)?;
+        Ok(Db { conn, path })
+    }
+
+    /// The database file.
+    #[must_use]
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    fn err(&self, e: &rusqlite::Error) -> String {
+        format!("{}: {e}", self.path.display())
+    }
+}
+
+/// Encodes floats as little-endian bytes.
+fn to_blob(xs: &[f64]) -> Vec<u8> {
+    xs.iter().flat_map(|x| x.to_le_bytes()).collect()
+}
+
+/// Decodes [`to_blob`]'s bytes; a trailing partial value is dropped.
+fn from_blob(bytes: &[u8]) -> Vec<f64> {
+    bytes
+        .chunks_exact(8)
+        .map(|c| f64::from_le_bytes(c.try_into().unwrap_or([0; 8])))
+        .collect()
+}

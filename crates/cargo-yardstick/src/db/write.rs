@@ -1,0 +1,87 @@
+//! Recording a run: one transaction, so a run is stored whole or not at all.
+
+use rusqlite::{params, OptionalExtension, TransactionBehavior};
+
+use super::{to_blob, Db};
+use crate::record::Run;
+
+impl Db {
+    /// Stores `run` and returns its id.
+    ///
+    /// # Errors
+    ///
+    /// A sentence naming the database when the write fails (after waiting
+    /// for other writers up to the busy timeout).
+    pub fn record(&mut self, run: &Run) -> Result<i64, String> {
+        let path = self.path.clone();
+        let err = |e: rusqlite::Error| format!("{}: cannot record the run: {e}", path.display());
+        let tx = self
+            .conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)
+            .map_err(err)?;
+        let m = &run.meta;
+        tx.execute(
+            "INSERT INTO runs (time, commit_hash, branch, dirty, cpu, cores, os, rustc, config, source, label)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
+            params![m.time, m.commit, m.branch, m.dirty, m.cpu, m.cores, m.os, m.rustc, m.config, m.source, m.label],
+        )
+        .map_err(err)?;
+        let run_id = tx.last_insert_rowid();
+        {
+            let mut find = tx
+                .prepare_cached("SELECT id FROM benchmarks WHERE name = ?1")
+                .map_err(err)?;
+            let mut add = tx
+                .prepare_cached("INSERT INTO benchmarks (name) VALUES (?1)")
+                .map_err(err)?;
+            let mut result = tx
+                .prepare_cached(
+                    "INSERT OR REPLACE INTO results (bench_id, run_id, unit, n, typical, lower, upper)
+                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+                )
+                .map_err(err)?;
+            let mut sample = tx
+                .prepare_cached(
+                    "INSERT OR REPLACE INTO samples (run_id, bench_id, iters, vals) VALUES (?1, ?2, ?3, ?4)",
+                )
+                .map_err(err)?;
+            for r in &run.results {
+                let bench_id: i64 = match find
+                    .query_row([&r.name], |row| row.get(0))
+                    .optional()
+                    .map_err(err)?
+                {
+                    Some(id) => id,
+                    None => {
+                        add.execute([&r.name]).map_err(err)?;
+                        tx.last_insert_rowid()
+                    }
+                };
+                let t = r.typical;
+                result
+                    .execute(params![
+                        bench_id,
+                        run_id,
+                        r.unit,
+                        r.iters.len() as i64,
+                        t.point,
+                        t.lower,
+                        t.upper
+                    ])
+                    .map_err(err)?;
+                if !r.iters.is_empty() {
+                    sample
+                        .execute(params![
+                            run_id,
+                            bench_id,
+                            to_blob(&r.iters),
+                            to_blob(&r.values)
+                        ])
+                        .map_err(err)?;
+                }
+            }
+        }
+        tx.commit().map_err(err)?;
+        Ok(run_id)
+    }
+}

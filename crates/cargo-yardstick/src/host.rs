@@ -1,0 +1,67 @@
+//! The context of a run: git state, host and toolchain, read from the
+//! environment. Anything that cannot be found is left empty, never guessed.
+
+use std::path::Path;
+use std::process::Command;
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use crate::record::RunMeta;
+
+/// The context of a run made now in `dir`, with `source` and `config`.
+#[must_use]
+pub fn current(dir: &Path, source: &str, config: &str) -> RunMeta {
+    let commit = git(dir, &["rev-parse", "HEAD"]);
+    let branch = git(dir, &["rev-parse", "--abbrev-ref", "HEAD"]).filter(|b| b != "HEAD");
+    let dirty = commit.is_some()
+        && git(dir, &["status", "--porcelain", "--untracked-files=no"])
+            .is_some_and(|s| !s.is_empty());
+    RunMeta {
+        time: now(),
+        commit,
+        branch,
+        dirty,
+        cpu: cpu_model(),
+        cores: std::thread::available_parallelism().map_or(0, |n| n.get() as i64),
+        os: format!("{} {}", std::env::consts::OS, std::env::consts::ARCH),
+        rustc: output("rustc", &["--version"], dir).unwrap_or_default(),
+        config: config.to_owned(),
+        source: source.to_owned(),
+        label: None,
+    }
+}
+
+/// Seconds since the Unix epoch.
+#[must_use]
+pub fn now() -> i64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| i64::try_from(d.as_secs()).unwrap_or(i64::MAX))
+}
+
+fn git(dir: &Path, args: &[&str]) -> Option<String> {
+    output("git", args, dir)
+}
+
+fn output(program: &str, args: &[&str], dir: &Path) -> Option<String> {
+    let out = Command::new(program)
+        .args(args)
+        .current_dir(dir)
+        .stderr(std::process::Stdio::null())
+        .output()
+        .ok()?;
+    out.status
+        .success()
+        .then(|| String::from_utf8_lossy(&out.stdout).trim().to_owned())
+}
+
+fn cpu_model() -> String {
+    std::fs::read_to_string("/proc/cpuinfo")
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find(|l| l.starts_with("model name"))
+                .and_then(|l| l.split_once(':'))
+                .map(|(_, v)| v.trim().to_owned())
+        })
+        .unwrap_or_default()
+}

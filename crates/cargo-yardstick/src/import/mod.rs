@@ -1,0 +1,134 @@
+//! Importers: results of other harnesses, turned into [`BenchResult`]s so
+//! that `history`, `compare` and `check` work across them.
+//!
+//! Each importer is a pure function from the file's text to results; a
+//! malformed file is an error sentence, never a panic (property-tested in
+//! `tests/import.rs`). Time units become nanoseconds.
+
+mod cargo_criterion;
+mod criterion_home;
+mod google;
+mod hyperfine;
+mod iai;
+mod json;
+mod nanobench;
+mod pyperf;
+mod tasty;
+
+use std::path::Path;
+
+use crate::record::BenchResult;
+
+pub use criterion_home::read_baseline;
+
+/// A supported input format.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Format {
+    /// A Criterion.rs (or yardstick) home directory, `target/criterion`.
+    Criterion,
+    /// cargo-criterion's JSON messages, one per line.
+    CargoCriterion,
+    /// Google Benchmark's `--benchmark_format=json`.
+    GoogleBenchmark,
+    /// nanobench's JSON template output.
+    Nanobench,
+    /// pyperf's JSON.
+    Pyperf,
+    /// hyperfine's `--export-json`.
+    Hyperfine,
+    /// iai-callgrind / gungraun `summary.json` files (a file or a folder).
+    IaiCallgrind,
+    /// tasty-bench's `--csv` output.
+    TastyBench,
+}
+
+/// Every format name accepted on the command line, for messages.
+pub const NAMES: &str = "criterion, cargo-criterion, google-benchmark, nanobench, pyperf, hyperfine, iai-callgrind (or gungraun), tasty-bench";
+
+impl Format {
+    /// The format called `name` on the command line.
+    #[must_use]
+    pub fn from_name(name: &str) -> Option<Format> {
+        Some(match name {
+            "criterion" => Format::Criterion,
+            "cargo-criterion" => Format::CargoCriterion,
+            "google-benchmark" | "gbench" => Format::GoogleBenchmark,
+            "nanobench" => Format::Nanobench,
+            "pyperf" => Format::Pyperf,
+            "hyperfine" => Format::Hyperfine,
+            "iai-callgrind" | "gungraun" => Format::IaiCallgrind,
+            "tasty-bench" => Format::TastyBench,
+            _ => return None,
+        })
+    }
+
+    /// Its command-line name.
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        match self {
+            Format::Criterion => "criterion",
+            Format::CargoCriterion => "cargo-criterion",
+            Format::GoogleBenchmark => "google-benchmark",
+            Format::Nanobench => "nanobench",
+            Format::Pyperf => "pyperf",
+            Format::Hyperfine => "hyperfine",
+            Format::IaiCallgrind => "iai-callgrind",
+            Format::TastyBench => "tasty-bench",
+        }
+    }
+}
+
+/// Parses the text of one file in `format` (not [`Format::Criterion`],
+/// which is a directory).
+///
+/// # Errors
+///
+/// A sentence saying what is wrong (without the file name).
+pub fn parse_text(format: Format, text: &str) -> Result<Vec<BenchResult>, String> {
+    let results = match format {
+        Format::Criterion => return Err("a criterion home is a directory, not a file".into()),
+        Format::CargoCriterion => cargo_criterion::parse(text)?,
+        Format::GoogleBenchmark => google::parse(text)?,
+        Format::Nanobench => nanobench::parse(text)?,
+        Format::Pyperf => pyperf::parse(text)?,
+        Format::Hyperfine => hyperfine::parse(text)?,
+        Format::IaiCallgrind => iai::parse(text)?,
+        Format::TastyBench => tasty::parse(text)?,
+    };
+    if results.is_empty() {
+        return Err("no benchmark results in it".into());
+    }
+    Ok(results)
+}
+
+/// Reads `path` in `format`.
+///
+/// # Errors
+///
+/// One line naming the file and the problem.
+pub fn import(format: Format, path: &Path) -> Result<Vec<BenchResult>, String> {
+    match format {
+        Format::Criterion => criterion_home::read(path),
+        Format::IaiCallgrind if path.is_dir() => iai::read_dir(path),
+        _ => {
+            let text = std::fs::read_to_string(path)
+                .map_err(|e| format!("{}: cannot read it: {e}", path.display()))?;
+            parse_text(format, &text).map_err(|e| {
+                format!(
+                    "{}: not a valid {} file: {e}",
+                    path.display(),
+                    format.name()
+                )
+            })
+        }
+    }
+}
+
+/// Parses cargo-criterion JSON messages (the harness's `--message-file`).
+///
+/// # Errors
+///
+/// A sentence naming the line that is malformed.
+pub fn parse_messages(text: &str) -> Result<Vec<BenchResult>, String> {
+    cargo_criterion::parse(text)
+}

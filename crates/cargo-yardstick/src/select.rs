@@ -1,0 +1,78 @@
+//! Naming a run on the command line: `latest`, `latest~N`, a run id, a
+//! label (`--label` at record time, a baseline name), a commit (a prefix of
+//! at least 4 hex digits), a branch, or a Criterion.rs baseline folder under
+//! the home directory (`new`, `base`, a `--save-baseline` name).
+
+use std::path::Path;
+
+use crate::db::{Db, RunKey};
+use crate::import::read_baseline;
+use crate::record::BenchResult;
+
+/// A resolved selector.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Side {
+    /// How to show it in a table header.
+    pub label: String,
+    /// The run id, when it came from the history.
+    pub run_id: Option<i64>,
+    /// Its benchmarks, with samples.
+    pub results: Vec<BenchResult>,
+}
+
+/// Resolves `sel`.
+///
+/// # Errors
+///
+/// One line naming the selector, what was tried and what to do.
+pub fn resolve(db: &Db, home: &Path, sel: &str) -> Result<Side, String> {
+    let run = if sel == "latest" {
+        db.latest(0)?
+    } else if let Some(n) = sel.strip_prefix("latest~") {
+        let n: i64 = n
+            .parse()
+            .map_err(|_| format!("'{sel}': expected latest~N with N a number of runs back"))?;
+        db.latest(n)?
+    } else if let Ok(id) = sel.parse::<i64>() {
+        db.run(id)?
+    } else if let Some(r) = db.latest_by(RunKey::Label, sel)? {
+        Some(r)
+    } else if let Some(r) = db.latest_by(RunKey::Branch, sel)? {
+        Some(r)
+    } else if sel.len() >= 4 && sel.chars().all(|c| c.is_ascii_hexdigit()) {
+        db.latest_by(RunKey::CommitPrefix, sel)?
+    } else {
+        None
+    };
+    if let Some(r) = run {
+        let short = r
+            .meta
+            .commit
+            .as_deref()
+            .map_or("", |c| &c[..c.len().min(8)]);
+        let label = if short.is_empty() {
+            format!("run {}", r.id)
+        } else {
+            format!("run {} ({short})", r.id)
+        };
+        return Ok(Side {
+            label,
+            run_id: Some(r.id),
+            results: db.results(r.id, true)?,
+        });
+    }
+    if !sel.is_empty() && !sel.contains(['/', '\\', '.']) {
+        if let Ok(results) = read_baseline(home, sel) {
+            return Ok(Side {
+                label: sel.to_owned(),
+                run_id: None,
+                results,
+            });
+        }
+    }
+    Err(format!(
+        "'{sel}' names no run in {} and no baseline folder under {}; use `latest`, a run id, a label, a branch, a commit, or a baseline saved with --save-baseline (see `cargo yardstick history`)",
+        db.path().display(),
+        home.display()
+    ))
+}
