@@ -113,7 +113,11 @@ pub fn run(
         std::thread::spawn(move || {
             if let Some(s) = stream {
                 for line in BufReader::new(s).lines().map_while(Result::ok) {
-                    pb.println(line);
+                    if pb.is_hidden() {
+                        eprintln!("{line}");
+                    } else {
+                        pb.println(line);
+                    }
                 }
             }
         })

@@ -1,0 +1,48 @@
+//! Helpers shared by the integration tests: run the real binary.
+
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+/// The binary under test.
+pub fn bin() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_cargo-yardstick"))
+}
+
+/// A fixture path.
+pub fn fixture(rel: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures")
+        .join(rel)
+}
+
+/// Runs `cargo-yardstick ARGS --home HOME`.
+pub fn run(home: &Path, args: &[&str]) -> Output {
+    let mut c = bin();
+    c.args(args).arg("--home").arg(home);
+    c.env_remove("YARDSTICK_HOME").env_remove("CRITERION_HOME");
+    c.output().expect("run cargo-yardstick")
+}
+
+/// Stdout as text.
+pub fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+/// Stderr as text.
+pub fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+/// Number of runs and a full integrity check of the database.
+pub fn db_state(home: &Path) -> (i64, String) {
+    let conn = rusqlite::Connection::open(home.join("history.sqlite")).expect("open");
+    let n = conn
+        .query_row("SELECT count(*) FROM runs", [], |r| r.get(0))
+        .expect("count");
+    let ok: String = conn
+        .query_row("PRAGMA integrity_check", [], |r| r.get(0))
+        .expect("check");
+    (n, ok)
+}

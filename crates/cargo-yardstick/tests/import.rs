@@ -1,0 +1,123 @@
+//! `cargo yardstick import` on files made by the real tools (pyperf,
+//! hyperfine, Google Benchmark) and on the documented formats of the others;
+//! malformed files get one line and exit status 2.
+
+mod common;
+use common::{fixture, run, stderr, stdout};
+
+fn import(home: &std::path::Path, format: &str, rel: &str) -> String {
+    let f = fixture(rel);
+    let o = run(home, &["import", format, f.to_str().unwrap()]);
+    assert!(o.status.success(), "{format}: {}", stderr(&o));
+    stdout(&o)
+}
+
+#[test]
+fn every_format_imports_into_the_history() {
+    let home = tempfile::tempdir().unwrap();
+    let h = home.path();
+    let cases = [
+        ("pyperf", "pyperf/timeit.json", 1, "timeit"),
+        ("hyperfine", "hyperfine/two.json", 2, "sleep 0.001"),
+        (
+            "google-benchmark",
+            "google-benchmark/repetitions.json",
+            2,
+            "BM_sum/64",
+        ),
+        (
+            "nanobench",
+            "nanobench/json_template.json",
+            1,
+            "compare/std::vector",
+        ),
+        (
+            "tasty-bench",
+            "tasty-bench/results.csv",
+            3,
+            "All.fibonacci numbers.fifth",
+        ),
+        (
+            "iai-callgrind",
+            "iai-callgrind",
+            1,
+            "my_bench::bench_fibonacci_group::bench_fibonacci/short",
+        ),
+        (
+            "cargo-criterion",
+            "cargo-criterion/messages.jsonl",
+            1,
+            "fib/10",
+        ),
+        ("criterion", "criterion/home", 1, "fib_10"),
+    ];
+    for (i, (format, rel, n, name)) in cases.iter().enumerate() {
+        let text = import(h, format, rel);
+        assert_eq!(
+            text,
+            format!(
+                "imported {n} benchmarks from {} as run {}\n",
+                fixture(rel).display(),
+                i + 1
+            )
+        );
+        let o = run(h, &["history", name]);
+        assert!(o.status.success(), "{format}: {}", stderr(&o));
+        assert!(stdout(&o).starts_with(name), "{format}: {}", stdout(&o));
+    }
+    // Google Benchmark: three repetitions become three samples.
+    let o = run(h, &["compare", "3", "3"]);
+    assert!(stdout(&o).contains("BM_sum/512"), "{}", stdout(&o));
+    // Instruction counts keep their unit.
+    let o = run(h, &["history", "bench_fibonacci"]);
+    assert!(
+        stdout(&o).contains("1733.000000 instructions"),
+        "{}",
+        stdout(&o)
+    );
+}
+
+#[test]
+fn malformed_files_get_one_line_and_status_2() {
+    let home = tempfile::tempdir().unwrap();
+    let cases = [
+        (
+            "hyperfine",
+            "malformed/truncated.json",
+            "not a valid hyperfine file: invalid JSON",
+        ),
+        (
+            "pyperf",
+            "malformed/truncated.json",
+            "not a valid pyperf file: invalid JSON",
+        ),
+        (
+            "tasty-bench",
+            "malformed/tasty_missing_column.csv",
+            "missing column \"2*Stdev (ps)\"",
+        ),
+        (
+            "nanobench",
+            "hyperfine/two.json",
+            "not a valid nanobench file: results[0]: expected a string \"name\"",
+        ),
+        ("google-benchmark", "does-not-exist.json", "cannot read it"),
+        (
+            "criterion",
+            "tasty-bench",
+            "no benchmark with a readable 'new' folder",
+        ),
+    ];
+    for (format, rel, expected) in cases {
+        let f = fixture(rel);
+        let o = run(home.path(), &["import", format, f.to_str().unwrap()]);
+        assert_eq!(o.status.code(), Some(2), "{format} {rel}");
+        let err = stderr(&o);
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(err.starts_with(&format!("error: {}", f.display())), "{err}");
+        assert!(err.contains(expected), "{err}");
+    }
+    let o = run(home.path(), &["import", "junit", "x"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("unknown import format 'junit'; expected one of: criterion"));
+}
