@@ -7,6 +7,8 @@
 
 mod cargo_criterion;
 mod criterion_home;
+#[cfg(test)]
+mod fuzz;
 mod google;
 mod hyperfine;
 mod iai;
