@@ -41,7 +41,7 @@ fn one(doc: &Value) -> Result<BenchResult, String> {
     let count = doc
         .get("total")
         .or_else(|| find_key(doc, "total"))
-        .and_then(|t| find_ir(t))
+        .and_then(find_ir)
         .or_else(|| find_ir(doc))
         .ok_or_else(|| format!("no instruction count (\"Ir\") for '{name}'"))?;
     Ok(BenchResult::summary(
