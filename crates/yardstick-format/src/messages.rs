@@ -63,6 +63,27 @@ pub struct BenchmarkComplete {
     pub slope: Option<ConfidenceInterval>,
     /// The change from the previous run (`null` without one).
     pub change: Option<ChangeDetails>,
+    /// yardstick's extra measurements (`--measure`), each with its unit;
+    /// left out when there are none, so cargo-criterion's readers see
+    /// exactly its schema.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub metrics: Vec<MetricSummary>,
+}
+
+/// One extra measurement of a benchmark (yardstick's addition).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct MetricSummary {
+    /// The metric's name (`cpu`, `allocations`, `page-faults`, …).
+    pub name: String,
+    /// Its unit (`ns`, `allocations`, `bytes`, `faults`, …).
+    pub unit: String,
+    /// The value per iteration with its interval (additive metrics).
+    pub per_iteration: Option<ConfidenceInterval>,
+    /// The largest sample value (metrics that are maxima, such as peak
+    /// live bytes).
+    pub peak: Option<f64>,
+    /// The change from the baseline, when it measured this metric too.
+    pub change: Option<ChangeDetails>,
 }
 
 /// A group of benchmarks has finished.
@@ -158,6 +179,7 @@ mod tests {
                 median: ci(0.012, "%"),
                 change: ChangeType::NoChange,
             }),
+            metrics: Vec::new(),
         });
         let json = serde_json::to_string(&msg).unwrap();
         let keys = [

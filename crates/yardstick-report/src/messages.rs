@@ -66,6 +66,7 @@ pub fn benchmark_complete(result: &BenchmarkResult, report_directory: &str) -> M
                 None => ChangeType::NoChange,
             },
         }),
+        metrics: Vec::new(),
     })
 }
 

@@ -175,3 +175,70 @@ fn time_mode_cpu_measures_cpu_time_as_the_time() {
         bad.stderr
     );
 }
+
+#[test]
+fn metrics_are_saved_compared_with_the_baseline_and_sent_as_messages() {
+    let h = home("meters-baseline");
+    let mut args = ARGS.to_vec();
+    args.extend([
+        "--measure",
+        "allocs",
+        "--save-baseline",
+        "m",
+        "--exact",
+        "alloc/vec100",
+    ]);
+    let r = run(&h, &args, &[("FIXTURE_METERS", "1")]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let dir = benchmark_dir(&h);
+    assert!(dir.join("m/metrics.json").exists());
+    let csv = std::fs::read_to_string(dir.join("new/metrics.csv")).unwrap();
+    assert!(
+        csv.starts_with("metric,unit,sample,value\nallocations,allocations,0,"),
+        "{csv}"
+    );
+
+    let file = h.join("msgs.jsonl");
+    let mut args = ARGS.to_vec();
+    args.extend([
+        "--measure",
+        "allocs",
+        "--baseline",
+        "m",
+        "--exact",
+        "alloc/vec100",
+        "--message-format",
+        "json",
+        "--message-file",
+        file.to_str().unwrap(),
+    ]);
+    let r = run(&h, &args, &[("FIXTURE_METERS", "1")]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    // The same code: the same single allocation, so no change.
+    let line = r
+        .stdout
+        .lines()
+        .find(|l| l.contains("allocations: ["))
+        .unwrap();
+    assert!(
+        line.contains("; change [") && line.ends_with("No change in performance detected."),
+        "{line}"
+    );
+    let msg: serde_json::Value = serde_json::from_str(
+        std::fs::read_to_string(&file)
+            .unwrap()
+            .lines()
+            .next()
+            .unwrap(),
+    )
+    .unwrap();
+    let allocs = msg["metrics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|m| m["name"] == "allocations")
+        .unwrap();
+    assert_eq!(allocs["unit"], "allocations");
+    assert_eq!(allocs["per_iteration"]["estimate"], 1.0);
+    assert_eq!(allocs["change"]["change"], "NoChange");
+}

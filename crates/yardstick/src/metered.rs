@@ -7,7 +7,7 @@
 
 use std::cell::RefCell;
 
-use yardstick_stats::{estimates, BootstrapConfig, Estimate};
+use yardstick_stats::{compare, estimates, BootstrapConfig, Change, ChangeConfig, Estimate};
 
 use crate::meters::{MeterSet, Metric};
 
@@ -88,6 +88,8 @@ pub(crate) struct MetricResult {
     pub peak: Option<f64>,
     /// Total of each sample, as measured.
     pub values: Vec<f64>,
+    /// The change from the baseline's same metric, when it has one.
+    pub change: Option<Change>,
 }
 
 /// Analyses each metric's samples like the primary measurement: the slope
@@ -116,6 +118,7 @@ pub(crate) fn analyse(
                     estimate: None,
                     peak,
                     values,
+                    change: None,
                 };
             }
             let estimate = usable
@@ -127,9 +130,39 @@ pub(crate) fn analyse(
                 estimate,
                 peak: None,
                 values,
+                change: None,
             }
         })
         .collect()
+}
+
+/// A baseline's saved metric: its name and sample totals.
+pub(crate) type SavedMetric = (String, Vec<f64>);
+
+/// Compares each additive metric with the baseline's, on the values per
+/// iteration, as the time is compared.
+pub(crate) fn compare_with(
+    results: &mut [MetricResult],
+    old: &[SavedMetric],
+    old_iters: &[f64],
+    new_iters: &[f64],
+    cfg: &ChangeConfig,
+) {
+    for r in results.iter_mut().filter(|r| r.metric.is_additive()) {
+        let Some((_, old_values)) = old.iter().find(|(n, _)| n == r.metric.name()) else {
+            continue;
+        };
+        let per_iter = |v: &[f64], n: &[f64]| -> Option<Vec<f64>> {
+            (v.len() == n.len() && v.iter().all(|x| x.is_finite()))
+                .then(|| v.iter().zip(n).map(|(v, n)| v / n).collect())
+        };
+        if let (Some(o), Some(n)) = (
+            per_iter(old_values, old_iters),
+            per_iter(&r.values, new_iters),
+        ) {
+            r.change = compare(&o, &n, cfg).ok();
+        }
+    }
 }
 
 #[cfg(test)]
@@ -180,5 +213,31 @@ mod tests {
             r[0].estimate.is_none(),
             "a NaN sample is no estimate, never a made-up one"
         );
+    }
+
+    #[test]
+    fn metrics_are_compared_with_the_baselines() {
+        let iters = [1.0, 2.0, 3.0, 4.0, 5.0, 6.0];
+        let rows: Vec<Vec<f64>> = iters.iter().map(|n| vec![4.0 * n]).collect();
+        let cfg = BootstrapConfig {
+            nresamples: 500,
+            confidence: 0.95,
+            seed: 1,
+        };
+        let mut r = analyse(&[Metric::Allocations], &rows, &iters, true, &cfg);
+        // The baseline allocated about 2 per iteration (with a little
+        // spread); now 4: +100 %, a regression.
+        let old = vec![(
+            "allocations".to_owned(),
+            vec![2.0, 4.1, 5.9, 8.0, 10.1, 11.9],
+        )];
+        let ch = ChangeConfig {
+            nresamples: 500,
+            ..ChangeConfig::default()
+        };
+        compare_with(&mut r, &old, &iters, &iters, &ch);
+        let change = r[0].change.as_ref().unwrap();
+        assert!((change.mean.point - 1.0).abs() < 0.02, "{change:?}");
+        assert_eq!(change.verdict, yardstick_stats::Verdict::Regressed);
     }
 }

@@ -189,7 +189,28 @@ fn benchmark<M: Measurement>(
             seed: crate::analysis::SEED,
         };
         let linear = analysis.mode == ActualSamplingMode::Linear;
-        metered::analyse(&metrics, &rows, &analysis.iters, linear, &cfg)
+        let mut results = metered::analyse(&metrics, &rows, &analysis.iters, linear, &cfg);
+        // Compare with the baseline's metrics, when it measured them too.
+        if let (Some((name, _)), Some(old)) = (compare_target(&c.run.baseline), &baseline_sample) {
+            match dir.load_metrics(name) {
+                Ok(Some(saved)) => metered::compare_with(
+                    &mut results,
+                    &saved,
+                    &old.iters,
+                    &analysis.iters,
+                    &yardstick_stats::ChangeConfig {
+                        nresamples: cfg.nresamples,
+                        confidence: config.confidence_level,
+                        significance: config.significance_level,
+                        noise_threshold: config.noise_threshold,
+                        seed: crate::analysis::SEED,
+                    },
+                ),
+                Ok(None) => {}
+                Err(e) => terminal.warning(&format!("ignoring the baseline's metrics: {e}")),
+            }
+        }
+        results
     });
 
     if c.run.load_baseline.is_none() {
@@ -210,6 +231,14 @@ fn benchmark<M: Measurement>(
             &analysis,
             corrupt_baseline.as_deref(),
         );
+        if let (Baseline::Save(name), false) = (&c.run.baseline, metrics.is_empty()) {
+            if let Err(e) = dir.save_metrics(name, &metrics) {
+                terminal.warning(&format!(
+                    "could not save the metrics of {} as baseline '{name}': {e}",
+                    id.full_id
+                ));
+            }
+        }
         if c.run.outputs.any() {
             report::record(&record, &sample, unit, &analysis, baseline_sample.as_ref());
         }
@@ -245,6 +274,7 @@ fn benchmark<M: Measurement>(
             &analysis,
             unit,
             &report_dir.to_string_lossy(),
+            &metrics,
         ));
     }
     let ratio = ratio_to_baseline(c, id, &analysis, unit);

@@ -12,7 +12,7 @@ use std::sync::Mutex;
 
 use yardstick_format::messages::{
     BenchmarkComplete, ChangeDetails, ChangeType, ConfidenceInterval, GroupComplete, Message,
-    Throughput,
+    MetricSummary, Throughput,
 };
 use yardstick_stats::{Estimate, Verdict};
 
@@ -76,6 +76,7 @@ pub(crate) fn benchmark_complete(
     a: &Analysis,
     unit: &str,
     report_directory: &str,
+    metrics: &[crate::metered::MetricResult],
 ) -> Message {
     let throughput = match id.throughput {
         None => Vec::new(),
@@ -115,16 +116,30 @@ pub(crate) fn benchmark_complete(
         median: interval(&e.median, unit),
         median_abs_dev: interval(&e.mad, unit),
         slope: e.slope.as_ref().map(|s| interval(s, unit)),
-        change: a.change.as_ref().map(|c| ChangeDetails {
-            mean: interval(&c.mean, "%"),
-            median: interval(&c.median, "%"),
-            change: match c.verdict {
-                Verdict::Regressed => ChangeType::Regressed,
-                Verdict::Improved => ChangeType::Improved,
-                _ => ChangeType::NoChange,
-            },
-        }),
+        change: a.change.as_ref().map(change_details),
+        metrics: metrics
+            .iter()
+            .map(|r| MetricSummary {
+                name: r.metric.name().to_owned(),
+                unit: r.metric.unit().to_owned(),
+                per_iteration: r.estimate.as_ref().map(|e| interval(e, r.metric.unit())),
+                peak: r.peak,
+                change: r.change.as_ref().map(change_details),
+            })
+            .collect(),
     })
+}
+
+fn change_details(c: &yardstick_stats::Change) -> ChangeDetails {
+    ChangeDetails {
+        mean: interval(&c.mean, "%"),
+        median: interval(&c.median, "%"),
+        change: match c.verdict {
+            Verdict::Regressed => ChangeType::Regressed,
+            Verdict::Improved => ChangeType::Improved,
+            _ => ChangeType::NoChange,
+        },
+    }
 }
 
 /// The `group-complete` message of a group.

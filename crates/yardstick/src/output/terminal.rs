@@ -337,6 +337,16 @@ fn metric_lines(metrics: &[crate::metered::MetricResult], s: &super::Style) -> V
                 (None, Some(p)) => format!("{}{suffix} (largest sample)", s.bold(&show(p, unit))),
                 (None, None) => "not measured (a sample could not be read)".to_owned(),
             };
+            let body = match &r.change {
+                Some(ch) => format!(
+                    "{body}; change [{} {} {}] {}",
+                    format::change(ch.mean.lower, true),
+                    format::change(ch.mean.point, true),
+                    format::change(ch.mean.upper, true),
+                    ch.verdict.message()
+                ),
+                None => body,
+            };
             let label = format!("{name}:");
             format!("{INDENT}{label:<7} {body}")
         })

@@ -108,6 +108,27 @@ pub(crate) fn estimates_file(e: &yardstick_stats::Estimates) -> EstimatesFile {
     }
 }
 
+/// `metrics.csv`: one row per metric and sample, `metric,unit,sample,value`
+/// (the sample's total; the iteration counts are raw.csv's).
+fn metrics_csv(metrics: &[crate::metered::MetricResult]) -> String {
+    let mut out = String::from("metric,unit,sample,value\n");
+    for r in metrics {
+        for (i, v) in r.values.iter().enumerate() {
+            let v = if v.is_finite() {
+                v.to_string()
+            } else {
+                String::new()
+            };
+            out.push_str(&format!(
+                "{},{},{i},{v}\n",
+                r.metric.name(),
+                r.metric.unit()
+            ));
+        }
+    }
+    out
+}
+
 /// Everything one run writes for one benchmark.
 pub(crate) struct RunFiles<'a> {
     pub sample: &'a SavedSample,
@@ -181,7 +202,46 @@ impl BenchmarkDir {
             })
             .collect();
         let doc = serde_json::json!({ "version": 1, "metrics": list });
-        write_json(&self.sub(name).join("metrics.json"), &doc)
+        write_json(&self.sub(name).join("metrics.json"), &doc)?;
+        write_atomic(
+            &self.sub(name).join("metrics.csv"),
+            metrics_csv(metrics).as_bytes(),
+        )
+    }
+
+    /// Reads a baseline's `metrics.json`: each metric's name and sample
+    /// totals (unreadable samples as NaN). `None` when it has none.
+    pub(crate) fn load_metrics(
+        &self,
+        name: &str,
+    ) -> Result<Option<Vec<crate::metered::SavedMetric>>, StoreError> {
+        let path = self.sub(name).join("metrics.json");
+        if !path.exists() {
+            return Ok(None);
+        }
+        let doc: serde_json::Value = read_json(&path)?;
+        let bad = || StoreError {
+            path: path.clone(),
+            problem: "not a metrics.json of version 1 (expected {\"version\":1,\"metrics\":[…]})"
+                .into(),
+        };
+        if doc["version"] != 1 {
+            return Err(bad());
+        }
+        let list = doc["metrics"].as_array().ok_or_else(bad)?;
+        list.iter()
+            .map(|m| {
+                let name = m["name"].as_str().ok_or_else(bad)?.to_owned();
+                let values = m["values"]
+                    .as_array()
+                    .ok_or_else(bad)?
+                    .iter()
+                    .map(|v| v.as_f64().unwrap_or(f64::NAN))
+                    .collect();
+                Ok((name, values))
+            })
+            .collect::<Result<Vec<_>, _>>()
+            .map(Some)
     }
 
     /// Writes `change/estimates.json`.
