@@ -465,6 +465,17 @@ impl<M: Measurement> Criterion<M> {
                 state::record_failure("--csv");
             }
         }
+        let verbose = self.run.verbosity == crate::cli::Verbosity::Verbose;
+        if (verbose || !self.config.metrics.is_empty()) && state::measured_count() > 0 {
+            if let Some(bytes) = crate::meters::peak_rss() {
+                // The process's high-water mark: it bounds every benchmark
+                // of this binary together, not one of them.
+                eprintln!(
+                    "Peak resident memory of this bench binary: {:.1} MiB",
+                    bytes as f64 / (1024.0 * 1024.0)
+                );
+            }
+        }
         if let Some(line) = fdr_summary(&state::comparisons(), self.config.significance_level) {
             if self.run.output_format == OutputFormat::Criterion {
                 println!("\n{line}");
