@@ -44,6 +44,9 @@ pub struct Job {
     pub teardown: Option<fn()>,
     /// Library benchmarks: the function run in test mode.
     pub native: Option<fn()>,
+    /// Compare with the group's benchmarks of other functions that have
+    /// the same id.
+    pub compare_by_id: bool,
 }
 
 impl Job {

@@ -249,11 +249,13 @@ fn callgrind(
             p.out(format_line(*kind, diff));
         }
     }
-    let regressions = match job.config.regression.clone().or_else(|| {
-        opts.regression
-            .clone()
-            .map(|limits| RegressionConfig::default().limits(limits))
-    }) {
+    // The command line (or its environment variable) wins over the code.
+    let from_cli = opts.regression.clone().map(|limits| {
+        RegressionConfig::default()
+            .limits(limits)
+            .fail_fast(opts.regression_fail_fast)
+    });
+    let regressions = match from_cli.or_else(|| job.config.regression.clone()) {
         Some(cfg) => check_regressions(&cfg, &all),
         None => Vec::new(),
     };

@@ -10,8 +10,10 @@ use crate::__private::{Context, TOGGLE_PATTERN};
 use crate::bench::LibraryBenchmarkGroup;
 use crate::binary::{BinaryBenchmarkGroup, ExitWith};
 use crate::cli::{self, NoCapture, Options, OutputFormat, Parsed};
+use crate::compare::{format_line, Diff};
 use crate::config::LibraryBenchmarkConfig;
 use crate::job::Job;
+use crate::metrics::EventKind;
 use crate::printer::Printer;
 use crate::summary::BenchmarkSummary;
 
@@ -100,6 +102,7 @@ pub fn run_library(
                 setup: None,
                 teardown: None,
                 native: Some(bench.run),
+                compare_by_id: group.compare_by_id,
             });
         }
     }
@@ -168,6 +171,7 @@ pub fn run_binary(
                     setup: group.setup,
                     teardown: group.teardown,
                     native: None,
+                    compare_by_id: false,
                 });
             }
         }
@@ -270,6 +274,7 @@ fn drive(context: &Context, opts: &Options, jobs: Vec<Job>, hooks: &Hooks<'_>) -
     if threads > 1 {
         measure_in_parallel(&jobs, opts, threads, |job, summary, printer| {
             printer.print();
+            outcome.compare_by_id(opts, job, &summary);
             outcome.add(context, opts, job, summary)
         });
     } else {
@@ -284,6 +289,7 @@ fn drive(context: &Context, opts: &Options, jobs: Vec<Job>, hooks: &Hooks<'_>) -
             }
             let mut printer = Printer::new(true);
             let summary = crate::measure::run(job, opts, &mut printer);
+            outcome.compare_by_id(opts, job, &summary);
             if !outcome.add(context, opts, job, summary) {
                 break;
             }
@@ -366,9 +372,65 @@ fn measure_in_parallel(
 struct Outcome {
     failed: Vec<BenchmarkSummary>,
     regressions: Vec<BenchmarkSummary>,
+    /// Per (group, id): the function, header suffix and counts of each
+    /// benchmark measured, for `compare_by_id`.
+    by_id: Vec<Measured>,
+}
+
+/// A benchmark measured, as `compare_by_id` needs it.
+struct Measured {
+    group: String,
+    id: String,
+    function: String,
+    suffix: String,
+    counts: Vec<(EventKind, Option<u64>)>,
 }
 
 impl Outcome {
+    /// With `compare_by_id`, prints the comparison of this benchmark with
+    /// every earlier one of another function in the group with the same id
+    /// (iai-callgrind's lines: the other's count left of `|`, this one's
+    /// right).
+    fn compare_by_id(&mut self, opts: &Options, job: &Job, summary: &BenchmarkSummary) {
+        let (Some(id), Some(cg)) = (&job.id, &summary.callgrind) else {
+            return;
+        };
+        if !job.compare_by_id {
+            return;
+        }
+        let counts: Vec<(EventKind, Option<u64>)> = EventKind::SHOWN
+            .into_iter()
+            .filter_map(|k| cg.metrics.get(k.name()).map(|d| (k, d.new)))
+            .collect();
+        let suffix = job
+            .header
+            .split_once(' ')
+            .map_or(String::new(), |(_, rest)| rest.to_owned());
+        if opts.output_format == OutputFormat::Default {
+            for other in &self.by_id {
+                if other.group != job.group || other.id != *id || other.function == job.function {
+                    continue;
+                }
+                println!("  Comparison with {} {}", other.function, other.suffix);
+                for (kind, new) in &counts {
+                    let theirs = other
+                        .counts
+                        .iter()
+                        .find(|(k, _)| k == kind)
+                        .and_then(|(_, v)| *v);
+                    println!("{}", format_line(*kind, &Diff::new(theirs, *new)));
+                }
+            }
+        }
+        self.by_id.push(Measured {
+            group: job.group.clone(),
+            id: id.clone(),
+            function: job.function.clone(),
+            suffix,
+            counts,
+        });
+    }
+
     /// Records one benchmark's summary (and prints or saves it as asked);
     /// false when the run should stop (a regression with fail-fast).
     fn add(

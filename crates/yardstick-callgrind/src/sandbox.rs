@@ -25,8 +25,10 @@ impl Sandbox {
                 .duration_since(std::time::UNIX_EPOCH)
                 .map(|d| d.subsec_nanos())
                 .unwrap_or(0);
+            // A name of constant length: a benchmarked program that looks at
+            // its working directory then does the same work in every run.
             let candidate = base.join(format!(
-                "yardstick-callgrind-{}-{nanos:x}-{n}",
+                "yardstick-callgrind-{:010}-{nanos:08x}-{n:03}",
                 std::process::id()
             ));
             match std::fs::create_dir(&candidate) {

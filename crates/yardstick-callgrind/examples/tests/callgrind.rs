@@ -89,7 +89,7 @@ fn the_same_benchmark_twice_gives_identical_counts() {
         return;
     }
     let h = home("twice");
-    let first = run(LIB, &h, &[], &[]);
+    let first = run(LIB, &h, &["sums"], &[]);
     let (out, err) = text(&first);
     assert!(first.status.success(), "{out}\n{err}");
     assert!(out.contains("cg_lib::sums::bench_sum small:1000"), "{out}");
@@ -101,7 +101,7 @@ fn the_same_benchmark_twice_gives_identical_counts() {
     );
     // One at a time this time (the first run measured in parallel): the
     // counts must not depend on it.
-    let second = run(LIB, &h, &["--jobs=1"], &[]);
+    let second = run(LIB, &h, &["sums", "--jobs=1"], &[]);
     let (out, err) = text(&second);
     assert!(second.status.success(), "{out}\n{err}");
     let metric_lines: Vec<&str> = out.lines().filter(|l| l.starts_with("  ")).collect();
@@ -213,6 +213,19 @@ fn baselines_are_saved_and_compared() {
         out.contains("  Baselines:                   main|main"),
         "{out}"
     );
+    // --separate-targets puts the target triple first.
+    let sep = run(LIB, &h, &["small", "--separate-targets"], &[]);
+    assert!(sep.status.success(), "{:?}", text(&sep));
+    let triples: Vec<String> = std::fs::read_dir(&h)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.contains("-linux-") || n.contains("-apple-") || n.contains("-unknown-"))
+        .collect();
+    assert_eq!(triples.len(), 1, "{triples:?}");
+    assert!(h
+        .join(&triples[0])
+        .join("yardstick-callgrind-examples/cg-lib/sums/bench_sum.small")
+        .is_dir());
     // Without the cache simulation only instructions are counted.
     let nosim = run(LIB, &h, &["small", "--callgrind-args=--cache-sim=no"], &[]);
     let (out, _) = text(&nosim);
@@ -331,12 +344,36 @@ fn without_bench_each_benchmark_runs_once_natively() {
     let o = Command::new(LIB).env_remove("CG_WORK").output().unwrap();
     let (out, err) = text(&o);
     assert!(o.status.success(), "{out}\n{err}");
-    assert_eq!(out.matches("Success").count(), 3, "{out}");
+    assert_eq!(out.matches("Success").count(), 5, "{out}");
     let list = Command::new(LIB).arg("--list").output().unwrap();
     assert_eq!(
         String::from_utf8_lossy(&list.stdout),
         "cg_lib::sums::bench_sum small: benchmark\n\
          cg_lib::sums::bench_sum large: benchmark\n\
-         cg_lib::sums::bench_work env: benchmark\n"
+         cg_lib::sums::bench_work env: benchmark\n\
+         cg_lib::sorts::bench_sorted case_3: benchmark\n\
+         cg_lib::sorts::bench_reversed case_3: benchmark\n"
     );
+}
+
+#[test]
+fn compare_by_id_compares_functions_with_the_same_id() {
+    if !have_valgrind() {
+        return;
+    }
+    let h = home("by-id");
+    let o = run(LIB, &h, &["sorts"], &[]);
+    let (out, err) = text(&o);
+    assert!(o.status.success(), "{out}\n{err}");
+    let (_, after) = out
+        .split_once("cg_lib::sorts::bench_reversed case_3:vec![3, 2, 1]\n")
+        .expect("the second function's header");
+    let lines: Vec<&str> = after.lines().collect();
+    assert_eq!(
+        lines[6], "  Comparison with bench_sorted case_3:vec![1, 2, 3]",
+        "{out}"
+    );
+    // The sorted input does less work: the left (other) count is lower.
+    assert!(lines[7].starts_with("  Instructions:"), "{out}");
+    assert!(lines[7].contains("%) [-"), "{out}");
 }

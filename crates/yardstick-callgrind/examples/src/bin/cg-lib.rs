@@ -2,8 +2,9 @@
 //!
 //! `bench_sum` has two sizes (the larger does twice the work); `bench_work`
 //! sums `0..CG_WORK` (a variable passed through the cleared environment,
-//! default 1000) so a test can change the work between two runs.
-use cgdemo::sum_to;
+//! default 1000) so a test can change the work between two runs. `sorts`
+//! compares two functions by id.
+use cgdemo::{bubble_sort, sum_to};
 use yardstick_callgrind::{
     black_box, library_benchmark, library_benchmark_group, main, LibraryBenchmarkConfig,
 };
@@ -35,7 +36,27 @@ library_benchmark_group!(
     benchmarks = bench_sum, bench_work
 );
 
+library_benchmark! {
+    #[bench::case_3(vec![1, 2, 3])]
+    fn bench_sorted(v: Vec<i32>) -> Vec<i32> {
+        black_box(bubble_sort(v))
+    }
+}
+
+library_benchmark! {
+    #[bench::case_3(vec![3, 2, 1])]
+    fn bench_reversed(v: Vec<i32>) -> Vec<i32> {
+        black_box(bubble_sort(v))
+    }
+}
+
+library_benchmark_group!(
+    name = sorts;
+    compare_by_id = true;
+    benchmarks = bench_sorted, bench_reversed
+);
+
 main!(
     config = LibraryBenchmarkConfig::default().pass_through_env("CG_WORK");
-    library_benchmark_groups = sums
+    library_benchmark_groups = sums, sorts
 );
