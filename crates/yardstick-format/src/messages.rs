@@ -13,6 +13,7 @@
 //!     group_name: "fib".into(),
 //!     benchmarks: vec!["fib/10".into(), "fib/20".into()],
 //!     report_directory: "target/criterion/reports/fib".into(),
+//!     complexity: Vec::new(),
 //! });
 //! let line = serde_json::to_string(&msg)?;
 //! assert!(line.starts_with(r#"{"reason":"group-complete","group_name":"fib""#));
@@ -95,6 +96,30 @@ pub struct GroupComplete {
     pub benchmarks: Vec<String>,
     /// The folder holding the group's report.
     pub report_directory: String,
+    /// yardstick's Big-O fits per function over numeric inputs (at least
+    /// three), best first; left out when there are none.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub complexity: Vec<ComplexityFits>,
+}
+
+/// The Big-O fits of one function of a group.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ComplexityFits {
+    /// The function (`null` for a group of one function over inputs).
+    pub function: Option<String>,
+    /// The fits, best first.
+    pub fits: Vec<ComplexityFit>,
+}
+
+/// One fit `time ≈ coefficient · f(n)` (seconds).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ComplexityFit {
+    /// `O(1)`, `O(n)`, `O(log n)`, `O(n log n)`, `O(n^2)`, `O(n^3)`.
+    pub name: String,
+    /// Seconds per unit of `f(n)`.
+    pub coefficient: f64,
+    /// Normalised root-mean-square error, in percent.
+    pub err_pct: f64,
 }
 
 /// An estimate with its confidence interval and unit.

@@ -78,5 +78,6 @@ pub fn group_complete(group_name: &str, ids: Vec<String>, report_directory: &str
         group_name: group_name.to_owned(),
         benchmarks: ids,
         report_directory: report_directory.to_owned(),
+        complexity: Vec::new(),
     })
 }

@@ -350,6 +350,25 @@ fn groups_fit_big_o_compare_by_id_and_check_requirements() {
         "{}",
         strict.stderr
     );
+
+    // The fits travel in the group-complete message too.
+    let file = h.join("m.jsonl");
+    let a = quick(&[
+        "--message-format",
+        "json",
+        "--message-file",
+        file.to_str().unwrap(),
+        "scaling",
+    ]);
+    let r = run(&h, &args(&a), &[("FIXTURE_SCALING", "1")]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let text = std::fs::read_to_string(&file).unwrap();
+    let group: serde_json::Value = serde_json::from_str(text.lines().last().unwrap()).unwrap();
+    assert_eq!(group["reason"], "group-complete");
+    let fits = group["complexity"].as_array().unwrap();
+    let linear = fits.iter().find(|f| f["function"] == "linear").unwrap();
+    assert_eq!(linear["fits"][0]["name"], "O(n)");
+    assert!((linear["fits"][0]["coefficient"].as_f64().unwrap() - 5e-9).abs() < 1e-12);
 }
 
 #[test]

@@ -543,17 +543,25 @@ impl<M: Measurement> Criterion<M> {
 
     /// Writes a group's report page, if reports are on, and its
     /// `group-complete` message, if messages are.
-    pub(crate) fn report_group(&self, group_id: &str, log_scale: bool, ids: Vec<String>) {
+    pub(crate) fn report_group(
+        &self,
+        group_id: &str,
+        log_scale: bool,
+        members: &[crate::group_summary::Member],
+    ) {
         if let Some(sink) = &self.run.messages {
             let dir = self
                 .run
                 .home
                 .join(crate::id::folder_component(group_id))
                 .join("report");
+            let ids = members.iter().map(|m| m.title.clone()).collect();
+            let complexity = crate::group_summary::complexity(members);
             sink.send(&crate::output::messages::group_complete(
                 group_id,
                 ids,
                 &dir.to_string_lossy(),
+                &complexity,
             ));
         }
         if !self.run.plots {

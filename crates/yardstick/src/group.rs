@@ -237,8 +237,7 @@ impl<M: Measurement> Drop for BenchmarkGroup<'_, M> {
                 &self.requirements,
             );
             let log = self.plot_config.summary_scale == crate::AxisScale::Logarithmic;
-            let ids = members.into_iter().map(|m| m.title).collect();
-            self.criterion.report_group(&self.group_name, log, ids);
+            self.criterion.report_group(&self.group_name, log, &members);
         }
     }
 }

@@ -11,8 +11,8 @@ use std::path::Path;
 use std::sync::Mutex;
 
 use yardstick_format::messages::{
-    BenchmarkComplete, ChangeDetails, ChangeType, ConfidenceInterval, GroupComplete, Message,
-    MetricSummary, Throughput,
+    BenchmarkComplete, ChangeDetails, ChangeType, ComplexityFit, ComplexityFits,
+    ConfidenceInterval, GroupComplete, Message, MetricSummary, Throughput,
 };
 use yardstick_stats::{Estimate, Verdict};
 
@@ -142,11 +142,30 @@ fn change_details(c: &yardstick_stats::Change) -> ChangeDetails {
     }
 }
 
-/// The `group-complete` message of a group.
-pub(crate) fn group_complete(group: &str, ids: Vec<String>, report_directory: &str) -> Message {
+/// The `group-complete` message of a group, with its Big-O fits.
+pub(crate) fn group_complete(
+    group: &str,
+    ids: Vec<String>,
+    report_directory: &str,
+    complexity: &[(Option<String>, crate::nanobench::ComplexityFits)],
+) -> Message {
     Message::GroupComplete(GroupComplete {
         group_name: group.to_owned(),
         benchmarks: ids,
         report_directory: report_directory.to_owned(),
+        complexity: complexity
+            .iter()
+            .map(|(function, fits)| ComplexityFits {
+                function: function.clone(),
+                fits: fits
+                    .iter()
+                    .map(|f| ComplexityFit {
+                        name: f.name.clone(),
+                        coefficient: f.coefficient,
+                        err_pct: f.normalized_rms * 100.0,
+                    })
+                    .collect(),
+            })
+            .collect(),
     })
 }
