@@ -485,3 +485,62 @@ fn interleaved_alternatives_are_compared_round_by_round() {
     assert_eq!(test.code, 0);
     assert_eq!(test.stdout.matches("Success").count(), 3, "{}", test.stdout);
 }
+
+#[test]
+fn a_change_inside_the_measured_drift_is_not_a_regression() {
+    let h = home("drift");
+    let base = run(
+        &h,
+        &args(&quick(&["--exact", "fake/work"])),
+        &[("FIXTURE_WORK", "2000")],
+    );
+    assert_eq!(base.code, 0, "{}", base.stderr);
+    // +5 % on a fake clock with ±1 % noise: a regression...
+    let slower = run(
+        &h,
+        &args(&quick(&["--baseline", "base", "--exact", "fake/work"])),
+        &[("FIXTURE_WORK", "2100")],
+    );
+    assert!(
+        slower.stdout.contains("Performance has regressed."),
+        "{}",
+        slower.stdout
+    );
+    // ...unless this machine drifts ±10 % between identical runs.
+    let dir = benchmark_dir(&h);
+    std::fs::write(
+        dir.join("drift.json"),
+        r#"{"version": 1, "relative_drift": 0.10, "runs": 5}"#,
+    )
+    .unwrap();
+    let r = run(
+        &h,
+        &args(&quick(&["--baseline", "base", "--exact", "fake/work"])),
+        &[("FIXTURE_WORK", "2100")],
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(
+        r.stdout.contains(
+            "Change within machine drift (±10.0%, measured by cargo yardstick calibrate)."
+        ),
+        "{}",
+        r.stdout
+    );
+    // A corrupt drift file: one warning, Criterion.rs's threshold applies.
+    std::fs::write(dir.join("drift.json"), "{oops").unwrap();
+    let r = run(
+        &h,
+        &args(&quick(&["--baseline", "base", "--exact", "fake/work"])),
+        &[("FIXTURE_WORK", "2100")],
+    );
+    assert!(
+        r.stderr.contains("ignoring the measured drift") && r.stderr.contains("drift.json"),
+        "{}",
+        r.stderr
+    );
+    assert!(
+        r.stdout.contains("Performance has regressed."),
+        "{}",
+        r.stdout
+    );
+}

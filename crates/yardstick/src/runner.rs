@@ -176,6 +176,26 @@ fn benchmark<M: Measurement>(
         return Err("every sample measured zero time; if it uses iter_custom, check that the routine returns the time it measured".into());
     }
     let plots = report::ENABLED && c.run.plots;
+    // A measured drift wider than the noise threshold becomes the threshold:
+    // a change inside what this machine does between identical runs is not
+    // a regression.
+    let drift = baseline
+        .as_ref()
+        .and_then(|_| match dir.load_drift() {
+            Ok(d) => d,
+            Err(e) => {
+                terminal.warning(&format!("ignoring the measured drift: {e}"));
+                None
+            }
+        })
+        .filter(|&d| d > config.noise_threshold);
+    let config = &match drift {
+        Some(d) => BenchmarkConfig {
+            noise_threshold: d,
+            ..config.clone()
+        },
+        None => config.clone(),
+    };
     let analysis = analyse(mode, iters, values, baseline.as_deref(), config, plots)
         .map_err(|e| format!("analysis failed: {e}"))?;
     let unit = {
@@ -298,6 +318,7 @@ fn benchmark<M: Measurement>(
             failure: failure.clone(),
             elapsed: started.elapsed(),
             metrics: &metrics,
+            drift,
         });
     }
     if unit == "ns" {

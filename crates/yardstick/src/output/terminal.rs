@@ -32,6 +32,9 @@ pub(crate) struct Completed<'a> {
     pub elapsed: std::time::Duration,
     /// The extra metrics measured with it.
     pub metrics: &'a [crate::metered::MetricResult],
+    /// The machine's measured run-to-run drift, when it is wider than the
+    /// noise threshold and so served as the threshold.
+    pub drift: Option<f64>,
 }
 
 /// Prints progress and results.
@@ -217,6 +220,14 @@ impl Terminal {
                     s.red(&s.bold(&format::change(mean.point, true))),
                     s.red(&s.bold(&format::change(to_thrpt(mean.point), true))),
                     format!("Performance has {}.", s.red("regressed")),
+                ),
+                Verdict::WithinNoise if c.drift.is_some() => (
+                    format::change(mean.point, true),
+                    format::change(to_thrpt(mean.point), true),
+                    format!(
+                        "Change within machine drift (±{:.1}%, measured by cargo yardstick calibrate).",
+                        c.drift.unwrap_or_default() * 100.0
+                    ),
                 ),
                 v => (
                     format::change(mean.point, true),

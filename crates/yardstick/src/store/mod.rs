@@ -244,6 +244,24 @@ impl BenchmarkDir {
             .map(Some)
     }
 
+    /// Reads `drift.json`, the run-to-run drift of this benchmark on this
+    /// machine that `cargo yardstick calibrate` measured: `{"version": 1,
+    /// "relative_drift": 0.06, "runs": 5}`. `None` when there is none.
+    pub(crate) fn load_drift(&self) -> Result<Option<f64>, StoreError> {
+        let path = self.root.join("drift.json");
+        if !path.exists() {
+            return Ok(None);
+        }
+        let doc: serde_json::Value = read_json(&path)?;
+        match (doc["version"].as_u64(), doc["relative_drift"].as_f64()) {
+            (Some(1), Some(d)) if d.is_finite() && d >= 0.0 => Ok(Some(d)),
+            _ => Err(StoreError {
+                path,
+                problem: "expected {\"version\": 1, \"relative_drift\": <fraction ≥ 0>, …}".into(),
+            }),
+        }
+    }
+
     /// Writes `change/estimates.json`.
     pub(crate) fn save_change(&self, change: &ChangeFile) -> Result<(), StoreError> {
         write_json(&self.sub("change").join("estimates.json"), change)
