@@ -423,3 +423,49 @@ fn markdown_svg_and_templates_cover_the_run() {
         bad.stderr
     );
 }
+
+#[test]
+fn nanobench_table_with_dashes_for_what_was_not_measured() {
+    let h = home("table");
+    let a = quick(&[
+        "--output-format",
+        "table",
+        "--measure",
+        "instructions",
+        "fake/work|sizes",
+    ]);
+    let r = run(&h, &args(&a), &[("FIXTURE_WORK", "2000")]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let lines: Vec<&str> = r.stdout.lines().filter(|l| l.starts_with('|')).collect();
+    assert!(
+        lines[0].starts_with(
+            "|               ns/op |                op/s |    err% |          ins/op |"
+        ),
+        "{}",
+        r.stdout
+    );
+    assert!(lines[0].ends_with("| benchmark"), "{}", lines[0]);
+    let row = lines.iter().find(|l| l.ends_with("`fake/work`")).unwrap();
+    // 2000 ns per op (±1 %) on the fake clock, 500,000 op/s.
+    let cells: Vec<f64> = row
+        .split('|')
+        .skip(1)
+        .take(2)
+        .map(|c| c.trim().replace(',', "").parse().unwrap())
+        .collect();
+    assert!((cells[0] - 2000.0).abs() < 20.0, "{row}");
+    assert!((cells[1] - 500_000.0).abs() < 5000.0, "{row}");
+    let instructions_measured = !r.stderr.contains("not supported");
+    assert_eq!(
+        row.contains("|               - |"),
+        !instructions_measured,
+        "{row}"
+    );
+    // Throughput in bytes: a new header, per byte.
+    assert!(
+        r.stdout
+            .contains("|             ns/byte |              byte/s |"),
+        "{}",
+        r.stdout
+    );
+}

@@ -55,6 +55,8 @@ pub(crate) enum OutputFormat {
     Stats,
     /// A markdown table of the run at the end (CI step summaries).
     Markdown,
+    /// nanobench's markdown table, a row per benchmark.
+    Table,
 }
 
 /// How much the terminal output says.
@@ -384,11 +386,12 @@ impl Builder {
             Some("tasty") => OutputFormat::Tasty,
             Some("stats") => OutputFormat::Stats,
             Some("markdown") => OutputFormat::Markdown,
+            Some("table") => OutputFormat::Table,
             Some(v) => {
                 return Err(bad(
                     "output-format",
                     v,
-                    "one of criterion, bencher, tasty, stats, markdown",
+                    "one of criterion, bencher, tasty, stats, markdown, table",
                 ))
             }
         };
@@ -592,7 +595,8 @@ Options:
   -c, --color <WHEN>                 auto, always or never (honours NO_COLOR and CARGO_TERM_COLOR)
       --output-format <FORMAT>       criterion (default), bencher (`test id ... bench: N ns/iter`),
                                      tasty (`id: OK (0.44s)` / `53 ns ± 2.7 ns`), stats (rebar3_bench)
-                                     or markdown (a table of the run, for CI step summaries)
+                                     markdown (a table of the run, for CI step summaries) or
+                                     table (nanobench's: ns/op, op/s, err%, ins/op, cyc/op, IPC, …)
       --time-mode <MODE>             What time is: wall (default), cpu (the process's CPU time, as
                                      tasty-bench) or thread-cpu (the benchmark thread's)
       --measure <LIST>               Also measure, per iteration: wall, cpu, thread-cpu, instructions,

@@ -233,8 +233,9 @@ fn benchmark<M: Measurement>(
         results
     });
 
+    let mut optimised_away = false;
     if c.run.load_baseline.is_none() {
-        check_optimised_away(m, terminal, id, &analysis);
+        optimised_away = check_optimised_away(m, terminal, id, &analysis);
         if !metrics.is_empty() {
             if let Err(e) = dir.save_metrics("new", &metrics) {
                 terminal.warning(&format!(
@@ -319,6 +320,7 @@ fn benchmark<M: Measurement>(
             elapsed: started.elapsed(),
             metrics: &metrics,
             drift,
+            optimised_away,
         });
     }
     if unit == "ns" {
@@ -453,7 +455,7 @@ fn check_optimised_away<M: Measurement>(
     terminal: &Terminal,
     id: &FullId,
     analysis: &Analysis,
-) {
+) -> bool {
     let largest = analysis.iters.iter().copied().fold(1.0, f64::max) as u64;
     let empty = routine::empty_loop_per_iteration(m, (largest / 10).max(1000));
     // The fastest sample, as noise only ever adds time: an optimised-away
@@ -472,7 +474,9 @@ fn check_optimised_away<M: Measurement>(
             f.format_value(typical).trim(),
             f.format_value(empty).trim()
         ));
+        return true;
     }
+    false
 }
 
 fn save<M: Measurement>(

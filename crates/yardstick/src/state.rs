@@ -14,6 +14,7 @@ struct Global {
     csv: Vec<crate::tasty_csv::Row>,
     measured: usize,
     said: HashSet<String>,
+    last_header: Option<String>,
     /// (id, p-value, flagged as a change) of every comparison.
     comparisons: Vec<(String, f64, bool)>,
     started: Option<std::time::Instant>,
@@ -60,6 +61,16 @@ pub(crate) fn record_comparison(id: &str, p: f64, flagged: bool) {
 /// Every comparison of the run so far.
 pub(crate) fn comparisons() -> Vec<(String, f64, bool)> {
     with(|g| g.comparisons.clone())
+}
+
+/// True when `key` differs from the last table header's key (nanobench
+/// prints a header whenever the columns change).
+pub(crate) fn header_changed(key: &str) -> bool {
+    with(|g| {
+        let changed = g.last_header.as_deref() != Some(key);
+        g.last_header = Some(key.to_owned());
+        changed
+    })
 }
 
 /// Records that a benchmark was measured and saved.

@@ -63,7 +63,7 @@ fn trim_zeros(s: &str) -> &str {
 
 /// Text as markdown code: in backticks, each backtick inside doubled (as
 /// nanobench writes benchmark names).
-pub(super) fn markdown_code(text: &str) -> String {
+pub(crate) fn markdown_code(text: &str) -> String {
     format!("`{}`", text.replace('`', "``"))
 }
 

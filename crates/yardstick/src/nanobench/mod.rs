@@ -66,10 +66,10 @@ mod complexity;
 mod config;
 mod counters;
 mod epochs;
-mod format;
+pub(crate) mod format;
 mod result;
 mod rng;
-mod table;
+pub(crate) mod table;
 
 pub use self::bench::Bench;
 pub use self::compare::Ratio;

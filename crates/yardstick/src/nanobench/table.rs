@@ -20,7 +20,7 @@ pub(super) const OVERFLOW: &str = "iterations overflow. Maybe your code got opti
 
 /// One column: its geometry, title and this row's value.
 #[derive(Debug, Clone, PartialEq)]
-pub(super) struct Column {
+pub(crate) struct Column {
     width: usize,
     precision: usize,
     title: String,
@@ -29,7 +29,12 @@ pub(super) struct Column {
 }
 
 impl Column {
-    fn new(width: usize, precision: usize, title: impl Into<String>, value: Option<f64>) -> Column {
+    pub(crate) fn new(
+        width: usize,
+        precision: usize,
+        title: impl Into<String>,
+        value: Option<f64>,
+    ) -> Column {
         Column {
             width,
             precision,
@@ -39,7 +44,7 @@ impl Column {
         }
     }
 
-    fn percent(width: usize, title: &str, value: Option<f64>) -> Column {
+    pub(crate) fn percent(width: usize, title: &str, value: Option<f64>) -> Column {
         Column {
             suffix: "%",
             ..Column::new(width, 1, title, value)
@@ -54,7 +59,7 @@ impl Column {
         format!("|{}:", "-".repeat(self.width - 2))
     }
 
-    fn value_cell(&self) -> String {
+    pub(crate) fn value_cell(&self) -> String {
         match self.value {
             Some(v) => format!(
                 "|{:>w$}{} ",
@@ -66,7 +71,7 @@ impl Column {
         }
     }
 
-    fn missing_cell(&self) -> String {
+    pub(crate) fn missing_cell(&self) -> String {
         format!("|{}- ", " ".repeat(self.width - 3))
     }
 }
@@ -139,7 +144,7 @@ fn counter_columns(columns: &mut Vec<Column>, config: &Config, result: &BenchRes
 
 /// The header: an empty line, the column titles with the table's title
 /// last, and the alignment line.
-pub(super) fn header(columns: &[Column], title: &str) -> String {
+pub(crate) fn header(columns: &[Column], title: &str) -> String {
     let mut out = String::from("\n");
     for c in columns {
         out.push_str(&c.title_cell());

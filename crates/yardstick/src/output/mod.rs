@@ -3,6 +3,7 @@
 pub(crate) mod messages;
 mod rebar;
 mod style;
+mod table;
 mod tasty;
 mod terminal;
 

@@ -35,6 +35,8 @@ pub(crate) struct Completed<'a> {
     /// The machine's measured run-to-run drift, when it is wider than the
     /// noise threshold and so served as the threshold.
     pub drift: Option<f64>,
+    /// The body looks optimised away (nanobench's `:boom:` row).
+    pub optimised_away: bool,
 }
 
 /// Prints progress and results.
@@ -165,6 +167,12 @@ impl Terminal {
             OutputFormat::Tasty => super::tasty::lines(c),
             OutputFormat::Stats => super::rebar::lines(c, c.confidence),
             OutputFormat::Markdown => Vec::new(),
+            OutputFormat::Table => {
+                let show = crate::state::header_changed(super::table::unit_of(c.throughput).0);
+                vec![super::table::lines(c, show, c.optimised_away)
+                    .trim_end_matches('\n')
+                    .to_owned()]
+            }
         };
         let mut out = std::io::stdout().lock();
         for line in lines {
