@@ -544,3 +544,18 @@ fn a_change_inside_the_measured_drift_is_not_a_regression() {
         r.stdout
     );
 }
+
+#[test]
+fn a_custom_measurement_is_shown_and_saved_in_its_own_unit() {
+    let h = home("custom");
+    let r = run(&h, &args(&quick(&["custom"])), &[("FIXTURE_CUSTOM", "1")]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let line = r
+        .stdout
+        .lines()
+        .find(|l| l.starts_with("custom/halfsec"))
+        .unwrap();
+    assert!(line.contains(" s/2 ") && line.ends_with(" s/2]"), "{line}");
+    let raw = std::fs::read_to_string(benchmark_dir(&h).join("new/raw.csv")).unwrap();
+    assert!(raw.lines().nth(1).unwrap().contains(",s/2,"), "{raw}");
+}

@@ -195,6 +195,57 @@ fn legacy(c: &mut Criterion) {
     c.bench("alone", Benchmark::new("alone", |b| b.iter(|| spin(3))));
 }
 
+/// The guide's custom measurement: time in half-seconds, with its own
+/// formatter (`s/2`).
+struct HalfSeconds;
+
+struct HalfSecFormatter;
+
+impl criterion::measurement::ValueFormatter for HalfSecFormatter {
+    fn scale_values(&self, _typical: f64, _values: &mut [f64]) -> &'static str {
+        "s/2"
+    }
+    fn scale_throughputs(&self, _: f64, _: &Throughput, values: &mut [f64]) -> &'static str {
+        for v in values {
+            *v = 1.0 / *v;
+        }
+        "b/s/2"
+    }
+    fn scale_for_machines(&self, _values: &mut [f64]) -> &'static str {
+        "s/2"
+    }
+}
+
+impl criterion::measurement::Measurement for HalfSeconds {
+    type Intermediate = std::time::Instant;
+    type Value = std::time::Duration;
+    fn start(&self) -> Self::Intermediate {
+        std::time::Instant::now()
+    }
+    fn end(&self, i: Self::Intermediate) -> Self::Value {
+        i.elapsed()
+    }
+    fn add(&self, a: &Self::Value, b: &Self::Value) -> Self::Value {
+        *a + *b
+    }
+    fn zero(&self) -> Self::Value {
+        std::time::Duration::ZERO
+    }
+    fn to_f64(&self, v: &Self::Value) -> f64 {
+        v.as_secs_f64() * 2.0
+    }
+    fn formatter(&self) -> &dyn criterion::measurement::ValueFormatter {
+        &HalfSecFormatter
+    }
+}
+
+fn custom(c: &mut Criterion<HalfSeconds>) {
+    if std::env::var_os("FIXTURE_CUSTOM").is_none() {
+        return;
+    }
+    c.bench_function("custom/halfsec", |b| b.iter(|| spin(black_box(100))));
+}
+
 /// Writes a line per hook call, so a test can see the hooks ran.
 struct LineProfiler;
 
@@ -212,4 +263,9 @@ criterion_group! {
     config = Criterion::default().with_profiler(LineProfiler);
     targets = benches, legacy, adaptive, metered, interleaved, scaling
 }
-criterion_main!(group);
+criterion_group! {
+    name = custom_group;
+    config = Criterion::default().with_measurement(HalfSeconds);
+    targets = custom
+}
+criterion_main!(group, custom_group);
