@@ -44,6 +44,13 @@ pub fn run_library(
     config: LibraryBenchmarkConfig,
     groups: Vec<LibraryBenchmarkGroup>,
 ) -> i32 {
+    // Inside Valgrind every new line of code executed costs a translation:
+    // the child looks for its flag before parsing anything else.
+    let mut args = std::env::args_os().skip(1);
+    if args.next().is_some_and(|a| a == cli::CHILD_FLAG) {
+        let spec = args.next().map(|s| s.to_string_lossy().into_owned());
+        return run_child(spec.as_deref().unwrap_or(""), &groups);
+    }
     let opts = match parse_options() {
         Ok(o) => o,
         Err(code) => return code,
