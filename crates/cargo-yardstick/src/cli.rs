@@ -34,6 +34,10 @@ enum Command {
     Import(ImportArgs),
     /// The CI gate: exit 3 when a benchmark regressed beyond a threshold.
     Check(CheckArgs),
+    /// Benchmark shell commands like hyperfine (`--callgrind`: count their instructions).
+    Exec(crate::exec::ExecArgs),
+    /// Regenerate the whole HTML report from the files under the home directory.
+    Report(crate::report_cmd::ReportArgs),
 }
 
 /// Where the history lives.
@@ -228,6 +232,10 @@ pub enum Invocation {
     Import(ImportArgs),
     /// Run `check`.
     Check(CheckArgs),
+    /// Run `exec`.
+    Exec(crate::exec::ExecArgs),
+    /// Run `report`.
+    Report(crate::report_cmd::ReportArgs),
 }
 
 /// A `bench` invocation: yardstick's own flags taken out of cargo's.
@@ -349,6 +357,8 @@ where
             check_fraction("--instructions-threshold", c.instructions_threshold)?;
             Ok(Invocation::Check(c))
         }
+        Command::Exec(e) => Ok(Invocation::Exec(e)),
+        Command::Report(r) => Ok(Invocation::Report(r)),
         Command::Analyze(a) => {
             if !(a.confidence > 0.0 && a.confidence < 100.0) {
                 return Err(CliError::Invalid(format!(

@@ -86,6 +86,8 @@ pub fn run(inv: Invocation) -> Result<u8, Failure> {
         Invocation::Compare(c) => compare_cmd(&c),
         Invocation::Import(i) => import_cmd(&i),
         Invocation::Check(c) => check_cmd(&c),
+        Invocation::Exec(e) => crate::exec::run(&e),
+        Invocation::Report(r) => crate::report_cmd::run(&r),
     }
 }
 

@@ -20,7 +20,9 @@ mod check;
 mod cli;
 mod commands;
 mod compare;
+mod config;
 mod db;
+mod exec;
 mod history;
 mod host;
 mod import;
@@ -28,6 +30,7 @@ mod plot;
 mod rawcsv;
 mod record;
 mod report;
+mod report_cmd;
 mod select;
 mod table;
 
@@ -42,7 +45,8 @@ use crate::cli::{CliError, Invocation};
 const BAD_INPUT: u8 = 2;
 
 fn main() -> ExitCode {
-    let invocation = match cli::parse(std::env::args_os()) {
+    let args: Vec<std::ffi::OsString> = std::env::args_os().collect();
+    let mut invocation = match cli::parse(args.clone()) {
         Ok(inv) => inv,
         Err(CliError::Clap(e)) => {
             // Help and version go to stdout with status 0; errors to stderr
@@ -55,6 +59,16 @@ fn main() -> ExitCode {
             return ExitCode::from(BAD_INPUT);
         }
     };
+    if !matches!(invocation, Invocation::Analyze(_)) {
+        let text: Vec<String> = args.iter().map(|a| a.to_string_lossy().into_owned()).collect();
+        match config::load() {
+            Ok(c) => config::apply(&mut invocation, &c, &text),
+            Err(message) => {
+                eprintln!("error: {message}");
+                return ExitCode::from(BAD_INPUT);
+            }
+        }
+    }
     match invocation {
         Invocation::Analyze(cfg) => match analyze::run(&cfg) {
             Ok(doc) => match print(&doc) {

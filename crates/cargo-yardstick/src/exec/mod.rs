@@ -1,0 +1,774 @@
+//! `cargo yardstick exec`: benchmark shell commands like hyperfine, with
+//! yardstick's analysis (bootstrap intervals, Tukey outliers) and history.
+
+mod callgrind;
+pub mod measure;
+
+use std::fmt::Write as _;
+use std::path::PathBuf;
+use std::time::Instant;
+
+use serde_json::json;
+use yardstick_stats::precision::mean_relative_half_width;
+use yardstick_stats::univariate::{max, median, min};
+use yardstick_stats::{classify, estimates, BootstrapConfig, Estimates, OutlierCounts};
+
+use crate::cli::{HomeArg, TableFormat};
+use crate::commands::Failure;
+use crate::db::Db;
+use crate::host;
+use crate::record::{BenchResult, Interval, Run};
+use measure::{Sample, Shell};
+
+/// `exec` arguments. Options left out fall back to `[exec]` in the
+/// configuration file, then to the defaults shown.
+#[derive(Debug, Clone, clap::Args)]
+pub struct ExecArgs {
+    /// The commands to benchmark, each one argument (quote it).
+    #[arg(required = true, value_name = "CMD")]
+    pub commands: Vec<String>,
+    /// Runs before measuring, not recorded (default 0).
+    #[arg(long, short = 'w', value_name = "N")]
+    pub warmup: Option<usize>,
+    /// Exactly N runs per command (no adaptive stopping).
+    #[arg(long, short = 'r', value_name = "N", conflicts_with_all = ["min_runs", "max_runs"])]
+    pub runs: Option<usize>,
+    /// At least N runs (default 10).
+    #[arg(long, short = 'm', value_name = "N")]
+    pub min_runs: Option<usize>,
+    /// At most N runs (default 1000).
+    #[arg(long, short = 'M', value_name = "N")]
+    pub max_runs: Option<usize>,
+    /// Stop once the 95% interval of the mean is within ± this fraction
+    /// (default 0.01).
+    #[arg(long, value_name = "FRACTION")]
+    pub precision: Option<f64>,
+    /// Stop after this many seconds of runs per command, when at least
+    /// --min-runs are done (default 3).
+    #[arg(long, value_name = "SECONDS")]
+    pub max_time: Option<f64>,
+    /// A command run before every run (once for all, or once per command).
+    #[arg(long, short = 'p', value_name = "CMD")]
+    pub prepare: Vec<String>,
+    /// Run each command for VAR = MIN, MIN+STEP, …, MAX, replacing {VAR}.
+    #[arg(long, num_args = 3, value_names = ["VAR", "MIN", "MAX"])]
+    pub parameter_scan: Vec<String>,
+    /// Step of --parameter-scan (default 1).
+    #[arg(long, value_name = "STEP", requires = "parameter_scan")]
+    pub parameter_step: Option<f64>,
+    /// The shell running each command (`sh`), or `none` to split the command
+    /// into words and run it directly.
+    #[arg(long, short = 'S', value_name = "SHELL")]
+    pub shell: Option<String>,
+    /// A name per command (instead of the command line).
+    #[arg(long, short = 'n', value_name = "NAME")]
+    pub name: Vec<String>,
+    /// Write the results as hyperfine's JSON (readable by `import hyperfine`).
+    #[arg(long, value_name = "FILE")]
+    pub export_json: Option<PathBuf>,
+    /// Output format.
+    #[arg(long, value_enum)]
+    pub format: Option<TableFormat>,
+    /// Count instructions under `valgrind --tool=callgrind` instead of timing.
+    #[arg(long)]
+    pub callgrind: bool,
+    /// Keep benchmarking commands that exit non-zero.
+    #[arg(long, short = 'i')]
+    pub ignore_failure: bool,
+    /// Show the commands' output instead of discarding it.
+    #[arg(long)]
+    pub show_output: bool,
+    /// A label for the recorded run.
+    #[arg(long, value_name = "NAME")]
+    pub label: Option<String>,
+    /// Do not record the run in the history.
+    #[arg(long)]
+    pub no_history: bool,
+    /// Bootstrap resamples of the intervals.
+    #[arg(long, default_value_t = 10_000, value_name = "N")]
+    pub nresamples: usize,
+    /// Seed of the bootstrap.
+    #[arg(long, default_value_t = 0, value_name = "S")]
+    pub seed: u64,
+    #[command(flatten)]
+    pub home: HomeArg,
+}
+
+/// What one benchmark is: its name, the command and its prepare command.
+#[derive(Debug, Clone, PartialEq)]
+struct Job {
+    name: String,
+    command: String,
+    prepare: Option<String>,
+    parameter: Option<(String, String)>,
+}
+
+fn bad(message: String) -> Failure {
+    Failure { code: 2, message }
+}
+
+fn fail(message: String) -> Failure {
+    Failure { code: 1, message }
+}
+
+fn number_text(v: f64) -> String {
+    if v.fract() == 0.0 && v.abs() < 1e15 {
+        format!("{v:.0}")
+    } else {
+        let s = format!("{v:.6}");
+        s.trim_end_matches('0').trim_end_matches('.').to_owned()
+    }
+}
+
+fn jobs(a: &ExecArgs) -> Result<Vec<Job>, Failure> {
+    let n = a.commands.len();
+    if !a.prepare.is_empty() && a.prepare.len() != 1 && a.prepare.len() != n {
+        return Err(bad(format!(
+            "--prepare given {} times for {n} commands; give it once or once per command",
+            a.prepare.len()
+        )));
+    }
+    if !a.name.is_empty() && a.name.len() != n {
+        return Err(bad(format!(
+            "--name given {} times for {n} commands; give it once per command",
+            a.name.len()
+        )));
+    }
+    let values: Vec<Option<(String, String)>> = if a.parameter_scan.is_empty() {
+        vec![None]
+    } else {
+        let var = a.parameter_scan[0].clone();
+        let num = |s: &str| {
+            s.parse::<f64>()
+                .ok()
+                .filter(|v| v.is_finite())
+                .ok_or_else(|| bad(format!("--parameter-scan: '{s}' is not a number")))
+        };
+        let (lo, hi) = (num(&a.parameter_scan[1])?, num(&a.parameter_scan[2])?);
+        let step = a.parameter_step.unwrap_or(1.0);
+        if !(step > 0.0 && step.is_finite()) || hi < lo {
+            return Err(bad(format!(
+                "--parameter-scan needs MIN ≤ MAX and a positive --parameter-step, got {lo}..{hi} step {step}"
+            )));
+        }
+        let count = ((hi - lo) / step + 1e-9).floor() as usize + 1;
+        if count > 10_000 {
+            return Err(bad(format!(
+                "--parameter-scan would run {count} values; at most 10000"
+            )));
+        }
+        (0..count)
+            .map(|i| Some((var.clone(), number_text(lo + step * i as f64))))
+            .collect()
+    };
+    let mut out = Vec::new();
+    for p in &values {
+        for (i, c) in a.commands.iter().enumerate() {
+            let subst = |s: &str| match p {
+                Some((var, v)) => s.replace(&format!("{{{var}}}"), v),
+                None => s.to_owned(),
+            };
+            let command = subst(c);
+            let name = a.name.get(i).map_or_else(|| command.clone(), |n| subst(n));
+            let prepare = match a.prepare.len() {
+                0 => None,
+                1 => Some(subst(&a.prepare[0])),
+                _ => Some(subst(&a.prepare[i])),
+            };
+            out.push(Job {
+                name,
+                command,
+                prepare,
+                parameter: p.clone(),
+            });
+        }
+    }
+    Ok(out)
+}
+
+/// Settings after the configuration file and defaults.
+#[derive(Debug, Clone, Copy)]
+struct Plan {
+    warmup: usize,
+    min_runs: usize,
+    max_runs: usize,
+    precision: f64,
+    max_time: f64,
+}
+
+fn plan(a: &ExecArgs) -> Result<Plan, Failure> {
+    let (min_runs, max_runs) = match a.runs {
+        Some(r) => (r, r),
+        None => (a.min_runs.unwrap_or(10), a.max_runs.unwrap_or(1000)),
+    };
+    if min_runs == 0 || max_runs < min_runs {
+        return Err(bad(format!(
+            "runs must be at least 1 and --max-runs at least --min-runs, got {min_runs}..{max_runs}"
+        )));
+    }
+    let precision = a.precision.unwrap_or(0.01);
+    let max_time = a.max_time.unwrap_or(3.0);
+    if !(precision > 0.0 && precision.is_finite()) {
+        return Err(bad(format!(
+            "--precision must be a positive fraction (e.g. 0.01), got {precision}"
+        )));
+    }
+    if !(max_time >= 0.0 && max_time.is_finite()) {
+        return Err(bad(format!(
+            "--max-time must be a non-negative number of seconds, got {max_time}"
+        )));
+    }
+    Ok(Plan {
+        warmup: a.warmup.unwrap_or(0),
+        min_runs,
+        max_runs,
+        precision,
+        max_time,
+    })
+}
+
+/// The start-up cost of the shell: medians of an empty command's runs.
+#[derive(Debug, Clone, Copy)]
+struct Startup {
+    wall: f64,
+    user: f64,
+    sys: f64,
+    runs: usize,
+}
+
+fn startup(shell: &Shell) -> Result<Option<Startup>, Failure> {
+    let Shell::Program(p) = shell else {
+        return Ok(None);
+    };
+    let argv = measure::argv(shell, "").map_err(bad)?;
+    let mut xs = Vec::new();
+    for i in 0..55 {
+        let s = measure::run_once(&argv, false).map_err(fail)?;
+        if s.code != Some(0) {
+            return Err(fail(format!(
+                "the shell '{p}' failed to run an empty command (exit {:?})",
+                s.code
+            )));
+        }
+        if i >= 5 {
+            xs.push(s);
+        }
+    }
+    let med = |f: fn(&Sample) -> f64| median(&xs.iter().map(f).collect::<Vec<_>>()).unwrap_or(0.0);
+    Ok(Some(Startup {
+        wall: med(|s| s.wall),
+        user: med(|s| s.user),
+        sys: med(|s| s.sys),
+        runs: xs.len(),
+    }))
+}
+
+/// Why sampling stopped.
+fn stop_reason(n: usize, p: &Plan, rel: Option<f64>, elapsed: f64) -> Option<String> {
+    if n >= p.max_runs {
+        return Some(if p.min_runs == p.max_runs {
+            format!("{n} runs as asked")
+        } else {
+            format!("--max-runs {n} reached")
+        });
+    }
+    if n < p.min_runs {
+        return None;
+    }
+    if let Some(r) = rel.filter(|r| *r <= p.precision) {
+        return Some(format!(
+            "precise: the mean's 95% interval is within ±{:.2}%",
+            r * 100.0
+        ));
+    }
+    (elapsed >= p.max_time).then(|| {
+        format!(
+            "time limit of {} s reached{}",
+            number_text(p.max_time),
+            rel.map_or(String::new(), |r| format!(" at ±{:.2}%", r * 100.0))
+        )
+    })
+}
+
+/// One benchmark's measurements and analysis.
+struct Measured {
+    job: Job,
+    samples: Vec<Sample>,
+    /// Wall seconds after subtracting the shell start-up.
+    times: Vec<f64>,
+    est: Option<Estimates>,
+    outliers: OutlierCounts,
+    stopped: String,
+}
+
+impl Measured {
+    fn mean(&self) -> f64 {
+        self.est
+            .as_ref()
+            .map_or_else(|| self.times[0], |e| e.mean.point)
+    }
+    fn std_dev(&self) -> f64 {
+        self.est.as_ref().map_or(0.0, |e| e.std_dev.point)
+    }
+    fn user(&self, s: Option<Startup>) -> f64 {
+        let u = s.map_or(0.0, |s| s.user);
+        self.samples
+            .iter()
+            .map(|x| (x.user - u).max(0.0))
+            .sum::<f64>()
+            / self.samples.len() as f64
+    }
+    fn sys(&self, s: Option<Startup>) -> f64 {
+        let u = s.map_or(0.0, |s| s.sys);
+        self.samples
+            .iter()
+            .map(|x| (x.sys - u).max(0.0))
+            .sum::<f64>()
+            / self.samples.len() as f64
+    }
+}
+
+fn run_checked(argv: &[String], a: &ExecArgs, what: &str) -> Result<Sample, Failure> {
+    let s = measure::run_once(argv, a.show_output).map_err(fail)?;
+    if s.code != Some(0) && !a.ignore_failure {
+        let status = s
+            .code
+            .map_or("a signal".to_owned(), |c| format!("status {c}"));
+        return Err(fail(format!(
+            "{what} exited with {status}; use --ignore-failure to benchmark it anyway"
+        )));
+    }
+    Ok(s)
+}
+
+fn measure_job(
+    job: &Job,
+    a: &ExecArgs,
+    shell: &Shell,
+    p: &Plan,
+    start: Option<Startup>,
+) -> Result<Measured, Failure> {
+    let argv = measure::argv(shell, &job.command).map_err(bad)?;
+    let prep = match &job.prepare {
+        Some(c) => Some(measure::argv(shell, c).map_err(bad)?),
+        None => None,
+    };
+    let what = format!("'{}'", job.command);
+    let prepare = |argv: &Option<Vec<String>>| -> Result<(), Failure> {
+        if let Some(pa) = argv {
+            let s = measure::run_once(pa, a.show_output).map_err(fail)?;
+            if s.code != Some(0) {
+                return Err(fail(format!(
+                    "the prepare command '{}' failed",
+                    job.prepare.as_deref().unwrap_or("")
+                )));
+            }
+        }
+        Ok(())
+    };
+    for _ in 0..p.warmup {
+        prepare(&prep)?;
+        run_checked(&argv, a, &what)?;
+    }
+    let shell_wall = start.map_or(0.0, |s| s.wall);
+    let mut samples = Vec::new();
+    let mut times = Vec::new();
+    let t0 = Instant::now();
+    let stopped = loop {
+        prepare(&prep)?;
+        let s = run_checked(&argv, a, &what)?;
+        times.push((s.wall - shell_wall).max(0.0));
+        samples.push(s);
+        let rel = mean_relative_half_width(&times, 0.95);
+        if let Some(r) = stop_reason(times.len(), p, rel, t0.elapsed().as_secs_f64()) {
+            break r;
+        }
+    };
+    let ns: Vec<f64> = times.iter().map(|t| t * 1e9).collect();
+    let est = if ns.len() >= 2 {
+        let cfg = BootstrapConfig {
+            nresamples: a.nresamples,
+            confidence: 0.95,
+            seed: a.seed,
+        };
+        let ones = vec![1.0; ns.len()];
+        estimates(&ones, &ns, false, &cfg)
+            .ok()
+            .map(|e| scale(e, 1e-9))
+    } else {
+        None
+    };
+    Ok(Measured {
+        job: job.clone(),
+        outliers: classify(&times).counts,
+        samples,
+        times,
+        est,
+        stopped,
+    })
+}
+
+fn scale(mut e: Estimates, k: f64) -> Estimates {
+    for x in [&mut e.mean, &mut e.median, &mut e.std_dev, &mut e.mad] {
+        x.point *= k;
+        x.lower *= k;
+        x.upper *= k;
+    }
+    e
+}
+
+/// A duration in seconds with a fitting unit.
+fn dur(s: f64, unit: (f64, &str)) -> String {
+    format!("{:.3} {}", s / unit.0, unit.1)
+}
+
+fn unit_for(s: f64) -> (f64, &'static str) {
+    match s.abs() {
+        x if x >= 1.0 => (1.0, "s"),
+        x if x >= 1e-3 => (1e-3, "ms"),
+        _ => (1e-6, "µs"),
+    }
+}
+
+fn outlier_text(o: &OutlierCounts, n: usize) -> String {
+    if o.total() == 0 {
+        return "none".into();
+    }
+    let mut parts = Vec::new();
+    for (k, v) in [
+        ("low severe", o.low_severe),
+        ("low mild", o.low_mild),
+        ("high mild", o.high_mild),
+        ("high severe", o.high_severe),
+    ] {
+        if v > 0 {
+            parts.push(format!("{v} {k}"));
+        }
+    }
+    format!(
+        "{} of {n} ({:.0}%): {}",
+        o.total(),
+        100.0 * o.total() as f64 / n as f64,
+        parts.join(", ")
+    )
+}
+
+/// Relative speed of `slow` to `fast` with hyperfine's error propagation.
+fn ratio(slow: &Measured, fast: &Measured) -> Option<(f64, f64)> {
+    let (ms, mf) = (slow.mean(), fast.mean());
+    if mf <= 0.0 || ms <= 0.0 {
+        return None;
+    }
+    let r = ms / mf;
+    let e = r * ((slow.std_dev() / ms).powi(2) + (fast.std_dev() / mf).powi(2)).sqrt();
+    Some((r, e))
+}
+
+fn startup_note(shell: &Shell, s: Option<Startup>) -> String {
+    match (shell, s) {
+        (Shell::Program(p), Some(s)) => format!(
+            "Shell start-up ({p} -c '', median of {} runs: {}) was subtracted from every run; --shell none measures the spawn as well.\n",
+            s.runs,
+            dur(s.wall, unit_for(s.wall))
+        ),
+        _ => "No shell: commands were spawned directly; times include the spawn.\n".into(),
+    }
+}
+
+fn terminal(ms: &[Measured], shell: &Shell, s: Option<Startup>) -> String {
+    let mut o = String::new();
+    o.push_str(&startup_note(shell, s));
+    for (i, m) in ms.iter().enumerate() {
+        let u = unit_for(m.mean());
+        let _ = writeln!(o, "Benchmark {}: {}", i + 1, m.job.name);
+        let _ = writeln!(
+            o,
+            "  Time (mean ± σ):     {} ± {}    [User: {}, System: {}]",
+            dur(m.mean(), u),
+            dur(m.std_dev(), u),
+            dur(m.user(s), u),
+            dur(m.sys(s), u)
+        );
+        if let Some(e) = &m.est {
+            let _ = writeln!(
+                o,
+                "  Mean 95% CI:         [{} {}]    Median: {} [{} {}]",
+                dur(e.mean.lower, u),
+                dur(e.mean.upper, u),
+                dur(e.median.point, u),
+                dur(e.median.lower, u),
+                dur(e.median.upper, u)
+            );
+        }
+        let _ = writeln!(
+            o,
+            "  Range (min … max):   {} … {}    {} runs ({})",
+            dur(min(&m.times).unwrap_or(0.0), u),
+            dur(max(&m.times).unwrap_or(0.0), u),
+            m.times.len(),
+            m.stopped
+        );
+        let _ = writeln!(
+            o,
+            "  Outliers: {}",
+            outlier_text(&m.outliers, m.times.len())
+        );
+        if m.mean() < 5e-3 && s.is_some() {
+            let _ = writeln!(
+                o,
+                "  Note: under 5 ms; the shell start-up subtracted is of the same size, so treat this figure as rough."
+            );
+        }
+        o.push('\n');
+    }
+    o.push_str(&summary(ms));
+    o
+}
+
+fn summary(ms: &[Measured]) -> String {
+    if ms.len() < 2 {
+        return String::new();
+    }
+    let fastest = ms
+        .iter()
+        .min_by(|a, b| a.mean().total_cmp(&b.mean()))
+        .expect("two or more");
+    let mut o = String::from("Summary\n");
+    for m in ms {
+        if std::ptr::eq(m, fastest) {
+            continue;
+        }
+        match ratio(m, fastest) {
+            Some((r, e)) => {
+                let _ = writeln!(
+                    o,
+                    "  '{}' ran {r:.2} ± {e:.2} times faster than '{}'",
+                    fastest.job.name, m.job.name
+                );
+            }
+            None => {
+                let _ = writeln!(
+                    o,
+                    "  '{}' and '{}' cannot be compared: a mean is zero after subtracting the shell start-up",
+                    fastest.job.name, m.job.name
+                );
+            }
+        }
+    }
+    o
+}
+
+fn markdown(ms: &[Measured], shell: &Shell, s: Option<Startup>) -> String {
+    let fastest = ms
+        .iter()
+        .min_by(|a, b| a.mean().total_cmp(&b.mean()))
+        .expect("one or more");
+    let u = unit_for(fastest.mean());
+    let mut o = format!(
+        "| Command | Mean [{0}] | Median [{0}] | Min [{0}] | Max [{0}] | Runs | Relative |\n|:---|---:|---:|---:|---:|---:|---:|\n",
+        u.1
+    );
+    for m in ms {
+        let rel = if std::ptr::eq(m, fastest) {
+            "1.00".to_owned()
+        } else {
+            ratio(m, fastest).map_or("–".into(), |(r, e)| format!("{r:.2} ± {e:.2}"))
+        };
+        let f = |x: f64| format!("{:.3}", x / u.0);
+        let med = m.est.as_ref().map_or(m.mean(), |e| e.median.point);
+        let _ = writeln!(
+            o,
+            "| `{}` | {} ± {} | {} | {} | {} | {} | {rel} |",
+            m.job.name.replace('|', "\\|"),
+            f(m.mean()),
+            f(m.std_dev()),
+            f(med),
+            f(min(&m.times).unwrap_or(0.0)),
+            f(max(&m.times).unwrap_or(0.0)),
+            m.times.len()
+        );
+    }
+    o.push('\n');
+    o.push_str(&startup_note(shell, s));
+    o
+}
+
+fn export_json(ms: &[Measured], s: Option<Startup>) -> serde_json::Value {
+    let results: Vec<_> = ms
+        .iter()
+        .map(|m| {
+            let mut r = json!({
+                "command": m.job.name,
+                "mean": m.mean(),
+                "stddev": m.est.as_ref().map(|e| e.std_dev.point),
+                "median": median(&m.times),
+                "user": m.user(s),
+                "system": m.sys(s),
+                "min": min(&m.times),
+                "max": max(&m.times),
+                "times": m.times,
+                "exit_codes": m.samples.iter().map(|x| x.code).collect::<Vec<_>>(),
+            });
+            if let Some(e) = &m.est {
+                r["mean_ci"] = json!([e.mean.lower, e.mean.upper]);
+                r["median_ci"] = json!([e.median.lower, e.median.upper]);
+            }
+            if let Some((var, v)) = &m.job.parameter {
+                r["parameters"] = json!({ var: v });
+            }
+            r
+        })
+        .collect();
+    json!({ "results": results })
+}
+
+fn record(a: &ExecArgs, results: Vec<BenchResult>) -> Result<(), Failure> {
+    if a.no_history || results.is_empty() {
+        return Ok(());
+    }
+    let home = a.home.resolve();
+    let mut db = Db::open(&home).map_err(fail)?;
+    let cwd = std::env::current_dir().unwrap_or_else(|_| ".".into());
+    let cfg: Vec<String> = std::env::args().skip(1).collect();
+    let mut meta = host::current(&cwd, "exec", &cfg.join(" "));
+    meta.label.clone_from(&a.label);
+    let n = results.len();
+    let id = db.record(&Run { meta, results }).map_err(fail)?;
+    eprintln!("recorded run {id}: {n} commands in {}", db.path().display());
+    Ok(())
+}
+
+fn print(text: &str) -> Result<(), Failure> {
+    use std::io::Write;
+    let mut o = std::io::stdout().lock();
+    match o.write_all(text.as_bytes()).and_then(|()| o.flush()) {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
+            Err(fail(format!("cannot write to stdout: {e}")))
+        }
+        _ => Ok(()),
+    }
+}
+
+/// Runs `exec`; returns the exit status.
+///
+/// # Errors
+///
+/// A [`Failure`]: 2 for bad arguments, 1 when a command fails or valgrind
+/// is missing.
+pub fn run(a: &ExecArgs) -> Result<u8, Failure> {
+    if a.nresamples == 0 {
+        return Err(bad("--nresamples must be at least 1".into()));
+    }
+    let p = plan(a)?;
+    let jobs = jobs(a)?;
+    let shell = Shell::parse(a.shell.as_deref().unwrap_or("sh"));
+    if a.callgrind {
+        return run_callgrind(a, &jobs, &shell);
+    }
+    let start = startup(&shell)?;
+    let mut ms = Vec::new();
+    for (i, job) in jobs.iter().enumerate() {
+        eprintln!("Benchmark {}/{}: {}", i + 1, jobs.len(), job.name);
+        ms.push(measure_job(job, a, &shell, &p, start)?);
+    }
+    let text = match a.format.unwrap_or(TableFormat::Terminal) {
+        TableFormat::Terminal => terminal(&ms, &shell, start),
+        TableFormat::Markdown => markdown(&ms, &shell, start),
+    };
+    if let Some(path) = &a.export_json {
+        let doc = serde_json::to_string_pretty(&export_json(&ms, start))
+            .map_err(|e| fail(e.to_string()))?;
+        std::fs::write(path, doc + "\n")
+            .map_err(|e| fail(format!("{}: cannot write: {e}", path.display())))?;
+    }
+    let mut results = Vec::new();
+    for m in &ms {
+        let ns: Vec<f64> = m.times.iter().map(|t| t * 1e9).collect();
+        let ones = vec![1.0; ns.len()];
+        let r =
+            BenchResult::from_samples(m.job.name.clone(), "ns".into(), ones, ns).map_err(fail)?;
+        results.push(r);
+    }
+    record(a, results)?;
+    print(&text)?;
+    Ok(0)
+}
+
+fn run_callgrind(a: &ExecArgs, jobs: &[Job], shell: &Shell) -> Result<u8, Failure> {
+    callgrind::available().map_err(fail)?;
+    let dir = std::env::temp_dir().join(format!("yardstick-exec-{}", std::process::id()));
+    let base = match shell {
+        Shell::Program(_) => Some(
+            callgrind::count(&measure::argv(shell, "").map_err(bad)?, &dir, "shell")
+                .map_err(fail)?,
+        ),
+        Shell::None => None,
+    };
+    let mut text = match (shell, base) {
+        (Shell::Program(p), Some(b)) => format!(
+            "Instructions counted by callgrind, following child processes; the shell start-up ({p} -c '': {b} instructions) was subtracted.\n"
+        ),
+        _ => "Instructions counted by callgrind, following child processes.\n".into(),
+    };
+    let mut results = Vec::new();
+    for (i, job) in jobs.iter().enumerate() {
+        eprintln!(
+            "Benchmark {}/{}: {} (callgrind)",
+            i + 1,
+            jobs.len(),
+            job.name
+        );
+        let argv = measure::argv(shell, &job.command).map_err(bad)?;
+        let n = callgrind::count(&argv, &dir, &format!("job{i}")).map_err(fail)?;
+        let n = n.saturating_sub(base.unwrap_or(0));
+        let _ = writeln!(
+            text,
+            "Benchmark {}: {}\n  Instructions: {n}",
+            i + 1,
+            job.name
+        );
+        results.push(BenchResult::summary(
+            job.name.clone(),
+            "instructions".into(),
+            Interval::exact(n as f64),
+        ));
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+    if let Some(path) = &a.export_json {
+        let doc = json!({ "results": results.iter().map(|r| json!({
+            "command": r.name, "instructions": r.typical.point })).collect::<Vec<_>>() });
+        std::fs::write(path, format!("{doc:#}\n"))
+            .map_err(|e| fail(format!("{}: cannot write: {e}", path.display())))?;
+    }
+    record(a, results)?;
+    print(&text)?;
+    Ok(0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parameter_values_are_substituted() {
+        use clap::Parser;
+        #[derive(clap::Parser)]
+        struct T {
+            #[command(flatten)]
+            a: ExecArgs,
+        }
+        let t = T::parse_from([
+            "t",
+            "--parameter-scan",
+            "n",
+            "1",
+            "2",
+            "--parameter-step",
+            "0.5",
+            "sleep {n}",
+        ]);
+        let j = jobs(&t.a).unwrap();
+        let names: Vec<&str> = j.iter().map(|j| j.name.as_str()).collect();
+        assert_eq!(names, ["sleep 1", "sleep 1.5", "sleep 2"]);
+    }
+}
