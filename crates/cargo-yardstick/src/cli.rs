@@ -38,6 +38,16 @@ enum Command {
     Exec(crate::exec::ExecArgs),
     /// Regenerate the whole HTML report from the files under the home directory.
     Report(crate::report_cmd::ReportArgs),
+    /// Compare two git revisions in interleaved rounds (ABBA), paired by round.
+    Ab(crate::ab::AbArgs),
+    /// Measure each benchmark's run-to-run drift with A/A runs and write drift.json:
+    /// `cargo yardstick calibrate [--runs N] [--home DIR] [CARGO BENCH ARGS] [-- BENCH ARGS]`.
+    #[command(disable_help_flag = true)]
+    Calibrate {
+        /// Everything after `calibrate`.
+        #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
+        args: Vec<String>,
+    },
 }
 
 /// Where the history lives.
@@ -236,6 +246,10 @@ pub enum Invocation {
     Exec(crate::exec::ExecArgs),
     /// Run `report`.
     Report(crate::report_cmd::ReportArgs),
+    /// Run `ab`.
+    Ab(crate::ab::AbArgs),
+    /// Run `calibrate`.
+    Calibrate(crate::calibrate::CalibrateConfig),
 }
 
 /// A `bench` invocation: yardstick's own flags taken out of cargo's.
@@ -359,6 +373,10 @@ where
         }
         Command::Exec(e) => Ok(Invocation::Exec(e)),
         Command::Report(r) => Ok(Invocation::Report(r)),
+        Command::Ab(a) => Ok(Invocation::Ab(a)),
+        Command::Calibrate { args } => crate::calibrate::parse(args)
+            .map(Invocation::Calibrate)
+            .map_err(CliError::Invalid),
         Command::Analyze(a) => {
             if !(a.confidence > 0.0 && a.confidence < 100.0) {
                 return Err(CliError::Invalid(format!(

@@ -88,6 +88,12 @@ pub fn run(inv: Invocation) -> Result<u8, Failure> {
         Invocation::Check(c) => check_cmd(&c),
         Invocation::Exec(e) => crate::exec::run(&e),
         Invocation::Report(r) => crate::report_cmd::run(&r),
+        Invocation::Ab(a) => {
+            crate::ab::run(&a).map_err(|(code, message)| Failure { code, message })
+        }
+        Invocation::Calibrate(c) => {
+            crate::calibrate::run(&c).map_err(|(code, message)| Failure { code, message })
+        }
     }
 }
 

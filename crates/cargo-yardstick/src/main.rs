@@ -13,8 +13,10 @@
 //! bad input (one line on stderr naming the flag, or the file and problem),
 //! 3 when `check` found a regression.
 
+mod ab;
 mod analyze;
 mod bench;
+mod calibrate;
 mod changepoint;
 mod check;
 mod cli;
@@ -31,6 +33,7 @@ mod rawcsv;
 mod record;
 mod report;
 mod report_cmd;
+mod runner;
 mod select;
 mod table;
 
