@@ -314,10 +314,9 @@ fn home(h: &mut HomeArg, c: &Config) {
 pub fn apply(inv: &mut Invocation, c: &Config, args: &[String]) {
     match inv {
         Invocation::Bench(b) => {
-            if !given(args, "--home") && !env_home_set() {
-                if let Some(h) = c.home() {
-                    b.home = h;
-                }
+            match c.home() {
+                Some(h) if !given(args, "--home") && !env_home_set() => b.home = h,
+                _ => {}
             }
         }
         Invocation::History(h) => home(&mut h.home, c),
