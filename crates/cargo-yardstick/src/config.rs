@@ -313,12 +313,10 @@ fn home(h: &mut HomeArg, c: &Config) {
 /// give is taken from the file.
 pub fn apply(inv: &mut Invocation, c: &Config, args: &[String]) {
     match inv {
-        Invocation::Bench(b) => {
-            match c.home() {
-                Some(h) if !given(args, "--home") && !env_home_set() => b.home = h,
-                _ => {}
-            }
-        }
+        Invocation::Bench(b) => match c.home() {
+            Some(h) if !given(args, "--home") && !env_home_set() => b.home = h,
+            _ => {}
+        },
         Invocation::History(h) => home(&mut h.home, c),
         Invocation::Import(i) => home(&mut i.home, c),
         Invocation::Compare(x) => {

@@ -63,7 +63,10 @@ fn main() -> ExitCode {
         }
     };
     if !matches!(invocation, Invocation::Analyze(_)) {
-        let text: Vec<String> = args.iter().map(|a| a.to_string_lossy().into_owned()).collect();
+        let text: Vec<String> = args
+            .iter()
+            .map(|a| a.to_string_lossy().into_owned())
+            .collect();
         match config::load() {
             Ok(c) => config::apply(&mut invocation, &c, &text),
             Err(message) => {
