@@ -61,7 +61,12 @@ fn allocations_are_exact_for_known_code() {
         0.0
     );
     assert_eq!(metric(&doc, "peak-live-bytes")["peak"], 800.0);
-    assert!(r.stderr.contains("Peak resident memory of this bench binary: "), "{}", r.stderr);
+    assert!(
+        r.stderr
+            .contains("Peak resident memory of this bench binary: "),
+        "{}",
+        r.stderr
+    );
 }
 
 #[test]
