@@ -468,7 +468,17 @@ def table(args, res, builds, problems):
     return head, rows
 
 
-def context_lines(args, res, builds):
+def yardstick_source():
+    """The commit of the yardstick sources, marked if they have local changes."""
+    git = lambda *a: subprocess.run(["git"] + list(a), cwd=REPO, stdout=subprocess.PIPE,
+                                     stderr=subprocess.DEVNULL).stdout.decode().strip()
+    commit = git("rev-parse", "--short", "HEAD") or "?"
+    if git("status", "--porcelain", "--", "crates"):
+        commit += " with uncommitted changes"
+    return commit
+
+
+def context_lines(args, res, source, builds):
     rustc = subprocess.run(["rustc", "--version"], stdout=subprocess.PIPE,
                            stderr=subprocess.DEVNULL).stdout.decode().strip()
     crit = "0.8"
@@ -479,8 +489,6 @@ def context_lines(args, res, builds):
                 crit = m.group(1)
     except OSError:
         pass
-    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=REPO,
-                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL).stdout.decode().strip()
     cpu = platform.processor() or platform.machine()
     try:
         with open("/proc/cpuinfo") as f:
@@ -491,12 +499,16 @@ def context_lines(args, res, builds):
         pass
     foreign = res["foreign"]
     lines = [
-        f"{time.strftime('%Y-%m-%d')}, yardstick at commit {commit or '?'}, criterion {crit}, "
+        f"{time.strftime('%Y-%m-%d')}, yardstick at commit {source}, criterion {crit}, "
         f"{rustc}, {cpu}, {os.cpu_count()} cores; {args.reps} repetition(s), medians shown.",
     ]
     if foreign:
         lines.append(f"Other processes used {statistics.median(foreign):.2f} cores (median) and "
                      f"{max(foreign):.2f} cores (max) while the harness runs ran.")
+    for h, b in (builds or {}).items():
+        if b:
+            lines.append(f"Other processes used {b['foreign']:.2f} cores during the clean build "
+                         f"of {LABEL[h]}.")
     return lines
 
 
@@ -555,6 +567,8 @@ def main():
                     help="before each timed run, wait up to this many seconds for other "
                          "processes to use less than --idle-threshold cores (default 30; 0: never wait)")
     ap.add_argument("--idle-threshold", type=float, default=0.3)
+    ap.add_argument("--json", metavar="FILE",
+                    help="also write every repetition's figures to FILE as JSON")
     args = ap.parse_args()
     if args.reps is None:
         args.reps = 1 if args.quick else 3
@@ -564,11 +578,15 @@ def main():
         ap.error("--reps and --ref-seconds must be positive")
 
     problems = []
+    # The yardstick sources measured are those of this moment: other work
+    # may commit while the comparison runs.
+    source = yardstick_source()
     exes = build_all(problems)
     if not any(exes.get(h) for h in HARNESSES):
         sys.exit("neither harness built:\n" + "\n".join(problems))
-    res = measure(args, exes, problems)
 
+    # The clean builds first, so that they compile the same yardstick
+    # sources as the bench binary just built.
     builds = None
     if not args.no_clean_build:
         builds = {}
@@ -580,8 +598,14 @@ def main():
                 log(f"    {h}: {b['seconds']:.1f} s, {b['compiling']} `Compiling` lines, "
                     f"{b['tree']} packages in cargo tree besides the bench crate")
 
+    res = measure(args, exes, problems)
+
     head, rows = table(args, res, builds, problems)
-    notes = context_lines(args, res, builds) + METHOD
+    notes = context_lines(args, res, source, builds) + METHOD
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump({"yardstick_source": source, "results": res, "clean_build": builds,
+                       "problems": problems, "table": [head] + rows}, f, indent=1)
     if problems:
         notes += ["Problems: " + p.replace("\n", " / ") for p in problems]
     print(render(head, rows, notes, args.markdown))
