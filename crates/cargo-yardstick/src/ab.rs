@@ -116,6 +116,29 @@ fn worktree(top: &Path, dir: &Path, sha: &str) -> Result<(), String> {
     git(top, &["worktree", "add", "--detach", "--quiet", &d, sha]).map(drop)
 }
 
+/// Copies the binaries into `dir`; the copies.
+fn keep(bins: &[BenchBinary], dir: &Path) -> Result<Vec<BenchBinary>, String> {
+    let _ = std::fs::remove_dir_all(dir);
+    std::fs::create_dir_all(dir).map_err(|e| format!("{}: cannot create: {e}", dir.display()))?;
+    bins.iter()
+        .map(|b| {
+            let name = b.executable.file_name().unwrap_or_default();
+            let to = dir.join(name);
+            std::fs::copy(&b.executable, &to).map_err(|e| {
+                format!(
+                    "cannot copy {} to {}: {e}",
+                    b.executable.display(),
+                    to.display()
+                )
+            })?;
+            Ok(BenchBinary {
+                executable: to,
+                package_dir: b.package_dir.clone(),
+            })
+        })
+        .collect()
+}
+
 /// One side of the comparison.
 struct Side {
     name: &'static str,
@@ -436,6 +459,10 @@ pub fn run(args: &AbArgs) -> Result<u8, (u8, String)> {
         if bins.is_empty() {
             return Err(bad(format!("{rev} ({}) has no bench target", short(sha))));
         }
+        // Cargo names a package's binaries the same in every checkout, so a
+        // shared target directory would let B's build replace A's: keep a
+        // copy of each revision's binaries.
+        let bins = keep(&bins, &root.join(format!("bin-{sha}"))).map_err(other)?;
         built.push((sha.clone(), bins));
     }
     let bins_of = |sha: &str| {
@@ -495,6 +522,7 @@ pub fn run(args: &AbArgs) -> Result<u8, (u8, String)> {
                 &top,
                 &["worktree", "remove", "--force", &dir.to_string_lossy()],
             );
+            let _ = std::fs::remove_dir_all(root.join(format!("bin-{sha}")));
             if args.target_dir.is_none() {
                 let _ = std::fs::remove_dir_all(root.join(format!("target-{sha}")));
             }
