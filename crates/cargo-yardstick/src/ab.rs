@@ -330,7 +330,7 @@ pub fn terminal(h: &Header, rows: &[Row]) -> String {
 #[must_use]
 pub fn markdown(h: &Header, rows: &[Row]) -> String {
     let mut s = format!(
-        "### yardstick ab: {} (A) vs {} (B)\n\n{} interleaved rounds (ABBA), {} s per benchmark per round; \
+        "### yardstick ab: A = {}, B = {}\n\n{} interleaved rounds (ABBA), {} s per benchmark per round; \
          95% sign-test intervals of the per-round ratio B/A.\n\n\
          | benchmark | A | B | B/A | 95% interval | verdict |\n|---|---:|---:|---:|---|---|\n",
         h.a, h.b, h.runs, h.time

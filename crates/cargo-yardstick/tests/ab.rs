@@ -128,7 +128,7 @@ fn ab_detects_a_doubling_and_no_difference_between_a_revision_and_itself() {
     let o = ab(&repo, &["HEAD", "HEAD", "--format", "markdown"]);
     let out = stdout(&o);
     assert!(o.status.success(), "{}\n{}", out, stderr(&o));
-    assert!(out.starts_with("### yardstick ab: HEAD ("), "{out}");
+    assert!(out.starts_with("### yardstick ab: A = HEAD ("), "{out}");
     let row = out.lines().find(|l| l.starts_with("| `spin`")).expect(&out);
     assert!(row.ends_with("| no difference detected |"), "{out}");
     eprintln!("{out}");
