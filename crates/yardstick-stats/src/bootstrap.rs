@@ -138,11 +138,29 @@ where
     M: Fn() -> C + Sync,
     S: Fn(&mut C, &mut Rng, &mut [f64]) + Sync,
 {
+    run_from(0, nresamples, seed, k, work, make, step)
+}
+
+/// [`run`], numbering the chunks from `first_chunk`: a bootstrap that goes
+/// on in stages draws the same streams as one that ran in one go.
+pub(crate) fn run_from<C, M, S>(
+    first_chunk: u64,
+    nresamples: usize,
+    seed: u64,
+    k: usize,
+    work: usize,
+    make: M,
+    step: S,
+) -> Vec<Vec<f64>>
+where
+    M: Fn() -> C + Sync,
+    S: Fn(&mut C, &mut Rng, &mut [f64]) + Sync,
+{
     let mut flat = vec![0.0; nresamples * k];
     let mut chunks: Vec<(u64, &mut [f64])> = flat
         .chunks_mut(CHUNK * k)
         .enumerate()
-        .map(|(i, c)| (i as u64, c))
+        .map(|(i, c)| (first_chunk + i as u64, c))
         .collect();
     let run_chunks = |chunks: &mut [(u64, &mut [f64])]| {
         let mut ctx = make();

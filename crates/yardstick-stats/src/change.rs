@@ -2,11 +2,16 @@
 //! it: a bootstrapped t-test for significance and bootstrapped relative
 //! changes of the mean and median against a noise threshold.
 
-use crate::bootstrap::{run, Estimate};
+use crate::bootstrap::{run, run_from, Estimate};
 use crate::error::{check_confidence, check_finite, StatsError};
 use crate::resample;
 use crate::rng::Rng;
 use crate::univariate::{mean_unchecked, median_in_place, variance_with_mean};
+
+/// Resamples of t's null distribution drawn before deciding whether more
+/// can change the verdict: three whole chunks, so that later stages
+/// continue the same streams.
+const T_FIRST_STAGE: usize = 3 * crate::bootstrap::CHUNK;
 
 /// How to compare two runs.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -260,30 +265,59 @@ pub fn compare_with_distributions(
             .sum();
         (sum / m as f64, resample::median(sorted, counts, m))
     };
-    let dists = run(
+    // Relative changes: each sample resampled on its own, every resample.
+    let changes = run(
         cfg.nresamples,
         cfg.seed,
-        3,
-        2 * np,
+        2,
+        np,
         || (vec![0u32; no], vec![0u32; nn]),
         |(co, cn): &mut (Vec<u32>, Vec<u32>), rng: &mut Rng, row: &mut [f64]| {
-            // Null distribution of t: two groups drawn from the pooled data.
-            let (ma, va) = group(rng, no);
-            let (mb, vb) = group(rng, nn);
-            row[0] = welch_t(ma, va, fo, mb, vb, fnw);
-            // Relative changes: each sample resampled on its own.
             let (mo, medo) = resampled(rng, old, co);
             let (mn, medn) = resampled(rng, new, cn);
-            row[1] = mn / mo - 1.0;
-            row[2] = medn / medo - 1.0;
+            row[0] = mn / mo - 1.0;
+            row[1] = medn / medo - 1.0;
         },
     );
-    let mut dists = dists.into_iter();
-    let mut next = || dists.next().unwrap_or_default();
+    // The null distribution of t (two groups drawn from the pooled data), in
+    // stages: a Monte Carlo p-value far from the significance level after
+    // the first stage would not change side with more resamples, so the
+    // rest are drawn only when it is close (Besag and Clifford's sequential
+    // p-value, with a margin of 4 standard errors).
+    let t_seed = cfg.seed ^ 0x7465_7374_5f74_0000;
+    let null_t = |first: u64, count: usize| {
+        run_from(
+            first,
+            count,
+            t_seed,
+            1,
+            2 * np,
+            || (),
+            |(), rng: &mut Rng, row: &mut [f64]| {
+                let (ma, va) = group(rng, no);
+                let (mb, vb) = group(rng, nn);
+                row[0] = welch_t(ma, va, fo, mb, vb, fnw);
+            },
+        )
+        .pop()
+        .unwrap_or_default()
+    };
+    let first_stage = cfg.nresamples.min(T_FIRST_STAGE);
+    let mut t_dist = null_t(0, first_stage);
+    if !no_spread && first_stage < cfg.nresamples {
+        let m = t_dist.len() as f64;
+        let p = t_dist.iter().filter(|x| x.abs() >= t.abs()).count() as f64 / m;
+        let se = (p.max(1.0 / m) * (1.0 - p).max(1.0 / m) / m).sqrt();
+        if (p - cfg.significance).abs() <= 4.0 * se {
+            let chunks_done = first_stage.div_ceil(crate::bootstrap::CHUNK) as u64;
+            t_dist.extend(null_t(chunks_done, cfg.nresamples - first_stage));
+        }
+    }
+    let mut changes = changes.into_iter();
     let d = ChangeDistributions {
-        t: next(),
-        mean: next(),
-        median: next(),
+        t: t_dist,
+        mean: changes.next().unwrap_or_default(),
+        median: changes.next().unwrap_or_default(),
     };
 
     let p_value = if no_spread {
@@ -319,6 +353,48 @@ pub fn compare_with_distributions(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_clear_p_value_stops_after_the_first_stage() {
+        // A 20 % shift with 1 % spread: p is 0 after 12 288 resamples, and
+        // 4 standard errors (of 1 / 12 288) are far from 0.05.
+        let old: Vec<f64> = (0..50).map(|i| 100.0 + f64::from(i % 5) * 0.25).collect();
+        let new: Vec<f64> = old.iter().map(|x| x * 1.2).collect();
+        let c = ChangeConfig {
+            nresamples: 100_000,
+            ..ChangeConfig::default()
+        };
+        let (change, d) = compare_with_distributions(&old, &new, &c).unwrap();
+        assert_eq!(d.t.len(), T_FIRST_STAGE);
+        assert_eq!(
+            d.mean.len(),
+            100_000,
+            "the change's interval keeps every resample"
+        );
+        assert_eq!(change.p_value, 0.0);
+        // Identical samples: p is near 1, also far from 0.05.
+        let (same, d) = compare_with_distributions(&old, &old, &c).unwrap();
+        assert_eq!(d.t.len(), T_FIRST_STAGE);
+        assert!(same.p_value > 0.5, "{}", same.p_value);
+    }
+
+    #[test]
+    fn staged_bootstraps_draw_the_same_streams_as_one_run() {
+        let step = |_: &mut (), rng: &mut Rng, row: &mut [f64]| row[0] = rng.next_f64();
+        let whole = run(3 * crate::bootstrap::CHUNK, 9, 1, 1, || (), step)
+            .pop()
+            .unwrap();
+        let mut staged =
+            crate::bootstrap::run_from(0, 2 * crate::bootstrap::CHUNK, 9, 1, 1, || (), step)
+                .pop()
+                .unwrap();
+        staged.extend(
+            crate::bootstrap::run_from(2, crate::bootstrap::CHUNK, 9, 1, 1, || (), step)
+                .pop()
+                .unwrap(),
+        );
+        assert_eq!(whole, staged);
+    }
 
     fn cfg() -> ChangeConfig {
         ChangeConfig {
