@@ -13,12 +13,15 @@
 //! println!("{:.2} ns/op, err {:.1}%", result.ns_per_unit().unwrap(), result.err().unwrap() * 100.0);
 //! ```
 //!
-//! prints a markdown table (it renders on GitHub):
+//! prints a markdown table (it renders on GitHub); on a machine without
+//! hardware counters (a VM, here) a note first says so:
 //!
 //! ```text
+//! Note: hardware counters (instructions, cycles, branches, branch-misses) are not supported on this machine (perf_event_open: ENOENT); the table shows `-` for what cannot be counted.
+//!
 //! |               ns/op |                op/s |    err% |          ins/op |          cyc/op |    IPC |         bra/op |   miss% |     total | benchmark
 //! |--------------------:|--------------------:|--------:|----------------:|----------------:|-------:|---------------:|--------:|----------:|:----------
-//! |                0.63 |    1,591,083,112.64 |    0.4% |               - |               - |      - |              - |       - |      0.01 | `x * 3`
+//! |                0.58 |    1,714,900,164.59 |    0.7% |               - |               - |      - |              - |       - |      0.01 | `x * 3`
 //! ```
 //!
 //! # Overview
@@ -34,7 +37,7 @@
 //!   count grows tenfold until an epoch is within a tenth of the target,
 //!   then is computed from the time measured, stretched by a random
 //!   0–20 %. 11 [`epochs`](Bench::epochs) are measured, so a nanosecond
-//!   body answers in about 15 ms.
+//!   body answers in about 13 ms.
 //! * **err%** is the median absolute percentage error of the epochs' times
 //!   per iteration; at 5 % or more the row is flagged `:wavy_dash:` unstable
 //!   with a suggested [`min_epoch_iterations`](Bench::min_epoch_iterations).
