@@ -377,3 +377,29 @@ fn compare_by_id_compares_functions_with_the_same_id() {
     assert!(lines[7].starts_with("  Instructions:"), "{out}");
     assert!(lines[7].contains("%) [-"), "{out}");
 }
+
+#[test]
+fn a_stripped_bench_binary_is_one_clear_line() {
+    if !have_valgrind() {
+        return;
+    }
+    let h = home("stripped");
+    std::fs::create_dir_all(&h).unwrap();
+    let copy = h.join("cg-lib-stripped");
+    std::fs::copy(LIB, &copy).unwrap();
+    match Command::new("strip").arg(&copy).status() {
+        Ok(s) if s.success() => {}
+        _ => {
+            eprintln!("note: `strip` is not available; skipping");
+            return;
+        }
+    }
+    let o = run(copy.to_str().unwrap(), &h, &["small"], &[]);
+    let (out, err) = text(&o);
+    assert_eq!(o.status.code(), Some(1), "{out}\n{err}");
+    assert!(
+        err.contains("no instructions were counted") && err.contains("strip = false"),
+        "{err}"
+    );
+    assert!(!err.contains("panicked"), "{err}");
+}
