@@ -125,7 +125,12 @@ fn more_work_shows_the_expected_increase() {
         return;
     }
     let h = home("work");
-    let o = run(LIB, &h, &["--output-format=json"], &[("CG_WORK", "3000")]);
+    let o = run(
+        LIB,
+        &h,
+        &["sums", "--output-format=json"],
+        &[("CG_WORK", "3000")],
+    );
     assert!(o.status.success(), "{:?}", text(&o));
     let all = summaries(&o);
     let small = ir(find(&all, "small:1000"));
@@ -344,7 +349,7 @@ fn without_bench_each_benchmark_runs_once_natively() {
     let o = Command::new(LIB).env_remove("CG_WORK").output().unwrap();
     let (out, err) = text(&o);
     assert!(o.status.success(), "{out}\n{err}");
-    assert_eq!(out.matches("Success").count(), 5, "{out}");
+    assert_eq!(out.matches("Success").count(), 6, "{out}");
     let list = Command::new(LIB).arg("--list").output().unwrap();
     assert_eq!(
         String::from_utf8_lossy(&list.stdout),
@@ -352,7 +357,8 @@ fn without_bench_each_benchmark_runs_once_natively() {
          cg_lib::sums::bench_sum large: benchmark\n\
          cg_lib::sums::bench_work env: benchmark\n\
          cg_lib::sorts::bench_sorted case_3: benchmark\n\
-         cg_lib::sorts::bench_reversed case_3: benchmark\n"
+         cg_lib::sorts::bench_reversed case_3: benchmark\n\
+         cg_lib::leaks::bench_leak: benchmark\n"
     );
 }
 
@@ -402,4 +408,40 @@ fn a_stripped_bench_binary_is_one_clear_line() {
         "{err}"
     );
     assert!(!err.contains("panicked"), "{err}");
+}
+
+#[test]
+fn a_tool_that_finds_errors_fails_the_benchmark() {
+    if !have_valgrind() {
+        return;
+    }
+    let h = home("memcheck");
+    let o = run(LIB, &h, &["leaks"], &[]);
+    let (out, err) = text(&o);
+    assert_eq!(o.status.code(), Some(1), "{out}\n{err}");
+    assert!(out.contains("  ======= MEMCHECK ===="), "{out}");
+    assert!(
+        err.contains("cg_lib::leaks::bench_leak: memcheck exited with code 201: errors found"),
+        "{err}"
+    );
+    assert!(!err.contains("panicked"), "{err}");
+}
+
+#[test]
+fn nocapture_shows_the_benchmarks_output() {
+    if !have_valgrind() {
+        return;
+    }
+    let h = home("nocapture");
+    let o = run(BIN, &h, &["count", "--nocapture"], &[]);
+    let (out, err) = text(&o);
+    assert!(o.status.success(), "{out}\n{err}");
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(
+        lines[0],
+        "cg_bin::tool count:cg-tool count fixtures/words.txt"
+    );
+    assert_eq!(lines[1], "9", "cg-tool's own output: {out}");
+    assert_eq!(lines[2], "- end of stdout/stderr", "{out}");
+    assert!(lines[3].starts_with("  Instructions:"), "{out}");
 }

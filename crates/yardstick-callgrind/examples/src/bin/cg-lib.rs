@@ -3,10 +3,11 @@
 //! `bench_sum` has two sizes (the larger does twice the work); `bench_work`
 //! sums `0..CG_WORK` (a variable passed through the cleared environment,
 //! default 1000) so a test can change the work between two runs. `sorts`
-//! compares two functions by id.
+//! compares two functions by id; `leaks` loses memory under Memcheck.
 use cgdemo::{bubble_sort, sum_to};
 use yardstick_callgrind::{
-    black_box, library_benchmark, library_benchmark_group, main, LibraryBenchmarkConfig,
+    black_box, library_benchmark, library_benchmark_group, main, LibraryBenchmarkConfig, Tool,
+    ValgrindTool,
 };
 
 library_benchmark! {
@@ -56,7 +57,31 @@ library_benchmark_group!(
     benchmarks = bench_sorted, bench_reversed
 );
 
+/// Loses a heap block: Memcheck reports it as definitely lost.
+#[inline(never)]
+fn leak() -> usize {
+    let v = black_box(vec![7u8; 100]);
+    let len = v.len();
+    std::mem::forget(v);
+    len
+}
+
+library_benchmark! {
+    fn bench_leak() -> usize {
+        leak()
+    }
+}
+
+library_benchmark_group!(
+    name = leaks;
+    config = LibraryBenchmarkConfig::default().tool(
+        Tool::new(ValgrindTool::Memcheck)
+            .args(["--leak-check=full", "--errors-for-leak-kinds=definite"])
+    );
+    benchmarks = bench_leak
+);
+
 main!(
     config = LibraryBenchmarkConfig::default().pass_through_env("CG_WORK");
-    library_benchmark_groups = sums, sorts
+    library_benchmark_groups = sums, sorts, leaks
 );
