@@ -51,6 +51,7 @@ mod binary;
 mod cli;
 mod compare;
 mod config;
+mod drive;
 #[cfg_attr(not(feature = "flamegraph"), allow(dead_code))]
 mod flamegraph;
 mod format;
@@ -58,6 +59,7 @@ mod job;
 mod macros;
 mod measure;
 mod metrics;
+mod native;
 pub mod parser;
 mod paths;
 mod printer;

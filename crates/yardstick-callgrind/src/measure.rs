@@ -1,21 +1,20 @@
 //! Measuring one job: callgrind (with baselines, comparison, regression
-//! limits and flamegraphs), then the other tools. Returns the summary and
-//! prints as it goes.
+//! limits and flamegraphs), then the other tools (`tools`). Returns the
+//! summary and prints through a `Printer`.
 
 use std::ffi::OsString;
 use std::path::Path;
 
 use crate::cli::{NoCapture, Options, OutputFormat};
 use crate::compare::{diffs, format_line, signed_short, Diff};
-use crate::config::{FlamegraphKind, RegressionConfig, Tool, ValgrindTool};
+use crate::config::{FlamegraphKind, RegressionConfig};
 use crate::job::Job;
 use crate::metrics::Metrics;
 use crate::parser;
 use crate::paths::{ToolFiles, Version};
 use crate::printer::Printer;
 use crate::sandbox::Sandbox;
-use crate::summary::{BenchmarkSummary, CallgrindSummary, Regression, ToolSummary};
-use crate::tools;
+use crate::summary::{BenchmarkSummary, CallgrindSummary, Regression};
 use crate::valgrind::{Invocation, Outcome};
 
 /// Callgrind arguments yardstick sets itself; a user's copy is dropped.
@@ -70,11 +69,11 @@ pub fn run(job: &Job, opts: &Options, p: &mut Printer) -> BenchmarkSummary {
         }
     }
     if opts.load_baseline.is_none() {
-        for tool in tools_of(job, opts) {
-            match other_tool(job, &tool) {
+        for tool in crate::tools::tools_of(job, opts) {
+            match crate::tools::run(job, &tool) {
                 Ok(t) => {
                     if text {
-                        print_tool(&t, p);
+                        crate::tools::print(&t, p);
                     }
                     if let Some(code) = t.exit_code.filter(|c| *c != 0) {
                         let msg = format!(
@@ -98,23 +97,6 @@ pub fn run(job: &Job, opts: &Options, p: &mut Printer) -> BenchmarkSummary {
 fn fail(s: &mut BenchmarkSummary, message: String) {
     s.failed = true;
     s.errors.push(message);
-}
-
-/// The tools to run: the configuration's, then `--tools`; one run per tool
-/// (a later entry of the same tool replaces an earlier one).
-fn tools_of(job: &Job, opts: &Options) -> Vec<Tool> {
-    let mut list: Vec<Tool> = Vec::new();
-    let from_cli = opts
-        .tools
-        .iter()
-        .filter_map(|t| ValgrindTool::from_id(t))
-        .map(Tool::new);
-    for t in job.config.tools.iter().cloned().chain(from_cli) {
-        list.retain(|x| x.kind != t.kind);
-        list.push(t);
-    }
-    list.retain(|t| t.enabled);
-    list
 }
 
 fn versions(opts: &Options) -> (Option<String>, Option<String>, Version) {
@@ -360,7 +342,7 @@ pub fn check_regressions(
 
 /// Runs the job's program under `tool` with `tool_args`, in a sandbox for
 /// binary benchmarks, with setup and teardown around it.
-fn execute(
+pub(crate) fn execute(
     job: &Job,
     tool: &str,
     tool_args: Vec<OsString>,
@@ -423,51 +405,4 @@ fn check_exit(job: &Job, outcome: &Outcome, log: &Path, p: &mut Printer) -> Resu
         job.exit_with.describe(),
         log.display()
     ))
-}
-
-fn other_tool(job: &Job, tool: &Tool) -> Result<ToolSummary, String> {
-    let files = ToolFiles::new(&job.dir, tool.kind.id(), &job.name);
-    files.rotate().map_err(|e| {
-        format!(
-            "cannot move the last run aside in {}: {e}",
-            job.dir.display()
-        )
-    })?;
-    let log = files.path("log", &Version::New);
-    let out = tools::out_file_flag(tool.kind).map(|_| files.path("out", &Version::New));
-    let mut args: Vec<OsString> = vec![format!("--log-file={}", log.display()).into()];
-    if let (Some(flag), Some(out)) = (tools::out_file_flag(tool.kind), &out) {
-        args.push(format!("{flag}={}", out.display()).into());
-    }
-    args.extend(
-        tools::default_args(tool.kind)
-            .into_iter()
-            .map(OsString::from),
-    );
-    args.extend(tool.args.iter().map(OsString::from));
-    let outcome = execute(job, tool.kind.id(), args, NoCapture::False)?;
-    let text = std::fs::read_to_string(&log).unwrap_or_default();
-    let parsed = tools::parse_log(tool.kind, &text);
-    Ok(ToolSummary {
-        tool: tool.kind.id().to_owned(),
-        out_file: out.map(|o| o.display().to_string()),
-        log_file: log.display().to_string(),
-        exit_code: outcome.code,
-        summary: parsed.field_map(),
-        errors: parsed.errors,
-    })
-}
-
-fn print_tool(t: &ToolSummary, p: &mut Printer) {
-    p.out(crate::format::tool_headline(&t.tool));
-    for (k, v) in &t.summary {
-        p.out(format!("  {:<18}{v}", format!("{k}:")));
-    }
-    if let Some(e) = t.errors {
-        p.out(format!("  {:<18}{e}", "Errors:"));
-    }
-    if let Some(out) = &t.out_file {
-        p.out(format!("  {:<18}{out}", "Outfile:"));
-    }
-    p.out(format!("  {:<18}{}", "Logfile:", t.log_file));
 }

@@ -1,8 +1,15 @@
-//! The other Valgrind tools: their arguments and what their logs say.
+//! The other Valgrind tools: which run, their arguments, running them and
+//! what their logs say.
 
 use std::collections::BTreeMap;
+use std::ffi::OsString;
 
-use crate::config::ValgrindTool;
+use crate::cli::{NoCapture, Options};
+use crate::config::{Tool, ValgrindTool};
+use crate::job::Job;
+use crate::paths::{ToolFiles, Version};
+use crate::printer::Printer;
+use crate::summary::ToolSummary;
 
 /// The default arguments yardstick gives a tool, before the user's.
 pub fn default_args(tool: ValgrindTool) -> Vec<String> {
@@ -85,6 +92,72 @@ fn strip_prefix(line: &str) -> &str {
         }
     }
     t
+}
+
+/// The tools to run: the configuration's, then `--tools`; one run per tool
+/// (a later entry of the same tool replaces an earlier one).
+pub(crate) fn tools_of(job: &Job, opts: &Options) -> Vec<Tool> {
+    let mut list: Vec<Tool> = Vec::new();
+    let from_cli = opts
+        .tools
+        .iter()
+        .filter_map(|t| ValgrindTool::from_id(t))
+        .map(Tool::new);
+    for t in job.config.tools.iter().cloned().chain(from_cli) {
+        list.retain(|x| x.kind != t.kind);
+        list.push(t);
+    }
+    list.retain(|t| t.enabled);
+    list
+}
+
+/// Runs `job` under `tool`, rotating its old files, and reads its log.
+///
+/// # Errors
+///
+/// When the run cannot start.
+pub(crate) fn run(job: &Job, tool: &Tool) -> Result<ToolSummary, String> {
+    let files = ToolFiles::new(&job.dir, tool.kind.id(), &job.name);
+    files.rotate().map_err(|e| {
+        format!(
+            "cannot move the last run aside in {}: {e}",
+            job.dir.display()
+        )
+    })?;
+    let log = files.path("log", &Version::New);
+    let out = out_file_flag(tool.kind).map(|_| files.path("out", &Version::New));
+    let mut args: Vec<OsString> = vec![format!("--log-file={}", log.display()).into()];
+    if let (Some(flag), Some(out)) = (out_file_flag(tool.kind), &out) {
+        args.push(format!("{flag}={}", out.display()).into());
+    }
+    args.extend(default_args(tool.kind).into_iter().map(OsString::from));
+    args.extend(tool.args.iter().map(OsString::from));
+    let outcome = crate::measure::execute(job, tool.kind.id(), args, NoCapture::False)?;
+    let text = std::fs::read_to_string(&log).unwrap_or_default();
+    let parsed = parse_log(tool.kind, &text);
+    Ok(ToolSummary {
+        tool: tool.kind.id().to_owned(),
+        out_file: out.map(|o| o.display().to_string()),
+        log_file: log.display().to_string(),
+        exit_code: outcome.code,
+        summary: parsed.field_map(),
+        errors: parsed.errors,
+    })
+}
+
+/// Prints a tool's summary under its headline.
+pub(crate) fn print(t: &ToolSummary, p: &mut Printer) {
+    p.out(crate::format::tool_headline(&t.tool));
+    for (k, v) in &t.summary {
+        p.out(format!("  {:<18}{v}", format!("{k}:")));
+    }
+    if let Some(e) = t.errors {
+        p.out(format!("  {:<18}{e}", "Errors:"));
+    }
+    if let Some(out) = &t.out_file {
+        p.out(format!("  {:<18}{out}", "Outfile:"));
+    }
+    p.out(format!("  {:<18}{}", "Logfile:", t.log_file));
 }
 
 #[cfg(test)]
