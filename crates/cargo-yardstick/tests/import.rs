@@ -121,3 +121,23 @@ fn malformed_files_get_one_line_and_status_2() {
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("unknown import format 'junit'; expected one of: criterion"));
 }
+
+/// Homes written by the real Criterion.rs 0.8.2 and by yardstick's harness
+/// (the comparison crate's runs of the same workloads): both import, with
+/// their samples, and compare with each other.
+#[test]
+fn real_criterion_and_yardstick_homes_import_and_compare() {
+    let home = tempfile::tempdir().unwrap();
+    let h = home.path();
+    let text = import(h, "criterion", "criterion/real-criterion-0.8");
+    assert!(text.starts_with("imported 2 benchmarks from "), "{text}");
+    let text = import(h, "criterion", "criterion/real-yardstick");
+    assert!(text.starts_with("imported 1 benchmarks from "), "{text}");
+    let o = run(h, &["history", "us_loop"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).starts_with("us_loop"), "{}", stdout(&o));
+    // Both ran the same 3.7 µs loop: the comparison finds them close.
+    let o = run(h, &["compare", "1", "2"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).contains("us_loop"), "{}", stdout(&o));
+}
