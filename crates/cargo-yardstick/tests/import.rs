@@ -141,3 +141,23 @@ fn real_criterion_and_yardstick_homes_import_and_compare() {
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(stdout(&o).contains("us_loop"), "{}", stdout(&o));
 }
+
+/// A summary written by the real iai-callgrind 0.16.1 (the comparison
+/// crate's `compare/callgrind` run, its paths replaced by placeholders).
+#[test]
+fn a_real_iai_callgrind_summary_imports_its_instruction_count() {
+    let home = tempfile::tempdir().unwrap();
+    let h = home.path();
+    let text = import(h, "iai-callgrind", "iai-callgrind/real-0.16.1-summary.json");
+    assert!(text.starts_with("imported 1 benchmarks from "), "{text}");
+    let o = run(h, &["history", "bench_fibonacci"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    // iai-callgrind counted 1734 instructions for fibonacci(10) here.
+    assert!(
+        stdout(&o).starts_with(
+            "workloads::workloads::bench_fibonacci/short  1 runs  latest 1734.000000 instructions"
+        ),
+        "{}",
+        stdout(&o)
+    );
+}
