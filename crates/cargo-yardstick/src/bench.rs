@@ -86,6 +86,14 @@ pub fn run(
     label: Option<String>,
 ) -> Result<Outcome, String> {
     let (cargo_args, bench_args) = split(args);
+    // Only bench targets understand the harness's flags: the library's own
+    // libtest harness, which a plain `cargo bench` runs too, rejects
+    // `--message-format`. Without a target selection, run the benches only.
+    let mut cargo_args = cargo_args.to_vec();
+    if !crate::calibrate::selects_targets(&cargo_args) {
+        cargo_args.extend(["--bench".to_owned(), "*".to_owned()]);
+    }
+    let cargo_args = &cargo_args[..];
     let total = count(cargo_args, bench_args);
     let pb = match total {
         Some(n) if n > 0 => ProgressBar::new(n).with_style(
@@ -105,6 +113,8 @@ pub fn run(
         .args(["--message-format", "json", "--message-file"])
         .arg(&file)
         .args(bench_args)
+        // The benches write their results where the history lives.
+        .env("YARDSTICK_HOME", home)
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()

@@ -229,7 +229,7 @@ pub fn table(drifts: &[Drift]) -> String {
 }
 
 /// Whether cargo's arguments already pick the targets to run.
-fn selects_targets(cargo_args: &[String]) -> bool {
+pub(crate) fn selects_targets(cargo_args: &[String]) -> bool {
     const FLAGS: [&str; 10] = [
         "--bench",
         "--benches",

@@ -157,3 +157,58 @@ fn ab_names_a_revision_that_does_not_exist() {
         stderr(&o)
     );
 }
+
+/// `cargo yardstick bench` through the real `cargo bench` on the same tiny
+/// crate: the run is recorded with its samples, and `history` shows it.
+#[test]
+fn bench_runs_real_cargo_bench_and_records_the_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let repo = dir.path().join("repo");
+    make_repo(&repo);
+    let home = dir.path().join("home");
+    let o = bin()
+        .current_dir(&repo)
+        .args(["bench", "--home"])
+        .arg(&home)
+        .args([
+            "--",
+            "--sample-size",
+            "10",
+            "--warm-up-time",
+            "0.02",
+            "--measurement-time",
+            "0.05",
+        ])
+        .env("CARGO_TARGET_DIR", shared_target())
+        .env_remove("YARDSTICK_HOME")
+        .env_remove("CRITERION_HOME")
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}\n{}", stdout(&o), stderr(&o));
+    // The bench's own lines pass through (above the progress bar, on
+    // stderr), and its results land in the same home as the history.
+    assert!(
+        stderr(&o).contains("spin") && stderr(&o).contains("time:"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(
+        stderr(&o).contains("recorded run 1: 1 benchmarks"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(home.join("spin/new/estimates.json").is_file());
+    let h = bin()
+        .current_dir(&repo)
+        .args(["history", "spin", "--home"])
+        .arg(&home)
+        .output()
+        .unwrap();
+    assert!(h.status.success(), "{}", stderr(&h));
+    assert!(
+        stdout(&h).starts_with("spin  1 runs  latest "),
+        "{}",
+        stdout(&h)
+    );
+    assert!(home.join("history.sqlite").is_file());
+}
