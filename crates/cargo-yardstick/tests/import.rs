@@ -161,3 +161,22 @@ fn a_real_iai_callgrind_summary_imports_its_instruction_count() {
         stdout(&o)
     );
 }
+
+/// Messages written by the real cargo-criterion 1.1.0 over Criterion.rs
+/// 0.8 (`cargo criterion --message-format=json` on the comparison crate).
+#[test]
+fn real_cargo_criterion_messages_import_with_their_samples() {
+    let home = tempfile::tempdir().unwrap();
+    let h = home.path();
+    let text = import(h, "cargo-criterion", "cargo-criterion/real-1.1.0.jsonl");
+    assert!(text.starts_with("imported 2 benchmarks from "), "{text}");
+    for name in ["ns_op", "us_loop"] {
+        let o = run(h, &["history", name]);
+        assert!(o.status.success(), "{}", stderr(&o));
+        assert!(stdout(&o).starts_with(name), "{}", stdout(&o));
+    }
+    // The samples came along: a run compares with itself as no change.
+    let o = run(h, &["compare", "1", "1"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).contains("us_loop"), "{}", stdout(&o));
+}
