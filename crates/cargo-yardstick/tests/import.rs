@@ -180,3 +180,20 @@ fn real_cargo_criterion_messages_import_with_their_samples() {
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(stdout(&o).contains("us_loop"), "{}", stdout(&o));
 }
+
+/// nanobench 4.3's own JSON template (`templates::json()`), rendered by a
+/// small C++ program compiled with g++ against nanobench.h.
+#[test]
+fn real_nanobench_json_imports_every_result() {
+    let home = tempfile::tempdir().unwrap();
+    let h = home.path();
+    let text = import(h, "nanobench", "nanobench/real-4.3-json.json");
+    assert!(text.starts_with("imported 2 benchmarks from "), "{text}");
+    let o = run(h, &["history", "compare/sort 100"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stdout(&o).starts_with("compare/sort 100  1 runs  latest "),
+        "{}",
+        stdout(&o)
+    );
+}
