@@ -18,7 +18,7 @@ use crate::{write_benchmark, write_group_members, write_index_of, BenchmarkRepor
 /// The harness's bootstrap seed, so that distributions recomputed from
 /// saved samples are the ones the run drew (given the same number of
 /// resamples).
-pub const DEFAULT_SEED: u64 = 0x5EED_0F7A_8D57_C1A5;
+pub const DEFAULT_SEED: u64 = yardstick_stats::DEFAULT_SEED;
 
 /// How to regenerate reports from disk.
 #[derive(Debug, Clone, PartialEq)]

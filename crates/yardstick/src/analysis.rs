@@ -11,7 +11,7 @@ use crate::config::{ActualSamplingMode, BenchmarkConfig};
 
 /// The seed of every bootstrap: the analysis is a pure function of the
 /// samples, so saved samples always give the same numbers.
-pub(crate) const SEED: u64 = 0x5EED_0F7A_8D57_C1A5;
+pub(crate) const SEED: u64 = yardstick_stats::DEFAULT_SEED;
 
 /// What the analysis of one benchmark found.
 #[derive(Debug, Clone)]
