@@ -47,6 +47,17 @@ criterion_main!(benches);
     .unwrap();
 }
 
+/// The tests of this file build the same crate (`spinner`, bench `spin`)
+/// into one target directory: run at once, one build would replace the
+/// other's binary between its build and its use. They take turns.
+static SHARED_TARGET: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+fn take_turn() -> std::sync::MutexGuard<'static, ()> {
+    SHARED_TARGET
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
 /// A target directory kept between test runs (next to this test's binary),
 /// so that the harness is compiled once.
 fn shared_target() -> PathBuf {
@@ -107,6 +118,7 @@ fn ab(repo: &Path, args: &[&str]) -> std::process::Output {
 
 #[test]
 fn ab_detects_a_doubling_and_no_difference_between_a_revision_and_itself() {
+    let _turn = take_turn();
     let dir = tempfile::tempdir().unwrap();
     let repo = dir.path().join("repo");
     make_repo(&repo);
@@ -162,6 +174,7 @@ fn ab_names_a_revision_that_does_not_exist() {
 /// crate: the run is recorded with its samples, and `history` shows it.
 #[test]
 fn bench_runs_real_cargo_bench_and_records_the_run() {
+    let _turn = take_turn();
     let dir = tempfile::tempdir().unwrap();
     let repo = dir.path().join("repo");
     make_repo(&repo);
