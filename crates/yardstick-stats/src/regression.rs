@@ -95,8 +95,19 @@ fn r2_from(ss_res: f64, ss_tot: f64) -> f64 {
     }
 }
 
-/// Centred R² of the line `y = intercept + slope · x`.
-pub(crate) fn centred_r2(x: &[f64], y: &[f64], intercept: f64, slope: f64) -> f64 {
+/// Centred R² of the line `y = intercept + slope · x` on the points
+/// (see the [module docs](self)): `1 − Σ(y − line)² / Σ(y − ȳ)²`, 1 when
+/// every `y` is equal and on the line, 0 when equal and off it. Lengths
+/// are not checked; `x` and `y` pair up element by element.
+///
+/// ```
+/// use yardstick_stats::regression::centred_r2;
+/// // y = [2, 4, 7], the line y = 2x: residuals 0, 0, 1, SS_tot = 38/3.
+/// let r2 = centred_r2(&[1.0, 2.0, 3.0], &[2.0, 4.0, 7.0], 0.0, 2.0);
+/// assert!((r2 - (1.0 - 3.0 / 38.0)).abs() < 1e-12);
+/// ```
+#[must_use]
+pub fn centred_r2(x: &[f64], y: &[f64], intercept: f64, slope: f64) -> f64 {
     let ybar = y.iter().sum::<f64>() / y.len() as f64;
     let (mut ss_res, mut ss_tot) = (0.0, 0.0);
     for (&a, &b) in x.iter().zip(y) {

@@ -100,16 +100,9 @@ pub(crate) fn analyse(
     })
 }
 
-/// Centred R² of the line `y = slope · x` (see `yardstick_stats::regression`).
+/// Centred R² of the line `y = slope · x` through the origin.
 fn r2(x: &[f64], y: &[f64], slope: f64) -> f64 {
-    let n = y.len() as f64;
-    let mean = y.iter().sum::<f64>() / n;
-    let ss_tot: f64 = y.iter().map(|v| (v - mean).powi(2)).sum();
-    let ss_res: f64 = x.iter().zip(y).map(|(x, y)| (y - slope * x).powi(2)).sum();
-    if ss_tot == 0.0 {
-        return if ss_res == 0.0 { 1.0 } else { 0.0 };
-    }
-    1.0 - ss_res / ss_tot
+    yardstick_stats::regression::centred_r2(x, y, 0.0, slope)
 }
 
 #[cfg(test)]
