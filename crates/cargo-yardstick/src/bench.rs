@@ -90,7 +90,7 @@ pub fn run(
     // libtest harness, which a plain `cargo bench` runs too, rejects
     // `--message-format`. Without a target selection, run the benches only.
     let mut cargo_args = cargo_args.to_vec();
-    if !crate::calibrate::selects_targets(&cargo_args) {
+    if !crate::runner::selects_targets(&cargo_args) {
         cargo_args.extend(["--bench".to_owned(), "*".to_owned()]);
     }
     let cargo_args = &cargo_args[..];

@@ -228,27 +228,6 @@ pub fn table(drifts: &[Drift]) -> String {
     s
 }
 
-/// Whether cargo's arguments already pick the targets to run.
-pub(crate) fn selects_targets(cargo_args: &[String]) -> bool {
-    const FLAGS: [&str; 10] = [
-        "--bench",
-        "--benches",
-        "--lib",
-        "--bin",
-        "--bins",
-        "--test",
-        "--tests",
-        "--example",
-        "--examples",
-        "--all-targets",
-    ];
-    cargo_args.iter().any(|a| {
-        FLAGS
-            .iter()
-            .any(|f| a == f || a.starts_with(&format!("{f}=")))
-    })
-}
-
 /// Runs `calibrate`; returns the exit status.
 ///
 /// # Errors
@@ -268,7 +247,7 @@ pub fn run(cfg: &CalibrateConfig) -> Result<u8, (u8, String)> {
         let file = scratch.join(format!("run-{i}.jsonl"));
         let mut c = Command::new(runner::cargo());
         c.arg("bench").args(cargo_args);
-        if !selects_targets(cargo_args) {
+        if !runner::selects_targets(cargo_args) {
             // Only the bench targets (`--bench "*"`) understand the harness's flags; the
             // library's libtest harness would reject them.
             c.args(["--bench", "*"]);

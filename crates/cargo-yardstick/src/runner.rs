@@ -161,6 +161,27 @@ pub fn by_id(typicals: &[Typical]) -> BTreeMap<String, f64> {
         .collect()
 }
 
+/// Whether cargo's arguments already pick the targets to run.
+pub(crate) fn selects_targets(cargo_args: &[String]) -> bool {
+    const FLAGS: [&str; 10] = [
+        "--bench",
+        "--benches",
+        "--lib",
+        "--bin",
+        "--bins",
+        "--test",
+        "--tests",
+        "--example",
+        "--examples",
+        "--all-targets",
+    ];
+    cargo_args.iter().any(|a| {
+        FLAGS
+            .iter()
+            .any(|f| a == f || a.starts_with(&format!("{f}=")))
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
