@@ -184,7 +184,7 @@ impl Row {
     /// Whether B is significantly slower.
     #[must_use]
     pub fn regressed(&self) -> bool {
-        self.interval.as_ref().is_some_and(|i| i.lower > 1.0)
+        self.interval.as_ref().is_some_and(RatioInterval::is_slower)
     }
 }
 

@@ -27,11 +27,24 @@ pub struct RatioInterval {
 
 impl RatioInterval {
     /// Whether the interval excludes 1 (a difference was detected).
+    ///
+    /// Ratios within one part in 10⁹ of 1 count as 1: equal times reached
+    /// through different iteration counts differ in their last bits, and no
+    /// clock resolves such a difference.
     #[must_use]
     pub fn is_significant(&self) -> bool {
-        self.lower > 1.0 || self.upper < 1.0
+        self.is_slower() || self.upper < 1.0 - ROUNDING
+    }
+
+    /// Whether the whole interval lies above 1 (B is slower than A).
+    #[must_use]
+    pub fn is_slower(&self) -> bool {
+        self.lower > 1.0 + ROUNDING
     }
 }
+
+/// Relative slack for floating-point rounding in the ratios.
+const ROUNDING: f64 = 1e-9;
 
 /// `P(X ≤ k)` for `X ~ Binomial(n, 1/2)`, summed exactly in log space.
 fn binom_half_cdf(k: i64, n: usize) -> f64 {
@@ -133,5 +146,19 @@ mod tests {
         ratios[8] = 0.01;
         let ci = sign_test_ratio(&ratios, 0.95).unwrap();
         assert_eq!((ci.lower, ci.ratio, ci.upper), (1.03, 1.03, 1.03));
+    }
+
+    #[test]
+    fn last_bit_differences_are_no_difference() {
+        // 50 ns per iteration reached through two iteration counts.
+        let ratios = [50.0 / 49.999_999_999_999_99; 8];
+        let ci = sign_test_ratio(&ratios, 0.95).unwrap();
+        assert!(ci.lower > 1.0, "the rounding is there");
+        assert!(!ci.is_significant() && !ci.is_slower());
+        // One part in a million is a difference all the same.
+        let ci = sign_test_ratio(&[1.000_001; 8], 0.95).unwrap();
+        assert!(ci.is_significant() && ci.is_slower());
+        let ci = sign_test_ratio(&[0.999_999; 8], 0.95).unwrap();
+        assert!(ci.is_significant() && !ci.is_slower());
     }
 }
