@@ -31,7 +31,10 @@ fn benches(c: &mut Criterion) {
     c.bench_function("work/spin", |b| b.iter(|| spin(black_box(work))));
 
     // The same cost on a fake clock: FIXTURE_WORK ns per iteration with a
-    // fixed ±1 % pattern, so verdicts do not depend on the machine's load.
+    // ±0.2 % pattern, so verdicts do not depend on the machine's load. The
+    // pattern is not the same from run to run (how many calls the warm-up
+    // makes depends on the real clock), so it stays small enough that two
+    // runs of the same work never differ by 1 %, tasty-bench's resolution.
     let mut state = 0x9e37_79b9_7f4a_7c15u64;
     c.bench_function("fake/work", |b| {
         b.iter_custom(|n| {
@@ -39,7 +42,7 @@ fn benches(c: &mut Criterion) {
             state ^= state << 13;
             state ^= state >> 7;
             state ^= state << 17;
-            let noise = 0.99 + (state % 2000) as f64 / 100_000.0;
+            let noise = 0.998 + (state % 400) as f64 / 100_000.0;
             std::time::Duration::from_nanos((n as f64 * work as f64 * noise) as u64)
         })
     });
@@ -126,8 +129,10 @@ fn metered(c: &mut Criterion) {
     g.finish();
 }
 
-/// Two alternatives on a fake clock whose speed drifts by 20 % every few
-/// calls (as a shared machine does); B always costs 5 % more than A.
+/// Two alternatives on a fake clock whose speed drifts by 20 % every 30
+/// calls (as a shared machine does); B always costs 5 % more than A. A
+/// round is 3 calls, so a drift step falls inside at most one round in
+/// ten; the others see the same speed throughout.
 fn interleaved(c: &mut Criterion) {
     if std::env::var_os("FIXTURE_INTERLEAVE").is_none() {
         return;
@@ -139,7 +144,7 @@ fn interleaved(c: &mut Criterion) {
             b.iter_custom(|n| {
                 spin(n);
                 let call = CALLS.fetch_add(1, Ordering::Relaxed);
-                let drift = if (call / 5) % 2 == 0 { 1.0 } else { 1.2 };
+                let drift = if (call / 30) % 2 == 0 { 1.0 } else { 1.2 };
                 std::time::Duration::from_nanos((n as f64 * cost * drift) as u64)
             })
         }

@@ -97,3 +97,18 @@ pub fn benchmark_dir(home: &Path) -> PathBuf {
     assert_eq!(dirs.len(), 1, "{dirs:?}");
     dirs[0].clone()
 }
+
+/// How many notes in `stderr` say that perf counters cannot be read: not
+/// supported (no PMU, as in most VMs), not allowed (perf_event_paranoid)
+/// or refused (a seccomp filter), whichever this machine says.
+#[allow(dead_code)]
+pub fn counter_notes(stderr: &str) -> usize {
+    stderr
+        .lines()
+        .filter(|l| {
+            l.contains("not supported on this machine")
+                || l.contains("are not allowed: perf_event_paranoid")
+                || l.contains("were refused (")
+        })
+        .count()
+}
