@@ -254,6 +254,40 @@ pub fn estimates_with_distributions(
     Ok((e, d))
 }
 
+/// The resampled means and medians of per-iteration `values`, exactly (to
+/// the last bit) as [`estimates_with_distributions`] draws them with the
+/// same number of resamples and seed: the same streams, the same counts
+/// over the same sorted values. `values` must be finite, at least two.
+pub(crate) fn mean_median_distributions(
+    values: &[f64],
+    nresamples: usize,
+    seed: u64,
+) -> (Vec<f64>, Vec<f64>) {
+    let n = values.len();
+    let nf = n as f64;
+    let mut sorted = values.to_vec();
+    sorted.sort_unstable_by(f64::total_cmp);
+    let mut dists = run(
+        nresamples,
+        seed,
+        2,
+        n,
+        || vec![0u32; n],
+        |counts: &mut Vec<u32>, rng: &mut Rng, row: &mut [f64]| {
+            resample::draw_counts(rng, counts, n);
+            let mut sum = 0.0;
+            for (&x, &c) in sorted.iter().zip(counts.iter()) {
+                sum += f64::from(c) * x;
+            }
+            row[0] = sum / nf;
+            row[1] = resample::median(&sorted, counts, n);
+        },
+    )
+    .into_iter();
+    let mean = dists.next().unwrap_or_default();
+    (mean, dists.next().unwrap_or_default())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -3,7 +3,7 @@
 //! compute from the configuration.
 
 use yardstick_stats::{
-    classify, compare_with_distributions, estimates_with_distributions, BootstrapConfig, Change,
+    classify, compare_with_resampled_new, estimates_with_distributions, BootstrapConfig, Change,
     ChangeConfig, ChangeDistributions, Distributions, Estimate, Estimates, StatsError, Tukey,
 };
 
@@ -69,9 +69,12 @@ pub(crate) fn analyse(
         .map(|s| (r2(&iters, &values, s.lower), r2(&iters, &values, s.upper)));
     let compared = baseline
         .map(|old| {
-            compare_with_distributions(
+            // The estimates just resampled the new run's means and medians;
+            // the comparison reuses them.
+            compare_with_resampled_new(
                 old,
                 &averages,
+                &distributions,
                 &ChangeConfig {
                     nresamples: config.nresamples,
                     confidence: config.confidence_level,
