@@ -71,6 +71,7 @@ pub mod multiple;
 pub mod nanobench;
 mod outlier_variance;
 pub mod paired;
+pub mod power;
 pub mod precision;
 pub mod regression;
 mod resample;

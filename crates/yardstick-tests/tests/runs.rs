@@ -569,3 +569,50 @@ fn a_custom_measurement_is_shown_and_saved_in_its_own_unit() {
     let raw = std::fs::read_to_string(benchmark_dir(&h).join("new/raw.csv")).unwrap();
     assert!(raw.lines().nth(1).unwrap().contains(",s/2,"), "{raw}");
 }
+
+#[test]
+fn power_lines_say_what_a_comparison_could_have_seen() {
+    // adaptive/noisy: ±50 % noise on a fake clock, ten samples a run.
+    let h = home("power");
+    let env = [("FIXTURE_ADAPTIVE", "1")];
+    let a = quick(&["--verbose", "--exact", "adaptive/noisy"]);
+    for _ in 0..2 {
+        let r = run(&h, &args(&a), &env);
+        assert_eq!(r.code, 0, "{}", r.stderr);
+    }
+    let r = run(&h, &args(&a), &env);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    // By hand from the saved samples: cv of the per-iteration values (n − 1),
+    // then (z(0.975) + z(0.8)) · cv · √(1/10 + 1/10), the z from scipy.
+    let sample = read_json(&benchmark_dir(&h).join("new/sample.json"));
+    let col = |k: &str| -> Vec<f64> {
+        sample[k]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|v| v.as_f64().unwrap())
+            .collect()
+    };
+    let avg: Vec<f64> = col("times").iter().zip(col("iters")).map(|(t, n)| t / n).collect();
+    let n = avg.len() as f64;
+    let mean = avg.iter().sum::<f64>() / n;
+    let sd = (avg.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (n - 1.0)).sqrt();
+    let expected = (1.959_963_984_540_054 + 0.841_621_233_572_914_3) * sd / mean * 0.2_f64.sqrt();
+    let line = r
+        .stdout
+        .lines()
+        .find(|l| l.starts_with("power  ±"))
+        .unwrap_or_else(|| panic!("{}", r.stdout));
+    assert!(line.ends_with("% detectable with 80% power (10 and 10 samples)"), "{line}");
+    let shown: f64 = line["power  ±".len()..line.find('%').unwrap()].parse().unwrap();
+    assert!((shown - expected * 100.0).abs() <= 0.5, "{line} vs {expected}");
+    // Noise this large hides a 1 % change: a verdict of no change says so.
+    let quiet_verdict = r.stdout.contains("No change in performance detected.")
+        || r.stdout.contains("Change within noise threshold.");
+    assert_eq!(
+        r.stdout.contains("could go unseen here (80% power); to see ±1.0%, measure ≥ "),
+        quiet_verdict,
+        "{}",
+        r.stdout
+    );
+}

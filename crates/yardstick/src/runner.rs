@@ -314,6 +314,7 @@ fn benchmark<M: Measurement>(
             unit,
             significance: config.significance_level,
             confidence: config.confidence_level,
+            noise_threshold: config.noise_threshold,
             baseline: baseline.as_deref(),
             ratio_to_baseline: ratio,
             failure: failure.clone(),

@@ -1,6 +1,7 @@
 //! What a run prints.
 
 pub(crate) mod messages;
+mod power;
 mod rebar;
 mod style;
 mod table;

@@ -22,6 +22,8 @@ pub(crate) struct Completed<'a> {
     pub unit: &'a str,
     pub significance: f64,
     pub confidence: f64,
+    /// The noise threshold in force (the measured drift when wider).
+    pub noise_threshold: f64,
     /// Per-iteration values of the baseline compared with, if any.
     pub baseline: Option<&'a [f64]>,
     /// Mean of this run over the baseline's (tasty-bench's comparison).
@@ -267,6 +269,13 @@ impl Terminal {
                 lines.push(format!("{INDENT}change: [{lo} {point} {hi}] {p}"));
             }
             lines.push(format!("{INDENT}{explanation}"));
+            if matches!(change.verdict, Verdict::NoChange | Verdict::WithinNoise) {
+                if let Some(line) =
+                    super::power::guidance(c).and_then(|g| super::power::unseen_line(&g))
+                {
+                    lines.push(format!("{INDENT}{}", s.faint(&line)));
+                }
+            }
         }
         lines.extend(self.outlier_lines(a));
         if self.verbosity == Verbosity::Verbose {
@@ -295,6 +304,9 @@ impl Terminal {
                 "med. abs. dev.",
                 short(&e.mad)
             ));
+            if let Some(g) = super::power::guidance(c) {
+                lines.push(super::power::verbose_line(&g));
+            }
         }
         lines
     }
