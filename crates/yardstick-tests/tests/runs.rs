@@ -372,6 +372,9 @@ fn quick_mode_stops_early() {
 fn without_a_plan_sampling_stops_once_precise_or_at_the_time_out() {
     let h = home("adaptive");
     let env = [("FIXTURE_ADAPTIVE", "1")];
+    // By default it samples for at least 0.5 s, precise or not: more than
+    // the ten samples the fake clock needs. 0.5 s of linear samples from
+    // 100 µs up is about 100 samples; a loaded machine makes them fewer.
     let r = run(
         &h,
         &[
@@ -380,6 +383,22 @@ fn without_a_plan_sampling_stops_once_precise_or_at_the_time_out() {
             "adaptive/stable",
             "--warm-up-time",
             "0.05",
+        ],
+        &env,
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let sample = read_json(&benchmark_dir(&h).join("new/sample.json"));
+    assert!(sample["iters"].as_array().unwrap().len() > 10, "{sample}");
+    let r = run(
+        &h,
+        &[
+            "--bench",
+            "--exact",
+            "adaptive/stable",
+            "--warm-up-time",
+            "0.05",
+            "--min-time",
+            "0",
             "--color",
             "never",
         ],
@@ -593,7 +612,11 @@ fn power_lines_say_what_a_comparison_could_have_seen() {
             .map(|v| v.as_f64().unwrap())
             .collect()
     };
-    let avg: Vec<f64> = col("times").iter().zip(col("iters")).map(|(t, n)| t / n).collect();
+    let avg: Vec<f64> = col("times")
+        .iter()
+        .zip(col("iters"))
+        .map(|(t, n)| t / n)
+        .collect();
     let n = avg.len() as f64;
     let mean = avg.iter().sum::<f64>() / n;
     let sd = (avg.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (n - 1.0)).sqrt();
@@ -603,14 +626,23 @@ fn power_lines_say_what_a_comparison_could_have_seen() {
         .lines()
         .find(|l| l.starts_with("power  ±"))
         .unwrap_or_else(|| panic!("{}", r.stdout));
-    assert!(line.ends_with("% detectable with 80% power (10 and 10 samples)"), "{line}");
-    let shown: f64 = line["power  ±".len()..line.find('%').unwrap()].parse().unwrap();
-    assert!((shown - expected * 100.0).abs() <= 0.5, "{line} vs {expected}");
+    assert!(
+        line.ends_with("% detectable with 80% power (10 and 10 samples)"),
+        "{line}"
+    );
+    let shown: f64 = line["power  ±".len()..line.find('%').unwrap()]
+        .parse()
+        .unwrap();
+    assert!(
+        (shown - expected * 100.0).abs() <= 0.5,
+        "{line} vs {expected}"
+    );
     // Noise this large hides a 1 % change: a verdict of no change says so.
     let quiet_verdict = r.stdout.contains("No change in performance detected.")
         || r.stdout.contains("Change within noise threshold.");
     assert_eq!(
-        r.stdout.contains("could go unseen here (80% power); to see ±1.0%, measure ≥ "),
+        r.stdout
+            .contains("could go unseen here (80% power); to see ±1.0%, measure ≥ "),
         quiet_verdict,
         "{}",
         r.stdout

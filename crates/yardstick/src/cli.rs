@@ -85,6 +85,7 @@ pub(crate) struct Args {
     pub significance_level: Option<f64>,
     pub target_precision: Option<f64>,
     pub timeout: Option<Duration>,
+    pub min_time: Option<Duration>,
     pub noplot: bool,
     pub quick: bool,
     pub verbosity: Verbosity,
@@ -139,6 +140,7 @@ const VALUE_OPTIONS: &[&str] = &[
     "target-precision",
     "stdev",
     "timeout",
+    "min-time",
     "color",
     "output-format",
     "plotting-backend",
@@ -351,6 +353,19 @@ impl Builder {
         let measurement_time = self.seconds("measurement-time")?;
         let profile_time = self.seconds("profile-time")?;
         let timeout = self.seconds("timeout")?;
+        // 0 is allowed: stop as soon as the precision is reached.
+        let min_time = self
+            .parse_num::<f64>("min-time", "a number of seconds, 0 or more, e.g. 0.5")?
+            .map(|x| {
+                check(
+                    x,
+                    x.is_finite() && (0.0..1e9).contains(&x),
+                    "min-time",
+                    "a number of seconds, 0 or more, e.g. 0.5",
+                )
+                .map(Duration::from_secs_f64)
+            })
+            .transpose()?;
         if self.get("target-precision").is_some() && self.get("stdev").is_some() {
             return Err(CliError(
                 "--target-precision and --stdev are the same option; give one".into(),
@@ -482,6 +497,7 @@ impl Builder {
             significance_level,
             target_precision,
             timeout,
+            min_time,
             noplot: self.has("noplot"),
             quick: self.has("quick"),
             verbosity,
@@ -586,6 +602,7 @@ Options:
       --target-precision <PERCENT>   Sample until the 95% interval is within ±PERCENT (default 1)
       --stdev <PERCENT>              The same, by tasty-bench's name
       --timeout <SECS>               Stop sampling a benchmark after this long (default 5)
+      --min-time <SECS>              Sample at least this long, precise or not (default 0.5)
       --quick                        Stop as soon as two measurements agree (tasty-bench's rule)
       --profile-time <SECS>          Iterate each benchmark this long without analysis (profilers)
   -n, --noplot                       Write no HTML report
@@ -671,6 +688,9 @@ mod tests {
         assert_eq!(a.measurement_time, Some(Duration::from_millis(500)));
         assert_eq!(a.baseline, Some(Baseline::Save("main".into())));
         assert_eq!(a.noise_threshold, Some(0.02));
+        let a = parse(&["--bench", "--min-time", "0"]).unwrap();
+        assert_eq!(a.min_time, Some(Duration::ZERO));
+        assert!(parse(&["--bench", "--min-time", "-1"]).is_err());
         let a = parse(&["--bench", "--stdev", "5", "--timeout", "2"]).unwrap();
         assert_eq!(a.target_precision, Some(0.05));
         assert_eq!(a.timeout, Some(Duration::from_secs(2)));

@@ -109,6 +109,8 @@ pub(crate) struct BenchmarkConfig {
     pub target_precision: f64,
     /// Adaptive sampling's time-out per benchmark.
     pub timeout: Duration,
+    /// Adaptive sampling's minimum sampling time per benchmark.
+    pub min_time: Duration,
     /// Metrics read around every sample besides the measurement.
     pub metrics: Vec<crate::meters::Metric>,
 }
@@ -136,6 +138,7 @@ impl Default for BenchmarkConfig {
             explicit_plan: false,
             target_precision: 0.01,
             timeout: Duration::from_secs(5),
+            min_time: Duration::from_millis(500),
             metrics: Vec::new(),
         }
     }
@@ -172,6 +175,7 @@ impl PartialConfig {
                 || self.measurement_time.is_some(),
             target_precision: base.target_precision,
             timeout: base.timeout,
+            min_time: base.min_time,
             metrics: self.metrics.clone().unwrap_or_else(|| base.metrics.clone()),
         }
     }

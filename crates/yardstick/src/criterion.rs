@@ -348,6 +348,7 @@ impl<M: Measurement> Criterion<M> {
             c.metrics.clone_from(m);
         }
         c.timeout = args.timeout.unwrap_or(c.timeout);
+        c.min_time = args.min_time.unwrap_or(c.min_time);
         let r = &mut self.run;
         r.mode = args.mode.clone();
         if !args.filters.is_empty() {

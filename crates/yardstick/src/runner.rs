@@ -424,6 +424,7 @@ fn sample_adaptively<M: Measurement>(
         precision: config.target_precision,
         confidence: config.confidence_level,
         max_warm_up: config.warm_up_time,
+        min_time: config.min_time.min(config.timeout),
         timeout: config.timeout,
     };
     terminal.warm_up_adaptive(&id.full_id, config.warm_up_time.as_nanos() as f64);
