@@ -122,15 +122,24 @@ class Run:
         return ANSI.sub("", self.stdout + "\n" + self.stderr)
 
 
-def parse_estimate(text):
-    """The middle number of the first `time: [lo est hi]` line, in ns."""
+def parse_interval(text):
+    """(lo, est, hi) of the first `time: [lo est hi]` line, in ns."""
     m = TIME_LINE.search(text)
     if not m:
         return None
-    value, unit = float(m.group(3)), m.group(4)
-    if unit not in UNITS:
-        return None
-    return value * UNITS[unit]
+    out = []
+    for g in (1, 3, 5):
+        value, unit = float(m.group(g)), m.group(g + 1)
+        if unit not in UNITS:
+            return None
+        out.append(value * UNITS[unit])
+    return tuple(out)
+
+
+def parse_estimate(text):
+    """The middle number of the first `time: [lo est hi]` line, in ns."""
+    iv = parse_interval(text)
+    return None if iv is None else iv[1]
 
 
 def fmt_ns(ns):
@@ -253,6 +262,8 @@ def measure(args, exes, problems):
         "wall": {h: {w: [] for w in WORKLOADS} for h in HARNESSES},
         "est": {h: {w: [] for w in WORKLOADS} for h in HARNESSES},
         "acc": {h: {w: [] for w in WORKLOADS} for h in HARNESSES},
+        # Relative half-width of the 95 % interval, (hi - lo) / 2 / est.
+        "half": {h: {w: [] for w in WORKLOADS} for h in HARNESSES},
         "ref": {w: [] for w in WORKLOADS},
         "an_first": {h: [] for h in HARNESSES},
         "an_cmp": {h: [] for h in HARNESSES},
@@ -322,6 +333,8 @@ def measure(args, exes, problems):
                 res["wall"][h][w].append(r.wall)
                 res["est"][h][w].append(est)
                 res["acc"][h][w].append(est / around)
+                lo, _, hi = parse_interval(r.output())
+                res["half"][h][w].append((hi - lo) / 2 / est)
                 log(f"    {h} {w}: estimate {fmt_ns(est)}, reference {fmt_ns(around)}, "
                     f"wall {r.wall:.2f} s")
     return res
@@ -431,6 +444,23 @@ def table(args, res, builds, problems):
                      "-" if cc is None else f"{cc:.3f} s", "-" if yc is None else f"{yc:.3f} s",
                      fmt_ratio(ratio(yc, cc)), "", ""))
 
+    # Issue 9: median wall time per benchmark at most 1/8 of Criterion.rs's,
+    # with a 95 % interval no wider than Criterion.rs's on every workload.
+    wc = [med(res["wall"][C][w]) for w in WORKLOADS]
+    wy = [med(res["wall"][Y][w]) for w in WORKLOADS]
+    if None not in wc and None not in wy:
+        c, y = med(wc), med(wy)
+        r = ratio(y, c)
+        rows.append(("wall time per benchmark, median over the workloads", f"{c:.2f} s",
+                     f"{y:.2f} s", fmt_ratio(r), "<= 1/8",
+                     verdict(None if r is None else r <= 0.125)))
+    for w in WORKLOADS:
+        c, y = med(res["half"][C][w]), med(res["half"][Y][w])
+        ok = None if c is None or y is None else y <= c
+        rows.append((f"95% interval half-width: {w}",
+                     "-" if c is None else f"{c * 100:.2f}%",
+                     "-" if y is None else f"{y * 100:.2f}%",
+                     fmt_ratio(ratio(y, c)), "Y <= C", verdict(ok)))
     for w in WORKLOADS:
         c, y = med(res["est"][C][w]), med(res["est"][Y][w])
         rows.append((f"estimate: {w}", fmt_ns(c), fmt_ns(y), fmt_ratio(ratio(y, c), 3),
