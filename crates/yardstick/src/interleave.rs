@@ -290,4 +290,54 @@ mod tests {
             r[0].verdict()
         );
     }
+
+    #[test]
+    fn rounds_run_balanced_blocks_with_equal_iterations() {
+        use crate::measurement::WallTime;
+        use std::cell::RefCell;
+        // Every call logs (alternative, iterations); the last calls are the
+        // rounds, after each alternative's own warm-up.
+        let log: RefCell<Vec<(usize, u64)>> = RefCell::new(Vec::new());
+        let alternative = |i: usize| -> Alternative<'_, WallTime> {
+            let log = &log;
+            (
+                format!("x/{i}"),
+                Box::new(move |b: &mut Bencher<'_, WallTime>| {
+                    log.borrow_mut().push((i, b.iters));
+                    b.iter(|| (0..std::hint::black_box(50u64)).sum::<u64>());
+                }),
+            )
+        };
+        let mut alternatives = vec![alternative(0), alternative(1), alternative(2)];
+        let config = crate::config::BenchmarkConfig {
+            warm_up_time: Duration::from_millis(20),
+            timeout: Duration::from_millis(30),
+            ..Default::default()
+        };
+        let times = rounds(&WallTime, &mut alternatives, &config).unwrap();
+        drop(alternatives);
+        let k = 3;
+        let n_rounds = times[0].len();
+        assert!(n_rounds >= MIN_ROUNDS && n_rounds % 2 == 0, "{n_rounds}");
+        assert!(times.iter().all(|t| t.len() == n_rounds));
+        let log = log.into_inner();
+        let calls = &log[log.len() - n_rounds * k..];
+        // One iteration count for every call of every round.
+        assert!(calls.iter().all(|c| c.1 == calls[0].1), "{calls:?}");
+        let mut orders = std::collections::BTreeSet::new();
+        for block in calls.chunks(2 * k) {
+            let first: Vec<usize> = block[..k].iter().map(|c| c.0).collect();
+            let second: Vec<usize> = block[k..].iter().map(|c| c.0).collect();
+            // Each round runs every alternative once…
+            let mut sorted = first.clone();
+            sorted.sort_unstable();
+            assert_eq!(sorted, [0, 1, 2], "{block:?}");
+            // …and the second round of a block is the first reversed (ABBA).
+            let reversed: Vec<usize> = first.iter().rev().copied().collect();
+            assert_eq!(second, reversed, "{block:?}");
+            orders.insert(first);
+        }
+        // The order is drawn afresh per block, not fixed once.
+        assert!(orders.len() >= 2, "{orders:?}");
+    }
 }
