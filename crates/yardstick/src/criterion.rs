@@ -448,7 +448,9 @@ impl<M: Measurement> Criterion<M> {
     /// if any did. `criterion_main!` calls it after the last group.
     pub fn final_summary(&self) {
         let terminal = self.run.terminal();
-        if self.run.plots && state::measured_count() > 0 {
+        // --discard-baseline writes nothing, the report's index included.
+        let discard = self.run.baseline == Baseline::Discard;
+        if self.run.plots && !discard && state::measured_count() > 0 {
             if let Err(e) = crate::report::index(&self.run.home) {
                 terminal.warning(&format!("could not write the report index: {e}"));
             }
@@ -565,7 +567,7 @@ impl<M: Measurement> Criterion<M> {
                 &complexity,
             ));
         }
-        if !self.run.plots {
+        if !self.run.plots || self.run.baseline == Baseline::Discard {
             return;
         }
         if let Err(e) = crate::report::group(&self.run.home, group_id, log_scale) {

@@ -236,7 +236,8 @@ fn benchmark<M: Measurement>(
     let mut optimised_away = false;
     if c.run.load_baseline.is_none() {
         optimised_away = check_optimised_away(m, terminal, id, &analysis);
-        if !metrics.is_empty() {
+        // --discard-baseline writes nothing, the metrics included.
+        if !metrics.is_empty() && c.run.baseline != Baseline::Discard {
             if let Err(e) = dir.save_metrics("new", &metrics) {
                 terminal.warning(&format!(
                     "could not save the metrics of {}: {e}",

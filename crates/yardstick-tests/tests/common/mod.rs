@@ -34,26 +34,33 @@ pub struct Run {
     pub stderr: String,
 }
 
-/// Runs the fixture with `args`, results under `home`, plus `env`.
-pub fn run(home: &Path, args: &[&str], env: &[(&str, &str)]) -> Run {
+/// The fixture with `args`, results under `home`, plus `env`; none of the
+/// caller's colour settings or `YARDSTICK_*` options (every option reads
+/// one) reach it.
+pub fn command(home: &Path, args: &[&str], env: &[(&str, &str)]) -> Command {
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_fixture"));
     cmd.args(args).arg("--home").arg(home);
-    for var in [
-        "NO_COLOR",
-        "CARGO_TERM_COLOR",
-        "YARDSTICK_HOME",
-        "CRITERION_HOME",
-    ] {
+    for var in ["NO_COLOR", "CARGO_TERM_COLOR", "CRITERION_HOME"] {
         cmd.env_remove(var);
+    }
+    for (var, _) in std::env::vars_os() {
+        if var.to_string_lossy().starts_with("YARDSTICK_") {
+            cmd.env_remove(var);
+        }
     }
     for (k, v) in env {
         cmd.env(k, v);
     }
+    cmd
+}
+
+/// Runs the fixture with `args`, results under `home`, plus `env`.
+pub fn run(home: &Path, args: &[&str], env: &[(&str, &str)]) -> Run {
     let Output {
         status,
         stdout,
         stderr,
-    } = cmd.output().expect("the fixture runs");
+    } = command(home, args, env).output().expect("the fixture runs");
     Run {
         code: status.code().unwrap_or(-1),
         stdout: String::from_utf8_lossy(&stdout).into_owned(),
@@ -79,6 +86,39 @@ pub fn benchmark_files(home: &Path) -> Vec<(PathBuf, serde_json::Value)> {
         }
     }
     out
+}
+
+/// Every file under `dir` with its contents, sorted by path.
+pub fn files_under(dir: &Path) -> Vec<(PathBuf, Vec<u8>)> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_owned()];
+    while let Some(d) = stack.pop() {
+        for entry in std::fs::read_dir(&d).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                stack.push(path);
+            } else {
+                let bytes = std::fs::read(&path).unwrap();
+                out.push((path, bytes));
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+/// Writes a saved sample (`sample.json`) of the benchmark in folder
+/// `bench_dir` under `home` as baseline `name`: flat sampling, one
+/// iteration per sample, so the per-iteration values are `values` (ns).
+pub fn write_sample(home: &Path, bench_dir: &str, name: &str, values: &[f64]) {
+    let dir = home.join(bench_dir).join(name);
+    std::fs::create_dir_all(&dir).unwrap();
+    let doc = serde_json::json!({
+        "sampling_mode": "Flat",
+        "iters": vec![1.0; values.len()],
+        "times": values,
+    });
+    std::fs::write(dir.join("sample.json"), doc.to_string()).unwrap();
 }
 
 pub fn read_json(path: &Path) -> serde_json::Value {
