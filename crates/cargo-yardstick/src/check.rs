@@ -14,17 +14,38 @@ pub struct Limits {
     /// A timed benchmark fails when the lower bound of its change exceeds
     /// this fraction and the change is significant.
     pub threshold: f64,
-    /// An exact count (no samples) fails when it grew by more than this
-    /// fraction.
+    /// An exact count (no samples, a unit other than time: instructions)
+    /// fails when it grew by more than this fraction.
     pub exact_threshold: f64,
+}
+
+/// Whether `r` is an exact count (an instruction count), gated by
+/// [`Limits::exact_threshold`]: no samples and not a time. A time known
+/// only by its summary (tasty-bench, a hyperfine mean) is still a time.
+#[must_use]
+pub fn is_exact(r: &Row) -> bool {
+    r.p_value.is_none() && r.unit != "ns"
 }
 
 /// Whether `r` breaks the limits.
 #[must_use]
 pub fn is_regression(r: &Row, l: &Limits) -> bool {
-    match r.p_value {
-        Some(_) => r.verdict == Verdict::Regressed && r.change.lower > l.threshold,
-        None => r.change.point > l.exact_threshold,
+    if is_exact(r) {
+        r.change.point > l.exact_threshold
+    } else {
+        r.verdict == Verdict::Regressed && r.change.lower > l.threshold
+    }
+}
+
+/// The limits that applied to `c`'s rows, for the summary line.
+fn limits_text(c: &Comparison, l: &Limits) -> String {
+    let exact = c.rows.iter().any(is_exact);
+    let timed = c.rows.iter().any(|r| !is_exact(r));
+    let (t, e) = (l.threshold * 100.0, l.exact_threshold * 100.0);
+    match (timed, exact) {
+        (true, true) => format!("{t:.1}% in time or {e:.1}% in instructions"),
+        (false, true) => format!("{e:.1}% in instructions"),
+        _ => format!("{t:.1}%"),
     }
 }
 
@@ -41,17 +62,17 @@ pub fn summary(c: &Comparison, l: &Limits, old: &str, new: &str) -> (String, Vec
     if failing.is_empty() {
         let _ = writeln!(
             s,
-            "✅ no benchmark regressed by more than {:.1}% ({} compared, {new} against {old}).\n",
-            l.threshold * 100.0,
+            "✅ no benchmark regressed by more than {} ({} compared, {new} against {old}).\n",
+            limits_text(c, l),
             c.rows.len()
         );
     } else {
         let _ = writeln!(
             s,
-            "❌ {} of {} benchmarks regressed by more than {:.1}% ({new} against {old}): {}\n",
+            "❌ {} of {} benchmarks regressed by more than {} ({new} against {old}): {}\n",
             failing.len(),
             c.rows.len(),
-            l.threshold * 100.0,
+            limits_text(c, l),
             failing.join(", ")
         );
     }

@@ -90,7 +90,10 @@ fn row(o: &BenchResult, n: &BenchResult, cfg: &ChangeConfig) -> Result<Row, Stri
         if o.typical.point <= 0.0 {
             return Err("the old typical value is not positive".into());
         }
-        let rel = n.typical.point / o.typical.point - 1.0;
+        // (new − old) / old: for whole counts the difference is exact, so a
+        // count grown by exactly the threshold is not above it (new / old − 1
+        // would round 1010 / 1000 − 1 above 0.01).
+        let rel = (n.typical.point - o.typical.point) / o.typical.point;
         let verdict = if rel > cfg.noise_threshold {
             Verdict::Regressed
         } else if rel < -cfg.noise_threshold {

@@ -26,7 +26,7 @@ pub struct Side {
 ///
 /// One line naming the selector, what was tried and what to do.
 pub fn resolve(db: &Db, home: &Path, sel: &str) -> Result<Side, String> {
-    let run = if sel == "latest" {
+    let mut run = if sel == "latest" {
         db.latest(0)?
     } else if let Some(n) = sel.strip_prefix("latest~") {
         let n: i64 = n
@@ -35,15 +35,21 @@ pub fn resolve(db: &Db, home: &Path, sel: &str) -> Result<Side, String> {
         db.latest(n)?
     } else if let Ok(id) = sel.parse::<i64>() {
         db.run(id)?
-    } else if let Some(r) = db.latest_by(RunKey::Label, sel)? {
-        Some(r)
-    } else if let Some(r) = db.latest_by(RunKey::Branch, sel)? {
-        Some(r)
-    } else if sel.len() >= 4 && sel.chars().all(|c| c.is_ascii_hexdigit()) {
-        db.latest_by(RunKey::CommitPrefix, sel)?
     } else {
         None
     };
+    // A number that is no run id may still be a label, a branch or a commit
+    // prefix of decimal digits only (one abbreviated hash in 27).
+    let relative = sel == "latest" || sel.starts_with("latest~");
+    if run.is_none() && !relative {
+        run = db.latest_by(RunKey::Label, sel)?;
+    }
+    if run.is_none() && !relative {
+        run = db.latest_by(RunKey::Branch, sel)?;
+    }
+    if run.is_none() && sel.len() >= 4 && sel.chars().all(|c| c.is_ascii_hexdigit()) {
+        run = db.latest_by(RunKey::CommitPrefix, sel)?;
+    }
     if let Some(r) = run {
         let short = r
             .meta
