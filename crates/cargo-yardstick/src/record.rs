@@ -59,7 +59,10 @@ impl BenchResult {
         if iters.is_empty() || iters.len() != values.len() {
             return Err(format!("benchmark '{name}' has no samples"));
         }
-        if iters.iter().chain(&values).any(|v| !v.is_finite()) || iters.iter().any(|&i| i <= 0.0) {
+        if iters.iter().chain(&values).any(|v| !v.is_finite())
+            || iters.iter().any(|&i| i <= 0.0)
+            || values.iter().zip(&iters).any(|(v, i)| !(v / i).is_finite())
+        {
             return Err(format!(
                 "benchmark '{name}' has a sample that is not a finite number or has no iterations"
             ));
@@ -80,6 +83,14 @@ impl BenchResult {
                 Err(err) => return Err(format!("benchmark '{name}': {err}")),
             }
         };
+        if ![typical.point, typical.lower, typical.upper]
+            .iter()
+            .all(|v| v.is_finite())
+        {
+            return Err(format!(
+                "benchmark '{name}': its mean is not a finite number (the samples overflow)"
+            ));
+        }
         Ok(BenchResult {
             name,
             unit,

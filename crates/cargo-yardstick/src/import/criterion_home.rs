@@ -39,10 +39,18 @@ pub fn read_baseline(home: &Path, name: &str) -> Result<Vec<BenchResult>, String
                 lower: e.confidence_interval.lower_bound,
                 upper: e.confidence_interval.upper_bound,
             };
-            let mut r = BenchResult::summary(id, b.unit.clone(), typical);
-            r.iters = b.sample.iters.clone();
-            r.values = b.sample.times.clone();
-            out.push(r);
+            // A sample whose per-iteration values overflow is as unreadable
+            // as a baseline that fails `from_samples`: skipped.
+            let finite = [typical.point, typical.lower, typical.upper]
+                .iter()
+                .chain(&b.sample.averages())
+                .all(|v| v.is_finite());
+            if finite {
+                let mut r = BenchResult::summary(id, b.unit.clone(), typical);
+                r.iters = b.sample.iters.clone();
+                r.values = b.sample.times.clone();
+                out.push(r);
+            }
         } else if let Some(s) = b.baseline(name) {
             if let Ok(r) = BenchResult::from_samples(id, b.unit.clone(), s.iters, s.times) {
                 out.push(r);

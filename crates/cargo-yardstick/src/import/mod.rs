@@ -3,7 +3,7 @@
 //!
 //! Each importer is a pure function from the file's text to results; a
 //! malformed file is an error sentence, never a panic (property-tested in
-//! `tests/import.rs`). Time units become nanoseconds.
+//! `fuzz.rs`, the Criterion.rs home with random folder trees). Time units become nanoseconds.
 
 mod cargo_criterion;
 mod criterion_home;
