@@ -80,7 +80,12 @@ macro_rules! main {
                     function_config: ::std::option::Option::None,
                     config: ::std::option::Option::None,
                     run: || {
-                        let _ = $crate::__private::measure($function);
+                        // Called through a pointer the optimiser cannot see
+                        // through: never inlined into the measured function,
+                        // so callgrind_annotate and the flamegraphs name it.
+                        let function: fn() -> _ = $function;
+                        let function = ::std::hint::black_box(function);
+                        let _ = $crate::__private::measure(function);
                     },
                 }
             ),+];
@@ -201,6 +206,9 @@ macro_rules! library_benchmark {
     (@attrs $fo:tt [$($b:tt)*] [$($a:tt)*]
         $vis:vis fn $name:ident ( $($params:tt)* ) $(-> $ret:ty)? $body:block
     ) => {
+        // Never inlined (as iai-callgrind's): the function keeps its own
+        // symbol, so callgrind_annotate and the flamegraphs name it.
+        #[inline(never)]
         $($a)*
         $vis fn $name($($params)*) $(-> $ret)? $body
 

@@ -12,6 +12,7 @@ use serde_json::Value;
 
 const LIB: &str = env!("CARGO_BIN_EXE_cg-lib");
 const BIN: &str = env!("CARGO_BIN_EXE_cg-bin");
+const IAI: &str = env!("CARGO_BIN_EXE_cg-iai");
 
 fn have_valgrind() -> bool {
     let found = Command::new("valgrind")
@@ -24,6 +25,21 @@ fn have_valgrind() -> bool {
             "valgrind is not on PATH: CI must install it (apt-get install valgrind)"
         );
         eprintln!("note: valgrind is not on PATH; skipping this test");
+    }
+    found
+}
+
+/// Whether Valgrind's script `program` (`callgrind_annotate`, `ms_print`)
+/// can be started; like Valgrind itself, required under `CI`. (Their
+/// `--version` exits with 255: only starting them is checked.)
+fn have_script(program: &str) -> bool {
+    let found = Command::new(program).arg("--version").output().is_ok();
+    if !found {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "{program} is not on PATH: CI must install it (it comes with valgrind)"
+        );
+        eprintln!("note: {program} is not on PATH; skipping this check");
     }
     found
 }
@@ -444,4 +460,58 @@ fn nocapture_shows_the_benchmarks_output() {
     assert_eq!(lines[1], "9", "cg-tool's own output: {out}");
     assert_eq!(lines[2], "- end of stdout/stderr", "{out}");
     assert!(lines[3].starts_with("  Instructions:"), "{out}");
+}
+
+#[test]
+fn callgrind_annotate_reads_the_output_and_names_the_benchmark() {
+    if !have_valgrind() || !have_script("callgrind_annotate") {
+        return;
+    }
+    let h = home("annotate");
+    // The library form (an #[inline(never)] function) and the Iai form (a
+    // plain function, called through a pointer): both small enough to be
+    // inlined into the measured function if nothing stopped it.
+    for (bin, filter, function) in [
+        (LIB, "bench_sum small", "cg_lib::bench_sum"),
+        (IAI, "iai_sum", "cg_iai::iai_sum"),
+    ] {
+        let o = run(bin, &h, &[filter, "--output-format=json"], &[]);
+        assert!(o.status.success(), "{:?}", text(&o));
+        let all = summaries(&o);
+        let file = all[0]["callgrind"]["out_file"].as_str().unwrap();
+        let count = ir(&all[0]);
+        for args in [&[][..], &["--inclusive=yes"][..]] {
+            let annotated = Command::new("callgrind_annotate")
+                .args(args)
+                .arg(file)
+                .output()
+                .unwrap();
+            let (report, diag) = text(&annotated);
+            assert!(annotated.status.success(), "{args:?}:\n{report}\n{diag}");
+            // Its total is the count the framework reported.
+            let totals = report
+                .lines()
+                .find(|l| l.ends_with("PROGRAM TOTALS"))
+                .unwrap_or_else(|| panic!("no totals:\n{report}"));
+            let total: u64 = totals
+                .split_whitespace()
+                .next()
+                .unwrap()
+                .replace(',', "")
+                .parse()
+                .unwrap();
+            assert_eq!(total, count, "{totals}");
+            if args.is_empty() {
+                continue;
+            }
+            // Inclusive costs list every function on the measured path,
+            // the benchmark with nearly all of the count.
+            assert!(
+                report
+                    .lines()
+                    .any(|l| l.contains(&format!(":{function}")) && l.contains("(99.")),
+                "{function} is not named:\n{report}"
+            );
+        }
+    }
 }
