@@ -365,7 +365,7 @@ fn without_bench_each_benchmark_runs_once_natively() {
     let o = Command::new(LIB).env_remove("CG_WORK").output().unwrap();
     let (out, err) = text(&o);
     assert!(o.status.success(), "{out}\n{err}");
-    assert_eq!(out.matches("Success").count(), 6, "{out}");
+    assert_eq!(out.matches("Success").count(), 8, "{out}");
     let list = Command::new(LIB).arg("--list").output().unwrap();
     assert_eq!(
         String::from_utf8_lossy(&list.stdout),
@@ -374,7 +374,9 @@ fn without_bench_each_benchmark_runs_once_natively() {
          cg_lib::sums::bench_work env: benchmark\n\
          cg_lib::sorts::bench_sorted case_3: benchmark\n\
          cg_lib::sorts::bench_reversed case_3: benchmark\n\
-         cg_lib::leaks::bench_leak: benchmark\n"
+         cg_lib::leaks::bench_leak: benchmark\n\
+         cg_lib::teardowns::bench_teardown without: benchmark\n\
+         cg_lib::teardowns::bench_teardown with_costly: benchmark\n"
     );
 }
 
@@ -460,6 +462,44 @@ fn nocapture_shows_the_benchmarks_output() {
     assert_eq!(lines[1], "9", "cg-tool's own output: {out}");
     assert_eq!(lines[2], "- end of stdout/stderr", "{out}");
     assert!(lines[3].starts_with("  Instructions:"), "{out}");
+}
+
+#[test]
+fn teardown_is_not_counted() {
+    if !have_valgrind() {
+        return;
+    }
+    let h = home("teardown");
+    // stderr shown, stdout JSON: the teardown prints to stderr.
+    let o = run(
+        LIB,
+        &h,
+        &[
+            "bench_teardown",
+            "--output-format=json",
+            "--nocapture=stderr",
+        ],
+        &[],
+    );
+    let (out, err) = text(&o);
+    assert!(o.status.success(), "{out}\n{err}");
+    // The teardown ran, once, and did its work: sum_to(100_000), some
+    // 700,000 instructions, against the benchmark's sum_to(3000).
+    assert_eq!(
+        err.matches("costly teardown ran: 4498500 4999950000")
+            .count(),
+        1,
+        "{err}"
+    );
+    let all = summaries(&o);
+    let without = ir(find(&all, "bench_teardown without:"));
+    let with = ir(find(&all, "bench_teardown with_costly:"));
+    // Exactly equal: the measured region is the same code with the same
+    // input; the teardown runs after it returns. (The cache metrics may
+    // differ by a miss or two: the two benchmarks' code sits at different
+    // addresses. They are not compared.)
+    assert_eq!(with, without, "the teardown was counted");
+    assert!(without > 3000 * 7, "{without}");
 }
 
 #[test]

@@ -4,6 +4,7 @@
 //! sums `0..CG_WORK` (a variable passed through the cleared environment,
 //! default 1000) so a test can change the work between two runs. `sorts`
 //! compares two functions by id; `leaks` loses memory under Memcheck.
+//! `teardowns` runs the same benchmark with and without a costly teardown.
 use cgdemo::{bubble_sort, sum_to};
 use yardstick_callgrind::{
     black_box, library_benchmark, library_benchmark_group, main, LibraryBenchmarkConfig, Tool,
@@ -81,7 +82,28 @@ library_benchmark_group!(
     benchmarks = bench_leak
 );
 
+/// Far more work than the benchmark (`sum_to(100_000)` against
+/// `sum_to(3000)`), after it: counted, it would show. It prints its result,
+/// so a test can see that it ran.
+fn costly_teardown(total: u64) {
+    let check = sum_to(black_box(100_000));
+    eprintln!("costly teardown ran: {total} {check}");
+}
+
+library_benchmark! {
+    #[bench::without(args = (3000))]
+    #[bench::with_costly(args = (3000), teardown = costly_teardown)]
+    fn bench_teardown(n: u64) -> u64 {
+        black_box(sum_to(n))
+    }
+}
+
+library_benchmark_group!(
+    name = teardowns;
+    benchmarks = bench_teardown
+);
+
 main!(
     config = LibraryBenchmarkConfig::default().pass_through_env("CG_WORK");
-    library_benchmark_groups = sums, sorts, leaks
+    library_benchmark_groups = sums, sorts, leaks, teardowns
 );
