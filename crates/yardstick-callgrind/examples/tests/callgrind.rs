@@ -365,7 +365,7 @@ fn without_bench_each_benchmark_runs_once_natively() {
     let o = Command::new(LIB).env_remove("CG_WORK").output().unwrap();
     let (out, err) = text(&o);
     assert!(o.status.success(), "{out}\n{err}");
-    assert_eq!(out.matches("Success").count(), 8, "{out}");
+    assert_eq!(out.matches("Success").count(), 11, "{out}");
     let list = Command::new(LIB).arg("--list").output().unwrap();
     assert_eq!(
         String::from_utf8_lossy(&list.stdout),
@@ -376,7 +376,10 @@ fn without_bench_each_benchmark_runs_once_natively() {
          cg_lib::sorts::bench_reversed case_3: benchmark\n\
          cg_lib::leaks::bench_leak: benchmark\n\
          cg_lib::teardowns::bench_teardown without: benchmark\n\
-         cg_lib::teardowns::bench_teardown with_costly: benchmark\n"
+         cg_lib::teardowns::bench_teardown with_costly: benchmark\n\
+         cg_lib::heap::bench_block kib_256: benchmark\n\
+         cg_lib::threads::bench_disjoint: benchmark\n\
+         cg_lib::threads::bench_racy: benchmark\n"
     );
 }
 
@@ -500,6 +503,133 @@ fn teardown_is_not_counted() {
     // addresses. They are not compared.)
     assert_eq!(with, without, "the teardown was counted");
     assert!(without > 3000 * 7, "{without}");
+}
+
+/// `<tool>`'s summary in a benchmark's JSON summary.
+fn tool<'a>(summary: &'a Value, name: &str) -> &'a Value {
+    summary["tools"]
+        .as_array()
+        .expect("a tools array")
+        .iter()
+        .find(|t| t["tool"] == name)
+        .unwrap_or_else(|| panic!("no {name} run in {summary:#}"))
+}
+
+fn check_schema(all: &[Value]) {
+    let schema_path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../schemas/summary.v1.json");
+    let schema: Value =
+        serde_json::from_str(&std::fs::read_to_string(&schema_path).unwrap()).unwrap();
+    let validator = jsonschema::validator_for(&schema).expect("a valid schema");
+    for v in all {
+        let errors: Vec<String> = validator.iter_errors(v).map(|e| e.to_string()).collect();
+        assert!(errors.is_empty(), "{errors:?}\n{v:#}");
+    }
+}
+
+#[test]
+fn massif_records_the_peak_heap_of_a_known_block() {
+    if !have_valgrind() {
+        return;
+    }
+    let h = home("massif");
+    let o = run(
+        LIB,
+        &h,
+        &["bench_block", "--tools=massif", "--output-format=json"],
+        &[],
+    );
+    assert!(o.status.success(), "{:?}", text(&o));
+    let all = summaries(&o);
+    check_schema(&all);
+    let massif = tool(&all[0], "massif");
+    assert_eq!(massif["exit_code"], 0, "{massif:#}");
+    assert_eq!(massif["errors"], Value::Null, "Massif reports no errors");
+    let out = Path::new(massif["out_file"].as_str().expect("an out file"));
+    assert_eq!(
+        out,
+        h.join("yardstick-callgrind-examples/cg-lib/heap/bench_block.kib_256")
+            .join("massif.bench_block.kib_256.out")
+    );
+    assert!(Path::new(massif["log_file"].as_str().unwrap()).is_file());
+    let profile = std::fs::read_to_string(out).unwrap();
+    // Massif's snapshots: `mem_heap_B=` (bytes asked for) precedes
+    // `heap_tree=peak` in the peak snapshot.
+    let mut heap = Vec::new();
+    let mut peak = None;
+    for line in profile.lines() {
+        if let Some(b) = line.strip_prefix("mem_heap_B=") {
+            heap.push(b.parse::<u64>().unwrap());
+        }
+        if line == "heap_tree=peak" {
+            peak = heap.last().copied();
+        }
+    }
+    let peak = peak.unwrap_or_else(|| panic!("no peak snapshot:\n{profile}"));
+    assert_eq!(Some(&peak), heap.iter().max(), "{heap:?}");
+    // The 256 KiB block, plus what the rest of the process holds then (the
+    // harness's registrations, std's buffers: some 15 KB here). Massif counts
+    // the bytes asked for; its allocator overhead is `mem_heap_extra_B`.
+    let block = 256 * 1024;
+    assert!(
+        (block..block + 64 * 1024).contains(&peak),
+        "peak {peak} bytes for a {block}-byte block"
+    );
+    // ms_print reads it.
+    if have_script("ms_print") {
+        let printed = Command::new("ms_print").arg(out).output().unwrap();
+        assert!(printed.status.success(), "{printed:?}");
+        let printed = String::from_utf8_lossy(&printed.stdout);
+        assert!(printed.contains("(peak)"), "{printed}");
+    }
+}
+
+#[test]
+fn helgrind_and_drd_report_a_race_and_pass_a_race_free_benchmark() {
+    if !have_valgrind() {
+        return;
+    }
+    let h = home("threads");
+    let o = run(
+        LIB,
+        &h,
+        &["threads", "--tools=helgrind,drd", "--output-format=json"],
+        &[],
+    );
+    let (out, err) = text(&o);
+    // The racy benchmark fails the run.
+    assert_eq!(o.status.code(), Some(1), "{out}\n{err}");
+    let all = summaries(&o);
+    check_schema(&all);
+    let disjoint = find(&all, "bench_disjoint");
+    let racy = find(&all, "bench_racy");
+    assert_eq!(disjoint["failed"], false, "{disjoint:#}");
+    assert_eq!(racy["failed"], true, "{racy:#}");
+    for (name, race_line) in [
+        ("helgrind", "Possible data race"),
+        ("drd", "Conflicting store"),
+    ] {
+        let clean = tool(disjoint, name);
+        assert_eq!(clean["errors"], 0, "{clean:#}");
+        assert_eq!(clean["exit_code"], 0, "{clean:#}");
+        let found = tool(racy, name);
+        assert!(found["errors"].as_u64().unwrap() >= 1, "{found:#}");
+        assert_eq!(found["exit_code"], 201, "{found:#}");
+        let log = std::fs::read_to_string(found["log_file"].as_str().unwrap()).unwrap();
+        assert!(log.contains(race_line), "{name} log:\n{log}");
+        let message =
+            format!("cg_lib::threads::bench_racy: {name} exited with code 201: errors found");
+        assert!(err.contains(&message), "{err}");
+        assert!(
+            racy["errors"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|e| e.as_str().unwrap().starts_with(&message)),
+            "{racy:#}"
+        );
+    }
+    assert!(!err.contains("panicked"), "{err}");
+    assert!(!err.contains("bench_disjoint"), "{err}");
 }
 
 #[test]

@@ -4,7 +4,11 @@
 //! sums `0..CG_WORK` (a variable passed through the cleared environment,
 //! default 1000) so a test can change the work between two runs. `sorts`
 //! compares two functions by id; `leaks` loses memory under Memcheck.
-//! `teardowns` runs the same benchmark with and without a costly teardown.
+//! `teardowns` runs the same benchmark with and without a costly teardown;
+//! `heap` holds a known heap block for Massif; `threads` has a race-free and
+//! a racy two-thread benchmark for Helgrind and DRD.
+use std::sync::atomic::{AtomicU64, Ordering};
+
 use cgdemo::{bubble_sort, sum_to};
 use yardstick_callgrind::{
     black_box, library_benchmark, library_benchmark_group, main, LibraryBenchmarkConfig, Tool,
@@ -103,7 +107,76 @@ library_benchmark_group!(
     benchmarks = bench_teardown
 );
 
+/// Allocates `bytes` in one block and keeps it while reading it.
+#[inline(never)]
+fn hold_block(bytes: usize) -> u64 {
+    let block = black_box(vec![1u8; bytes]);
+    block.iter().step_by(4096).map(|&b| u64::from(b)).sum()
+}
+
+library_benchmark! {
+    #[bench::kib_256(256 * 1024)]
+    fn bench_block(bytes: usize) -> u64 {
+        hold_block(bytes)
+    }
+}
+
+library_benchmark_group!(
+    name = heap;
+    benchmarks = bench_block
+);
+
+/// One spawned thread and the main thread each fill their own vector; the
+/// join orders everything after. No race, and nothing in std that Helgrind
+/// or DRD misreads (two threads running at once, std's `Mutex` or
+/// `thread::scope` would: they synchronise through futexes and atomics these
+/// tools do not follow).
+fn disjoint() -> u64 {
+    let mut mine = vec![0u64; 32];
+    let theirs = std::thread::spawn(|| {
+        let mut v = vec![0u64; 32];
+        for (i, x) in v.iter_mut().enumerate() {
+            *x = i as u64;
+        }
+        v.iter().sum::<u64>()
+    });
+    for (i, x) in mine.iter_mut().enumerate() {
+        *x = 2 * i as u64;
+    }
+    theirs.join().expect("the thread") + mine.iter().sum::<u64>()
+}
+
+static SHARED: AtomicU64 = AtomicU64::new(0);
+
+/// The main thread and a spawned one store to the same word with nothing
+/// ordering the two stores: a data race as Helgrind and DRD see it (relaxed
+/// atomic stores are plain stores on x86-64 and AArch64), though not
+/// undefined behaviour in Rust.
+fn racy() -> u64 {
+    let other = std::thread::spawn(|| SHARED.store(1, Ordering::Relaxed));
+    SHARED.store(2, Ordering::Relaxed);
+    other.join().expect("the thread");
+    SHARED.load(Ordering::Relaxed)
+}
+
+library_benchmark! {
+    fn bench_disjoint() -> u64 {
+        disjoint()
+    }
+}
+
+library_benchmark! {
+    fn bench_racy() -> u64 {
+        racy()
+    }
+}
+
+library_benchmark_group!(
+    name = threads;
+    benchmarks = bench_disjoint, bench_racy
+);
+
 main!(
     config = LibraryBenchmarkConfig::default().pass_through_env("CG_WORK");
-    library_benchmark_groups = sums, sorts, leaks, teardowns
+    library_benchmark_groups = sums, sorts, leaks, teardowns, heap, threads
 );
