@@ -469,7 +469,10 @@ impl<M: Measurement> Criterion<M> {
             }
         }
         let verbose = self.run.verbosity == crate::cli::Verbosity::Verbose;
-        if (verbose || !self.config.metrics.is_empty()) && state::measured_count() > 0 {
+        // `final_summary` runs on a Criterion of its own (criterion_main!),
+        // so metrics chosen in code show only in what the benchmarks recorded.
+        let metered = !self.config.metrics.is_empty() || state::metered();
+        if (verbose || metered) && state::measured_count() > 0 {
             if let Some(bytes) = crate::meters::peak_rss() {
                 // The process's high-water mark: it bounds every benchmark
                 // of this binary together, not one of them.

@@ -233,6 +233,9 @@ fn benchmark<M: Measurement>(
         results
     });
 
+    if !metrics.is_empty() {
+        state::record_metered();
+    }
     let mut optimised_away = false;
     if c.run.load_baseline.is_none() {
         optimised_away = check_optimised_away(m, terminal, id, &analysis);

@@ -13,6 +13,8 @@ struct Global {
     seen: HashSet<String>,
     csv: Vec<crate::tasty_csv::Row>,
     measured: usize,
+    /// Whether any benchmark measured extra metrics.
+    metered: bool,
     said: HashSet<String>,
     last_header: Option<String>,
     /// (id, p-value, flagged as a change) of every comparison.
@@ -76,6 +78,17 @@ pub(crate) fn header_changed(key: &str) -> bool {
 /// Records that a benchmark was measured and saved.
 pub(crate) fn record_measured() {
     with(|g| g.measured += 1);
+}
+
+/// Records that a benchmark measured extra metrics (from `--measure`,
+/// `with_metrics` or a group's `metrics`).
+pub(crate) fn record_metered() {
+    with(|g| g.metered = true);
+}
+
+/// Whether any benchmark measured extra metrics.
+pub(crate) fn metered() -> bool {
+    with(|g| g.metered)
 }
 
 /// How many benchmarks were measured and saved.

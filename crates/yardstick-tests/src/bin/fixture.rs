@@ -1,9 +1,11 @@
 //! A bench binary exercising the harness's flows. Environment variables
 //! switch on the unhappy paths: `FIXTURE_PANIC` adds a benchmark that
-//! panics, `FIXTURE_WORK` sets the cost of `work/spin`.
+//! panics, `FIXTURE_WORK` sets the cost of `work/spin`, and the other
+//! `FIXTURE_*` variables each add a group of benchmarks.
 
 use std::path::Path;
 
+use criterion::meters::Metric;
 use criterion::profiler::Profiler;
 use criterion::{
     black_box, criterion_group, criterion_main, Benchmark, BenchmarkId, Criterion, Fun,
@@ -273,4 +275,31 @@ criterion_group! {
     config = Criterion::default().with_measurement(HalfSeconds);
     targets = custom
 }
-criterion_main!(group, custom_group);
+/// Extra metrics chosen in code rather than with `--measure`: the whole
+/// `Criterion` counts allocations and their bytes, one group deallocations
+/// and bytes instead. Each body allocates one `Vec<u64>` and frees it.
+fn api_metrics(c: &mut Criterion) {
+    if std::env::var_os("FIXTURE_API_METRICS").is_none() {
+        return;
+    }
+    c.bench_function("api/vec100", |b| {
+        b.iter(|| Vec::<u64>::with_capacity(black_box(100)))
+    });
+    let mut g = c.benchmark_group("api_group");
+    g.metrics(&[Metric::Deallocations, Metric::AllocatedBytes]);
+    g.bench_function("vec50", |b| {
+        b.iter(|| Vec::<u64>::with_capacity(black_box(50)))
+    });
+    g.finish();
+    // After the group, the Criterion's own choice again.
+    c.bench_function("api/vec10", |b| {
+        b.iter(|| Vec::<u64>::with_capacity(black_box(10)))
+    });
+}
+
+criterion_group! {
+    name = metrics_group;
+    config = Criterion::default().with_metrics(&[Metric::Allocations, Metric::AllocatedBytes]);
+    targets = api_metrics
+}
+criterion_main!(group, custom_group, metrics_group);
