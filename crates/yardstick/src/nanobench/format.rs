@@ -5,7 +5,7 @@
 
 /// `value` with `precision` decimals and its integer digits grouped in
 /// threes with commas.
-pub(super) fn grouped(value: f64, precision: usize) -> String {
+pub(crate) fn grouped(value: f64, precision: usize) -> String {
     let text = format!("{value:.precision$}");
     let start = usize::from(text.starts_with(['-', '+']));
     let end = text[start..]

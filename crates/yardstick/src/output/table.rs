@@ -6,7 +6,7 @@ use yardstick_stats::nanobench::{err_fraction, is_unstable};
 
 use super::Completed;
 use crate::meters::Metric;
-use crate::nanobench::format::markdown_code;
+use crate::nanobench::format::{grouped, markdown_code};
 use crate::nanobench::table::{header, Column};
 use crate::Throughput;
 
@@ -90,10 +90,151 @@ pub(crate) fn lines(c: &Completed<'_>, show_header: bool, optimised_away: bool) 
         Some(_) => {
             let iters = c.analysis.iters.iter().sum::<f64>() / c.analysis.iters.len().max(1) as f64;
             out.push_str(&format!(
-                "| :wavy_dash: {name} (Unstable with ~{iters:.1} iters. Increase the warm-up or measurement time)\n"
+                "| :wavy_dash: {name} (Unstable with ~{} iters. Increase the warm-up or measurement time)\n",
+                grouped(iters, 1)
             ));
         }
         None => out.push_str(&format!("| {name}\n")),
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::analysis::{analyse, Analysis};
+    use crate::config::{ActualSamplingMode, BenchmarkConfig};
+    use crate::measurement::DurationFormatter;
+
+    /// err% 9.09 %: the errors |x − 100| / x sorted are 0 ×4, 10/110 ×2,
+    /// 10/90 ×2, 20/120 and 20/80, and their median is 10/110.
+    const NOISY: [f64; 10] = [
+        100.0, 110.0, 90.0, 100.0, 120.0, 80.0, 100.0, 100.0, 110.0, 90.0,
+    ];
+
+    /// Flat samples of `iters` iterations each, taking `per_iter` ns per
+    /// iteration.
+    fn analysis(per_iter: &[f64], iters: f64) -> Analysis {
+        let config = BenchmarkConfig {
+            nresamples: 200,
+            ..BenchmarkConfig::default()
+        };
+        let values = per_iter.iter().map(|v| v * iters).collect();
+        let counts = vec![iters; per_iter.len()];
+        analyse(
+            ActualSamplingMode::Flat,
+            counts,
+            values,
+            None,
+            &config,
+            false,
+        )
+        .unwrap()
+    }
+
+    fn row(title: &str, a: &Analysis, optimised_away: bool) -> String {
+        let c = Completed {
+            title,
+            analysis: a,
+            throughput: None,
+            formatter: &DurationFormatter,
+            unit: "ns",
+            significance: 0.05,
+            confidence: 0.95,
+            noise_threshold: 0.01,
+            baseline: None,
+            ratio_to_baseline: None,
+            failure: None,
+            elapsed: std::time::Duration::ZERO,
+            metrics: &[],
+            drift: None,
+            optimised_away,
+        };
+        lines(&c, false, optimised_away)
+    }
+
+    /// The cells of a row, trimmed, and the benchmark's cell.
+    fn cells(row: &str) -> (Vec<&str>, &str) {
+        let parts: Vec<&str> = row.trim_end_matches('\n').split('|').skip(1).collect();
+        let (name, cells) = parts.split_last().unwrap();
+        (cells.iter().map(|c| c.trim()).collect(), name.trim())
+    }
+
+    #[test]
+    fn a_steady_benchmark_gets_a_plain_row() {
+        // Median 100; |x − 100| / x is 0 four times, 1/101 and 1/99 twice
+        // each, 2/102 and 2/98 once: the median of the ten is 1/101 =
+        // 0.99 %.
+        let a = analysis(
+            &[
+                100.0, 101.0, 99.0, 100.0, 102.0, 98.0, 100.0, 100.0, 101.0, 99.0,
+            ],
+            10.0,
+        );
+        let r = row("steady", &a, false);
+        let (cells, name) = cells(&r);
+        assert_eq!(name, "`steady`");
+        // ns/op (the mean), op/s, err%, five counters not measured, and
+        // the total: 10 samples of 10 iterations of 100 ns, 10 µs = 0.00 s.
+        assert_eq!(
+            cells,
+            [
+                "100.00",
+                "10,000,000.00",
+                "1.0%",
+                "-",
+                "-",
+                "-",
+                "-",
+                "-",
+                "0.00"
+            ]
+        );
+        assert!(!r.contains(":wavy_dash:") && !r.contains(":boom:"), "{r}");
+    }
+
+    #[test]
+    fn an_err_of_five_percent_or_more_is_flagged_unstable() {
+        // Just under: 100 four times, 105 and 95 three times each; the
+        // errors sorted are 0 ×4, 5/105 ×3, 5/95 ×3, median 5/105 = 4.76 %.
+        let under = analysis(
+            &[
+                100.0, 105.0, 95.0, 100.0, 105.0, 95.0, 100.0, 105.0, 95.0, 100.0,
+            ],
+            2000.0,
+        );
+        let r = row("under", &under, false);
+        assert_eq!(cells(&r).0[2], "4.8%");
+        assert_eq!(cells(&r).1, "`under`", "{r}");
+
+        // Over, 9.09 %. Every sample has 2000 iterations.
+        let noisy = analysis(&NOISY, 2000.0);
+        let r = row("noisy", &noisy, false);
+        let (cells, name) = cells(&r);
+        assert_eq!(cells[2], "9.1%");
+        assert_eq!(cells[0], "100.00");
+        assert_eq!(
+            name,
+            ":wavy_dash: `noisy` (Unstable with ~2,000.0 iters. Increase the warm-up or measurement time)"
+        );
+    }
+
+    #[test]
+    fn an_optimised_away_body_gets_the_boom_row_with_no_numbers() {
+        let noisy = analysis(&NOISY, 10.0);
+        // nanobench's cells of nothing: "- " right-aligned in each width
+        // (22, 22, 10, 18, 18, 9, 17, 10, 12), then the name; the overflow
+        // row wins over the unstable one.
+        let dash = |width: usize| format!("|{}- ", " ".repeat(width - 3));
+        let expected: String = [22, 22, 10, 18, 18, 9, 17, 10, 12]
+            .into_iter()
+            .map(dash)
+            .chain([
+                "| :boom: `empty` (iterations overflow. Maybe your code got optimized away?)\n"
+                    .to_owned(),
+            ])
+            .collect();
+        assert_eq!(row("empty", &noisy, true), expected);
+        assert!(expected.starts_with("|                   - |                   - |       - |"));
+    }
 }
