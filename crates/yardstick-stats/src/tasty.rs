@@ -251,6 +251,56 @@ mod tests {
     }
 
     #[test]
+    fn stops_as_precise_at_the_first_pair_within_the_target() {
+        // A fake clock: n iterations take exactly n (1 per iteration), and
+        // the clock's precision is 1. For the pair (n, 2n) the perturbed
+        // points are (n − 1, 2n + 1) and (n + 1, 2n − 1); the line through
+        // the origin of (n, x), (2n, y) has t = (x + 2y) / 5 and residuals
+        // (4x − 2y)/5 and (y − 2x)/5, so a deviation |2x − y| / √5: here 3/√5
+        // for both, 3 / (√5 n) per iteration, against a mean of exactly 1.
+        // Precise means 3 / (√5 n) < target: n > 26.8 at a 5 % target.
+        // n = 16 gives 8.4 %, n = 32 gives 4.19 %: the 7th measurement
+        // (64 iterations) stops it, long before the timeout.
+        let rule = StopRule {
+            target_rel_std_dev: 0.05,
+            timeout: Some(1e6),
+        };
+        let mut run = Adaptive::new(rule, 1.0);
+        let mut asked = Vec::new();
+        let outcome = loop {
+            let n = run.iterations();
+            asked.push(n);
+            if let Some(o) = run.record(n as f64) {
+                break o;
+            }
+            assert!(asked.len() < 20, "never stopped: {asked:?}");
+        };
+        assert_eq!(asked, [1, 2, 4, 8, 16, 32, 64]);
+        assert_eq!(outcome.reason, StopReason::Precise);
+        assert_eq!(outcome.n, 32);
+        assert_eq!(outcome.estimate.mean, 1.0);
+        let expected = 3.0 / (5f64.sqrt() * 32.0);
+        assert!(
+            (outcome.estimate.std_dev - expected).abs() < 1e-12,
+            "{outcome:?}"
+        );
+
+        // A 4 % target needs n > 33.5: one more doubling.
+        let rule = StopRule {
+            target_rel_std_dev: 0.04,
+            timeout: None,
+        };
+        let mut run = Adaptive::new(rule, 1.0);
+        let outcome = loop {
+            let n = run.iterations();
+            if let Some(o) = run.record(n as f64) {
+                break o;
+            }
+        };
+        assert_eq!((outcome.reason, outcome.n), (StopReason::Precise, 64));
+    }
+
+    #[test]
     fn infinite_target_is_a_single_run() {
         let rule = StopRule {
             target_rel_std_dev: f64::INFINITY,
