@@ -131,6 +131,71 @@ fn tasty_format_csv_baseline_and_fail_if_slower() {
 }
 
 #[test]
+fn fail_if_slower_20_fails_a_22_percent_slowdown_and_passes_a_10_percent_one() {
+    // fake/work costs FIXTURE_WORK ns per iteration with a ±0.2 % pattern,
+    // so the ratio of two runs' estimates is within ±0.4 % of the ratio of
+    // the works, whatever the machine's load.
+    let h = home("tasty-limit");
+    let csv = h.join("before.csv");
+    let csv_arg = csv.to_str().unwrap();
+    let a = quick(&["--output-format", "tasty", "--csv", csv_arg, "fake/work"]);
+    let r = run(&h, &args(&a), &[("FIXTURE_WORK", "2000")]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let limit = quick(&[
+        "--output-format",
+        "tasty",
+        "--baseline-csv",
+        csv_arg,
+        "--fail-if-slower",
+        "20",
+        "fake/work",
+    ]);
+
+    // 2450 / 2000 = 1.225: 22.5 % slower (22.1–22.9 % with the pattern),
+    // past the 20 % allowed. tasty-bench truncates to whole percent.
+    let slow = run(&h, &args(&limit), &[("FIXTURE_WORK", "2450")]);
+    assert_eq!(slow.code, 1, "{}\n{}", slow.stdout, slow.stderr);
+    assert!(slow.stdout.contains("fake/work: FAIL ("), "{}", slow.stdout);
+    assert!(
+        slow.stdout.contains(", 22% more than baseline"),
+        "{}",
+        slow.stdout
+    );
+    let why = slow
+        .stdout
+        .lines()
+        .find(|l| {
+            l.ends_with("% slower than the baseline, more than the 20% --fail-if-slower allows")
+        })
+        .unwrap_or_else(|| panic!("{}", slow.stdout));
+    let pct: f64 = why.trim_start()[..why.trim_start().find('%').unwrap()]
+        .parse()
+        .unwrap();
+    assert!((pct - 22.5).abs() < 0.5, "{why}");
+    assert!(
+        slow.stderr.contains("1 benchmark failed: fake/work"),
+        "{}",
+        slow.stderr
+    );
+
+    // 2210 / 2000 = 1.105: 10.5 % slower, within the 20 %.
+    let fine = run(&h, &args(&limit), &[("FIXTURE_WORK", "2210")]);
+    assert_eq!(fine.code, 0, "{}\n{}", fine.stdout, fine.stderr);
+    assert!(fine.stdout.contains("fake/work: OK ("), "{}", fine.stdout);
+    assert!(
+        fine.stdout.contains(", 10% more than baseline"),
+        "{}",
+        fine.stdout
+    );
+    assert!(
+        fine.stdout.contains("All 1 tests passed ("),
+        "{}",
+        fine.stdout
+    );
+    assert!(!fine.stderr.contains("failed"), "{}", fine.stderr);
+}
+
+#[test]
 fn a_broken_baseline_csv_is_one_line_and_status_2() {
     let h = home("tasty-bad");
     let csv = h.join("bad.csv");
