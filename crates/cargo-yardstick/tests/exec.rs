@@ -230,3 +230,184 @@ fn callgrind_without_valgrind_is_one_line() {
     assert_eq!(e.lines().count(), 1, "{e}");
     assert!(e.starts_with("error: --callgrind needs valgrind"), "{e}");
 }
+
+/// The `new/` folder of exec benchmark `name` (whose folder name is found
+/// by its `benchmark.json`, since names are made safe for file systems).
+fn saved(home: &Path, name: &str) -> std::path::PathBuf {
+    let full = format!("exec/{name}");
+    for e in std::fs::read_dir(home.join("exec")).unwrap() {
+        let dir = e.unwrap().path();
+        let b = dir.join("new").join("benchmark.json");
+        if b.is_file() && json(&b)["full_id"] == full.as_str() {
+            return dir;
+        }
+    }
+    panic!("no saved benchmark {full} under {}", home.display());
+}
+
+fn numbers(v: &serde_json::Value) -> Vec<f64> {
+    v.as_array()
+        .unwrap()
+        .iter()
+        .map(|x| x.as_f64().unwrap())
+        .collect()
+}
+
+fn close(a: f64, b: f64) -> bool {
+    (a - b).abs() <= 1e-9 * a.abs().max(b.abs())
+}
+
+#[test]
+fn report_saves_criterion_files_and_writes_the_pages() {
+    let dir = tempfile::tempdir().unwrap();
+    let home = dir.path().join("home");
+    let out_json = dir.path().join("r.json");
+    // Without a shell nothing is subtracted: every run takes some time.
+    let args = [
+        "--runs",
+        "4",
+        "--shell",
+        "none",
+        "--report",
+        "--name",
+        "nothing",
+        "--name",
+        "a/b:c",
+        "--export-json",
+        out_json.to_str().unwrap(),
+        "true",
+        "sh -c true",
+    ];
+    let o = exec(&home, &args);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let index = home.join("report").join("index.html");
+    assert!(
+        stderr(&o).contains(&format!(
+            "wrote the report of 2 commands; index: {}",
+            index.display()
+        )),
+        "{}",
+        stderr(&o)
+    );
+    assert_eq!(db_state(&home).0, 1);
+    let exported = json(&out_json);
+
+    for (i, name) in ["nothing", "a/b:c"].into_iter().enumerate() {
+        let b = saved(&home, name);
+        let folder = b.file_name().unwrap().to_str().unwrap().to_owned();
+        if name == "a/b:c" {
+            // '/' and ':' are not file-name characters: replaced, and a
+            // hash keeps the name apart from "a_b_c".
+            assert!(
+                folder.starts_with("a_b_c_") && folder.len() == 14,
+                "{folder}"
+            );
+        } else {
+            assert_eq!(folder, "nothing");
+        }
+        let new = b.join("new");
+        let rec = json(&new.join("benchmark.json"));
+        assert_eq!(rec["group_id"], "exec");
+        assert_eq!(rec["function_id"], name);
+        assert_eq!(rec["directory_name"], format!("exec/{folder}").as_str());
+        // The same runs as the export, in nanoseconds, one iteration each.
+        let sample = json(&new.join("sample.json"));
+        assert_eq!(sample["sampling_mode"], "Flat");
+        assert_eq!(numbers(&sample["iters"]), [1.0; 4]);
+        let ns = numbers(&sample["times"]);
+        let secs = numbers(&exported["results"][i]["times"]);
+        assert_eq!(ns.len(), 4);
+        for (n, s) in ns.iter().zip(&secs) {
+            assert!(close(*n, s * 1e9), "{n} ns against {s} s");
+        }
+        // Estimates by their definitions: the mean, the median of four
+        // (the middle two averaged), the n − 1 standard deviation.
+        let est = json(&new.join("estimates.json"));
+        let mean = ns.iter().sum::<f64>() / 4.0;
+        let mut sorted = ns.clone();
+        sorted.sort_by(f64::total_cmp);
+        let median = (sorted[1] + sorted[2]) / 2.0;
+        let sd = (ns.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / 3.0).sqrt();
+        let point = |k: &str| est[k]["point_estimate"].as_f64().unwrap();
+        assert!(close(point("mean"), mean), "{est}");
+        assert!(close(point("median"), median), "{est}");
+        assert!(close(point("std_dev"), sd), "{est}");
+        assert_eq!(est["mean"]["confidence_interval"]["confidence_level"], 0.95);
+        assert!(est["slope"].is_null());
+        let fences = numbers(&json(&new.join("tukey.json")));
+        assert!(fences.windows(2).all(|w| w[0] <= w[1]), "{fences:?}");
+        let raw = std::fs::read_to_string(new.join("raw.csv")).unwrap();
+        let mut lines = raw.lines();
+        assert_eq!(
+            lines.next(),
+            Some("group,function,value,throughput_num,throughput_type,sample_measured_value,unit,iteration_count")
+        );
+        let rows: Vec<&str> = lines.collect();
+        assert_eq!(rows.len(), 4);
+        assert!(
+            rows.iter()
+                .all(|r| r.starts_with(&format!("exec,{name},,,,")) && r.ends_with(",ns,1")),
+            "{raw}"
+        );
+        // As after a Criterion.rs run, base/ is this run; nothing to compare
+        // with yet.
+        assert_eq!(json(&b.join("base").join("sample.json")), sample);
+        assert!(!b.join("change").exists());
+        let page = std::fs::read_to_string(b.join("report").join("index.html")).unwrap();
+        assert!(page.contains(&format!("<h1>exec/{name}</h1>")), "{page}");
+        assert!(!page.contains("Change in mean"));
+    }
+    assert!(home.join("exec/report/index.html").is_file());
+    let html = std::fs::read_to_string(&index).unwrap();
+    // Listed under the group exec, by name, linking to their pages.
+    assert!(
+        html.contains(r#"<a href="../exec/report/index.html">exec</a>"#),
+        "{html}"
+    );
+    assert!(
+        html.contains(r#"<a href="../exec/nothing/report/index.html">nothing</a>"#),
+        "{html}"
+    );
+    assert!(html.contains(">a/b:c</a>"), "{html}");
+
+    // A second run is compared with the first (base/), then replaces it;
+    // without the history it still writes the report.
+    let mut again = args.to_vec();
+    again.push("--no-history");
+    let o = exec(&home, &again);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(db_state(&home).0, 1);
+    let b = saved(&home, "nothing");
+    let change = json(&b.join("change").join("estimates.json"));
+    assert!(change["mean"]["point_estimate"].is_f64(), "{change}");
+    let page = std::fs::read_to_string(b.join("report").join("index.html")).unwrap();
+    assert!(page.contains("Change in mean"), "{page}");
+    assert!(b.join("report/change/mean.svg").is_file());
+    assert_eq!(
+        json(&b.join("base").join("sample.json")),
+        json(&b.join("new").join("sample.json"))
+    );
+
+    // cargo yardstick report reads them like any benchmark.
+    let o = common::run(&home, &["report", "--nresamples", "1000"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(
+        stdout(&o),
+        format!(
+            "wrote 2 benchmark pages and 1 group pages; index: {}\n",
+            index.display()
+        )
+    );
+
+    // Refused: a single run, and instruction counts.
+    let o = exec(&home, &["--runs", "1", "--report", "true"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("--report needs at least 2 runs per command"),
+        "{}",
+        stderr(&o)
+    );
+    let o = exec(&home, &["--callgrind", "--report", "true"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("cannot be used with"), "{}", stderr(&o));
+}

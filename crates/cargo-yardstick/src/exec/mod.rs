@@ -3,6 +3,7 @@
 
 mod callgrind;
 pub mod measure;
+mod report;
 
 use std::fmt::Write as _;
 use std::path::PathBuf;
@@ -84,6 +85,11 @@ pub struct ExecArgs {
     /// Do not record the run in the history.
     #[arg(long)]
     pub no_history: bool,
+    /// Also save each command's runs under the home directory in the
+    /// Criterion.rs layout (benchmark `exec/<name>`) and write their HTML
+    /// report, the one `cargo yardstick report` writes.
+    #[arg(long, conflicts_with = "callgrind")]
+    pub report: bool,
     /// Bootstrap resamples of the intervals.
     #[arg(long, default_value_t = 10_000, value_name = "N")]
     pub nresamples: usize,
@@ -660,6 +666,12 @@ pub fn run(a: &ExecArgs) -> Result<u8, Failure> {
         return Err(bad("--nresamples must be at least 1".into()));
     }
     let p = plan(a)?;
+    if a.report && p.min_runs < 2 {
+        return Err(bad(format!(
+            "--report needs at least 2 runs per command (a page shows their distribution), got {}; raise --runs or --min-runs",
+            p.min_runs
+        )));
+    }
     let jobs = jobs(a)?;
     let shell = Shell::parse(a.shell.as_deref().unwrap_or("sh"));
     if a.callgrind {
@@ -688,6 +700,26 @@ pub fn run(a: &ExecArgs) -> Result<u8, Failure> {
         let r =
             BenchResult::from_samples(m.job.name.clone(), "ns".into(), ones, ns).map_err(fail)?;
         results.push(r);
+    }
+    if a.report {
+        let home = a.home.resolve();
+        let timed: Vec<report::Timed<'_>> = results
+            .iter()
+            .map(|r| report::Timed {
+                name: &r.name,
+                ns: &r.values,
+            })
+            .collect();
+        let settings = report::Settings {
+            nresamples: a.nresamples,
+            seed: a.seed,
+        };
+        let index = report::write(&home, &timed, settings).map_err(fail)?;
+        eprintln!(
+            "wrote the report of {} commands; index: {}",
+            timed.len(),
+            index.display()
+        );
     }
     record(a, results)?;
     print(&text)?;

@@ -1,0 +1,369 @@
+//! `exec --report`: each command's runs are saved under the home directory
+//! in the Criterion.rs layout, as benchmark `exec/<name>` in the folder
+//! `<home>/exec/<name>/` (`new/` with `sample.json`, `estimates.json`,
+//! `benchmark.json`, `tukey.json`, `raw.csv`), so that `cargo yardstick
+//! report` reads them like any benchmark; and their pages, the `exec` group
+//! page and the index are written at once.
+//!
+//! As in a Criterion.rs run with the default baseline, `base/` holds the
+//! previous run of the command: this run is compared with it (its page
+//! shows the change, `change/estimates.json` keeps it) and then becomes
+//! `base/`.
+
+use std::path::{Path, PathBuf};
+
+use yardstick_format::criterion::{
+    raw_csv, BenchmarkRecord, ChangeFile, ConfidenceInterval, EstimateFile, EstimatesFile, RawRow,
+    SamplingMode, SavedSample,
+};
+use yardstick_report::{write_benchmark_from_disk, write_group, write_index, RegenerateOptions};
+use yardstick_stats::{classify, compare, estimates, BootstrapConfig, ChangeConfig, Estimate};
+
+/// The group every exec benchmark belongs to.
+pub const GROUP: &str = "exec";
+
+/// Longest title, as the harness cuts `full_id`.
+const MAX_TITLE_LEN: usize = 100;
+/// Longest folder name for one part of an id.
+const MAX_COMPONENT_LEN: usize = 64;
+
+/// One command's runs: its name and wall times in nanoseconds.
+pub struct Timed<'a> {
+    /// The command's name (`--name`, or the command line).
+    pub name: &'a str,
+    /// Its runs, in nanoseconds.
+    pub ns: &'a [f64],
+}
+
+/// Bootstrap settings of the report.
+#[derive(Debug, Clone, Copy)]
+pub struct Settings {
+    /// Resamples.
+    pub nresamples: usize,
+    /// Seed.
+    pub seed: u64,
+}
+
+/// Turns one part of an id into one folder name, as the yardstick harness
+/// does: characters unsafe in file names become `_` (as in Criterion.rs),
+/// and whenever that loses information (a character replaced, the name cut
+/// at 64 bytes, empty, a leading dot, a trailing space or dot) a hash of
+/// the original is appended, so no name leaves its folder and two names
+/// never share one.
+#[must_use]
+pub fn folder_component(part: &str) -> String {
+    const UNSAFE: &[char] = &['?', '"', '/', '\\', '*', '<', '>', ':', '|', '^'];
+    let mut out: String = part
+        .chars()
+        .map(|c| {
+            if UNSAFE.contains(&c) || c.is_control() {
+                '_'
+            } else {
+                c
+            }
+        })
+        .collect();
+    let mut lossy = out != part;
+    if out.is_empty() || out.starts_with('.') {
+        out.insert(0, '_');
+        lossy = true;
+    }
+    if out.len() > MAX_COMPONENT_LEN {
+        let cut = floor_char_boundary(&out, MAX_COMPONENT_LEN);
+        out.truncate(cut);
+        lossy = true;
+    }
+    if out.ends_with(' ') || out.ends_with('.') {
+        lossy = true;
+    }
+    if lossy {
+        out.push_str(&format!("_{:08x}", fnv1a(part.as_bytes()) as u32));
+    }
+    out
+}
+
+fn floor_char_boundary(s: &str, mut i: usize) -> usize {
+    while !s.is_char_boundary(i) {
+        i -= 1;
+    }
+    i
+}
+
+/// FNV-1a, 64 bits: stable across Rust releases, as folder names must be.
+fn fnv1a(bytes: &[u8]) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for &b in bytes {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    h
+}
+
+/// `benchmark.json` of command `name`.
+#[must_use]
+pub fn record(name: &str) -> BenchmarkRecord {
+    let full_id = format!("{GROUP}/{name}");
+    let mut title = full_id.clone();
+    if title.len() > MAX_TITLE_LEN {
+        title.truncate(floor_char_boundary(&title, MAX_TITLE_LEN));
+        title.push_str("...");
+    }
+    BenchmarkRecord {
+        group_id: GROUP.to_owned(),
+        function_id: Some(name.to_owned()),
+        value_str: None,
+        throughput: None,
+        directory_name: format!("{GROUP}/{}", folder_component(name)),
+        full_id,
+        title,
+    }
+}
+
+fn estimate_file(e: &Estimate) -> EstimateFile {
+    EstimateFile {
+        confidence_interval: ConfidenceInterval {
+            confidence_level: e.confidence,
+            lower_bound: e.lower,
+            upper_bound: e.upper,
+        },
+        point_estimate: e.point,
+        standard_error: e.standard_error,
+    }
+}
+
+/// Writes `bytes` through a temporary file and a rename, so a reader never
+/// sees half a file.
+fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), String> {
+    let dir = path.parent().unwrap_or(Path::new("."));
+    std::fs::create_dir_all(dir)
+        .map_err(|e| format!("{}: cannot create it: {e}", dir.display()))?;
+    let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("file");
+    let tmp = dir.join(format!(".{name}.{}.tmp", std::process::id()));
+    std::fs::write(&tmp, bytes)
+        .and_then(|()| std::fs::rename(&tmp, path))
+        .map_err(|e| {
+            let _ = std::fs::remove_file(&tmp);
+            format!("{}: cannot write it: {e}", path.display())
+        })
+}
+
+fn json<T: serde::Serialize>(v: &T) -> Vec<u8> {
+    serde_json::to_vec(v).expect("plain data serialises")
+}
+
+/// The five files of one run, by name.
+fn files(t: &Timed<'_>, s: Settings) -> Result<Vec<(&'static str, Vec<u8>)>, String> {
+    let rec = record(t.name);
+    let iters = vec![1.0; t.ns.len()];
+    let cfg = BootstrapConfig {
+        nresamples: s.nresamples,
+        confidence: 0.95,
+        seed: s.seed,
+    };
+    let e = estimates(&iters, t.ns, false, &cfg)
+        .map_err(|e| format!("'{}': no report: {e}", t.name))?;
+    let est = EstimatesFile {
+        mean: estimate_file(&e.mean),
+        median: estimate_file(&e.median),
+        median_abs_dev: estimate_file(&e.mad),
+        slope: e.slope.as_ref().map(estimate_file),
+        std_dev: estimate_file(&e.std_dev),
+    };
+    let sample = SavedSample {
+        sampling_mode: SamplingMode::Flat,
+        iters,
+        times: t.ns.to_vec(),
+    };
+    let raw: Vec<RawRow> =
+        t.ns.iter()
+            .map(|&v| RawRow {
+                group: GROUP.to_owned(),
+                function: t.name.to_owned(),
+                value: String::new(),
+                throughput_num: None,
+                throughput_type: None,
+                sample_measured_value: v,
+                unit: "ns".to_owned(),
+                iteration_count: 1,
+            })
+            .collect();
+    Ok(vec![
+        ("sample.json", json(&sample)),
+        ("estimates.json", json(&est)),
+        ("benchmark.json", json(&rec)),
+        ("tukey.json", json(&classify(t.ns).fences.as_array())),
+        ("raw.csv", raw_csv(&raw).into_bytes()),
+    ])
+}
+
+/// The previous run's samples (`base/`), when readable.
+fn base_sample(dir: &Path) -> Option<SavedSample> {
+    let text = std::fs::read(dir.join("base").join("sample.json")).ok()?;
+    let s: SavedSample = serde_json::from_slice(&text).ok()?;
+    s.validate().ok()?;
+    Some(s)
+}
+
+/// Saves every command's runs under `home` and writes their pages, the
+/// `exec` group page and the index; returns the index's path.
+///
+/// # Errors
+///
+/// One line naming the command or the file that could not be written.
+pub fn write(home: &Path, timed: &[Timed<'_>], s: Settings) -> Result<PathBuf, String> {
+    let opts = RegenerateOptions {
+        nresamples: s.nresamples,
+        seed: s.seed,
+        ..RegenerateOptions::default()
+    };
+    for t in timed {
+        let rec = record(t.name);
+        let dir = home.join(&rec.directory_name);
+        let files = files(t, s)?;
+        let change = base_sample(&dir).map(|base| {
+            compare(
+                &base.averages(),
+                t.ns,
+                &ChangeConfig {
+                    nresamples: s.nresamples,
+                    confidence: 0.95,
+                    significance: opts.significance,
+                    noise_threshold: opts.noise_threshold,
+                    seed: s.seed,
+                },
+            )
+        });
+        let change_path = dir.join("change").join("estimates.json");
+        match &change {
+            Some(Ok(c)) => {
+                let file = ChangeFile {
+                    mean: estimate_file(&c.mean),
+                    median: estimate_file(&c.median),
+                };
+                write_atomic(&change_path, &json(&file))?;
+            }
+            Some(Err(e)) => {
+                // Runs of zero time (all shell start-up) have no relative
+                // change: the page is written without one.
+                eprintln!(
+                    "warning: '{}' not compared with its previous run: {e}",
+                    t.name
+                );
+                let _ = std::fs::remove_file(&change_path);
+            }
+            None => {}
+        }
+        for (name, bytes) in &files {
+            write_atomic(&dir.join("new").join(name), bytes)?;
+        }
+        let compared = matches!(change, Some(Ok(_)));
+        if !compared {
+            for (name, bytes) in &files {
+                write_atomic(&dir.join("base").join(name), bytes)?;
+            }
+        }
+        // The page compares `new/` with `base/`, the previous run ...
+        write_benchmark_from_disk(home, &rec.directory_name, &opts)
+            .map_err(|e| format!("'{}': {e}", t.name))?;
+        // ... which this run then replaces.
+        if compared {
+            for (name, bytes) in &files {
+                write_atomic(&dir.join("base").join(name), bytes)?;
+            }
+        }
+    }
+    write_group(home, GROUP, false).map_err(|e| e.to_string())?;
+    write_index(home).map_err(|e| e.to_string())?;
+    Ok(home.join("report").join("index.html"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn folder_names_are_the_harness_rule() {
+        assert_eq!(folder_component("sleep 0.1"), "sleep 0.1");
+        // FNV-1a 64 of "" is its offset basis; its low 32 bits name "".
+        assert_eq!(folder_component(""), "__84222325");
+        let f = folder_component("a/b:c");
+        assert!(
+            f.starts_with("a_b_c_") && f.len() == "a_b_c_".len() + 8,
+            "{f}"
+        );
+        assert_ne!(folder_component("a/b"), folder_component("a:b"));
+        assert!(folder_component(&"x".repeat(200)).len() <= 64 + 9);
+        let r = record("a/b:c");
+        assert_eq!(r.full_id, "exec/a/b:c");
+        assert_eq!(r.directory_name, format!("exec/{f}"));
+        assert_eq!(record(&"y".repeat(150)).title.len(), 103);
+    }
+
+    fn read(path: &Path) -> serde_json::Value {
+        serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap()
+    }
+
+    const S: Settings = Settings {
+        nresamples: 500,
+        seed: 0,
+    };
+
+    #[test]
+    fn a_second_run_is_compared_with_the_first() {
+        let tmp = tempfile::tempdir().unwrap();
+        let home = tmp.path();
+        let first = [100.0, 110.0, 90.0];
+        let t = |ns| Timed { name: "cmd", ns };
+        write(home, &[t(&first)], S).unwrap();
+        let dir = home.join("exec/cmd");
+        assert!(!dir.join("change").exists());
+        // Twice as slow: the mean goes from 100 to 200, +100 %; the median
+        // from 100 to 200 too.
+        let second = [200.0, 220.0, 180.0];
+        let index = write(home, &[t(&second)], S).unwrap();
+        assert_eq!(index, home.join("report/index.html"));
+        let c = read(&dir.join("change/estimates.json"));
+        assert!(
+            (c["mean"]["point_estimate"].as_f64().unwrap() - 1.0).abs() < 1e-12,
+            "{c}"
+        );
+        assert!(
+            (c["median"]["point_estimate"].as_f64().unwrap() - 1.0).abs() < 1e-12,
+            "{c}"
+        );
+        let page = std::fs::read_to_string(dir.join("report/index.html")).unwrap();
+        assert!(
+            page.contains("Change in mean") && page.contains("+100.00%"),
+            "{page}"
+        );
+        assert_eq!(
+            read(&dir.join("base/sample.json"))["times"],
+            serde_json::json!(second)
+        );
+    }
+
+    #[test]
+    fn runs_of_zero_time_are_reported_without_a_change() {
+        let tmp = tempfile::tempdir().unwrap();
+        let home = tmp.path();
+        let zero = [0.0; 3];
+        for _ in 0..2 {
+            write(
+                home,
+                &[Timed {
+                    name: "z",
+                    ns: &zero,
+                }],
+                S,
+            )
+            .unwrap();
+        }
+        let dir = home.join("exec/z");
+        assert!(!dir.join("change").join("estimates.json").exists());
+        assert!(dir.join("report/index.html").is_file());
+        assert_eq!(
+            read(&dir.join("base/sample.json")),
+            read(&dir.join("new/sample.json"))
+        );
+    }
+}
