@@ -169,7 +169,9 @@ impl<M: Measurement> Criterion<M> {
     pub fn nresamples(mut self, n: usize) -> Criterion<M> {
         assert!(n > 0, "nresamples must be positive");
         if n <= 1000 {
-            eprintln!("\nWarning: It is not recommended to reduce nresamples below 1000.");
+            crate::output::errln!(
+                "\nWarning: It is not recommended to reduce nresamples below 1000."
+            );
         }
         self.config.nresamples = n;
         self
@@ -197,7 +199,9 @@ impl<M: Measurement> Criterion<M> {
     pub fn confidence_level(mut self, cl: f64) -> Criterion<M> {
         assert!(cl > 0.0 && cl < 1.0, "confidence_level must be in (0, 1)");
         if cl < 0.5 {
-            eprintln!("\nWarning: It is not recommended to reduce confidence level below 0.5.");
+            crate::output::errln!(
+                "\nWarning: It is not recommended to reduce confidence level below 0.5."
+            );
         }
         self.config.confidence_level = cl;
         self
@@ -325,12 +329,12 @@ impl<M: Measurement> Criterion<M> {
         let args = match Args::from_env() {
             Ok(a) => a,
             Err(e) => {
-                eprintln!("error: {e}");
+                crate::output::errln!("error: {e}");
                 std::process::exit(2);
             }
         };
         if args.help {
-            print!("{HELP}");
+            crate::output::out!("{HELP}");
             std::process::exit(0);
         }
         let c = &mut self.config;
@@ -376,7 +380,7 @@ impl<M: Measurement> Criterion<M> {
             match crate::tasty_csv::read(path) {
                 Ok(map) => r.baseline_csv = Some(map),
                 Err(e) => {
-                    eprintln!("error: {e}");
+                    crate::output::errln!("error: {e}");
                     std::process::exit(2);
                 }
             }
@@ -390,7 +394,7 @@ impl<M: Measurement> Criterion<M> {
         if let Some(mode) = args.time_mode {
             if let Err(e) = crate::measurement::set_time_mode(mode) {
                 if state::first_time(&e) {
-                    eprintln!("warning: {e}");
+                    crate::output::errln!("warning: {e}");
                 }
             }
         }
@@ -398,7 +402,7 @@ impl<M: Measurement> Criterion<M> {
             match crate::output::messages::Sink::open(args.message_file.as_deref()) {
                 Ok(sink) => r.messages = Some(std::sync::Arc::new(sink)),
                 Err(e) => {
-                    eprintln!("error: {e}");
+                    crate::output::errln!("error: {e}");
                     std::process::exit(2);
                 }
             }
@@ -476,7 +480,7 @@ impl<M: Measurement> Criterion<M> {
             if let Some(bytes) = crate::meters::peak_rss() {
                 // The process's high-water mark: it bounds every benchmark
                 // of this binary together, not one of them.
-                eprintln!(
+                crate::output::errln!(
                     "Peak resident memory of this bench binary: {:.1} MiB",
                     bytes as f64 / (1024.0 * 1024.0)
                 );
@@ -484,22 +488,22 @@ impl<M: Measurement> Criterion<M> {
         }
         if let Some(line) = fdr_summary(&state::comparisons(), self.config.significance_level) {
             if self.run.output_format == OutputFormat::Criterion {
-                println!("\n{line}");
+                crate::output::outln!("\n{line}");
             }
         }
         let failed = state::failures();
         if self.run.output_format == OutputFormat::Tasty {
             let (ran, secs) = (state::attempted_count(), state::elapsed_secs());
             if failed.is_empty() {
-                println!("\nAll {ran} tests passed ({secs:.2}s)");
+                crate::output::outln!("\nAll {ran} tests passed ({secs:.2}s)");
             } else {
-                println!("\n{} out of {ran} tests failed ({secs:.2}s)", failed.len());
+                crate::output::outln!("\n{} out of {ran} tests failed ({secs:.2}s)", failed.len());
             }
         }
         if failed.is_empty() {
             return;
         }
-        eprintln!(
+        crate::output::errln!(
             "{} {} benchmark{} failed: {}",
             terminal.style.red("error:"),
             failed.len(),
@@ -533,11 +537,11 @@ impl<M: Measurement> Criterion<M> {
         if self.run.output_format == OutputFormat::Criterion && !self.run.hide_successes {
             for (function, fits) in gs::complexity(members) {
                 let name = function.map_or_else(|| group.to_owned(), |f| format!("{group}/{f}"));
-                println!("\n{name}: complexity over the inputs{fits}");
+                crate::output::outln!("\n{name}: complexity over the inputs{fits}");
             }
             if compare_by_id {
                 for line in gs::ratios(members) {
-                    println!("{line}");
+                    crate::output::outln!("{line}");
                 }
             }
         }

@@ -173,7 +173,7 @@ impl<'a, M: Measurement> Comparison<'_, 'a, M> {
         };
         let results = compare(&ids, &per_round, config.confidence_level);
         let n = per_round.first().map_or(0, Vec::len);
-        println!(
+        crate::output::outln!(
             "{}: {} alternatives in {n} alternating rounds (paired, sign-test interval at {:.0}%)",
             self.name,
             ids.len(),
@@ -182,10 +182,10 @@ impl<'a, M: Measurement> Comparison<'_, 'a, M> {
         for (id, times) in ids.iter().zip(&per_round) {
             let mut t = times.clone();
             t.sort_by(f64::total_cmp);
-            println!("  {id:<30} median {}", format::time(t[t.len() / 2]).trim());
+            crate::output::outln!("  {id:<30} median {}", format::time(t[t.len() / 2]).trim());
         }
         for r in &results {
-            println!("  {}", r.verdict());
+            crate::output::outln!("  {}", r.verdict());
         }
         results
     }

@@ -71,7 +71,7 @@ pub(crate) fn finish(outputs: &RunOutputs) -> Vec<String> {
     let run = yardstick_report::RunResults::new("yardstick", results);
     let mut problems = Vec::new();
     if outputs.markdown {
-        print!("{}", yardstick_report::markdown_summary(&run));
+        crate::output::out!("{}", yardstick_report::markdown_summary(&run));
     }
     if let Some(path) = &outputs.svg {
         if let Err(e) =
@@ -88,7 +88,7 @@ pub(crate) fn finish(outputs: &RunOutputs) -> Vec<String> {
                         problems.push(format!("--template-output: {e}"));
                     }
                 }
-                None => print!("{text}"),
+                None => crate::output::out!("{text}"),
             },
             Err(e) => problems.push(format!("--template {t}: {e}")),
         }

@@ -142,7 +142,7 @@ fn benchmark<M: Measurement>(
     {
         let cpu = crate::meters::cpu_clock_resolution()
             .map_or_else(|| "not available".to_owned(), |d| format!("{d:?}"));
-        println!(
+        crate::output::outln!(
             "Clock resolution: monotonic {:?}, CPU time {cpu} (measured)",
             crate::meters::clock_resolution()
         );

@@ -497,6 +497,8 @@ struct PrintStdout;
 
 impl Write for PrintStdout {
     fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        // print!, not a write to io::stdout(): libtest captures print! in
+        // tests.
         print!("{}", String::from_utf8_lossy(buf));
         Ok(buf.len())
     }

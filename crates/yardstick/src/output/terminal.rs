@@ -81,7 +81,7 @@ impl Terminal {
             && self.format == OutputFormat::Criterion
             && self.verbosity != Verbosity::Quiet
         {
-            print!("\r\x1b[2K");
+            crate::output::out!("\r\x1b[2K");
         }
     }
 
@@ -133,32 +133,32 @@ impl Terminal {
     pub(crate) fn profile_complete(&self, id: &str) {
         self.clear_progress();
         if self.format == OutputFormat::Criterion {
-            println!("Benchmarking {id}: Complete (Analysis Disabled)");
+            crate::output::outln!("Benchmarking {id}: Complete (Analysis Disabled)");
         }
     }
 
     /// A problem that does not stop the benchmark, on stderr.
     pub(crate) fn warning(&self, message: &str) {
         self.clear_progress();
-        eprintln!("{} {message}", self.style.yellow("warning:"));
+        crate::output::errln!("{} {message}", self.style.yellow("warning:"));
     }
 
     /// A benchmark that failed, on stderr.
     pub(crate) fn failure(&self, id: &str, message: &str) {
         self.clear_progress();
-        eprintln!("{} {id}: {message}", self.style.red("FAILED"));
+        crate::output::errln!("{} {id}: {message}", self.style.red("FAILED"));
     }
 
     pub(crate) fn test_start(&self, id: &str) {
-        println!("Testing {id}");
+        crate::output::outln!("Testing {id}");
     }
 
     pub(crate) fn test_success(&self) {
-        println!("Success");
+        crate::output::outln!("Success");
     }
 
     pub(crate) fn list(&self, id: &str) {
-        println!("{id}: benchmark");
+        crate::output::outln!("{id}: benchmark");
     }
 
     pub(crate) fn complete(&self, c: &Completed<'_>) {
