@@ -30,7 +30,7 @@ pub(crate) fn drive(context: &Context, opts: &Options, jobs: Vec<Job>, hooks: &H
     let jobs: Vec<Job> = jobs.into_iter().filter(|j| selected(j, opts)).collect();
     if opts.list {
         for j in &jobs {
-            println!("{}: benchmark", j.filter_id);
+            crate::printer::outln!("{}: benchmark", j.filter_id);
         }
         return 0;
     }
@@ -38,7 +38,7 @@ pub(crate) fn drive(context: &Context, opts: &Options, jobs: Vec<Job>, hooks: &H
         return crate::native::test_natively(&jobs, hooks);
     }
     if let Err(line) = crate::valgrind::check() {
-        eprintln!("{line}");
+        crate::printer::errln!("{line}");
         return EXIT_FAILED;
     }
     let mut outcome = Outcome::default();
@@ -183,14 +183,14 @@ impl Outcome {
                 if other.group != job.group || other.id != *id || other.function == job.function {
                     continue;
                 }
-                println!("  Comparison with {} {}", other.function, other.suffix);
+                crate::printer::outln!("  Comparison with {} {}", other.function, other.suffix);
                 for (kind, new) in &counts {
                     let theirs = other
                         .counts
                         .iter()
                         .find(|(k, _)| k == kind)
                         .and_then(|(_, v)| *v);
-                    println!("{}", format_line(*kind, &Diff::new(theirs, *new)));
+                    crate::printer::outln!("{}", format_line(*kind, &Diff::new(theirs, *new)));
                 }
             }
         }
@@ -242,14 +242,14 @@ impl Outcome {
         let _ = std::io::stdout().flush();
         for f in self.regressions.iter().chain(&self.failed) {
             for e in &f.errors {
-                eprintln!("error: {e}");
+                crate::printer::errln!("error: {e}");
             }
         }
         if !self.failed.is_empty() {
-            eprintln!("error: {} benchmark(s) failed", self.failed.len());
+            crate::printer::errln!("error: {} benchmark(s) failed", self.failed.len());
             EXIT_FAILED
         } else if !self.regressions.is_empty() {
-            eprintln!("error: Performance has regressed.");
+            crate::printer::errln!("error: Performance has regressed.");
             EXIT_REGRESSED
         } else {
             0
@@ -272,10 +272,10 @@ fn emit(summary: &BenchmarkSummary, opts: &Options) {
     match opts.output_format {
         OutputFormat::Default => {}
         OutputFormat::Json => {
-            println!("{}", serde_json::to_string(summary).unwrap_or_default());
+            crate::printer::outln!("{}", serde_json::to_string(summary).unwrap_or_default());
         }
         OutputFormat::PrettyJson => {
-            println!(
+            crate::printer::outln!(
                 "{}",
                 serde_json::to_string_pretty(summary).unwrap_or_default()
             );
@@ -291,7 +291,7 @@ fn emit(summary: &BenchmarkSummary, opts: &Options) {
         let path = Path::new(&summary.benchmark_dir).join("summary.json");
         let tmp = path.with_extension("json.tmp");
         if let Err(e) = std::fs::write(&tmp, text).and_then(|()| std::fs::rename(&tmp, &path)) {
-            eprintln!("warning: cannot write {}: {e}", path.display());
+            crate::printer::errln!("warning: cannot write {}: {e}", path.display());
         }
     }
 }

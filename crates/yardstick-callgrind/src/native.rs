@@ -18,15 +18,15 @@ pub(crate) fn test_natively(jobs: &[Job], hooks: &Hooks<'_>) -> i32 {
             hook(hooks, &job.group, true);
             current_group = Some(job.group.as_str());
         }
-        println!("Testing {}", job.header);
+        crate::printer::outln!("Testing {}", job.header);
         let result = match job.native {
             Some(f) => std::panic::catch_unwind(f).map_err(|_| "panicked".to_owned()),
             None => test_binary(job),
         };
         match result {
-            Ok(()) => println!("Success"),
+            Ok(()) => crate::printer::outln!("Success"),
             Err(e) => {
-                println!("FAILED {}: {e}", job.header);
+                crate::printer::outln!("FAILED {}: {e}", job.header);
                 failed += 1;
             }
         }

@@ -1,6 +1,25 @@
 //! Terminal output of one benchmark, printed at once or held until the
 //! benchmarks measured before it have printed (when they run in parallel).
 
+/// `println!` that cannot panic: once stdout is closed (`| head`) the rest
+/// of the output is dropped and the run goes on to save its results.
+macro_rules! outln {
+    ($($t:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stdout().lock(), $($t)*);
+    }};
+}
+
+/// `eprintln!` that cannot panic (see `outln!`).
+macro_rules! errln {
+    ($($t:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stderr().lock(), $($t)*);
+    }};
+}
+
+pub(crate) use {errln, outln};
+
 /// Lines for stdout and stderr, in order.
 #[derive(Debug, Default)]
 pub struct Printer {
@@ -20,7 +39,7 @@ impl Printer {
     /// A line for stdout.
     pub fn out(&mut self, line: String) {
         if self.live {
-            println!("{line}");
+            crate::printer::outln!("{line}");
         } else {
             self.lines.push((false, line));
         }
@@ -29,7 +48,7 @@ impl Printer {
     /// A line for stderr.
     pub fn err(&mut self, line: String) {
         if self.live {
-            eprintln!("{line}");
+            crate::printer::errln!("{line}");
         } else {
             self.lines.push((true, line));
         }
@@ -39,9 +58,9 @@ impl Printer {
     pub fn print(self) {
         for (to_stderr, line) in self.lines {
             if to_stderr {
-                eprintln!("{line}");
+                crate::printer::errln!("{line}");
             } else {
-                println!("{line}");
+                crate::printer::outln!("{line}");
             }
         }
     }

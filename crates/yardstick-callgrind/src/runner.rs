@@ -24,11 +24,11 @@ fn parse_options() -> Result<Options, i32> {
     match cli::parse(std::env::args_os().skip(1), |k| std::env::var(k).ok()) {
         Ok(Parsed::Run(o)) => Ok(*o),
         Ok(Parsed::Help) => {
-            print!("{}", cli::HELP);
+            crate::printer::outln!("{}", cli::HELP.trim_end());
             Err(0)
         }
         Err(e) => {
-            eprintln!("{e}");
+            crate::printer::errln!("{e}");
             Err(EXIT_USAGE)
         }
     }
@@ -134,7 +134,7 @@ pub fn run_binary(
                 (Some(c), _) => c.clone(),
                 (None, Some(name)) => crate_binary(exe.as_deref(), name),
                 (None, None) => {
-                    eprintln!(
+                    crate::printer::errln!(
                         "error: a Run of group '{}' has no command: use Run::with_cmd or name a \
                          binary in binary_benchmark_group!(benchmark = |\"name\", group: …| …)",
                         group.name
@@ -238,7 +238,7 @@ fn run_child(spec: &str, groups: &[LibraryBenchmarkGroup]) -> i32 {
             0
         }
         None => {
-            eprintln!("error: no benchmark '{spec}' in this binary");
+            crate::printer::errln!("error: no benchmark '{spec}' in this binary");
             EXIT_USAGE
         }
     }
