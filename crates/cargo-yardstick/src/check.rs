@@ -33,7 +33,10 @@ pub fn is_regression(r: &Row, l: &Limits) -> bool {
     if is_exact(r) {
         r.change.point > l.exact_threshold
     } else {
-        r.verdict == Verdict::Regressed && r.change.lower > l.threshold
+        // A regression among many comparisons must survive the
+        // false-discovery correction: one in twenty no-change benchmarks
+        // crosses p < 0.05 by chance.
+        r.verdict == Verdict::Regressed && r.change.lower > l.threshold && r.survives_fdr
     }
 }
 

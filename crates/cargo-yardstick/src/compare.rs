@@ -29,6 +29,49 @@ pub struct Row {
     pub p_value: Option<f64>,
     /// The verdict.
     pub verdict: Verdict,
+    /// Whether a change stays flagged once the false-discovery rate across
+    /// all the rows with a p-value is held at the significance level
+    /// (Benjamini–Hochberg). Rows without a p-value (exact counts) and
+    /// unchanged rows are unaffected: true.
+    pub survives_fdr: bool,
+}
+
+/// Benjamini–Hochberg across a comparison's tested rows.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Fdr {
+    /// The false-discovery rate held (the significance level).
+    pub q: f64,
+    /// Rows with a p-value.
+    pub tested: usize,
+    /// Rows that changed (regressed or improved) one by one.
+    pub flagged_alone: usize,
+    /// The changed rows that survive the correction.
+    pub kept: Vec<String>,
+}
+
+impl Fdr {
+    /// The line under the table, e.g. `3 of 20 benchmarks changed one by
+    /// one; with the false-discovery rate held at 5%, 1 remains (about 0.05
+    /// of them expected to be false): parse/json`.
+    #[must_use]
+    pub fn line(&self) -> String {
+        let head = format!(
+            "{} of {} benchmarks changed one by one; with the false-discovery rate across them held at {:.0}%, {} remain",
+            self.flagged_alone,
+            self.tested,
+            self.q * 100.0,
+            self.kept.len()
+        );
+        if self.kept.is_empty() {
+            format!("{head} (the others are what chance alone flags among this many)")
+        } else {
+            format!(
+                "{head} (about {:.2} of them expected to be false): {}",
+                self.q * self.kept.len() as f64,
+                self.kept.join(", ")
+            )
+        }
+    }
 }
 
 /// The comparison of two runs.
@@ -42,6 +85,9 @@ pub struct Comparison {
     pub only_new: Vec<String>,
     /// Benchmarks skipped, with why (units differ, bad samples).
     pub skipped: Vec<String>,
+    /// The false-discovery correction, when two or more rows were tested
+    /// and at least one changed.
+    pub fdr: Option<Fdr>,
 }
 
 /// Compares `new` against `old`.
@@ -71,7 +117,42 @@ pub fn compare(old: &[BenchResult], new: &[BenchResult], cfg: &ChangeConfig) -> 
         }
     }
     out.rows.sort_by(|a, b| a.name.cmp(&b.name));
+    out.fdr = control_fdr(&mut out.rows, cfg.significance);
     out
+}
+
+fn changed(r: &Row) -> bool {
+    matches!(r.verdict, Verdict::Regressed | Verdict::Improved)
+}
+
+/// Marks the rows whose change does not survive Benjamini–Hochberg at `q`.
+fn control_fdr(rows: &mut [Row], q: f64) -> Option<Fdr> {
+    let tested: Vec<usize> = (0..rows.len())
+        .filter(|&i| rows[i].p_value.is_some())
+        .collect();
+    let flagged_alone = tested.iter().filter(|&&i| changed(&rows[i])).count();
+    if tested.len() < 2 || flagged_alone == 0 {
+        return None;
+    }
+    let p: Vec<f64> = tested
+        .iter()
+        .map(|&i| rows[i].p_value.unwrap_or(1.0))
+        .collect();
+    let outcome = yardstick_stats::multiple::control_fdr(&p, q);
+    let mut kept = Vec::new();
+    for (&i, &flagged) in tested.iter().zip(&outcome.flagged) {
+        let r = &mut rows[i];
+        r.survives_fdr = flagged || !changed(r);
+        if flagged && changed(r) {
+            kept.push(r.name.clone());
+        }
+    }
+    Some(Fdr {
+        q,
+        tested: tested.len(),
+        flagged_alone,
+        kept,
+    })
 }
 
 fn row(o: &BenchResult, n: &BenchResult, cfg: &ChangeConfig) -> Result<Row, String> {
@@ -111,6 +192,7 @@ fn row(o: &BenchResult, n: &BenchResult, cfg: &ChangeConfig) -> Result<Row, Stri
         change,
         p_value,
         verdict,
+        survives_fdr: true,
     })
 }
 
@@ -122,5 +204,67 @@ pub fn verdict_word(v: Verdict) -> &'static str {
         Verdict::Improved => "improved",
         Verdict::NoChange => "no change",
         Verdict::WithinNoise => "within noise",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn row(name: &str, p: Option<f64>, verdict: Verdict) -> Row {
+        let i = Interval::exact(1.0);
+        Row {
+            name: name.into(),
+            unit: "ns".into(),
+            old: i,
+            new: i,
+            change: Interval::exact(0.1),
+            p_value: p,
+            verdict,
+            survives_fdr: true,
+        }
+    }
+
+    #[test]
+    fn benjamini_hochberg_keeps_only_what_survives() {
+        // Ten tested rows; three regressed one by one at p = 0.001, 0.02,
+        // 0.04. By hand at q = 0.05: 0.001 · 10/1 = 0.01 ≤ 0.05 stays;
+        // 0.02 · 10/2 = 0.1 and 0.04 · 10/3 = 0.133 (and every larger rank)
+        // exceed it, so those two go. An exact-count row is not tested.
+        let mut rows = vec![
+            row("a", Some(0.001), Verdict::Regressed),
+            row("b", Some(0.02), Verdict::Regressed),
+            row("c", Some(0.04), Verdict::Improved),
+            row("exact", None, Verdict::Regressed),
+        ];
+        for i in 0..7 {
+            rows.push(row(
+                &format!("quiet{i}"),
+                Some(0.3 + 0.1 * f64::from(i)),
+                Verdict::NoChange,
+            ));
+        }
+        let fdr = control_fdr(&mut rows, 0.05).unwrap();
+        assert_eq!((fdr.tested, fdr.flagged_alone), (10, 3));
+        assert_eq!(fdr.kept, ["a"]);
+        let survives: Vec<bool> = rows.iter().take(4).map(|r| r.survives_fdr).collect();
+        assert_eq!(survives, [true, false, false, true]);
+        assert!(rows[4..].iter().all(|r| r.survives_fdr));
+        assert_eq!(
+            fdr.line(),
+            "3 of 10 benchmarks changed one by one; with the false-discovery rate across them held at 5%, 1 remain (about 0.05 of them expected to be false): a"
+        );
+    }
+
+    #[test]
+    fn one_tested_row_or_no_change_needs_no_correction() {
+        let mut one = vec![row("a", Some(0.04), Verdict::Regressed)];
+        assert!(control_fdr(&mut one, 0.05).is_none());
+        assert!(one[0].survives_fdr);
+        let mut quiet = vec![
+            row("a", Some(0.5), Verdict::NoChange),
+            row("b", Some(0.6), Verdict::NoChange),
+        ];
+        assert!(control_fdr(&mut quiet, 0.05).is_none());
     }
 }

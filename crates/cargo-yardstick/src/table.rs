@@ -60,7 +60,7 @@ pub fn terminal(c: &Comparison, old_label: &str, new_label: &str) -> String {
             value(r.new.point, &r.unit),
             change(r),
             p(r),
-            verdict_word(r.verdict).to_owned(),
+            verdict_cell(r),
         ]);
     }
     let widths: Vec<usize> = (0..6)
@@ -105,11 +105,21 @@ pub fn markdown(c: &Comparison, old_label: &str, new_label: &str) -> String {
             value(r.new.point, &r.unit),
             change(r),
             p(r),
-            verdict_word(r.verdict)
+            verdict_cell(r)
         );
     }
     notes(c, &mut out, "\n");
     out
+}
+
+/// The verdict, and whether it is only what chance flags among this many.
+fn verdict_cell(r: &crate::compare::Row) -> String {
+    let word = verdict_word(r.verdict);
+    if r.survives_fdr {
+        word.to_owned()
+    } else {
+        format!("{word} (not after FDR)")
+    }
 }
 
 fn notes(c: &Comparison, out: &mut String, sep: &str) {
@@ -121,5 +131,8 @@ fn notes(c: &Comparison, out: &mut String, sep: &str) {
     }
     for s in &c.skipped {
         let _ = writeln!(out, "{sep}skipped {s}");
+    }
+    if let Some(f) = &c.fdr {
+        let _ = writeln!(out, "{sep}{}", f.line());
     }
 }
