@@ -648,3 +648,27 @@ fn power_lines_say_what_a_comparison_could_have_seen() {
         r.stdout
     );
 }
+
+#[test]
+fn a_run_comparing_several_benchmarks_ends_with_the_false_discovery_line() {
+    let h = home("fdr");
+    let a = quick(&["fake/work|sizes"]);
+    let base = run(&h, &args(&a), &[("FIXTURE_WORK", "2000")]);
+    assert_eq!(base.code, 0, "{}", base.stderr);
+    // Eight times the work on the fake clock: p = 0 for fake/work, which
+    // survives any correction; the two real-clock sizes benchmarks may or
+    // may not be flagged, so only the line's shape is fixed for them.
+    let r = run(&h, &args(&a), &[("FIXTURE_WORK", "16000")]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let all = format!("{}{}", r.stdout, r.stderr);
+    let line = all
+        .lines()
+        .find(|l| l.starts_with("Compared 3 benchmarks with their baseline: "))
+        .unwrap_or_else(|| panic!("{all}"));
+    assert!(
+        line.contains("with the false-discovery rate across them held at 5%"),
+        "{line}"
+    );
+    let kept = line.rsplit("): ").next().unwrap();
+    assert!(kept.split(", ").any(|id| id == "fake/work"), "{line}");
+}
