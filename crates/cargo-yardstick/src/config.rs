@@ -308,15 +308,57 @@ fn home(h: &mut HomeArg, c: &Config) {
     }
 }
 
+/// cargo-criterion's `output_format` and `plotting_backend` as the bench
+/// binaries' flags, after `--` in `cargo bench`'s arguments, unless the
+/// command line already passes one of the same kind. yardstick draws its
+/// own SVG plots, so `gnuplot`, `plotters` and `auto` all mean plots on;
+/// `disabled` is `--noplot`.
+fn add_harness_flags(cargo_args: &mut Vec<String>, c: &Config) {
+    let bench_args: Vec<&String> = cargo_args
+        .iter()
+        .skip_while(|a| *a != "--")
+        .skip(1)
+        .collect();
+    let has = |flags: &[&str]| {
+        bench_args.iter().any(|a| {
+            flags
+                .iter()
+                .any(|f| *a == f || a.starts_with(&format!("{f}=")))
+        })
+    };
+    let mut extra: Vec<&str> = Vec::new();
+    if !has(&["--quiet", "--verbose", "-v", "--output-format"]) {
+        match c.output_format {
+            Some(OutputFormat::Quiet) => extra.push("--quiet"),
+            Some(OutputFormat::Verbose) => extra.push("--verbose"),
+            Some(OutputFormat::Bencher) => extra.extend(["--output-format", "bencher"]),
+            Some(OutputFormat::Criterion) | None => {}
+        }
+    }
+    if c.plotting_backend == Some(PlottingBackend::Disabled) && !has(&["--noplot", "-n"]) {
+        extra.push("--noplot");
+    }
+    if extra.is_empty() {
+        return;
+    }
+    if !cargo_args.iter().any(|a| a == "--") {
+        cargo_args.push("--".to_owned());
+    }
+    cargo_args.extend(extra.into_iter().map(str::to_owned));
+}
+
 /// Applies the configuration to a parsed invocation: every setting the
 /// command line (or, for the home directory, the environment) does not
 /// give is taken from the file.
 pub fn apply(inv: &mut Invocation, c: &Config, args: &[String]) {
     match inv {
-        Invocation::Bench(b) => match c.home() {
-            Some(h) if !given(args, "--home") && !env_home_set() => b.home = h,
-            _ => {}
-        },
+        Invocation::Bench(b) => {
+            match c.home() {
+                Some(h) if !given(args, "--home") && !env_home_set() => b.home = h,
+                _ => {}
+            }
+            add_harness_flags(&mut b.args, c);
+        }
         Invocation::History(h) => home(&mut h.home, c),
         Invocation::Import(i) => home(&mut i.home, c),
         Invocation::Compare(x) => {
@@ -388,6 +430,45 @@ fn stats(s: &mut crate::cli::StatsArgs, c: &Config, args: &[String]) {
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn cargo_criterions_output_format_and_plotting_backend_become_harness_flags() {
+        let c = |text: &str| parse(text, Path::new("criterion.toml")).unwrap();
+        let strs = |v: &[&str]| v.iter().map(|s| (*s).to_owned()).collect::<Vec<_>>();
+        let mut args = strs(&["--bench", "x"]);
+        add_harness_flags(
+            &mut args,
+            &c("output_format = \"bencher\"\nplotting_backend = \"disabled\"\n"),
+        );
+        assert_eq!(
+            args,
+            strs(&[
+                "--bench",
+                "x",
+                "--",
+                "--output-format",
+                "bencher",
+                "--noplot"
+            ])
+        );
+        // The command line wins: its own format and --noplot stay alone.
+        let mut args = strs(&["--", "--verbose", "-n"]);
+        add_harness_flags(
+            &mut args,
+            &c("output_format = \"quiet\"\nplotting_backend = \"disabled\"\n"),
+        );
+        assert_eq!(args, strs(&["--", "--verbose", "-n"]));
+        // Plots on (any backend) and the default format add nothing.
+        let mut args = strs(&["--", "fib"]);
+        add_harness_flags(
+            &mut args,
+            &c("output_format = \"criterion\"\nplotting_backend = \"plotters\"\n"),
+        );
+        assert_eq!(args, strs(&["--", "fib"]));
+        let mut args = Vec::new();
+        add_harness_flags(&mut args, &c("output_format = \"verbose\"\n"));
+        assert_eq!(args, strs(&["--", "--verbose"]));
+    }
     use super::*;
 
     #[test]
