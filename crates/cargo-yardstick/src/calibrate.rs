@@ -4,20 +4,23 @@
 //! The current tree's benches run N times as separate `cargo bench`
 //! processes (with `--discard-baseline`, so no baseline is touched). Each
 //! benchmark's typical estimate per run is collected from the harness's
-//! messages, and its **relative drift** is the largest change seen between
-//! two of those runs of the same code:
+//! messages, and its **relative drift** is the change between two future
+//! runs of the same code that 95 % of pairs stay within — a prediction
+//! bound from the spread of the N runs — and never less than the largest
+//! change actually seen:
 //!
 //! ```text
-//! relative_drift = max(estimates) / min(estimates) − 1
+//! s = standard deviation (n − 1) of ln(estimates)
+//! relative_drift = max(exp(t(0.975, N − 1) · √2 · s) − 1, max / min − 1)
 //! ```
 //!
-//! A comparison against a saved baseline compares one run with another,
-//! so the spread that matters is run against run, not run against a centre
-//! (which would be about half as wide); and with the handful of runs a
-//! calibration affords, the range is the only spread that needs no
-//! distributional assumption (a 95% range would need dozens of runs). More
-//! runs can only widen it, so `--runs` trades time for safety. It is
-//! written to `<home>/<benchmark>/drift.json` as
+//! A comparison against a saved baseline compares one run with another, so
+//! the spread that matters is that of a difference of two runs (√2 · s),
+//! and `s` from a handful of runs is uncertain, hence Student's t with
+//! N − 1 degrees of freedom. The range alone (this command's first rule)
+//! underestimates: with 5 runs under a compile on the other core it gave
+//! ±7.4 %, and 45 % of later A/A comparisons still crossed it
+//! (`compare/trust/run.py`). It is written to `<home>/<benchmark>/drift.json` as
 //! `{"version": 1, "relative_drift": 0.06, "runs": 5, …}`, where the
 //! harness reads it: a change within the drift is reported as within
 //! machine drift rather than as a regression.
@@ -86,9 +89,10 @@ pub fn parse(args: Vec<String>) -> Result<CalibrateConfig, String> {
     })
 }
 
-/// The relative drift of one benchmark's estimates over the runs:
-/// `max / min − 1`. `None` with fewer than two estimates or a value that
-/// is not a positive finite number.
+/// The relative drift of one benchmark's estimates over the runs: the 95 %
+/// prediction bound of the change between two further runs, and at least
+/// `max / min − 1` (see the module). `None` with fewer than two estimates
+/// or a value that is not a positive finite number.
 #[must_use]
 pub fn relative_drift(estimates: &[f64]) -> Option<f64> {
     if estimates.len() < 2 || estimates.iter().any(|v| !(v.is_finite() && *v > 0.0)) {
@@ -96,7 +100,18 @@ pub fn relative_drift(estimates: &[f64]) -> Option<f64> {
     }
     let min = estimates.iter().copied().fold(f64::INFINITY, f64::min);
     let max = estimates.iter().copied().fold(0.0, f64::max);
-    Some(max / min - 1.0)
+    if max == min {
+        // No spread at all (exact counts); the logs' mean would leave a
+        // rounding residue.
+        return Some(0.0);
+    }
+    let logs: Vec<f64> = estimates.iter().map(|v| v.ln()).collect();
+    let n = logs.len() as f64;
+    let mean = logs.iter().sum::<f64>() / n;
+    let s = (logs.iter().map(|l| (l - mean).powi(2)).sum::<f64>() / (n - 1.0)).sqrt();
+    let t = yardstick_stats::distributions::t_quantile(0.975, n - 1.0);
+    let predicted = (t * std::f64::consts::SQRT_2 * s).exp() - 1.0;
+    Some(predicted.max(max / min - 1.0))
 }
 
 /// One benchmark's calibration.
@@ -110,7 +125,7 @@ pub struct Drift {
     pub estimates: Vec<f64>,
     /// Their unit.
     pub unit: String,
-    /// `max / min − 1`, when measurable.
+    /// The relative drift (see [`relative_drift`]), when measurable.
     pub drift: Option<f64>,
 }
 
@@ -163,7 +178,7 @@ pub fn write(d: &Drift, drift: f64) -> Result<PathBuf, String> {
         "version": 1,
         "relative_drift": drift,
         "runs": d.estimates.len(),
-        "definition": "max/min - 1 of the typical estimates of separate runs",
+        "definition": "95% prediction bound of the change between two runs: max(exp(t(0.975, runs-1) * sqrt(2) * sd(ln estimates)) - 1, max/min - 1)",
         "estimates": d.estimates,
         "unit": d.unit,
     });
@@ -309,9 +324,16 @@ mod tests {
     use super::*;
 
     #[test]
-    fn drift_is_the_widest_run_to_run_change() {
+    fn drift_is_the_prediction_bound_of_a_run_to_run_change() {
+        // numpy/scipy: s = np.log([100, 102, 98, 101, 99]).std(ddof=1) =
+        // 0.0158135, t.ppf(0.975, 4) = 2.7764451; exp(t·√2·s) − 1 =
+        // 0.0640595, wider than the range 102/98 − 1 = 0.0408.
         let d = relative_drift(&[100.0, 102.0, 98.0, 101.0, 99.0]).unwrap();
-        assert!((d - (102.0 / 98.0 - 1.0)).abs() < 1e-12);
+        assert!((d - 0.064_059_5).abs() < 1e-6, "{d}");
+        // Two runs say little: t.ppf(0.975, 1) = 12.7062; s of ln 10, ln
+        // 10.5 = 0.0344999; exp(12.7062·√2·0.0345) − 1 = 0.858812.
+        let d = relative_drift(&[10.0, 10.5]).unwrap();
+        assert!((d - 0.858_812).abs() < 1e-4, "{d}");
         assert_eq!(relative_drift(&[5.0, 5.0]), Some(0.0));
         assert_eq!(relative_drift(&[5.0]), None);
         assert_eq!(relative_drift(&[5.0, 0.0]), None);
