@@ -20,3 +20,4 @@
 
 pub mod criterion;
 pub mod messages;
+pub mod names;

@@ -102,8 +102,7 @@ pub(crate) struct FullId {
     pub title: String,
 }
 
-const MAX_TITLE_LEN: usize = 100;
-const MAX_COMPONENT_LEN: usize = 64;
+pub(crate) use yardstick_format::names::folder_component;
 
 impl FullId {
     pub(crate) fn new(
@@ -121,12 +120,7 @@ impl FullId {
             .map(|p| folder_component(p))
             .collect::<Vec<_>>()
             .join("/");
-        let mut title = full_id.clone();
-        if title.len() > MAX_TITLE_LEN {
-            let cut = floor_char_boundary(&title, MAX_TITLE_LEN);
-            title.truncate(cut);
-            title.push_str("...");
-        }
+        let title = yardstick_format::names::title(&full_id);
         FullId {
             group_id: group_id.to_owned(),
             function_id,
@@ -137,64 +131,6 @@ impl FullId {
             title,
         }
     }
-}
-
-fn floor_char_boundary(s: &str, mut i: usize) -> usize {
-    while !s.is_char_boundary(i) {
-        i -= 1;
-    }
-    i
-}
-
-/// Turns one part of an id into one folder name.
-///
-/// Characters that are unsafe in file names on any platform become `_`, as
-/// Criterion.rs does. Unlike Criterion.rs, whenever that loses information
-/// (a character was replaced, the name was cut, or it is empty or starts
-/// with a dot, which covers `.` and `..`) a hash of the original part is
-/// appended, so no part can leave its parent folder and two different ids
-/// never share a folder, in this run or any other.
-pub(crate) fn folder_component(part: &str) -> String {
-    const UNSAFE: &[char] = &['?', '"', '/', '\\', '*', '<', '>', ':', '|', '^'];
-    let mut out: String = part
-        .chars()
-        .map(|c| {
-            if UNSAFE.contains(&c) || c.is_control() {
-                '_'
-            } else {
-                c
-            }
-        })
-        .collect();
-    let mut lossy = out != part;
-    if out.is_empty() || out.starts_with('.') {
-        out.insert(0, '_');
-        lossy = true;
-    }
-    if out.len() > MAX_COMPONENT_LEN {
-        let cut = floor_char_boundary(&out, MAX_COMPONENT_LEN);
-        out.truncate(cut);
-        lossy = true;
-    }
-    // Trailing spaces and dots are dropped by Windows file systems.
-    if out.ends_with(' ') || out.ends_with('.') {
-        lossy = true;
-    }
-    if lossy {
-        out.push_str(&format!("_{:08x}", fnv1a(part.as_bytes()) as u32));
-    }
-    out
-}
-
-/// FNV-1a: a stable hash (std's `DefaultHasher` may change between Rust
-/// releases, and folder names must not).
-fn fnv1a(bytes: &[u8]) -> u64 {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for &b in bytes {
-        h ^= u64::from(b);
-        h = h.wrapping_mul(0x0000_0100_0000_01b3);
-    }
-    h
 }
 
 #[cfg(test)]
@@ -209,46 +145,6 @@ mod tests {
         let id = FullId::new("fib 20", None, None, None);
         assert_eq!(id.full_id, "fib 20");
         assert_eq!(id.directory_name, "fib 20");
-    }
-
-    #[test]
-    fn unsafe_parts_are_replaced_and_disambiguated() {
-        let a = folder_component("a/b");
-        let b = folder_component("a:b");
-        assert!(a.starts_with("a_b_"), "{a}");
-        assert_ne!(a, b, "two different ids must not share a folder");
-        assert!(!a.contains('/'));
-    }
-
-    #[test]
-    fn dot_parts_cannot_leave_the_home_directory() {
-        for part in ["..", ".", "", ".hidden"] {
-            let c = folder_component(part);
-            assert!(c.starts_with('_'), "{part:?} became {c:?}");
-            assert_ne!(c, "..");
-        }
-        assert_ne!(folder_component(".."), folder_component("_.."));
-    }
-
-    #[test]
-    fn html_and_quotes_are_neutralised() {
-        let c = folder_component("<script>alert(\"x\")</script>");
-        assert!(!c.contains(['<', '>', '"', '/']), "{c}");
-    }
-
-    #[test]
-    fn long_parts_are_cut_on_a_char_boundary() {
-        let long = "é".repeat(100);
-        let c = folder_component(&long);
-        assert!(c.len() <= MAX_COMPONENT_LEN + 9);
-        assert_ne!(c, folder_component(&"é".repeat(99)));
-    }
-
-    #[test]
-    fn long_titles_are_cut() {
-        let id = FullId::new(&"x".repeat(150), None, None, None);
-        assert_eq!(id.title.len(), MAX_TITLE_LEN + 3);
-        assert!(id.title.ends_with("..."));
     }
 
     #[test]

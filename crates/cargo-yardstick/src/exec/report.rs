@@ -22,11 +22,6 @@ use yardstick_stats::{classify, compare, estimates, BootstrapConfig, ChangeConfi
 /// The group every exec benchmark belongs to.
 pub const GROUP: &str = "exec";
 
-/// Longest title, as the harness cuts `full_id`.
-const MAX_TITLE_LEN: usize = 100;
-/// Longest folder name for one part of an id.
-const MAX_COMPONENT_LEN: usize = 64;
-
 /// One command's runs: its name and wall times in nanoseconds.
 pub struct Timed<'a> {
     /// The command's name (`--name`, or the command line).
@@ -44,70 +39,13 @@ pub struct Settings {
     pub seed: u64,
 }
 
-/// Turns one part of an id into one folder name, as the yardstick harness
-/// does: characters unsafe in file names become `_` (as in Criterion.rs),
-/// and whenever that loses information (a character replaced, the name cut
-/// at 64 bytes, empty, a leading dot, a trailing space or dot) a hash of
-/// the original is appended, so no name leaves its folder and two names
-/// never share one.
-#[must_use]
-pub fn folder_component(part: &str) -> String {
-    const UNSAFE: &[char] = &['?', '"', '/', '\\', '*', '<', '>', ':', '|', '^'];
-    let mut out: String = part
-        .chars()
-        .map(|c| {
-            if UNSAFE.contains(&c) || c.is_control() {
-                '_'
-            } else {
-                c
-            }
-        })
-        .collect();
-    let mut lossy = out != part;
-    if out.is_empty() || out.starts_with('.') {
-        out.insert(0, '_');
-        lossy = true;
-    }
-    if out.len() > MAX_COMPONENT_LEN {
-        let cut = floor_char_boundary(&out, MAX_COMPONENT_LEN);
-        out.truncate(cut);
-        lossy = true;
-    }
-    if out.ends_with(' ') || out.ends_with('.') {
-        lossy = true;
-    }
-    if lossy {
-        out.push_str(&format!("_{:08x}", fnv1a(part.as_bytes()) as u32));
-    }
-    out
-}
-
-fn floor_char_boundary(s: &str, mut i: usize) -> usize {
-    while !s.is_char_boundary(i) {
-        i -= 1;
-    }
-    i
-}
-
-/// FNV-1a, 64 bits: stable across Rust releases, as folder names must be.
-fn fnv1a(bytes: &[u8]) -> u64 {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for &b in bytes {
-        h ^= u64::from(b);
-        h = h.wrapping_mul(0x0000_0100_0000_01b3);
-    }
-    h
-}
+use yardstick_format::names::folder_component;
 
 /// `benchmark.json` of command `name`.
 #[must_use]
 pub fn record(name: &str) -> BenchmarkRecord {
     let full_id = format!("{GROUP}/{name}");
-    let mut title = full_id.clone();
-    if title.len() > MAX_TITLE_LEN {
-        title.truncate(floor_char_boundary(&title, MAX_TITLE_LEN));
-        title.push_str("...");
-    }
+    let title = yardstick_format::names::title(&full_id);
     BenchmarkRecord {
         group_id: GROUP.to_owned(),
         function_id: Some(name.to_owned()),
