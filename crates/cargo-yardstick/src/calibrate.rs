@@ -171,8 +171,6 @@ pub fn collect(runs: &[Vec<Typical>], base: &Path) -> Vec<Drift> {
 ///
 /// One line naming the file.
 pub fn write(d: &Drift, drift: f64) -> Result<PathBuf, String> {
-    std::fs::create_dir_all(&d.folder)
-        .map_err(|e| format!("{}: cannot create: {e}", d.folder.display()))?;
     let path = d.folder.join("drift.json");
     let doc = serde_json::json!({
         "version": 1,
@@ -182,11 +180,8 @@ pub fn write(d: &Drift, drift: f64) -> Result<PathBuf, String> {
         "estimates": d.estimates,
         "unit": d.unit,
     });
-    let tmp = d.folder.join(format!(".drift.json.{}", std::process::id()));
     let text = serde_json::to_string_pretty(&doc).unwrap_or_default() + "\n";
-    std::fs::write(&tmp, text)
-        .and_then(|()| std::fs::rename(&tmp, &path))
-        .map_err(|e| format!("{}: cannot write: {e}", path.display()))?;
+    crate::atomic::write_atomic(&path, text.as_bytes())?;
     Ok(path)
 }
 

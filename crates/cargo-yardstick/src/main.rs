@@ -15,6 +15,7 @@
 
 mod ab;
 mod analyze;
+mod atomic;
 mod bench;
 mod calibrate;
 mod changepoint;

@@ -12,6 +12,7 @@
 
 use std::path::{Path, PathBuf};
 
+use crate::atomic::write_atomic;
 use yardstick_format::criterion::{
     raw_csv, BenchmarkRecord, ChangeFile, ConfidenceInterval, EstimateFile, EstimatesFile, RawRow,
     SamplingMode, SavedSample,
@@ -67,22 +68,6 @@ fn estimate_file(e: &Estimate) -> EstimateFile {
         point_estimate: e.point,
         standard_error: e.standard_error,
     }
-}
-
-/// Writes `bytes` through a temporary file and a rename, so a reader never
-/// sees half a file.
-fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), String> {
-    let dir = path.parent().unwrap_or(Path::new("."));
-    std::fs::create_dir_all(dir)
-        .map_err(|e| format!("{}: cannot create it: {e}", dir.display()))?;
-    let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("file");
-    let tmp = dir.join(format!(".{name}.{}.tmp", std::process::id()));
-    std::fs::write(&tmp, bytes)
-        .and_then(|()| std::fs::rename(&tmp, path))
-        .map_err(|e| {
-            let _ = std::fs::remove_file(&tmp);
-            format!("{}: cannot write it: {e}", path.display())
-        })
 }
 
 fn json<T: serde::Serialize>(v: &T) -> Vec<u8> {
