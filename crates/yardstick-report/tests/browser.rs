@@ -11,23 +11,12 @@
 mod cdp;
 mod common;
 
+use cdp::file_url;
+
 use std::fs;
 use std::path::Path;
 
 use yardstick_report::{quick_svg, Builtin};
-
-/// `file://` URL of `path`, each byte outside the unreserved set encoded.
-fn file_url(path: &Path) -> String {
-    let mut url = String::from("file://");
-    for b in path.to_str().unwrap().bytes() {
-        if b.is_ascii_alphanumeric() || b"-_.~/".contains(&b) {
-            url.push(b as char);
-        } else {
-            url.push_str(&format!("%{b:02X}"));
-        }
-    }
-    url
-}
 
 fn shot_name(home: &Path, page: &Path) -> String {
     let rel = page

@@ -12,6 +12,8 @@
 mod cdp;
 mod common;
 
+use cdp::file_url;
+
 use std::fs;
 use std::path::{Path, PathBuf};
 
@@ -32,18 +34,6 @@ fn pages(dir: &Path) -> Vec<PathBuf> {
     }
     out.sort();
     out
-}
-
-fn file_url(path: &Path) -> String {
-    let mut url = String::from("file://");
-    for b in path.to_str().unwrap().bytes() {
-        if b.is_ascii_alphanumeric() || b"-_.~/".contains(&b) {
-            url.push(b as char);
-        } else {
-            url.push_str(&format!("%{b:02X}"));
-        }
-    }
-    url
 }
 
 #[test]

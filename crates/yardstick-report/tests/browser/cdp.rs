@@ -361,3 +361,16 @@ fn base64_decode(text: &str) -> Vec<u8> {
     }
     out
 }
+
+/// `file://` URL of `path`, each byte outside the unreserved set encoded.
+pub fn file_url(path: &Path) -> String {
+    let mut url = String::from("file://");
+    for b in path.to_str().unwrap().bytes() {
+        if b.is_ascii_alphanumeric() || b"-_.~/".contains(&b) {
+            url.push(b as char);
+        } else {
+            url.push_str(&format!("%{b:02X}"));
+        }
+    }
+    url
+}
