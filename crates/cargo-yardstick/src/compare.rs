@@ -55,22 +55,13 @@ impl Fdr {
     /// of them expected to be false): parse/json`.
     #[must_use]
     pub fn line(&self) -> String {
-        let head = format!(
-            "{} of {} benchmarks changed one by one; with the false-discovery rate across them held at {:.0}%, {} remain",
+        let kept: Vec<&str> = self.kept.iter().map(String::as_str).collect();
+        format!(
+            "{} of {} benchmarks changed one by one; {}",
             self.flagged_alone,
             self.tested,
-            self.q * 100.0,
-            self.kept.len()
-        );
-        if self.kept.is_empty() {
-            format!("{head} (the others are what chance alone flags among this many)")
-        } else {
-            format!(
-                "{head} (about {:.2} of them expected to be false): {}",
-                self.q * self.kept.len() as f64,
-                self.kept.join(", ")
-            )
-        }
+            yardstick_stats::multiple::survivors_clause(self.q, &kept)
+        )
     }
 }
 

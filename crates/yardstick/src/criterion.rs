@@ -603,19 +603,12 @@ fn fdr_summary(comparisons: &[(String, f64, bool)], q: f64) -> Option<String> {
         .map(|(c, _)| c.0.as_str())
         .collect();
     let mut line = format!(
-        "Compared {} benchmarks with their baseline: {flagged_alone} changed one by one; with the false-discovery rate across them held at {:.0}%, {} remain",
+        "Compared {} benchmarks with their baseline: {flagged_alone} changed one by one; {}",
         comparisons.len(),
-        q * 100.0,
-        kept.len()
+        yardstick_stats::multiple::survivors_clause(q, &kept)
     );
     if kept.is_empty() {
-        line.push_str(" (the others are what chance alone flags among this many).");
-    } else {
-        line.push_str(&format!(
-            " (about {:.2} of them expected to be false): {}",
-            q * kept.len() as f64,
-            kept.join(", ")
-        ));
+        line.push('.');
     }
     Some(line)
 }
