@@ -59,6 +59,11 @@
 /// same resamples from the same samples.
 pub const DEFAULT_SEED: u64 = 0x5EED_0F7A_8D57_C1A5;
 
+/// Relative slack for floating-point rounding when two estimates are
+/// compared as ratios: equal times reached through different iteration
+/// counts differ in their last bits, and no clock resolves one part in 10⁹.
+pub const RELATIVE_ROUNDING: f64 = 1e-9;
+
 pub mod bootstrap;
 mod change;
 pub mod complexity;

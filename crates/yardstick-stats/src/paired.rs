@@ -33,18 +33,15 @@ impl RatioInterval {
     /// clock resolves such a difference.
     #[must_use]
     pub fn is_significant(&self) -> bool {
-        self.is_slower() || self.upper < 1.0 - ROUNDING
+        self.is_slower() || self.upper < 1.0 - crate::RELATIVE_ROUNDING
     }
 
     /// Whether the whole interval lies above 1 (B is slower than A).
     #[must_use]
     pub fn is_slower(&self) -> bool {
-        self.lower > 1.0 + ROUNDING
+        self.lower > 1.0 + crate::RELATIVE_ROUNDING
     }
 }
-
-/// Relative slack for floating-point rounding in the ratios.
-const ROUNDING: f64 = 1e-9;
 
 /// `P(X ≤ k)` for `X ~ Binomial(n, 1/2)`, summed exactly in log space.
 fn binom_half_cdf(k: i64, n: usize) -> f64 {

@@ -79,9 +79,6 @@ pub(crate) fn ratios(members: &[Member]) -> Vec<String> {
     lines
 }
 
-/// Relative slack for rounding in the estimates, far below any timing noise.
-const ROUNDING: f64 = 1e-9;
-
 /// The requirements that do not hold, in words. A requirement names
 /// functions (or whole ids); it holds when, at every input both were
 /// measured at, `slow / fast` is at least `factor`.
@@ -100,7 +97,7 @@ pub(crate) fn violations(members: &[Member], reqs: &[Requirement]) -> Vec<String
                 // Two equal times reach the estimate through different
                 // iteration counts, so their floating-point slopes may
                 // differ in the last bits; that is not a slowdown.
-                if speedup < r.factor * (1.0 - ROUNDING) {
+                if speedup < r.factor * (1.0 - yardstick_stats::RELATIVE_ROUNDING) {
                     out.push(format!(
                         "{} is {speedup:.2}x faster than {}, but must be at least {:.2}x faster",
                         fast.title, slow.title, r.factor
