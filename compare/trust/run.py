@@ -46,6 +46,21 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 COMPARE = os.path.dirname(HERE)
 REPO = os.path.dirname(COMPARE)
+
+
+def _comparison_script():
+    """compare/run.py, the side-by-side comparison, whose helpers this
+    experiment shares (loaded by path: this file is also called run.py)."""
+    import importlib.util
+    spec = importlib.util.spec_from_file_location("compare_run", os.path.join(COMPARE, "run.py"))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+_common = _comparison_script()
+log = _common.log
+busy_seconds = _common.cpu_busy_seconds
 ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 
 # Conditions: label -> (factor of the reference, factor of the one compared).
@@ -74,22 +89,6 @@ TARGETS = {
     ("paired", "+3%"): (">=", 0.90),
     ("paired", "+10%"): (">=", 1.00),
 }
-
-
-def log(msg):
-    print(msg, file=sys.stderr, flush=True)
-
-
-def busy_seconds():
-    """Busy CPU seconds of the whole machine so far, or None."""
-    try:
-        with open("/proc/stat") as f:
-            parts = f.readline().split()[1:]
-        v = [int(x) for x in parts]
-        idle = v[3] + (v[4] if len(v) > 4 else 0)
-        return (sum(v[:8]) - idle) / os.sysconf("SC_CLK_TCK")
-    except (OSError, ValueError, IndexError):
-        return None
 
 
 # --------------------------------------------------------------------------
@@ -144,18 +143,10 @@ class CompileLoad:
 # Building.
 
 def cargo_json(args, cwd, env=None):
-    p = subprocess.run(["cargo"] + args + ["--message-format=json"], cwd=cwd, env=env,
-                       stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                       stdin=subprocess.DEVNULL)
-    msgs = []
-    for line in p.stdout.decode("utf-8", "replace").splitlines():
-        try:
-            msgs.append(json.loads(line))
-        except ValueError:
-            pass
-    if p.returncode != 0:
-        sys.exit(f"cargo {' '.join(args)} failed:\n"
-                 + p.stderr.decode("utf-8", "replace")[-3000:])
+    """compare/run.py's cargo_json, stopping the experiment on a failure."""
+    ok, msgs, errors = _common.cargo_json(args, cwd, env)
+    if not ok:
+        sys.exit(f"cargo {' '.join(args)} failed:\n" + "\n".join(errors)[-3000:])
     return msgs
 
 
