@@ -8,16 +8,26 @@ use yardstick_stats::hypothesis::{mann_whitney_u, student_ci, welch};
 use yardstick_stats::nanobench::err_fraction;
 use yardstick_stats::univariate as u;
 use yardstick_stats::{
-    classify, compare, estimates, outlier_variance, BootstrapConfig, ChangeConfig, StatsError,
-    Verdict,
+    classify, compare, estimates, outlier_variance, BootstrapConfig, ChangeConfig, Estimate,
+    StatsError, Verdict,
 };
 
 use crate::cli::AnalyzeConfig;
 use crate::rawcsv::{self, Benchmark, InputError};
-use crate::report::{
-    BenchmarkReport, ChangeJson, ComplexityJson, Document, MannWhitneyJson, OutlierVarianceJson,
-    Percentiles, StudentJson, TukeyJson, WelchJson, VERSION,
+use yardstick_format::analyze::{
+    BenchmarkReport, ChangeJson, ComplexityJson, Document, EstimateJson, MannWhitneyJson,
+    OutlierVarianceJson, Percentiles, StudentJson, TukeyJson, WelchJson, VERSION,
 };
+
+/// A statistic with its interval, as the document writes it.
+fn estimate_json(e: Estimate) -> EstimateJson {
+    EstimateJson {
+        point: e.point,
+        lower: e.lower,
+        upper: e.upper,
+        confidence: e.confidence,
+    }
+}
 
 /// Reads the files named in `cfg` and analyzes them.
 ///
@@ -97,20 +107,18 @@ fn analyze_one(
     };
     let est = estimates(&bench.iters, &bench.values, linear, &bcfg)
         .map_err(|e| stats_error(path, bench, &e))?;
-    let mut sorted = avg.clone();
-    sorted.sort_unstable_by(f64::total_cmp);
-    let pct = |p| u::percentile_of_sorted(&sorted, p).unwrap_or(f64::NAN);
+    let pct = |p| u::percentile(&avg, p).unwrap_or(f64::NAN);
     let tukey = classify(&avg);
     let ov = outlier_variance(est.mean.point, est.std_dev.point, avg.len() as f64);
     Ok(BenchmarkReport {
         id: bench.id(),
         unit: bench.unit.clone(),
         n: avg.len(),
-        mean: est.mean.into(),
-        median: est.median.into(),
-        std_dev: est.std_dev.into(),
-        mad: est.mad.into(),
-        slope: est.slope.map(Into::into),
+        mean: estimate_json(est.mean),
+        median: estimate_json(est.median),
+        std_dev: estimate_json(est.std_dev),
+        mad: estimate_json(est.mad),
+        slope: est.slope.map(estimate_json),
         r2: est.r2,
         percentiles: Percentiles {
             min: pct(0.0),
@@ -128,7 +136,7 @@ fn analyze_one(
         },
         outlier_variance: OutlierVarianceJson {
             fraction: ov.fraction,
-            class: ov.effect.as_str(),
+            class: ov.effect.as_str().to_owned(),
         },
         err_pct: err_fraction(&avg).unwrap_or(0.0) * 100.0,
         change: None,
@@ -182,8 +190,8 @@ fn change(
     let s = student_ci(&n, &o, cfg.confidence).map_err(|e| stats_error(path, new, &e))?;
     let m = mann_whitney_u(&n, &o).map_err(|e| stats_error(path, new, &e))?;
     Ok(ChangeJson {
-        mean: c.mean.into(),
-        median: c.median.into(),
+        mean: estimate_json(c.mean),
+        median: estimate_json(c.median),
         p_value: c.p_value,
         welch: WelchJson {
             t: w.t,
@@ -201,7 +209,8 @@ fn change(
             Verdict::Improved => "improved",
             Verdict::NoChange => "no_change",
             Verdict::WithinNoise => "within_noise",
-        },
+        }
+        .to_owned(),
     })
 }
 

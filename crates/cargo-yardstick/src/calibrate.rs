@@ -7,18 +7,8 @@
 //! messages, and its **relative drift** is the change between two future
 //! runs of the same code that 95 % of pairs stay within — a prediction
 //! bound from the spread of the N runs — and never less than the largest
-//! change actually seen:
-//!
-//! ```text
-//! s = standard deviation (n − 1) of ln(estimates)
-//! relative_drift = max(exp(t(0.975, N − 1) · √2 · s) − 1, max / min − 1)
-//! ```
-//!
-//! A comparison against a saved baseline compares one run with another, so
-//! the spread that matters is that of a difference of two runs (√2 · s),
-//! and `s` from a handful of runs is uncertain, hence Student's t with
-//! N − 1 degrees of freedom. The range alone (this command's first rule)
-//! underestimates: with 5 runs under a compile on the other core it gave
+//! change actually seen ([`yardstick_stats::drift`] has the formula and
+//! its reasons). The range alone (this command's first rule) underestimates: with 5 runs under a compile on the other core it gave
 //! ±7.4 %, and 45 % of later A/A comparisons still crossed it
 //! (`compare/trust/run.py`). It is written to `<home>/<benchmark>/drift.json` as
 //! `{"version": 1, "relative_drift": 0.06, "runs": 5, …}`, where the
@@ -28,6 +18,9 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
+
+use yardstick_format::drift::DriftFile;
+use yardstick_stats::drift::relative_drift;
 
 use crate::runner::{self, Typical};
 
@@ -89,31 +82,6 @@ pub fn parse(args: Vec<String>) -> Result<CalibrateConfig, String> {
     })
 }
 
-/// The relative drift of one benchmark's estimates over the runs: the 95 %
-/// prediction bound of the change between two further runs, and at least
-/// `max / min − 1` (see the module). `None` with fewer than two estimates
-/// or a value that is not a positive finite number.
-#[must_use]
-pub fn relative_drift(estimates: &[f64]) -> Option<f64> {
-    if estimates.len() < 2 || estimates.iter().any(|v| !(v.is_finite() && *v > 0.0)) {
-        return None;
-    }
-    let min = estimates.iter().copied().fold(f64::INFINITY, f64::min);
-    let max = estimates.iter().copied().fold(0.0, f64::max);
-    if max == min {
-        // No spread at all (exact counts); the logs' mean would leave a
-        // rounding residue.
-        return Some(0.0);
-    }
-    let logs: Vec<f64> = estimates.iter().map(|v| v.ln()).collect();
-    let n = logs.len() as f64;
-    let mean = logs.iter().sum::<f64>() / n;
-    let s = (logs.iter().map(|l| (l - mean).powi(2)).sum::<f64>() / (n - 1.0)).sqrt();
-    let t = yardstick_stats::distributions::t_quantile(0.975, n - 1.0);
-    let predicted = (t * std::f64::consts::SQRT_2 * s).exp() - 1.0;
-    Some(predicted.max(max / min - 1.0))
-}
-
 /// One benchmark's calibration.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Drift {
@@ -172,14 +140,14 @@ pub fn collect(runs: &[Vec<Typical>], base: &Path) -> Vec<Drift> {
 /// One line naming the file.
 pub fn write(d: &Drift, drift: f64) -> Result<PathBuf, String> {
     let path = d.folder.join("drift.json");
-    let doc = serde_json::json!({
-        "version": 1,
-        "relative_drift": drift,
-        "runs": d.estimates.len(),
-        "definition": "95% prediction bound of the change between two runs: max(exp(t(0.975, runs-1) * sqrt(2) * sd(ln estimates)) - 1, max/min - 1)",
-        "estimates": d.estimates,
-        "unit": d.unit,
-    });
+    let doc = DriftFile {
+        version: yardstick_format::drift::VERSION,
+        relative_drift: drift,
+        runs: d.estimates.len(),
+        definition: yardstick_stats::drift::DEFINITION.to_owned(),
+        estimates: d.estimates.clone(),
+        unit: d.unit.clone(),
+    };
     let text = serde_json::to_string_pretty(&doc).unwrap_or_default() + "\n";
     crate::atomic::write_atomic(&path, text.as_bytes())?;
     Ok(path)
@@ -317,22 +285,6 @@ pub fn run(cfg: &CalibrateConfig) -> Result<u8, (u8, String)> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn drift_is_the_prediction_bound_of_a_run_to_run_change() {
-        // numpy/scipy: s = np.log([100, 102, 98, 101, 99]).std(ddof=1) =
-        // 0.0158135, t.ppf(0.975, 4) = 2.7764451; exp(t·√2·s) − 1 =
-        // 0.0640595, wider than the range 102/98 − 1 = 0.0408.
-        let d = relative_drift(&[100.0, 102.0, 98.0, 101.0, 99.0]).unwrap();
-        assert!((d - 0.064_059_5).abs() < 1e-6, "{d}");
-        // Two runs say little: t.ppf(0.975, 1) = 12.7062; s of ln 10, ln
-        // 10.5 = 0.0344999; exp(12.7062·√2·0.0345) − 1 = 0.858812.
-        let d = relative_drift(&[10.0, 10.5]).unwrap();
-        assert!((d - 0.858_812).abs() < 1e-4, "{d}");
-        assert_eq!(relative_drift(&[5.0, 5.0]), Some(0.0));
-        assert_eq!(relative_drift(&[5.0]), None);
-        assert_eq!(relative_drift(&[5.0, 0.0]), None);
-    }
 
     #[test]
     fn flags_are_taken_out_and_the_rest_kept() {

@@ -84,11 +84,12 @@ pub fn resolve_home(flag: Option<PathBuf>) -> PathBuf {
 /// How two runs are compared.
 #[derive(Debug, Clone, Args)]
 pub struct StatsArgs {
-    /// Bootstrap resamples per comparison.
-    #[arg(long, default_value_t = 10_000, value_name = "N")]
+    /// Bootstrap resamples per comparison (the harness's default, so a
+    /// comparison of saved samples reproduces its change/estimates.json).
+    #[arg(long, default_value_t = 100_000, value_name = "N")]
     pub nresamples: usize,
-    /// Seed of the bootstrap.
-    #[arg(long, default_value_t = 0, value_name = "S")]
+    /// Seed of the bootstrap (the harness's).
+    #[arg(long, default_value_t = yardstick_stats::DEFAULT_SEED, value_name = "S")]
     pub seed: u64,
     /// Relative changes within ± this fraction are noise.
     #[arg(long, default_value_t = 0.01, value_name = "FRACTION")]

@@ -5,7 +5,6 @@ use std::io::{self, Write};
 
 use yardstick_stats::ChangeConfig;
 
-use crate::changepoint::Config as ChangeConfigCp;
 use crate::check::{summary, Limits};
 use crate::cli::{
     CheckArgs, CompareArgs, HistoryArgs, ImportArgs, Invocation, StatsArgs, TableFormat,
@@ -15,6 +14,7 @@ use crate::db::Db;
 use crate::import::{import, Format, NAMES};
 use crate::record::Run;
 use crate::{bench, history, host, select, table};
+use yardstick_stats::changepoint::Config as ChangeConfigCp;
 
 /// Exit status for bad usage or bad input.
 pub const BAD_INPUT: u8 = 2;
@@ -51,7 +51,7 @@ fn out(text: &str) -> Result<(), Failure> {
     }
 }
 
-fn change_config(s: &StatsArgs) -> ChangeConfig {
+pub(crate) fn change_config(s: &StatsArgs) -> ChangeConfig {
     ChangeConfig {
         nresamples: s.nresamples,
         confidence: 0.95,

@@ -248,6 +248,36 @@ mod tests {
     }
 
     #[test]
+    fn reproduces_the_harness_change_file_bit_for_bit() {
+        // The fixture is the harness's own output: `fake/work` saved as
+        // `base`, then measured again (FIXTURE_WORK=210) with `--baseline
+        // base`, which wrote `new/` and `change/estimates.json`.
+        let home = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/fixtures/criterion/harness");
+        let args = ["cargo-yardstick", "compare", "base", "new"];
+        let Ok(crate::cli::Invocation::Compare(c)) = crate::cli::parse(args) else {
+            panic!("compare base new parses");
+        };
+        let cfg = crate::commands::change_config(&c.stats);
+        let old = crate::import::read_baseline(&home, "base").unwrap();
+        let new = crate::import::read_baseline(&home, "new").unwrap();
+        let out = compare(&old, &new, &cfg);
+        assert_eq!(out.rows.len(), 1, "{out:?}");
+        let change = out.rows[0].change;
+        let file = home.join("fake_work_419a005c/change/estimates.json");
+        let saved: yardstick_format::criterion::ChangeFile =
+            serde_json::from_str(&std::fs::read_to_string(file).unwrap()).unwrap();
+        let want = saved.mean;
+        let ci = want.confidence_interval;
+        assert_eq!(
+            [change.point, change.lower, change.upper].map(f64::to_bits),
+            [want.point_estimate, ci.lower_bound, ci.upper_bound].map(f64::to_bits),
+            "{change:?} vs {want:?}"
+        );
+        assert_eq!(out.rows[0].verdict, Verdict::Regressed);
+    }
+
+    #[test]
     fn one_tested_row_or_no_change_needs_no_correction() {
         let mut one = vec![row("a", Some(0.04), Verdict::Regressed)];
         assert!(control_fdr(&mut one, 0.05).is_none());

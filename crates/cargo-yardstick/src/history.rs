@@ -4,10 +4,10 @@
 use std::fmt::Write;
 use std::path::{Path, PathBuf};
 
-use crate::changepoint::{detect, ChangePoint, Config};
 use crate::db::{Db, Trend};
 use crate::plot;
 use crate::table::value;
+use yardstick_stats::changepoint::{detect, ChangePoint, Config};
 
 const SPARKS: [char; 8] = ['▁', '▂', '▃', '▄', '▅', '▆', '▇', '█'];
 

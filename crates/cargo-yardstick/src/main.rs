@@ -18,7 +18,6 @@ mod analyze;
 mod atomic;
 mod bench;
 mod calibrate;
-mod changepoint;
 mod check;
 mod cli;
 mod commands;
@@ -32,7 +31,6 @@ mod import;
 mod plot;
 mod rawcsv;
 mod record;
-mod report;
 mod report_cmd;
 mod runner;
 mod select;
@@ -101,7 +99,7 @@ fn main() -> ExitCode {
 }
 
 /// Writes the document to stdout; a closed pipe (`| head`) is not an error.
-fn print(doc: &report::Document) -> anyhow::Result<()> {
+fn print(doc: &yardstick_format::analyze::Document) -> anyhow::Result<()> {
     let stdout = io::stdout();
     let mut out = io::BufWriter::new(stdout.lock());
     let result = serde_json::to_writer_pretty(&mut out, doc)

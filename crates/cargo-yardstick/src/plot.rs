@@ -4,8 +4,8 @@
 
 use std::fmt::Write;
 
-use crate::changepoint::ChangePoint;
 use crate::db::Trend;
+use yardstick_stats::changepoint::ChangePoint;
 
 fn esc(s: &str) -> String {
     s.replace('&', "&amp;")

@@ -6,6 +6,12 @@
 //! written for Criterion.rs read yardstick's results; [`messages`] holds
 //! cargo-criterion's JSON messages (`--message-format json`).
 //!
+//! yardstick's own files carry a `version` and have a JSON Schema under
+//! `schemas/` in this crate, checked against the types in its tests:
+//! [`metrics`] (`metrics.json`), [`drift`] (`drift.json`), [`exec`]
+//! (`cargo yardstick exec --export-json`), [`analyze`] (`cargo yardstick
+//! analyze`'s output); `schemas/message.json` describes the messages.
+//!
 //! ```
 //! use yardstick_format::criterion::{SamplingMode, SavedSample};
 //!
@@ -18,6 +24,10 @@
 //! ```
 #![deny(missing_docs)]
 
+pub mod analyze;
 pub mod criterion;
+pub mod drift;
+pub mod exec;
 pub mod messages;
+pub mod metrics;
 pub mod names;

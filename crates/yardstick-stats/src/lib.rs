@@ -42,6 +42,8 @@
 //! * [`tasty`] — tasty-bench's two-point estimate and stopping rule;
 //!   [`nanobench`] — err%, the unstable rule, epoch sizing;
 //!   [`complexity`] — Big-O fits.
+//! * [`changepoint`] — level shifts in a benchmark's history;
+//!   [`drift`] — a machine's run-to-run drift from A/A runs.
 //! * [`kde`] — kernel density estimates for plots.
 //! * [`univariate`] — descriptive statistics; [`regression`] — least
 //!   squares; [`distributions`] — normal and t distributions; [`rng`] — the
@@ -66,8 +68,10 @@ pub const RELATIVE_ROUNDING: f64 = 1e-9;
 
 pub mod bootstrap;
 mod change;
+pub mod changepoint;
 pub mod complexity;
 pub mod distributions;
+pub mod drift;
 mod error;
 mod estimates;
 pub mod hypothesis;

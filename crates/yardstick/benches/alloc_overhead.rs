@@ -55,10 +55,9 @@ fn main() {
     estimate_shift(&scale);
 }
 
-/// Median of `values` (sorted in place).
-fn median(values: &mut [f64]) -> f64 {
-    values.sort_by(f64::total_cmp);
-    values[values.len() / 2]
+/// Median of `values` (the mean of the middle two for an even count).
+fn median(values: &[f64]) -> f64 {
+    yardstick_stats::univariate::median(values).unwrap_or(f64::NAN)
 }
 
 /// Nanoseconds per allocation + deallocation of `layout`, `n` times, either
@@ -107,7 +106,7 @@ fn allocator_overhead(scale: &Scale) {
                 counting.push(c);
                 ratio.push(c / s);
             }
-            let (s, c, r) = (median(&mut sys), median(&mut counting), median(&mut ratio));
+            let (s, c, r) = (median(&sys), median(&counting), median(&ratio));
             let pattern = if batch == 1 { "pair" } else { "batch64" };
             println!(
                 "{size:>6} {pattern:>7} {s:>9.2} {c:>9.2} {:>+8.1}%",
@@ -146,13 +145,13 @@ fn meter_overhead(scale: &Scale) {
         "\nMeterSet::start + stop, ns per sample (median of {} rounds)",
         scale.rounds
     );
-    let mut clocks: Vec<f64> = (0..scale.rounds).map(|_| two_clock_reads(n)).collect();
-    let clocks = median(&mut clocks);
+    let clocks: Vec<f64> = (0..scale.rounds).map(|_| two_clock_reads(n)).collect();
+    let clocks = median(&clocks);
     println!("{:>38} {clocks:>9.1}", "two Instant::now()");
     for list in ["wall", "cpu", "thread-cpu", "allocs", "counters", "all"] {
         let (mut set, notes) = MeterSet::open(&parse_metrics(list).unwrap());
-        let mut ns: Vec<f64> = (0..scale.rounds).map(|_| start_stop(&mut set, n)).collect();
-        let ns = median(&mut ns);
+        let ns: Vec<f64> = (0..scale.rounds).map(|_| start_stop(&mut set, n)).collect();
+        let ns = median(&ns);
         let names: Vec<&str> = set.metrics().iter().map(|m| m.name()).collect();
         let label = format!("{list} ({} measured)", names.len());
         println!(
@@ -199,7 +198,7 @@ fn estimate(meters: Option<&mut MeterSet>, iters: u64, samples: usize) -> f64 {
         }
         per_iter.push(ns / iters as f64);
     }
-    median(&mut per_iter)
+    median(&per_iter)
 }
 
 fn estimate_shift(scale: &Scale) {
@@ -218,7 +217,7 @@ fn estimate_shift(scale: &Scale) {
             plain.push(estimate(None, iters, scale.samples));
             metered.push(estimate(Some(&mut set), iters, scale.samples));
         }
-        let (p, m) = (median(&mut plain), median(&mut metered));
+        let (p, m) = (median(&plain), median(&metered));
         println!(
             "{iters:>12} {p:>9.3} {m:>9.3} {:>+7.2}%",
             (m - p) / p * 100.0

@@ -12,6 +12,7 @@
 use std::time::{Duration, Instant};
 
 use yardstick::nanobench::{do_not_optimize_away, Bench};
+use yardstick_stats::univariate::{max, median, min};
 
 fn main() {
     let mut x = 1_u64;
@@ -81,16 +82,15 @@ fn main() {
         took.push(start.elapsed());
         errs.push(bench.results()[0].err().unwrap_or(f64::NAN) * 100.0);
     }
-    took.sort();
-    errs.sort_by(f64::total_cmp);
-    let ms = |d: Duration| d.as_secs_f64() * 1e3;
+    let ms: Vec<f64> = took.iter().map(|d| d.as_secs_f64() * 1e3).collect();
+    let stat = |f: fn(&[f64]) -> Option<f64>, xs: &[f64]| f(xs).unwrap_or(f64::NAN);
     println!(
         "\n20 fresh builders on `x = x.wrapping_mul(3)`: time to answer median {:.1} ms \
          (min {:.1}, max {:.1}); err% median {:.2} (max {:.2})",
-        ms(took[10]),
-        ms(took[0]),
-        ms(took[19]),
-        errs[10],
-        errs[19]
+        stat(median, &ms),
+        stat(min, &ms),
+        stat(max, &ms),
+        stat(median, &errs),
+        stat(max, &errs)
     );
 }

@@ -9,7 +9,9 @@ use std::fmt::Write as _;
 use std::path::PathBuf;
 use std::time::Instant;
 
-use serde_json::json;
+use std::collections::BTreeMap;
+
+use yardstick_format::exec::{CountExport, CountResult, ExecExport, ExecResult};
 use yardstick_stats::precision::mean_relative_half_width;
 use yardstick_stats::univariate::{max, median, min};
 use yardstick_stats::{classify, estimates, BootstrapConfig, Estimates, OutlierCounts};
@@ -316,21 +318,17 @@ impl Measured {
     fn std_dev(&self) -> f64 {
         self.est.as_ref().map_or(0.0, |e| e.std_dev.point)
     }
+    /// Mean user seconds per run, less the shell's start-up.
     fn user(&self, s: Option<Startup>) -> f64 {
-        let u = s.map_or(0.0, |s| s.user);
-        self.samples
-            .iter()
-            .map(|x| (x.user - u).max(0.0))
-            .sum::<f64>()
-            / self.samples.len() as f64
+        self.mean_over(|x| x.user - s.map_or(0.0, |s| s.user))
     }
+    /// Mean system seconds per run, less the shell's start-up.
     fn sys(&self, s: Option<Startup>) -> f64 {
-        let u = s.map_or(0.0, |s| s.sys);
-        self.samples
-            .iter()
-            .map(|x| (x.sys - u).max(0.0))
-            .sum::<f64>()
-            / self.samples.len() as f64
+        self.mean_over(|x| x.sys - s.map_or(0.0, |s| s.sys))
+    }
+    fn mean_over(&self, f: impl Fn(&Sample) -> f64) -> f64 {
+        let xs: Vec<f64> = self.samples.iter().map(|x| f(x).max(0.0)).collect();
+        yardstick_stats::univariate::mean(&xs).unwrap_or(f64::NAN)
     }
 }
 
@@ -599,33 +597,39 @@ fn markdown(ms: &[Measured], shell: &Shell, s: Option<Startup>) -> String {
     o
 }
 
-fn export_json(ms: &[Measured], s: Option<Startup>) -> serde_json::Value {
-    let results: Vec<_> = ms
+/// Writes `--export-json`'s file, pretty-printed, atomically.
+fn write_json(path: &std::path::Path, doc: &impl serde::Serialize) -> Result<(), Failure> {
+    let text = serde_json::to_string_pretty(doc).map_err(|e| fail(e.to_string()))? + "\n";
+    crate::atomic::write_atomic(path, text.as_bytes()).map_err(fail)
+}
+
+fn export_json(ms: &[Measured], s: Option<Startup>) -> ExecExport {
+    let results = ms
         .iter()
-        .map(|m| {
-            let mut r = json!({
-                "command": m.job.name,
-                "mean": m.mean(),
-                "stddev": m.est.as_ref().map(|e| e.std_dev.point),
-                "median": median(&m.times),
-                "user": m.user(s),
-                "system": m.sys(s),
-                "min": min(&m.times),
-                "max": max(&m.times),
-                "times": m.times,
-                "exit_codes": m.samples.iter().map(|x| x.code).collect::<Vec<_>>(),
-            });
-            if let Some(e) = &m.est {
-                r["mean_ci"] = json!([e.mean.lower, e.mean.upper]);
-                r["median_ci"] = json!([e.median.lower, e.median.upper]);
-            }
-            if let Some((var, v)) = &m.job.parameter {
-                r["parameters"] = json!({ var: v });
-            }
-            r
+        .map(|m| ExecResult {
+            command: m.job.name.clone(),
+            mean: m.mean(),
+            stddev: m.est.as_ref().map(|e| e.std_dev.point),
+            median: median(&m.times),
+            user: m.user(s),
+            system: m.sys(s),
+            min: min(&m.times),
+            max: max(&m.times),
+            times: m.times.clone(),
+            exit_codes: m.samples.iter().map(|x| x.code).collect(),
+            mean_ci: m.est.as_ref().map(|e| [e.mean.lower, e.mean.upper]),
+            median_ci: m.est.as_ref().map(|e| [e.median.lower, e.median.upper]),
+            parameters: m
+                .job
+                .parameter
+                .as_ref()
+                .map(|(var, v)| BTreeMap::from([(var.clone(), v.clone())])),
         })
         .collect();
-    json!({ "results": results })
+    ExecExport {
+        version: Some(yardstick_format::exec::VERSION),
+        results,
+    }
 }
 
 fn record(a: &ExecArgs, results: Vec<BenchResult>) -> Result<(), Failure> {
@@ -688,10 +692,7 @@ pub fn run(a: &ExecArgs) -> Result<u8, Failure> {
         TableFormat::Markdown => markdown(&ms, &shell, start),
     };
     if let Some(path) = &a.export_json {
-        let doc = serde_json::to_string_pretty(&export_json(&ms, start))
-            .map_err(|e| fail(e.to_string()))?;
-        std::fs::write(path, doc + "\n")
-            .map_err(|e| fail(format!("{}: cannot write: {e}", path.display())))?;
+        write_json(path, &export_json(&ms, start))?;
     }
     let mut results = Vec::new();
     for m in &ms {
@@ -767,10 +768,18 @@ fn run_callgrind(a: &ExecArgs, jobs: &[Job], shell: &Shell) -> Result<u8, Failur
     }
     let _ = std::fs::remove_dir_all(&dir);
     if let Some(path) = &a.export_json {
-        let doc = json!({ "results": results.iter().map(|r| json!({
-            "command": r.name, "instructions": r.typical.point })).collect::<Vec<_>>() });
-        std::fs::write(path, format!("{doc:#}\n"))
-            .map_err(|e| fail(format!("{}: cannot write: {e}", path.display())))?;
+        let doc = CountExport {
+            version: yardstick_format::exec::VERSION,
+            results: results
+                .iter()
+                .map(|r| CountResult {
+                    command: r.name.clone(),
+                    // Whole counts, stored as f64 by the history's record.
+                    instructions: r.typical.point as u64,
+                })
+                .collect(),
+        };
+        write_json(path, &doc)?;
     }
     record(a, results)?;
     print(&text)?;

@@ -4,7 +4,7 @@
 
 use yardstick_stats::hypothesis::student_ci;
 use yardstick_stats::outlier_variance;
-use yardstick_stats::univariate::percentile_nearest_rank;
+use yardstick_stats::univariate::{mean, percentile_nearest_rank};
 
 use super::Completed;
 
@@ -83,7 +83,7 @@ pub(crate) fn lines(c: &Completed<'_>, confidence: f64) -> Vec<String> {
         ov.effect.as_str()
     ));
     out.push("> Bootstrapped".to_owned());
-    let old_mean = old.map(|o| o.iter().sum::<f64>() / o.len() as f64);
+    let old_mean = old.and_then(mean);
     out.push(line("Mean", e.mean.point, old_mean, unit));
     out.push(line("Std deviation", e.std_dev.point, None, unit));
     if let Some(old) = old {

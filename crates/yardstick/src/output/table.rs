@@ -3,6 +3,7 @@
 //! not measured.
 
 use yardstick_stats::nanobench::{err_fraction, is_unstable};
+use yardstick_stats::univariate::mean;
 
 use super::Completed;
 use crate::meters::Metric;
@@ -88,7 +89,7 @@ pub(crate) fn lines(c: &Completed<'_>, show_header: bool, optimised_away: bool) 
     out.extend(cols.iter().map(Column::value_cell));
     match err_fraction(&c.analysis.averages).filter(|&e| is_unstable(e)) {
         Some(_) => {
-            let iters = c.analysis.iters.iter().sum::<f64>() / c.analysis.iters.len().max(1) as f64;
+            let iters = mean(&c.analysis.iters).unwrap_or(0.0);
             out.push_str(&format!(
                 "| :wavy_dash: {name} (Unstable with ~{} iters. Increase the warm-up or measurement time)\n",
                 grouped(iters, 1)

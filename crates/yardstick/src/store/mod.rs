@@ -15,6 +15,8 @@ pub(crate) use yardstick_format::criterion::{
     raw_csv, BenchmarkRecord, ChangeFile, ConfidenceInterval, EstimateFile, EstimatesFile, RawRow,
     SavedSample,
 };
+use yardstick_format::drift::DriftFile;
+use yardstick_format::metrics::{MetricsFile, SavedMetric};
 
 use std::fmt;
 use std::fs;
@@ -188,20 +190,24 @@ impl BenchmarkDir {
         name: &str,
         metrics: &[crate::metered::MetricResult],
     ) -> Result<(), StoreError> {
-        let list: Vec<serde_json::Value> = metrics
-            .iter()
-            .map(|r| {
-                serde_json::json!({
-                    "name": r.metric.name(),
-                    "unit": r.metric.unit(),
-                    "per_iteration": r.metric.is_additive(),
-                    "values": r.values.iter().map(|v| if v.is_finite() { Some(*v) } else { None }).collect::<Vec<_>>(),
-                    "estimate": r.estimate.as_ref().map(estimate_file),
-                    "peak": r.peak,
+        let doc = MetricsFile {
+            version: yardstick_format::metrics::VERSION,
+            metrics: metrics
+                .iter()
+                .map(|r| SavedMetric {
+                    name: r.metric.name().to_owned(),
+                    unit: r.metric.unit().to_owned(),
+                    per_iteration: r.metric.is_additive(),
+                    values: r
+                        .values
+                        .iter()
+                        .map(|v| v.is_finite().then_some(*v))
+                        .collect(),
+                    estimate: r.estimate.as_ref().map(estimate_file),
+                    peak: r.peak,
                 })
-            })
-            .collect();
-        let doc = serde_json::json!({ "version": 1, "metrics": list });
+                .collect(),
+        };
         write_json(&self.sub(name).join("metrics.json"), &doc)?;
         write_atomic(
             &self.sub(name).join("metrics.csv"),
@@ -219,29 +225,20 @@ impl BenchmarkDir {
         if !path.exists() {
             return Ok(None);
         }
-        let doc: serde_json::Value = read_json(&path)?;
-        let bad = || StoreError {
+        let doc: MetricsFile = read_json(&path)?;
+        doc.check_version().map_err(|problem| StoreError {
             path: path.clone(),
-            problem: "not a metrics.json of version 1 (expected {\"version\":1,\"metrics\":[…]})"
-                .into(),
-        };
-        if doc["version"] != 1 {
-            return Err(bad());
-        }
-        let list = doc["metrics"].as_array().ok_or_else(bad)?;
-        list.iter()
-            .map(|m| {
-                let name = m["name"].as_str().ok_or_else(bad)?.to_owned();
-                let values = m["values"]
-                    .as_array()
-                    .ok_or_else(bad)?
-                    .iter()
-                    .map(|v| v.as_f64().unwrap_or(f64::NAN))
-                    .collect();
-                Ok((name, values))
-            })
-            .collect::<Result<Vec<_>, _>>()
-            .map(Some)
+            problem,
+        })?;
+        Ok(Some(
+            doc.metrics
+                .into_iter()
+                .map(|m| {
+                    let values = m.values.iter().map(|v| v.unwrap_or(f64::NAN)).collect();
+                    (m.name, values)
+                })
+                .collect(),
+        ))
     }
 
     /// Reads `drift.json`, the run-to-run drift of this benchmark on this
@@ -252,14 +249,10 @@ impl BenchmarkDir {
         if !path.exists() {
             return Ok(None);
         }
-        let doc: serde_json::Value = read_json(&path)?;
-        match (doc["version"].as_u64(), doc["relative_drift"].as_f64()) {
-            (Some(1), Some(d)) if d.is_finite() && d >= 0.0 => Ok(Some(d)),
-            _ => Err(StoreError {
-                path,
-                problem: "expected {\"version\": 1, \"relative_drift\": <fraction ≥ 0>, …}".into(),
-            }),
-        }
+        let doc: DriftFile = read_json(&path)?;
+        doc.checked_drift()
+            .map(Some)
+            .map_err(|problem| StoreError { path, problem })
     }
 
     /// Writes `change/estimates.json`.

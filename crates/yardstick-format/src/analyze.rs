@@ -1,14 +1,13 @@
-//! The JSON document `cargo yardstick analyze` prints (schema in the
-//! crate's README). Field order here is the order in the output.
+//! The JSON document `cargo yardstick analyze` prints. Field order here is
+//! the order in the output. Schema: `schemas/analyze.v1.json`.
 
-use serde::Serialize;
-use yardstick_stats::Estimate;
+use serde::{Deserialize, Serialize};
 
 /// Version of the document's schema; bumped on incompatible changes.
 pub const VERSION: u32 = 1;
 
 /// The whole output.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Document {
     /// Schema version.
     pub version: u32,
@@ -17,7 +16,7 @@ pub struct Document {
 }
 
 /// A statistic with its bootstrap interval.
-#[derive(Debug, Clone, Copy, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct EstimateJson {
     /// The statistic of the data.
     pub point: f64,
@@ -29,19 +28,8 @@ pub struct EstimateJson {
     pub confidence: f64,
 }
 
-impl From<Estimate> for EstimateJson {
-    fn from(e: Estimate) -> EstimateJson {
-        EstimateJson {
-            point: e.point,
-            lower: e.lower,
-            upper: e.upper,
-            confidence: e.confidence,
-        }
-    }
-}
-
 /// The analysis of one benchmark.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct BenchmarkReport {
     /// `group/function/value`, empty parts left out.
     pub id: String,
@@ -72,16 +60,16 @@ pub struct BenchmarkReport {
     pub err_pct: f64,
     /// The change from the baseline (with `--baseline`, when the benchmark
     /// is in it).
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub change: Option<ChangeJson>,
     /// Big-O fits over the numeric `value`s of the benchmark's group and
     /// function, best first (two or more numeric values only).
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub complexity: Option<Vec<ComplexityJson>>,
 }
 
 /// Percentiles (type 7) of the per-iteration values.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Percentiles {
     /// Smallest.
     pub min: f64,
@@ -96,7 +84,7 @@ pub struct Percentiles {
 }
 
 /// Tukey's fences and outlier counts.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct TukeyJson {
     /// `[low_severe, low_mild, high_mild, high_severe]` fences.
     pub fences: [f64; 4],
@@ -111,16 +99,16 @@ pub struct TukeyJson {
 }
 
 /// The outlier variance.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct OutlierVarianceJson {
     /// Fraction of the variance due to outliers.
     pub fraction: f64,
     /// `unaffected`, `slight`, `moderate` or `severe`.
-    pub class: &'static str,
+    pub class: String,
 }
 
 /// The comparison with the baseline.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ChangeJson {
     /// Relative change of the mean (0.05 = 5 % slower).
     pub mean: EstimateJson,
@@ -135,11 +123,11 @@ pub struct ChangeJson {
     /// Mann-Whitney U test of new against baseline.
     pub mann_whitney: MannWhitneyJson,
     /// `regressed`, `improved`, `no_change` or `within_noise`.
-    pub verdict: &'static str,
+    pub verdict: String,
 }
 
 /// Welch's t-test.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct WelchJson {
     /// t statistic (positive when the new run is slower); null when
     /// infinite.
@@ -151,7 +139,7 @@ pub struct WelchJson {
 }
 
 /// Student's t interval of the difference of means.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct StudentJson {
     /// `mean(new) − mean(baseline)`.
     pub diff: f64,
@@ -162,7 +150,7 @@ pub struct StudentJson {
 }
 
 /// Mann-Whitney U test.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct MannWhitneyJson {
     /// U of the new run.
     pub u: f64,
@@ -171,7 +159,7 @@ pub struct MannWhitneyJson {
 }
 
 /// One Big-O fit.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ComplexityJson {
     /// `O(1)`, `O(n)`, `O(log n)`, `O(n log n)`, `O(n^2)` or `O(n^3)`.
     pub name: String,

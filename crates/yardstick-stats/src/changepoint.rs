@@ -14,7 +14,8 @@
 //! Cost: O(permutations × n) per tested segment, far less when the
 //! sequential test stops early; linear in the runs read.
 
-use yardstick_stats::rng::Rng;
+use crate::rng::Rng;
+use crate::univariate::mean_unchecked as mean;
 
 /// Settings of [`detect`].
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -100,10 +101,6 @@ pub fn detect(xs: &[f64], cfg: &Config) -> Vec<ChangePoint> {
         .collect()
 }
 
-fn mean(xs: &[f64]) -> f64 {
-    xs.iter().sum::<f64>() / xs.len() as f64
-}
-
 /// The split with the largest t statistic, and that statistic.
 fn best_split(xs: &[f64], min: usize) -> Option<(usize, f64)> {
     let n = xs.len();
@@ -170,6 +167,39 @@ mod tests {
                 level(i) * (1.0 + sd * z)
             })
             .collect()
+    }
+
+    #[test]
+    fn the_best_split_is_scipys_largest_pooled_t() {
+        // scipy: max over k in 3..=9 of
+        // abs(stats.ttest_ind(x[:k], x[k:]).statistic) is 9.258200997725508
+        // at k = 6 (k = 5 gives 3.2790566, k = 7 gives 4.4604329).
+        let x = [3.1, 2.9, 3.3, 3.0, 3.2, 2.8, 4.0, 4.2, 3.9, 4.1, 4.3, 3.8];
+        let (k, t) = best_split(&x, 3).unwrap();
+        assert_eq!(k, 6);
+        assert!((t - 9.258_200_997_725_508).abs() < 1e-9, "{t}");
+        assert!(
+            best_split(&x, 7).is_none(),
+            "12 points cannot hold 7 per side"
+        );
+    }
+
+    #[test]
+    fn a_clear_step_reports_the_means_on_each_side() {
+        // Two flat levels: the means are 3.05 and 4.05 by hand (x̄ of the
+        // first six values above, and of the last six).
+        let mut x = vec![3.1, 2.9, 3.3, 3.0, 3.2, 2.8];
+        x.extend([4.0, 4.2, 3.9, 4.1, 4.3, 3.8]);
+        let cfg = Config {
+            min_segment: 3,
+            ..Config::default()
+        };
+        let found = detect(&x, &cfg);
+        assert_eq!(found.len(), 1, "{found:?}");
+        let c = found[0];
+        assert_eq!(c.index, 6);
+        assert!((c.before - 3.05).abs() < 1e-12 && (c.after - 4.05).abs() < 1e-12);
+        assert!((c.size - (4.05 / 3.05 - 1.0)).abs() < 1e-12);
     }
 
     #[test]

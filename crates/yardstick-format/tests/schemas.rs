@@ -1,0 +1,294 @@
+//! Every versioned file of this crate against its checked-in JSON Schema:
+//! a document serialised from the types validates, and the schema rejects
+//! what the readers reject (another version, a missing key, a wrong type).
+//! The writers' real output is validated in the tests of the crates that
+//! write it (yardstick-tests, cargo-yardstick).
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use serde::Serialize;
+use serde_json::{json, Value};
+use yardstick_format::analyze::{
+    BenchmarkReport, ChangeJson, ComplexityJson, Document, EstimateJson, MannWhitneyJson,
+    OutlierVarianceJson, Percentiles, StudentJson, TukeyJson, WelchJson,
+};
+use yardstick_format::criterion::{ConfidenceInterval, EstimateFile};
+use yardstick_format::drift::DriftFile;
+use yardstick_format::exec::{ExecExport, ExecResult};
+use yardstick_format::messages::{
+    self, BenchmarkComplete, ChangeDetails, ChangeType, GroupComplete, Message,
+};
+use yardstick_format::metrics::{MetricsFile, SavedMetric};
+
+fn validator(name: &str) -> jsonschema::Validator {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("schemas")
+        .join(name);
+    let text = std::fs::read_to_string(&path).expect("the schema is checked in");
+    let schema: Value = serde_json::from_str(&text).expect("the schema is JSON");
+    jsonschema::validator_for(&schema).expect("a valid schema")
+}
+
+fn assert_valid(v: &jsonschema::Validator, doc: &Value) {
+    let errors: Vec<String> = v.iter_errors(doc).map(|e| e.to_string()).collect();
+    assert!(errors.is_empty(), "{errors:?}\n{doc:#}");
+}
+
+fn to_value(x: &impl Serialize) -> Value {
+    serde_json::to_value(x).unwrap()
+}
+
+fn estimate_file(point: f64) -> EstimateFile {
+    EstimateFile {
+        confidence_interval: ConfidenceInterval {
+            confidence_level: 0.95,
+            lower_bound: point - 1.0,
+            upper_bound: point + 1.0,
+        },
+        point_estimate: point,
+        standard_error: 0.5,
+    }
+}
+
+#[test]
+fn metrics_json() {
+    let v = validator("metrics.v1.json");
+    let file = MetricsFile {
+        version: yardstick_format::metrics::VERSION,
+        metrics: vec![
+            SavedMetric {
+                name: "alloc_bytes".into(),
+                unit: "B".into(),
+                per_iteration: true,
+                values: vec![Some(800.0), None, Some(2400.0)],
+                estimate: Some(estimate_file(800.0)),
+                peak: None,
+            },
+            SavedMetric {
+                name: "peak_bytes".into(),
+                unit: "B".into(),
+                per_iteration: false,
+                values: vec![Some(64.0)],
+                estimate: None,
+                peak: Some(64.0),
+            },
+        ],
+    };
+    let doc = to_value(&file);
+    assert_valid(&v, &doc);
+    assert_eq!(
+        serde_json::from_value::<MetricsFile>(doc.clone()).unwrap(),
+        file
+    );
+    let mut wrong = doc.clone();
+    wrong["version"] = json!(2);
+    assert!(!v.is_valid(&wrong));
+    let mut wrong = doc;
+    wrong["metrics"][0]["values"] = json!("800");
+    assert!(!v.is_valid(&wrong));
+}
+
+#[test]
+fn drift_json() {
+    let v = validator("drift.v1.json");
+    let file = DriftFile {
+        version: yardstick_format::drift::VERSION,
+        relative_drift: 0.064,
+        runs: 5,
+        definition: "95% prediction bound".into(),
+        estimates: vec![100.0, 102.0, 98.0, 101.0, 99.0],
+        unit: "ns".into(),
+    };
+    let doc = to_value(&file);
+    assert_valid(&v, &doc);
+    assert_eq!(file.checked_drift(), Ok(0.064));
+    // The harness's reader needs only these two keys, as older files had.
+    let short = json!({"version": 1, "relative_drift": 0.1, "runs": 5});
+    assert_valid(&v, &short);
+    let read: DriftFile = serde_json::from_value(short).unwrap();
+    assert_eq!(read.checked_drift(), Ok(0.1));
+    for bad in [
+        json!({"version": 2, "relative_drift": 0.1}),
+        json!({"version": 1, "relative_drift": -0.1}),
+        json!({"version": 1}),
+    ] {
+        assert!(!v.is_valid(&bad), "{bad}");
+        if let Ok(d) = serde_json::from_value::<DriftFile>(bad) {
+            assert!(d.checked_drift().is_err());
+        }
+    }
+}
+
+#[test]
+fn exec_export() {
+    let v = validator("exec.v1.json");
+    let one = ExecResult {
+        command: "sleep 0.1".into(),
+        mean: 0.1,
+        stddev: Some(0.001),
+        median: Some(0.1),
+        user: 0.0005,
+        system: 0.0007,
+        min: Some(0.099),
+        max: Some(0.102),
+        times: vec![0.099, 0.1, 0.102],
+        exit_codes: vec![Some(0), Some(0), None],
+        mean_ci: Some([0.0995, 0.101]),
+        median_ci: Some([0.099, 0.102]),
+        parameters: Some(BTreeMap::from([("n".to_owned(), "0.1".to_owned())])),
+    };
+    let single = ExecResult {
+        stddev: None,
+        mean_ci: None,
+        median_ci: None,
+        parameters: None,
+        times: vec![0.1],
+        exit_codes: vec![Some(0)],
+        ..one.clone()
+    };
+    let file = ExecExport {
+        version: Some(yardstick_format::exec::VERSION),
+        results: vec![one, single],
+    };
+    let doc = to_value(&file);
+    assert_valid(&v, &doc);
+    assert!(doc["results"][1].get("mean_ci").is_none());
+    assert_eq!(
+        serde_json::from_value::<ExecExport>(doc.clone()).unwrap(),
+        file
+    );
+    let mut wrong = doc;
+    wrong["results"][0]["mean_ci"] = json!([1.0]);
+    assert!(!v.is_valid(&wrong));
+}
+
+fn ej(point: f64) -> EstimateJson {
+    EstimateJson {
+        point,
+        lower: point - 1.0,
+        upper: point + 1.0,
+        confidence: 0.95,
+    }
+}
+
+#[test]
+fn analyze_document() {
+    let v = validator("analyze.v1.json");
+    let bench = BenchmarkReport {
+        id: "g/f/10".into(),
+        unit: "ns".into(),
+        n: 3,
+        mean: ej(10.0),
+        median: ej(10.0),
+        std_dev: ej(1.0),
+        mad: ej(1.0),
+        slope: None,
+        r2: None,
+        percentiles: Percentiles {
+            min: 9.0,
+            p25: 9.5,
+            p50: 10.0,
+            p75: 10.5,
+            max: 11.0,
+        },
+        tukey: TukeyJson {
+            fences: [6.5, 8.0, 12.0, 13.5],
+            low_severe: 0,
+            low_mild: 0,
+            high_mild: 0,
+            high_severe: 0,
+        },
+        outlier_variance: OutlierVarianceJson {
+            fraction: 0.01,
+            class: "unaffected".into(),
+        },
+        err_pct: 5.0,
+        change: Some(ChangeJson {
+            mean: ej(0.1),
+            median: ej(0.1),
+            p_value: 0.01,
+            welch: WelchJson {
+                t: f64::INFINITY,
+                df: 4.0,
+                p: 0.0,
+            },
+            student: StudentJson {
+                diff: 1.0,
+                half_width: 0.5,
+                confidence: 0.95,
+            },
+            mann_whitney: MannWhitneyJson { u: 9.0, p: 0.1 },
+            verdict: "regressed".into(),
+        }),
+        complexity: Some(vec![ComplexityJson {
+            name: "O(n)".into(),
+            coefficient: 1.0,
+            err_pct: 2.0,
+        }]),
+    };
+    let doc = Document {
+        version: yardstick_format::analyze::VERSION,
+        benchmarks: vec![bench],
+    };
+    let value = to_value(&doc);
+    assert!(value["benchmarks"][0]["change"]["welch"]["t"].is_null());
+    assert_valid(&v, &value);
+    let mut wrong = value;
+    wrong["benchmarks"][0]["change"]["verdict"] = json!("slower");
+    assert!(!v.is_valid(&wrong));
+}
+
+fn ci(estimate: f64, unit: &str) -> messages::ConfidenceInterval {
+    messages::ConfidenceInterval {
+        estimate,
+        lower_bound: estimate - 1.0,
+        upper_bound: estimate + 1.0,
+        unit: unit.into(),
+    }
+}
+
+#[test]
+fn cargo_criterion_messages() {
+    let v = validator("message.v1.json");
+    let bench = Message::BenchmarkComplete(BenchmarkComplete {
+        id: "fib/10".into(),
+        report_directory: "target/criterion/reports/fib/10".into(),
+        iteration_count: vec![1, 2],
+        measured_values: vec![10.0, 20.0],
+        unit: "ns".into(),
+        throughput: vec![messages::Throughput {
+            per_iteration: 8,
+            unit: "bytes".into(),
+        }],
+        typical: ci(10.0, "ns"),
+        mean: ci(10.0, "ns"),
+        median: ci(10.0, "ns"),
+        median_abs_dev: ci(0.5, "ns"),
+        slope: Some(ci(10.0, "ns")),
+        change: Some(ChangeDetails {
+            mean: ci(0.01, "%"),
+            median: ci(0.01, "%"),
+            change: ChangeType::NoChange,
+        }),
+        metrics: vec![messages::MetricSummary {
+            name: "allocations".into(),
+            unit: "allocations".into(),
+            per_iteration: Some(ci(1.0, "allocations")),
+            peak: None,
+            change: None,
+        }],
+    });
+    let group = Message::GroupComplete(GroupComplete {
+        group_name: "fib".into(),
+        benchmarks: vec!["fib/10".into()],
+        report_directory: "target/criterion/reports/fib".into(),
+        complexity: Vec::new(),
+    });
+    for m in [&bench, &group] {
+        assert_valid(&v, &to_value(m));
+    }
+    let mut wrong = to_value(&bench);
+    wrong["reason"] = json!("benchmark-done");
+    assert!(!v.is_valid(&wrong));
+}

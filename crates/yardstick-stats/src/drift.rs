@@ -1,0 +1,93 @@
+//! Run-to-run drift of a machine, from A/A runs of the same code.
+//!
+//! `cargo yardstick calibrate` runs a suite N times and hands each
+//! benchmark's typical estimates (one per run) to [`relative_drift`]; the
+//! harness then reports a change within that drift as machine drift rather
+//! than as a regression.
+//!
+//! ```text
+//! s = standard deviation (n − 1) of ln(estimates)
+//! relative_drift = max(exp(t(0.975, N − 1) · √2 · s) − 1, max / min − 1)
+//! ```
+//!
+//! A comparison against a saved baseline compares one run with another, so
+//! the spread that matters is that of a difference of two runs (√2 · s),
+//! and `s` from a handful of runs is uncertain, hence Student's t with
+//! N − 1 degrees of freedom. The observed range is a floor: the bound is
+//! never narrower than the largest change actually seen.
+//!
+//! ```
+//! use yardstick_stats::drift::relative_drift;
+//!
+//! let d = relative_drift(&[100.0, 102.0, 98.0, 101.0, 99.0]).unwrap();
+//! assert!((d - 0.0641).abs() < 1e-4);
+//! assert_eq!(relative_drift(&[5.0]), None);
+//! ```
+
+use crate::distributions::t_quantile;
+use crate::univariate::{max, min, std_dev};
+
+/// The definition written next to every measured drift, so a reader of the
+/// file knows what the number bounds.
+pub const DEFINITION: &str = "95% prediction bound of the change between two runs: max(exp(t(0.975, runs-1) * sqrt(2) * sd(ln estimates)) - 1, max/min - 1)";
+
+/// The relative drift of one benchmark's estimates over the runs: the 95 %
+/// prediction bound of the change between two further runs, and at least
+/// `max / min − 1` (see the module). `None` with fewer than two estimates
+/// or a value that is not a positive finite number; `Some(0.0)` when every
+/// estimate is the same (exact counts).
+#[must_use]
+pub fn relative_drift(estimates: &[f64]) -> Option<f64> {
+    if estimates.len() < 2 || estimates.iter().any(|v| !(v.is_finite() && *v > 0.0)) {
+        return None;
+    }
+    let (lo, hi) = (min(estimates)?, max(estimates)?);
+    if hi == lo {
+        // No spread at all; the logs' mean would leave a rounding residue.
+        return Some(0.0);
+    }
+    let logs: Vec<f64> = estimates.iter().map(|v| v.ln()).collect();
+    let s = std_dev(&logs)?;
+    let t = t_quantile(0.975, (estimates.len() - 1) as f64);
+    let predicted = (t * std::f64::consts::SQRT_2 * s).exp() - 1.0;
+    Some(predicted.max(hi / lo - 1.0))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn drift_is_the_prediction_bound_of_a_run_to_run_change() {
+        // numpy/scipy: s = np.log([100, 102, 98, 101, 99]).std(ddof=1) =
+        // 0.0158135, t.ppf(0.975, 4) = 2.7764451; exp(t·√2·s) − 1 =
+        // 0.0640595, wider than the range 102/98 − 1 = 0.0408.
+        let d = relative_drift(&[100.0, 102.0, 98.0, 101.0, 99.0]).unwrap();
+        assert!((d - 0.064_059_5).abs() < 1e-6, "{d}");
+        // Two runs say little: t.ppf(0.975, 1) = 12.7062; s of ln 10, ln
+        // 10.5 = 0.0344999; exp(12.7062·√2·0.0345) − 1 = 0.858812.
+        let d = relative_drift(&[10.0, 10.5]).unwrap();
+        assert!((d - 0.858_812).abs() < 1e-4, "{d}");
+    }
+
+    #[test]
+    fn the_observed_range_is_a_floor() {
+        // 20 runs, one outlier: s = np.log(xs).std(ddof=1) = 0.0213120,
+        // t.ppf(0.975, 19) = 2.0930241; exp(t·√2·s) − 1 = 0.0651154, below
+        // the range 1.1 − 1 = 0.1, which wins.
+        let mut xs = vec![1.0; 19];
+        xs.push(1.1);
+        let d = relative_drift(&xs).unwrap();
+        assert!((d - 0.1).abs() < 1e-12, "{d}");
+    }
+
+    #[test]
+    fn degenerate_inputs() {
+        assert_eq!(relative_drift(&[5.0, 5.0]), Some(0.0));
+        assert_eq!(relative_drift(&[5.0]), None);
+        assert_eq!(relative_drift(&[]), None);
+        assert_eq!(relative_drift(&[5.0, 0.0]), None);
+        assert_eq!(relative_drift(&[5.0, f64::NAN]), None);
+        assert_eq!(relative_drift(&[5.0, f64::INFINITY]), None);
+    }
+}
