@@ -32,6 +32,8 @@ pub(crate) use {errln, out, outln};
 pub(crate) mod messages;
 mod power;
 mod rebar;
+#[cfg(test)]
+mod snapshots;
 mod style;
 mod table;
 mod tasty;

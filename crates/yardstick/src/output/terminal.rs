@@ -164,23 +164,34 @@ impl Terminal {
     pub(crate) fn complete(&self, c: &Completed<'_>) {
         self.clear_progress();
         let lines = match self.format {
-            OutputFormat::Bencher => vec![bencher_line(c)],
-            OutputFormat::Criterion => self.criterion_lines(c),
-            OutputFormat::Tasty => super::tasty::lines(c),
-            OutputFormat::Stats => super::rebar::lines(c, c.confidence),
-            OutputFormat::Markdown => Vec::new(),
             OutputFormat::Table => {
                 let show = crate::state::header_changed(super::table::unit_of(c.throughput).0);
                 vec![super::table::lines(c, show, c.optimised_away)
                     .trim_end_matches('\n')
                     .to_owned()]
             }
+            _ => self.lines(c),
         };
         let mut out = std::io::stdout().lock();
         for line in lines {
             let _ = writeln!(out, "{line}");
         }
         let _ = out.flush();
+    }
+
+    /// What [`Terminal::complete`] prints for `c`, one string per line (the
+    /// nanobench table's header, which depends on the rows before, aside).
+    pub(crate) fn lines(&self, c: &Completed<'_>) -> Vec<String> {
+        match self.format {
+            OutputFormat::Bencher => vec![bencher_line(c)],
+            OutputFormat::Criterion => self.criterion_lines(c),
+            OutputFormat::Tasty => super::tasty::lines(c),
+            OutputFormat::Stats => super::rebar::lines(c, c.confidence),
+            OutputFormat::Markdown => Vec::new(),
+            OutputFormat::Table => vec![super::table::lines(c, true, c.optimised_away)
+                .trim_end_matches('\n')
+                .to_owned()],
+        }
     }
 
     fn criterion_lines(&self, c: &Completed<'_>) -> Vec<String> {

@@ -1,0 +1,160 @@
+//! Snapshot tests of every per-benchmark format the harness prints:
+//! Criterion.rs's lines (quiet, normal, verbose, with throughput and a
+//! change), libtest's bencher line, tasty-bench, rebar3_bench's statistics
+//! block and nanobench's table row. The samples are fixed numbers (a fake
+//! measurement) and the bootstrap is seeded, so the text is the same on
+//! every machine; a change of format shows as a reviewed diff of
+//! `snapshots/*.snap` (`cargo insta review`, or `INSTA_UPDATE=always`).
+
+use std::time::Duration;
+
+use super::{Completed, Style, Terminal};
+use crate::analysis::{analyse, Analysis};
+use crate::cli::{OutputFormat, Verbosity};
+use crate::config::{ActualSamplingMode, BenchmarkConfig};
+use crate::measurement::DurationFormatter;
+use crate::metered::MetricResult;
+use crate::meters::Metric;
+use crate::Throughput;
+
+/// Linear sampling, sample i running 10·(i+1) iterations at about 100 ns
+/// each, with a fixed ±3 % pattern and one slow outlier.
+fn samples(level: f64) -> (Vec<f64>, Vec<f64>) {
+    let wobble = [0.0, 0.02, -0.01, 0.03, -0.02, 0.01, -0.03, 0.0, 0.02, -0.01];
+    let iters: Vec<f64> = (1..=20).map(|i| f64::from(i) * 10.0).collect();
+    let values = iters
+        .iter()
+        .enumerate()
+        .map(|(i, n)| {
+            let outlier = if i == 13 { 0.4 } else { 0.0 };
+            n * level * (1.0 + wobble[i % wobble.len()] + outlier)
+        })
+        .collect();
+    (iters, values)
+}
+
+fn config() -> BenchmarkConfig {
+    BenchmarkConfig {
+        nresamples: 2_000,
+        ..BenchmarkConfig::default()
+    }
+}
+
+/// The analysis of a run at 100 ns, compared with `baseline_level`'s run
+/// when given.
+fn analysis(baseline_level: Option<f64>) -> (Analysis, Option<Vec<f64>>) {
+    let baseline = baseline_level.map(|l| {
+        let (iters, values) = samples(l);
+        values
+            .iter()
+            .zip(&iters)
+            .map(|(v, n)| v / n)
+            .collect::<Vec<_>>()
+    });
+    let (iters, values) = samples(100.0);
+    let a = analyse(
+        ActualSamplingMode::Linear,
+        iters,
+        values,
+        baseline.as_deref(),
+        &config(),
+        false,
+    )
+    .expect("valid samples");
+    (a, baseline)
+}
+
+fn completed<'a>(
+    a: &'a Analysis,
+    baseline: Option<&'a [f64]>,
+    throughput: Option<Throughput>,
+    metrics: &'a [MetricResult],
+) -> Completed<'a> {
+    Completed {
+        title: "parse/json/small",
+        analysis: a,
+        throughput,
+        formatter: &DurationFormatter,
+        unit: "ns",
+        significance: 0.05,
+        confidence: 0.95,
+        noise_threshold: 0.01,
+        baseline,
+        ratio_to_baseline: baseline.map(|_| 1.05),
+        failure: None,
+        elapsed: Duration::from_millis(2_130),
+        metrics,
+        drift: None,
+        optimised_away: false,
+    }
+}
+
+fn render(format: OutputFormat, verbosity: Verbosity, c: &Completed<'_>) -> String {
+    let t = Terminal::new(Style { enabled: false }, verbosity, format);
+    t.lines(c).join("\n") + "\n"
+}
+
+#[test]
+fn criterion_lines() {
+    let (a, _) = analysis(None);
+    let c = completed(&a, None, None, &[]);
+    insta::assert_snapshot!(
+        "criterion_quiet",
+        render(OutputFormat::Criterion, Verbosity::Quiet, &c)
+    );
+    insta::assert_snapshot!(
+        "criterion_normal",
+        render(OutputFormat::Criterion, Verbosity::Normal, &c)
+    );
+    insta::assert_snapshot!(
+        "criterion_verbose",
+        render(OutputFormat::Criterion, Verbosity::Verbose, &c)
+    );
+}
+
+#[test]
+fn criterion_lines_with_a_change_and_throughput() {
+    let (a, base) = analysis(Some(80.0));
+    let c = completed(&a, base.as_deref(), Some(Throughput::Bytes(1024)), &[]);
+    insta::assert_snapshot!(
+        "criterion_change_throughput",
+        render(OutputFormat::Criterion, Verbosity::Normal, &c)
+    );
+    let (same, base) = analysis(Some(100.0));
+    let c = completed(&same, base.as_deref(), None, &[]);
+    insta::assert_snapshot!(
+        "criterion_no_change",
+        render(OutputFormat::Criterion, Verbosity::Normal, &c)
+    );
+}
+
+#[test]
+fn criterion_lines_with_metrics() {
+    let (a, _) = analysis(None);
+    let cpu = MetricResult {
+        metric: Metric::CpuThread,
+        estimate: Some(a.typical().clone()),
+        peak: None,
+        values: a.values.clone(),
+        change: None,
+    };
+    let c = completed(&a, None, None, std::slice::from_ref(&cpu));
+    insta::assert_snapshot!(
+        "criterion_metrics",
+        render(OutputFormat::Criterion, Verbosity::Normal, &c)
+    );
+}
+
+#[test]
+fn bencher_tasty_stats_and_table() {
+    let (a, base) = analysis(Some(95.0));
+    let c = completed(&a, base.as_deref(), None, &[]);
+    for (name, format) in [
+        ("bencher", OutputFormat::Bencher),
+        ("tasty", OutputFormat::Tasty),
+        ("stats", OutputFormat::Stats),
+        ("table", OutputFormat::Table),
+    ] {
+        insta::assert_snapshot!(name, render(format, Verbosity::Normal, &c));
+    }
+}
