@@ -4,6 +4,8 @@
 //! relative; bootstrap bounds with a 200,000-resample numpy reference from
 //! the same script.
 
+#[allow(dead_code)]
+mod common;
 #[path = "reference/values.rs"]
 mod values;
 
@@ -44,7 +46,9 @@ fn analyze(file: &str, baseline: Option<&str>, extra: &[&str]) -> Value {
         "{argv:?} failed: {}",
         String::from_utf8_lossy(&out.stderr)
     );
-    serde_json::from_slice(&out.stdout).expect("stdout is one JSON document")
+    let doc = serde_json::from_slice(&out.stdout).expect("stdout is one JSON document");
+    common::assert_schema("analyze.v1.json", &doc);
+    doc
 }
 
 #[track_caller]

@@ -59,7 +59,9 @@ fn calibrate_writes_the_run_to_run_drift_of_each_benchmark() {
     assert!(o.status.success(), "{}", stderr(&o));
     let read = |b: &str| -> serde_json::Value {
         let text = std::fs::read_to_string(h.join("g").join(b).join("drift.json")).unwrap();
-        serde_json::from_str(&text).unwrap()
+        let doc = serde_json::from_str(&text).unwrap();
+        common::assert_schema("drift.v1.json", &doc);
+        doc
     };
     let spin = read("spin");
     assert_eq!(spin["version"], 1);

@@ -46,3 +46,17 @@ pub fn db_state(home: &Path) -> (i64, String) {
         .expect("check");
     (n, ok)
 }
+
+/// Checks `doc` against `name`, one of the JSON Schemas checked in under
+/// yardstick-format's `schemas/`.
+#[track_caller]
+pub fn assert_schema(name: &str, doc: &serde_json::Value) {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../yardstick-format/schemas")
+        .join(name);
+    let schema: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&path).expect("schema")).expect("JSON");
+    let v = jsonschema::validator_for(&schema).expect("a valid schema");
+    let errors: Vec<String> = v.iter_errors(doc).map(|e| e.to_string()).collect();
+    assert!(errors.is_empty(), "{name}: {errors:?}\n{doc:#}");
+}

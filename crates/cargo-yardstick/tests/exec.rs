@@ -22,6 +22,18 @@ fn json(path: &Path) -> serde_json::Value {
     serde_json::from_str(&std::fs::read_to_string(path).expect("read")).expect("json")
 }
 
+/// An `--export-json` file, checked against its schema.
+fn export(path: &Path) -> serde_json::Value {
+    let doc = json(path);
+    let schema = if doc["results"][0].get("instructions").is_some() {
+        "exec-callgrind.v1.json"
+    } else {
+        "exec.v1.json"
+    };
+    common::assert_schema(schema, &doc);
+    doc
+}
+
 const LOOP: &str = "i=0; while [ $i -lt {n} ]; do i=$((i+1)); done";
 
 #[test]
@@ -50,7 +62,7 @@ fn a_longer_sleep_is_slower_and_the_run_is_recorded() {
         text.contains("'sleep 0.01' ran") && text.contains("times faster than 'sleep 0.1'"),
         "{text}"
     );
-    let doc = json(&out_json);
+    let doc = export(&out_json);
     let r = doc["results"].as_array().unwrap();
     assert_eq!(r.len(), 2);
     assert_eq!(r[0]["times"].as_array().unwrap().len(), 5);
@@ -103,7 +115,7 @@ fn a_parameter_scan_orders_loop_sizes_and_markdown_has_relative_speeds() {
         text.contains("-lt 2000 ]") && text.contains("-lt 20000 ]"),
         "{text}"
     );
-    let doc = json(&out_json);
+    let doc = export(&out_json);
     let r = doc["results"].as_array().unwrap();
     assert_eq!(r.len(), 2);
     assert_eq!(r[0]["parameters"]["n"], "2000");
@@ -133,7 +145,7 @@ fn adaptive_stopping_stays_within_min_and_max_runs() {
     );
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(stdout(&o).contains("spawned directly"), "{}", stdout(&o));
-    let n = json(&out_json)["results"][0]["times"]
+    let n = export(&out_json)["results"][0]["times"]
         .as_array()
         .unwrap()
         .len();
@@ -187,10 +199,13 @@ fn valgrind() -> bool {
 fn callgrind_counts_more_instructions_for_a_longer_loop() {
     let dir = tempfile::tempdir().unwrap();
     let home = dir.path().join("home");
+    let out_json = dir.path().join("counts.json");
     let o = exec(
         &home,
         &[
             "--callgrind",
+            "--export-json",
+            out_json.to_str().unwrap(),
             "--parameter-scan",
             "n",
             "100",
@@ -213,6 +228,8 @@ fn callgrind_counts_more_instructions_for_a_longer_loop() {
         .collect();
     assert_eq!(counts.len(), 2, "{}", stdout(&o));
     assert!(counts[1] > 2 * counts[0], "{counts:?}");
+    let exported = export(&out_json);
+    assert_eq!(exported["results"][1]["instructions"], counts[1]);
     assert_eq!(db_state(&home).0, 1);
 }
 
@@ -290,7 +307,7 @@ fn report_saves_criterion_files_and_writes_the_pages() {
         stderr(&o)
     );
     assert_eq!(db_state(&home).0, 1);
-    let exported = json(&out_json);
+    let exported = export(&out_json);
 
     for (i, name) in ["nothing", "a/b:c"].into_iter().enumerate() {
         let b = saved(&home, name);

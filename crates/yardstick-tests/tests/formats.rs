@@ -303,6 +303,9 @@ fn json_messages_go_to_their_file_one_line_each() {
         .lines()
         .map(|l| serde_json::from_str(l).unwrap())
         .collect();
+    for m in &msgs {
+        common::assert_schema("message.v1.json", m);
+    }
     let reasons: Vec<&str> = msgs.iter().map(|m| m["reason"].as_str().unwrap()).collect();
     assert_eq!(
         reasons,

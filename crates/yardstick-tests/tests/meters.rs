@@ -4,7 +4,9 @@ mod common;
 use common::{benchmark_dir, counter_notes, home, read_json, run};
 
 fn metrics_json(h: &std::path::Path) -> serde_json::Value {
-    read_json(&benchmark_dir(h).join("new/metrics.json"))
+    let doc = read_json(&benchmark_dir(h).join("new/metrics.json"));
+    common::assert_schema("metrics.v1.json", &doc);
+    doc
 }
 
 fn metric<'a>(doc: &'a serde_json::Value, name: &str) -> &'a serde_json::Value {
