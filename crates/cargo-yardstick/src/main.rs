@@ -34,6 +34,8 @@ mod record;
 mod report_cmd;
 mod runner;
 mod select;
+#[cfg(test)]
+mod snapshots;
 mod table;
 
 use std::io::{self, Write};

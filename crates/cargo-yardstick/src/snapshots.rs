@@ -1,0 +1,127 @@
+//! Snapshot tests of the tables `cargo yardstick` prints: `compare` and
+//! `check` (terminal and markdown) and `calibrate`. The rows are fixed
+//! values, so the text is the same on every machine; a change of format
+//! shows as a reviewed diff of `snapshots/*.snap`.
+
+use std::path::PathBuf;
+
+use yardstick_stats::Verdict;
+
+use crate::calibrate::{table as drift_table, Drift};
+use crate::compare::{Comparison, Fdr, Row};
+use crate::record::Interval;
+use crate::table::{markdown, terminal};
+
+fn interval(point: f64, half: f64) -> Interval {
+    Interval {
+        point,
+        lower: point - half,
+        upper: point + half,
+    }
+}
+
+fn row(name: &str, unit: &str, old: f64, new: f64, p: Option<f64>, verdict: Verdict) -> Row {
+    let change = new / old - 1.0;
+    Row {
+        name: name.into(),
+        unit: unit.into(),
+        old: interval(old, old * 0.01),
+        new: interval(new, new * 0.01),
+        change: if p.is_some() {
+            interval(change, 0.012)
+        } else {
+            Interval::exact(change)
+        },
+        p_value: p,
+        verdict,
+        survives_fdr: true,
+    }
+}
+
+fn comparison() -> Comparison {
+    let mut rows = vec![
+        row(
+            "fib/10",
+            "ns",
+            312.5,
+            351.0,
+            Some(0.0001),
+            Verdict::Regressed,
+        ),
+        row(
+            "fib/20",
+            "ns",
+            38_400.0,
+            38_500.0,
+            Some(0.61),
+            Verdict::NoChange,
+        ),
+        row(
+            "parse/json",
+            "ns",
+            1.25e6,
+            1.1e6,
+            Some(0.002),
+            Verdict::Improved,
+        ),
+        row(
+            "sort/1k",
+            "ns",
+            9_100.0,
+            9_150.0,
+            Some(0.03),
+            Verdict::WithinNoise,
+        ),
+        row(
+            "count",
+            "instructions",
+            1000.0,
+            1010.0,
+            None,
+            Verdict::NoChange,
+        ),
+    ];
+    rows[2].survives_fdr = false;
+    Comparison {
+        rows,
+        only_old: vec!["gone/away".into()],
+        only_new: vec!["brand/new".into()],
+        skipped: vec!["units/differ: unit ns before, bytes now".into()],
+        fdr: Some(Fdr {
+            q: 0.05,
+            tested: 4,
+            flagged_alone: 2,
+            kept: vec!["fib/10".into()],
+        }),
+    }
+}
+
+#[test]
+fn compare_tables() {
+    let c = comparison();
+    insta::assert_snapshot!("compare_terminal", terminal(&c, "main (abc1234)", "latest"));
+    insta::assert_snapshot!("compare_markdown", markdown(&c, "main (abc1234)", "latest"));
+    let empty = Comparison::default();
+    insta::assert_snapshot!("compare_empty", terminal(&empty, "1", "2"));
+}
+
+#[test]
+fn calibrate_table() {
+    let drift = |id: &str, estimates: &[f64], drift| Drift {
+        id: id.into(),
+        folder: PathBuf::from(id),
+        estimates: estimates.to_vec(),
+        unit: "ns".into(),
+        drift,
+    };
+    let rows = [
+        drift(
+            "fib/10",
+            &[100.0, 102.0, 98.0, 101.0, 99.0],
+            Some(0.064_059_5),
+        ),
+        drift("a/very/long/benchmark/name", &[5.0, 5.0], Some(0.0)),
+        drift("once", &[7.5], None),
+    ];
+    insta::assert_snapshot!("calibrate", drift_table(&rows));
+}
