@@ -4,7 +4,6 @@
 //! relative; bootstrap bounds with a 200,000-resample numpy reference from
 //! the same script.
 
-#[allow(dead_code)]
 mod common;
 #[path = "reference/values.rs"]
 mod values;

@@ -9,7 +9,7 @@
 //! portable performance check; then how long a nanosecond body takes to
 //! answer, over 20 fresh builders.
 
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use yardstick::nanobench::{do_not_optimize_away, Bench};
 use yardstick_stats::univariate::{max, median, min};

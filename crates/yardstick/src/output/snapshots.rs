@@ -133,7 +133,7 @@ fn criterion_lines_with_metrics() {
     let (a, _) = analysis(None);
     let cpu = MetricResult {
         metric: Metric::CpuThread,
-        estimate: Some(a.typical().clone()),
+        estimate: Some(*a.typical()),
         peak: None,
         values: a.values.clone(),
         change: None,
