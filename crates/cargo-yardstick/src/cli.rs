@@ -107,7 +107,7 @@ pub struct HistoryArgs {
     /// Only the last N runs.
     #[arg(long, value_name = "N")]
     pub last: Option<i64>,
-    /// Where to write the HTML trend plot (default <home>/history/index.html).
+    /// Where to write the HTML trend plot (default `<home>/history/index.html`).
     #[arg(long, value_name = "FILE")]
     pub output: Option<PathBuf>,
     /// Seed of the change-point permutation test.
