@@ -133,7 +133,8 @@ pub enum TableFormat {
 #[derive(Debug, Clone, Args)]
 pub struct CompareArgs {
     /// The old side: latest, latest~N, a run id, a label, a branch, a commit or a baseline name.
-    pub old: String,
+    /// Without it, the latest run before NEW that shares its benchmarks.
+    pub old: Option<String>,
     /// The new side, as OLD.
     #[arg(default_value = "latest")]
     pub new: String,

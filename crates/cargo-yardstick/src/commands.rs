@@ -113,8 +113,16 @@ fn history_cmd(h: &HistoryArgs) -> Result<u8, Failure> {
 fn compare_cmd(c: &CompareArgs) -> Result<u8, Failure> {
     let home = c.home.resolve();
     let db = Db::open(&home).map_err(other)?;
-    let old = select::resolve(&db, &home, &c.old).map_err(bad)?;
     let new = select::resolve(&db, &home, &c.new).map_err(bad)?;
+    let old = match &c.old {
+        Some(sel) => select::resolve(&db, &home, sel).map_err(bad)?,
+        None => {
+            let (old, sentence) = select::previous_sharing(&db, &new).map_err(bad)?;
+            // On stderr: stdout stays the table (a CI step summary).
+            eprintln!("{sentence}");
+            old
+        }
+    };
     let cmp = compare(&old.results, &new.results, &change_config(&c.stats));
     let text = match c.format {
         TableFormat::Terminal => table::terminal(&cmp, &old.label, &new.label),

@@ -142,6 +142,50 @@ fn compare_and_check_gate_on_a_regression() {
 }
 
 #[test]
+fn compare_with_no_argument_takes_the_last_run_with_the_same_benchmarks() {
+    let home = tempfile::tempdir().unwrap();
+    let h = home.path();
+    import_messages(h, &messages(2, 100.0), None);
+    import_messages(h, &messages(2, 130.0), None);
+    // Unrelated runs in between: another harness's benchmarks.
+    let csv = h.join("t.csv");
+    std::fs::write(&csv, "Name,Mean (ps),2*Stdev (ps)\nfib,1000,20\n").unwrap();
+    let o = run(h, &["import", "tasty-bench", csv.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    // Run 4 has the benchmarks of runs 1 and 2: compared with run 2, not 3.
+    import_messages(h, &messages(2, 100.0), None);
+    let o = run(h, &["compare"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(
+        stderr(&o).trim_end(),
+        "comparing run 4 (cargo-criterion) with run 2 (cargo-criterion), the latest earlier run with the same benchmarks"
+    );
+    let t = stdout(&o);
+    assert!(t.starts_with("benchmark  run 2"), "{t}");
+    assert!(t.contains("improved"), "{t}");
+    assert!(!t.contains("only in"), "{t}");
+    // Naming the old side still compares exactly that run, saying nothing.
+    let o = run(h, &["compare", "latest~1"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).starts_with("benchmark  run 3"), "{}", stdout(&o));
+    assert!(stderr(&o).is_empty(), "{}", stderr(&o));
+}
+
+#[test]
+fn compare_with_no_argument_says_when_nothing_came_before() {
+    let home = tempfile::tempdir().unwrap();
+    let h = home.path();
+    import_messages(h, &messages(2, 100.0), None);
+    let o = run(h, &["compare"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stdout(&o));
+    assert!(
+        stderr(&o).contains("no run before run 1 (cargo-criterion) has any of its benchmarks"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+#[test]
 fn compare_reads_criterion_baseline_folders() {
     let home = tempfile::tempdir().unwrap();
     let src = fixture("criterion/home/fib_10");

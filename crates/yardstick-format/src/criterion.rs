@@ -5,6 +5,34 @@ use serde::{Deserialize, Serialize};
 /// How much work one iteration does, so results can be shown as a rate.
 ///
 /// Serialised as Criterion.rs does (`{"Bytes":1024}`).
+///
+/// Five variants, as Criterion.rs 0.8 has them. Code written for
+/// Criterion.rs 0.5, when there were three, that matches them exhaustively
+/// does not compile (with Criterion.rs 0.6+ neither):
+///
+/// ```compile_fail,E0004
+/// # use yardstick_format::criterion::Throughput;
+/// fn per_iteration(t: Throughput) -> u64 {
+///     match t {
+///         Throughput::Bytes(n) | Throughput::BytesDecimal(n) => n,
+///         Throughput::Elements(n) => n,
+///     }
+/// }
+/// ```
+///
+/// One arm more makes it build with every version:
+///
+/// ```
+/// # use yardstick_format::criterion::Throughput;
+/// fn per_iteration(t: Throughput) -> u64 {
+///     match t {
+///         Throughput::Bytes(n) | Throughput::BytesDecimal(n) => n,
+///         Throughput::Elements(n) => n,
+///         _ => 0, // Bits and ElementsAndBytes (Criterion.rs 0.6+)
+///     }
+/// }
+/// assert_eq!(per_iteration(Throughput::Bits(8)), 0);
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum Throughput {
     /// Bytes per iteration, shown in binary units (KiB/s, MiB/s, GiB/s).

@@ -526,6 +526,13 @@ fn nanobench_table_with_dashes_for_what_was_not_measured() {
         !instructions_measured,
         "{row}"
     );
+    // A note above the first header says why the other columns are `-`.
+    let note = if instructions_measured {
+        "`-`: not measured. `--measure cycles,branches,branch-misses` reads the counter columns where the machine has hardware counters.\n"
+    } else {
+        "`-`: not measured. `--measure instructions,cycles,branches,branch-misses` reads the counter columns where the machine has hardware counters.\n"
+    };
+    assert!(r.stdout.contains(note), "{}", r.stdout);
     // Throughput in bytes: a new header, per byte.
     assert!(
         r.stdout

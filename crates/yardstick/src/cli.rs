@@ -97,6 +97,8 @@ pub(crate) struct Args {
     pub fail_if_slower: Option<f64>,
     pub fail_if_faster: Option<f64>,
     pub hide_successes: bool,
+    /// `--complexity`: the Big-O table even when no model fits.
+    pub complexity: bool,
     pub metrics: Option<Vec<crate::meters::Metric>>,
     /// `--message-format json`: cargo-criterion's messages.
     pub json_messages: bool,
@@ -166,6 +168,7 @@ const FLAG_OPTIONS: &[&str] = &[
     "verbose",
     "quiet",
     "hide-successes",
+    "complexity",
 ];
 
 impl Args {
@@ -509,6 +512,7 @@ impl Builder {
             fail_if_slower,
             fail_if_faster,
             hide_successes: self.has("hide-successes"),
+            complexity: self.has("complexity"),
             metrics,
             json_messages,
             time_mode,
@@ -604,6 +608,7 @@ Options:
       --timeout <SECS>               Stop sampling a benchmark after this long (default 5)
       --min-time <SECS>              Sample at least this long, precise or not (default 0.5)
       --quick                        Stop as soon as two measurements agree (tasty-bench's rule)
+      --complexity                   Print the Big-O fits of numeric inputs even when no model fits
       --profile-time <SECS>          Iterate each benchmark this long without analysis (profilers)
   -n, --noplot                       Write no HTML report
       --home <DIR>                   Where results go (default: target/criterion)

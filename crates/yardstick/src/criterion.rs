@@ -32,6 +32,8 @@ pub(crate) struct RunSettings {
     pub fail_if_slower: Option<f64>,
     pub fail_if_faster: Option<f64>,
     pub hide_successes: bool,
+    /// `--complexity`: print the Big-O table even when no model fits.
+    pub complexity: bool,
     /// Outputs of the whole run (markdown, --svg, --template).
     pub outputs: crate::report::RunOutputs,
     /// cargo-criterion's JSON messages, when asked for.
@@ -92,6 +94,7 @@ impl Default for Criterion<WallTime> {
                 fail_if_slower: None,
                 fail_if_faster: None,
                 hide_successes: false,
+                complexity: false,
                 messages: None,
                 outputs: crate::report::RunOutputs::default(),
             },
@@ -376,6 +379,7 @@ impl<M: Measurement> Criterion<M> {
         r.fail_if_slower = args.fail_if_slower;
         r.fail_if_faster = args.fail_if_faster;
         r.hide_successes = args.hide_successes;
+        r.complexity = args.complexity;
         if let Some(path) = &args.baseline_csv {
             match crate::tasty_csv::read(path) {
                 Ok(map) => r.baseline_csv = Some(map),
@@ -537,7 +541,8 @@ impl<M: Measurement> Criterion<M> {
         if self.run.output_format == OutputFormat::Criterion && !self.run.hide_successes {
             for (function, fits) in gs::complexity(members) {
                 let name = function.map_or_else(|| group.to_owned(), |f| format!("{group}/{f}"));
-                crate::output::outln!("\n{name}: complexity over the inputs{fits}");
+                let text = gs::complexity_text(&name, &fits, self.run.complexity);
+                crate::output::outln!("{text}");
             }
             if compare_by_id {
                 for line in gs::ratios(members) {

@@ -17,7 +17,7 @@ use std::time::Duration;
 
 use rusqlite::Connection;
 
-pub use read::{RunKey, Trend};
+pub use read::{RunInfo, RunKey, Trend};
 
 /// The schema version stored in `PRAGMA user_version`.
 const SCHEMA_VERSION: i64 = 1;

@@ -105,6 +105,29 @@ impl Db {
             .map_err(|e| self.err(&e))
     }
 
+    /// The latest run before run `id` that has a result for one of run
+    /// `id`'s benchmarks: the run a comparison with `id` means when none is
+    /// named (an unrelated `exec` or `import` in between is passed over).
+    ///
+    /// # Errors
+    ///
+    /// As [`Db::run`].
+    pub fn previous_sharing(&self, id: i64) -> Result<Option<RunInfo>, String> {
+        self.conn
+            .query_row(
+                &format!(
+                    "SELECT {RUN_COLUMNS} FROM runs WHERE id < ?1 AND id IN (
+                         SELECT run_id FROM results WHERE bench_id IN (
+                             SELECT bench_id FROM results WHERE run_id = ?1))
+                     ORDER BY id DESC LIMIT 1"
+                ),
+                [id],
+                run_info,
+            )
+            .optional()
+            .map_err(|e| self.err(&e))
+    }
+
     /// The latest run whose `key` matches `value`.
     ///
     /// # Errors
