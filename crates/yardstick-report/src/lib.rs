@@ -63,8 +63,10 @@ mod markdown;
 pub mod messages;
 mod pages;
 mod plots;
+mod pyperf;
 mod regenerate;
 mod results;
+mod summaries;
 mod svg;
 #[cfg(feature = "templates")]
 mod template;
@@ -79,6 +81,7 @@ pub use disk::{discover, StoredBenchmark};
 pub use error::ReportError;
 pub use markdown::markdown_summary;
 pub use plots::quick::quick_svg;
+pub use pyperf::pyperf_json;
 pub use regenerate::{
     load_results, write_all, write_benchmark_from_disk, RegenerateOptions, Regenerated,
     DEFAULT_SEED,
@@ -182,9 +185,36 @@ fn write_group_members(
     if members.iter().any(|b| b.record.directory_name == group_dir) {
         return Ok(false);
     }
+    let parts = summaries::parts(group_id, group_dir, members);
+    let summary = pages::group::Summary {
+        title: group_id,
+        group_id,
+        to_home: "../../",
+        parts: parts
+            .iter()
+            .map(|p| {
+                (
+                    format!("../{}/report/index.html", p.folder),
+                    p.title.clone(),
+                )
+            })
+            .collect(),
+    };
     let dir = write::inside(home, group_dir)?.join("report");
-    let files = pages::group::render(group_id, members, log_scale);
-    write_files(&dir, &files)?;
+    write_files(&dir, &pages::group::render(&summary, members, log_scale))?;
+    for part in &parts {
+        let summary = pages::group::Summary {
+            title: &part.title,
+            group_id,
+            to_home: "../../../",
+            parts: Vec::new(),
+        };
+        let dir = write::inside(home, &format!("{group_dir}/{}", part.folder))?.join("report");
+        write_files(
+            &dir,
+            &pages::group::render(&summary, &part.members, log_scale),
+        )?;
+    }
     Ok(true)
 }
 
