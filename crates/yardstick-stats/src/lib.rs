@@ -42,6 +42,8 @@
 //! * [`tasty`] — tasty-bench's two-point estimate and stopping rule;
 //!   [`nanobench`] — err%, the unstable rule, epoch sizing;
 //!   [`complexity`] — Big-O fits.
+//! * [`processes`] — estimates and comparisons over worker processes, the
+//!   intervals that carry run-to-run variance.
 //! * [`kde`] — kernel density estimates for plots.
 //! * [`univariate`] — descriptive statistics; [`regression`] — least
 //!   squares; [`distributions`] — normal and t distributions; [`rng`] — the
@@ -78,6 +80,7 @@ mod outlier_variance;
 pub mod paired;
 pub mod power;
 pub mod precision;
+pub mod processes;
 pub mod regression;
 mod resample;
 pub mod rng;
