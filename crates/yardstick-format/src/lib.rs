@@ -4,7 +4,8 @@
 //! [`criterion`] holds the files of Criterion.rs's home directory
 //! (`target/criterion/<id>/{new,base,…}/`), field for field, so that tools
 //! written for Criterion.rs read yardstick's results; [`messages`] holds
-//! cargo-criterion's JSON messages (`--message-format json`).
+//! cargo-criterion's JSON messages (`--message-format json`); [`worker`]
+//! the line protocol between a parent and a bench binary's worker processes.
 //!
 //! ```
 //! use yardstick_format::criterion::{SamplingMode, SavedSample};
@@ -21,3 +22,4 @@
 pub mod criterion;
 pub mod messages;
 pub mod names;
+pub mod worker;

@@ -10,7 +10,7 @@
 //! let iters: Vec<f64> = (1..=20).map(|i| f64::from(i) * 100.0).collect();
 //! let times: Vec<f64> = iters.iter().enumerate()
 //!     .map(|(i, n)| n * 42.0 + (i % 5) as f64 * 30.0).collect();
-//! let sample = SavedSample { sampling_mode: SamplingMode::Linear, iters, times };
+//! let sample = SavedSample { sampling_mode: SamplingMode::Linear, iters, times, processes: None };
 //! let cfg = BootstrapConfig { nresamples: 2000, ..BootstrapConfig::default() };
 //! let (estimates, dists) =
 //!     estimates_with_distributions(&sample.iters, &sample.times, true, &cfg)?;

@@ -188,7 +188,9 @@ mod tests {
     fn the_interval_is_students_t_over_the_processes() {
         // scipy: e = [10.2, 9.8, 10.5, 10.1, 9.9]; m ± t.ppf(0.975, 4)·sd/√5
         // = 10.1 ± …: (9.759956309670873, 10.440043690329126), se 0.12247448713915875.
-        let e = interval(&[10.2, 9.8, 10.5, 10.1, 9.9], 0.95).unwrap().unwrap();
+        let e = interval(&[10.2, 9.8, 10.5, 10.1, 9.9], 0.95)
+            .unwrap()
+            .unwrap();
         close(e.point, 10.1, 1e-12);
         close(e.lower, 9.759_956_309_670_873, 1e-9);
         close(e.upper, 10.440_043_690_329_126, 1e-9);

@@ -86,6 +86,7 @@ pub(crate) struct Args {
     pub target_precision: Option<f64>,
     pub timeout: Option<Duration>,
     pub min_time: Option<Duration>,
+    pub processes: Option<usize>,
     pub noplot: bool,
     pub quick: bool,
     pub verbosity: Verbosity,
@@ -141,6 +142,7 @@ const VALUE_OPTIONS: &[&str] = &[
     "stdev",
     "timeout",
     "min-time",
+    "processes",
     "color",
     "output-format",
     "plotting-backend",
@@ -288,6 +290,11 @@ impl Builder {
         let sample_size = self
             .parse_num::<usize>("sample-size", "an integer of at least 10")?
             .map(|n| check(n, n >= 10, "sample-size", "an integer of at least 10"))
+            .transpose()?;
+        let processes_expected = "an integer from 1 (sample in this process) to 64";
+        let processes = self
+            .parse_num::<usize>("processes", processes_expected)?
+            .map(|n| check(n, (1..=64).contains(&n), "processes", processes_expected))
             .transpose()?;
         let nresamples = self
             .parse_num::<usize>("nresamples", "a positive integer")?
@@ -498,6 +505,7 @@ impl Builder {
             target_precision,
             timeout,
             min_time,
+            processes,
             noplot: self.has("noplot"),
             quick: self.has("quick"),
             verbosity,
@@ -603,6 +611,8 @@ Options:
       --stdev <PERCENT>              The same, by tasty-bench's name
       --timeout <SECS>               Stop sampling a benchmark after this long (default 5)
       --min-time <SECS>              Sample at least this long, precise or not (default 0.5)
+      --processes <N>                Sample each benchmark in up to N worker processes, so its
+                                     interval carries run-to-run noise (default 10; 1: in this one)
       --quick                        Stop as soon as two measurements agree (tasty-bench's rule)
       --profile-time <SECS>          Iterate each benchmark this long without analysis (profilers)
   -n, --noplot                       Write no HTML report

@@ -113,7 +113,14 @@ pub(crate) struct BenchmarkConfig {
     pub min_time: Duration,
     /// Metrics read around every sample besides the measurement.
     pub metrics: Vec<crate::meters::Metric>,
+    /// Most worker processes adaptive sampling uses (1: none, sample in
+    /// this process).
+    pub processes: usize,
 }
+
+/// Worker processes per benchmark by default: enough for an interval with
+/// 9 degrees of freedom, few enough to stay well under a second.
+pub(crate) const DEFAULT_PROCESSES: usize = 10;
 
 impl BenchmarkConfig {
     /// Whether to sample adaptively: the default, unless a sample size or
@@ -139,6 +146,7 @@ impl Default for BenchmarkConfig {
             target_precision: 0.01,
             timeout: Duration::from_secs(5),
             min_time: Duration::from_millis(500),
+            processes: DEFAULT_PROCESSES,
             metrics: Vec::new(),
         }
     }
@@ -176,6 +184,7 @@ impl PartialConfig {
             target_precision: base.target_precision,
             timeout: base.timeout,
             min_time: base.min_time,
+            processes: base.processes,
             metrics: self.metrics.clone().unwrap_or_else(|| base.metrics.clone()),
         }
     }

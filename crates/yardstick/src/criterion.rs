@@ -353,6 +353,7 @@ impl<M: Measurement> Criterion<M> {
         }
         c.timeout = args.timeout.unwrap_or(c.timeout);
         c.min_time = args.min_time.unwrap_or(c.min_time);
+        c.processes = args.processes.unwrap_or(c.processes);
         let r = &mut self.run;
         r.mode = args.mode.clone();
         if !args.filters.is_empty() {
@@ -451,6 +452,9 @@ impl<M: Measurement> Criterion<M> {
     /// Ends the run: reports the benchmarks that failed and exits non-zero
     /// if any did. `criterion_main!` calls it after the last group.
     pub fn final_summary(&self) {
+        if crate::worker::active() {
+            crate::worker::end_of_run();
+        }
         let terminal = self.run.terminal();
         // --discard-baseline writes nothing, the report's index included.
         let discard = self.run.baseline == Baseline::Discard;
@@ -533,6 +537,9 @@ impl<M: Measurement> Criterion<M> {
         requirements: &[crate::group_summary::Requirement],
     ) {
         use crate::group_summary as gs;
+        if crate::worker::active() {
+            return;
+        }
         let terminal = self.run.terminal();
         if self.run.output_format == OutputFormat::Criterion && !self.run.hide_successes {
             for (function, fits) in gs::complexity(members) {
@@ -559,6 +566,9 @@ impl<M: Measurement> Criterion<M> {
         log_scale: bool,
         members: &[crate::group_summary::Member],
     ) {
+        if crate::worker::active() {
+            return;
+        }
         if let Some(sink) = &self.run.messages {
             let dir = self
                 .run

@@ -66,6 +66,8 @@ mod runner;
 mod state;
 mod store;
 mod tasty_csv;
+#[doc(hidden)]
+pub mod worker;
 
 pub use crate::async_bencher::AsyncBencher;
 pub use crate::bencher::Bencher;

@@ -1,7 +1,7 @@
 //! Runs one benchmark through the whole flow: filter, mode, sampling,
 //! analysis, comparison, files and output.
 
-use crate::analysis::{analyse, Analysis};
+use crate::analysis::{analyse, Analysis, Samples};
 use crate::cli::{Baseline, Mode};
 use crate::config::{ActualSamplingMode, BenchmarkConfig};
 use crate::id::FullId;
@@ -12,7 +12,7 @@ use crate::store::{
     estimate_file, estimates_file, BenchmarkDir, BenchmarkRecord, ChangeFile, RawRow, RunFiles,
     SavedSample,
 };
-use crate::{adaptive, metered, plan, report, state, Criterion};
+use crate::{adaptive, metered, plan, report, state, worker, Criterion};
 
 /// Runs `id` unless the filter excludes it. Failures are reported and
 /// recorded, never propagated: the other benchmarks still run. Returns
@@ -34,6 +34,13 @@ pub(crate) fn run<M: Measurement>(
             "this id was already used by another benchmark of this binary; ids must be unique",
         );
         state::record_failure(&id.full_id);
+        return None;
+    }
+    if worker::active() {
+        // A worker measures only what its parent asks for, and prints nothing.
+        if c.run.mode == Mode::Benchmark {
+            worker::serve(&c.measurement, &id.full_id, f);
+        }
         return None;
     }
     let measuring = c.run.mode == Mode::Benchmark;
@@ -149,11 +156,11 @@ fn benchmark<M: Measurement>(
     }
     terminal.benchmark_start(&id.full_id);
     let mut metric_rows = None;
-    let (mode, iters, values) = if let Some(name) = &c.run.load_baseline {
+    let samples = if let Some(name) = &c.run.load_baseline {
         let s = dir.load_sample(name).map_err(|e| {
             format!("cannot load baseline '{name}' ({e}) — run with --save-baseline {name} first")
         })?;
-        (s.sampling_mode, s.iters, s.times)
+        Samples::from_saved(s)
     } else {
         for note in metered::activate(&config.metrics) {
             if state::first_time(&note) {
@@ -162,17 +169,17 @@ fn benchmark<M: Measurement>(
         }
         let sampled = state::catch_panic(|| sample(m, terminal, id, config, f));
         let rows = metered::deactivate();
-        let (mode, iters, values) = sampled?.map_err(|e| e.to_string())?;
+        let samples = sampled??;
         // The last rows are the samples' (earlier ones are the warm-up's).
         metric_rows = rows.map(|(metrics, rows)| {
-            let skip = rows.len().saturating_sub(iters.len());
+            let skip = rows.len().saturating_sub(samples.iters.len());
             (metrics, rows[skip..].to_vec())
         });
-        (mode, iters, values)
+        samples
     };
 
     terminal.analysing(&id.full_id);
-    if values.iter().all(|&v| v == 0.0) {
+    if samples.values.iter().all(|&v| v == 0.0) {
         return Err("every sample measured zero time; if it uses iter_custom, check that the routine returns the time it measured".into());
     }
     let plots = report::ENABLED && c.run.plots;
@@ -196,7 +203,7 @@ fn benchmark<M: Measurement>(
         },
         None => config.clone(),
     };
-    let analysis = analyse(mode, iters, values, baseline.as_deref(), config, plots)
+    let analysis = analyse(samples, baseline_sample.as_ref(), config, plots)
         .map_err(|e| format!("analysis failed: {e}"))?;
     let unit = {
         let mut probe = [analysis.typical().point];
@@ -390,15 +397,32 @@ fn sample<M: Measurement>(
     id: &FullId,
     config: &BenchmarkConfig,
     f: &mut RoutineFn<'_, M>,
-) -> Result<(ActualSamplingMode, Vec<f64>, Vec<f64>), routine::NotIterated> {
+) -> Result<Samples, String> {
     if config.quick_mode {
         let (iters, values) =
-            routine::quick(m, f, config.significance_level, config.measurement_time)?;
-        return Ok((ActualSamplingMode::Linear, iters, values));
+            routine::quick(m, f, config.significance_level, config.measurement_time)
+                .map_err(|e| e.to_string())?;
+        return Ok(Samples::in_one_process(
+            ActualSamplingMode::Linear,
+            iters,
+            values,
+        ));
     }
     if config.adaptive() {
         return sample_adaptively(m, terminal, id, config, f);
     }
+    sample_as_planned(m, terminal, id, config, f).map_err(|e| e.to_string())
+}
+
+/// Criterion.rs's analysis process: warm-up for the warm-up time, then the
+/// planned sample counts.
+fn sample_as_planned<M: Measurement>(
+    m: &M,
+    terminal: &Terminal,
+    id: &FullId,
+    config: &BenchmarkConfig,
+    f: &mut RoutineFn<'_, M>,
+) -> Result<Samples, routine::NotIterated> {
     let warm_up = config.warm_up_time;
     terminal.warm_up(&id.full_id, warm_up.as_nanos() as f64);
     let (elapsed, warm_iters) = routine::warm_up(m, f, warm_up)?;
@@ -414,7 +438,8 @@ fn sample<M: Measurement>(
     let total = counts.iter().fold(0u64, |a, &k| a.saturating_add(k));
     terminal.measurement_start(&id.full_id, counts.len(), expected, total);
     let values = routine::bench(m, f, &counts)?;
-    Ok((mode, counts.iter().map(|&k| k as f64).collect(), values))
+    let iters = counts.iter().map(|&k| k as f64).collect();
+    Ok(Samples::in_one_process(mode, iters, values))
 }
 
 fn sample_adaptively<M: Measurement>(
@@ -423,7 +448,63 @@ fn sample_adaptively<M: Measurement>(
     id: &FullId,
     config: &BenchmarkConfig,
     f: &mut RoutineFn<'_, M>,
-) -> Result<(ActualSamplingMode, Vec<f64>, Vec<f64>), routine::NotIterated> {
+) -> Result<Samples, String> {
+    // Extra metrics are read in this process's meters; sample here then.
+    if config.processes > 1 && config.metrics.is_empty() {
+        terminal.sampling_adaptive(
+            &id.full_id,
+            config.target_precision,
+            config.timeout.as_nanos() as f64,
+        );
+        match worker::sampling::sample(&id.full_id, config) {
+            Ok(s) => {
+                say_how_precise(terminal, id, config, &s);
+                return Ok(Samples::from_sampled(s));
+            }
+            Err(worker::sampling::Unavailable::Failed(e)) => return Err(e),
+            Err(worker::sampling::Unavailable::Fallback(why)) => {
+                let note = format!("sampling in this process only, so intervals do not include run-to-run noise: {why}");
+                if state::first_time(&note) {
+                    terminal.warning(&note);
+                }
+            }
+        }
+    }
+    sample_in_this_process(m, terminal, id, config, f).map_err(|e| e.to_string())
+}
+
+/// Says how a multi-process sampling ended: precise, or limited by the
+/// machine's run-to-run noise.
+fn say_how_precise(
+    terminal: &Terminal,
+    id: &FullId,
+    config: &BenchmarkConfig,
+    s: &adaptive::Sampled,
+) {
+    if s.reached {
+        return;
+    }
+    let n = s.processes.as_ref().map_or(0, |p| {
+        p.iter().collect::<std::collections::BTreeSet<_>>().len()
+    });
+    let reached = s.precision.map_or_else(
+        || "no measurable precision".to_owned(),
+        |p| format!("±{:.1}%", p * 100.0),
+    );
+    terminal.note(&format!(
+        "{}: {reached} over {n} processes, not the ±{}% asked for: this is the machine's run-to-run noise, which more time would not narrow",
+        id.full_id,
+        config.target_precision * 100.0
+    ));
+}
+
+fn sample_in_this_process<M: Measurement>(
+    m: &M,
+    terminal: &Terminal,
+    id: &FullId,
+    config: &BenchmarkConfig,
+    f: &mut RoutineFn<'_, M>,
+) -> Result<Samples, routine::NotIterated> {
     let target = adaptive::Target {
         precision: config.target_precision,
         confidence: config.confidence_level,
@@ -451,7 +532,7 @@ fn sample_adaptively<M: Measurement>(
             target.precision * 100.0
         ));
     }
-    Ok((s.mode, s.iters, s.values))
+    Ok(Samples::from_sampled(s))
 }
 
 /// Warns when the routine costs no more than an empty loop: its body was
@@ -502,6 +583,7 @@ fn save<M: Measurement>(
         sampling_mode: a.mode,
         iters: a.iters.clone(),
         times: a.values.clone(),
+        processes: a.processes.clone(),
     };
     let estimates = estimates_file(&a.estimates);
     let record = BenchmarkRecord {

@@ -96,6 +96,7 @@ fn files(t: &Timed<'_>, s: Settings) -> Result<Vec<(&'static str, Vec<u8>)>, Str
         sampling_mode: SamplingMode::Flat,
         iters,
         times: t.ns.to_vec(),
+        processes: None,
     };
     let raw: Vec<RawRow> =
         t.ns.iter()

@@ -114,6 +114,52 @@ fn adaptive(c: &mut Criterion) {
     });
 }
 
+/// Routines for sampling in worker processes, on a fake clock so that
+/// verdicts do not depend on the machine: `processes/steady` costs
+/// `FIXTURE_WORK` ns per iteration (times `FIXTURE_SLOWER`, default 1) in
+/// every process; `processes/offset` adds +6 % in even-numbered worker
+/// processes and −6 % in odd ones, a run-to-run noise the same in every
+/// run. `FIXTURE_HANG` adds a benchmark that never returns,
+/// `FIXTURE_PROCESS_PANIC` one that panics.
+fn processes(c: &mut Criterion) {
+    if std::env::var_os("FIXTURE_PROCESSES").is_none() {
+        return;
+    }
+    let var = |name: &str, default: f64| {
+        std::env::var(name)
+            .ok()
+            .and_then(|v| v.parse::<f64>().ok())
+            .unwrap_or(default)
+    };
+    let per_iter = var("FIXTURE_WORK", 200.0) * var("FIXTURE_SLOWER", 1.0);
+    if std::env::var_os("FIXTURE_HANG").is_some() {
+        c.bench_function("processes/hangs", |b| {
+            b.iter(|| loop {
+                std::thread::sleep(std::time::Duration::from_secs(1));
+            })
+        });
+    }
+    if std::env::var_os("FIXTURE_PROCESS_PANIC").is_some() {
+        c.bench_function("processes/panics", |b| {
+            b.iter(|| assert!(black_box(false), "deliberate failure in a worker"))
+        });
+    }
+    c.bench_function("processes/steady", |b| {
+        b.iter_custom(|n| {
+            spin(n);
+            std::time::Duration::from_nanos((n as f64 * per_iter) as u64)
+        })
+    });
+    let index: u64 = var("YARDSTICK_WORKER_INDEX", 0.0) as u64;
+    let offset = if index % 2 == 0 { 1.06 } else { 0.94 };
+    c.bench_function("processes/offset", |b| {
+        b.iter_custom(|n| {
+            spin(n);
+            std::time::Duration::from_nanos((n as f64 * per_iter * offset) as u64)
+        })
+    });
+}
+
 /// Known costs for the extra metrics: one allocation of 800 bytes per
 /// iteration, and a sleep that costs wall time but almost no CPU time.
 fn metered(c: &mut Criterion) {
@@ -268,7 +314,7 @@ impl Profiler for LineProfiler {
 criterion_group! {
     name = group;
     config = Criterion::default().with_profiler(LineProfiler);
-    targets = benches, legacy, adaptive, metered, interleaved, scaling
+    targets = benches, legacy, adaptive, metered, interleaved, scaling, processes
 }
 criterion_group! {
     name = custom_group;

@@ -121,15 +121,9 @@ mod tests {
         };
         let values = per_iter.iter().map(|v| v * iters).collect();
         let counts = vec![iters; per_iter.len()];
-        analyse(
-            ActualSamplingMode::Flat,
-            counts,
-            values,
-            None,
-            &config,
-            false,
-        )
-        .unwrap()
+        let samples =
+            crate::analysis::Samples::in_one_process(ActualSamplingMode::Flat, counts, values);
+        analyse(samples, None, &config, false).unwrap()
     }
 
     fn row(title: &str, a: &Analysis, optimised_away: bool) -> String {

@@ -143,6 +143,14 @@ impl Terminal {
         crate::output::errln!("{} {message}", self.style.yellow("warning:"));
     }
 
+    /// How a measurement ended, when it did not end as asked, on stderr.
+    pub(crate) fn note(&self, message: &str) {
+        self.clear_progress();
+        if self.verbosity > Verbosity::Quiet {
+            crate::output::errln!("{} {message}", self.style.faint("note:"));
+        }
+    }
+
     /// A benchmark that failed, on stderr.
     pub(crate) fn failure(&self, id: &str, message: &str) {
         self.clear_progress();
@@ -239,6 +247,14 @@ impl Terminal {
                         c.drift.unwrap_or_default() * 100.0
                     ),
                 ),
+                _ if too_noisy(c).is_some() => (
+                    format::change(mean.point, true),
+                    format::change(to_thrpt(mean.point), true),
+                    format!(
+                        "Too noisy to tell: this machine's run-to-run noise is ±{:.1}% here, and changes under that cannot be told from noise; compare in lock-step with cargo yardstick ab.",
+                        too_noisy(c).unwrap_or_default() * 100.0
+                    ),
+                ),
                 v => (
                     format::change(mean.point, true),
                     format::change(to_thrpt(mean.point), true),
@@ -269,7 +285,15 @@ impl Terminal {
                 lines.push(format!("{INDENT}change: [{lo} {point} {hi}] {p}"));
             }
             lines.push(format!("{INDENT}{explanation}"));
-            if matches!(change.verdict, Verdict::NoChange | Verdict::WithinNoise) {
+            if a.per_process.is_some() && !a.change_between_processes {
+                lines.push(format!(
+                    "{INDENT}{}",
+                    s.faint("The baseline was measured in one process, so this comparison leaves out run-to-run noise; the next one will not.")
+                ));
+            }
+            if matches!(change.verdict, Verdict::NoChange | Verdict::WithinNoise)
+                && !a.change_between_processes
+            {
                 if let Some(line) =
                     super::power::guidance(c).and_then(|g| super::power::unseen_line(&g))
                 {
@@ -408,4 +432,15 @@ fn bencher_line(c: &Completed<'_>) -> String {
         format::integer(values[0]),
         format::integer(values[1])
     )
+}
+
+/// The half-width of the change's interval when it was judged between
+/// processes and is too wide to say anything: more than twice the noise
+/// threshold, with no change found.
+fn too_noisy(c: &Completed<'_>) -> Option<f64> {
+    let a = c.analysis;
+    let ch = a.change.as_ref()?;
+    let half = (ch.mean.upper - ch.mean.lower) / 2.0;
+    let quiet = matches!(ch.verdict, Verdict::NoChange | Verdict::WithinNoise);
+    (a.change_between_processes && quiet && half > 2.0 * c.noise_threshold).then_some(half)
 }
