@@ -111,6 +111,14 @@ impl Terminal {
         ));
     }
 
+    pub(crate) fn sampling_tasty(&self, id: &str, stdev: f64, timeout_ns: f64) {
+        self.progress(&format!(
+            "Benchmarking {id}: Doubling until the relative standard deviation is below {}% (at most {})",
+            stdev * 100.0,
+            format::time(timeout_ns).trim_start()
+        ));
+    }
+
     pub(crate) fn measurement_start(&self, id: &str, samples: usize, ns: f64, iters: u64) {
         self.progress(&format!(
             "Benchmarking {id}: Collecting {samples} samples in estimated {} ({})",
@@ -166,7 +174,8 @@ impl Terminal {
         let lines = match self.format {
             OutputFormat::Bencher => vec![bencher_line(c)],
             OutputFormat::Criterion => self.criterion_lines(c),
-            OutputFormat::Tasty => super::tasty::lines(c),
+            OutputFormat::Tasty => super::tasty::lines(c, true),
+            OutputFormat::TastyFlat => super::tasty::lines(c, false),
             OutputFormat::Stats => super::rebar::lines(c, c.confidence),
             OutputFormat::Markdown => Vec::new(),
             OutputFormat::Table => {
