@@ -114,6 +114,47 @@ fn adaptive(c: &mut Criterion) {
     });
 }
 
+/// Per-group options, tasty-bench's `localOption`: one group stops by
+/// tasty-bench's rule and fails past a 10 % slow-down; another samples to
+/// ±0.5 % with a 0.3 s time-out. Both on fake clocks costing FIXTURE_WORK
+/// ns per iteration (the second with ±50 % noise, so it times out).
+fn local_options(c: &mut Criterion) {
+    if std::env::var_os("FIXTURE_LOCAL").is_none() {
+        return;
+    }
+    let work: f64 = std::env::var("FIXTURE_WORK")
+        .ok()
+        .and_then(|w| w.parse().ok())
+        .unwrap_or(200.0);
+    let mut g = c.benchmark_group("local");
+    g.stdev(0.05)
+        .fail_if_slower(0.10)
+        .timeout(std::time::Duration::from_secs(2));
+    g.bench_function("work", |b| {
+        b.iter_custom(|n| {
+            spin(n);
+            std::time::Duration::from_nanos((n as f64 * work) as u64)
+        })
+    });
+    g.finish();
+    let mut g = c.benchmark_group("local_adaptive");
+    g.target_precision(0.005)
+        .timeout(std::time::Duration::from_millis(300));
+    let mut state = 0x2545_f491_4f6c_dd1du64;
+    g.bench_function("noisy", |b| {
+        b.iter_custom(|n| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            let noise = 0.5 + (state % 1000) as f64 / 1000.0;
+            spin(n);
+            std::thread::sleep(std::time::Duration::from_millis(1));
+            std::time::Duration::from_nanos((work * n as f64 * noise) as u64)
+        })
+    });
+    g.finish();
+}
+
 /// Known costs for the extra metrics: one allocation of 800 bytes per
 /// iteration, and a sleep that costs wall time but almost no CPU time.
 fn metered(c: &mut Criterion) {
@@ -268,7 +309,7 @@ impl Profiler for LineProfiler {
 criterion_group! {
     name = group;
     config = Criterion::default().with_profiler(LineProfiler);
-    targets = benches, legacy, adaptive, metered, interleaved, scaling
+    targets = benches, legacy, adaptive, metered, interleaved, scaling, local_options
 }
 criterion_group! {
     name = custom_group;

@@ -263,7 +263,10 @@ mod tests {
             optimised_away: false,
         };
         let out = lines(&c, 0.95);
-        let at = out.iter().position(|l| l == "===> Stats for memory").unwrap();
+        let at = out
+            .iter()
+            .position(|l| l == "===> Stats for memory")
+            .unwrap();
         assert_eq!(
             out[at + 1..],
             [

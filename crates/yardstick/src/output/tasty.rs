@@ -138,7 +138,9 @@ static OPEN_GROUPS: std::sync::Mutex<Vec<String>> = std::sync::Mutex::new(Vec::n
 /// The header lines that open `groups` after the groups `open`, which it
 /// updates; `All` heads the tree, as in tasty-bench.
 fn open_groups(open: &mut Vec<String>, groups: &[&str]) -> Vec<String> {
-    let path: Vec<&str> = std::iter::once("All").chain(groups.iter().copied()).collect();
+    let path: Vec<&str> = std::iter::once("All")
+        .chain(groups.iter().copied())
+        .collect();
     let shared = open
         .iter()
         .zip(&path)
