@@ -285,13 +285,11 @@ mod tests {
         bench
             .output(None)
             .epochs(1)
-            .run_custom("one", |n| Duration::from_nanos(n));
+            .run_custom("one", Duration::from_nanos);
         let e = bench.render(templates::csv(), Vec::new()).unwrap_err();
         assert!(e.to_string().contains("`one` has 1 epoch"), "{e}");
         let mut bench = Bench::new();
-        bench
-            .output(None)
-            .run_custom("x", |n| Duration::from_nanos(n));
+        bench.output(None).run_custom("x", Duration::from_nanos);
         assert!(bench.render("{% for %}", Vec::new()).is_err());
         assert!(bench
             .render_file("/nonexistent/template.txt", Vec::new())
