@@ -48,20 +48,23 @@ pub(crate) struct Sampled {
     pub values: Vec<f64>,
     pub estimate: Prediction,
     pub reason: StopReason,
-    /// The benchmark ran past 100 s.
+    /// The benchmark ran past 100 s (`on_long` was called).
     pub long: bool,
 }
 
 /// Runs the rule. `unit` is the measurement's unit for machines (`ns` for
 /// time). The time-out counts the larger of the measured time and the wall
 /// time of each call, so a fake clock (`iter_custom`) and a real one both
-/// end it.
+/// end it. `on_long` is called once, as soon as the benchmark has run past
+/// 100 s, while it goes on (tasty-bench's moment to warn: the user can
+/// still stop it).
 pub(crate) fn sample<M: Measurement>(
     m: &M,
     f: &mut RoutineFn<'_, M>,
     unit: &str,
     target: f64,
     timeout: Duration,
+    on_long: &mut dyn FnMut(),
 ) -> Result<Sampled, NotIterated> {
     let timed = unit == "ns";
     let mut measure = |n: u64| -> Result<(f64, f64), NotIterated> {
@@ -77,10 +80,15 @@ pub(crate) fn sample<M: Measurement>(
     let mut n: u64 = 1;
     let (mut t1, mut w1) = measure(n)?;
     let mut spent = 0.0;
+    let mut long = false;
     loop {
         let (t2, w2) = measure(n * 2)?;
         let estimate = predict_perturbed(n as f64, t1, t2, precision);
         spent += w1;
+        if !long && spent + w2 > LONG_NS {
+            long = true;
+            on_long();
+        }
         let reason = should_stop(&rule, &estimate, spent, w2).or_else(|| {
             // The iteration count cannot double again.
             (n >= 1 << 61).then_some(StopReason::TimeoutSoon)
@@ -91,7 +99,7 @@ pub(crate) fn sample<M: Measurement>(
                 values: vec![t1, t2],
                 estimate,
                 reason,
-                long: spent + w2 > LONG_NS,
+                long,
             });
         }
         n *= 2;
@@ -112,10 +120,9 @@ pub(crate) fn run<M: Measurement>(
 ) -> Result<(ActualSamplingMode, Vec<f64>, Vec<f64>), NotIterated> {
     let unit = m.formatter().scale_for_machines(&mut [1.0]);
     terminal.sampling_tasty(id, target, timeout.as_nanos() as f64);
-    let s = sample(m, f, unit, target, timeout)?;
-    if s.long {
+    let s = sample(m, f, unit, target, timeout, &mut || {
         terminal.warning(&format!("{id}: {LONG_WARNING}"));
-    }
+    })?;
     if s.reason == StopReason::TimeoutSoon {
         terminal.warning(&format!(
             "{id}: reached a relative standard deviation of {:.1}% before the {:.1?} time-out, not the {}% asked for; raise --timeout or --stdev",
@@ -162,7 +169,15 @@ mod tests {
         // 0.05 (1 + 300/n), i.e. n > 31 004: the first power of two is
         // 32 768.
         let mut f = fake(1000, 500_000);
-        let s = sample(&WallTime, &mut f, "ns", 0.05, Duration::from_secs(3600)).unwrap();
+        let s = sample(
+            &WallTime,
+            &mut f,
+            "ns",
+            0.05,
+            Duration::from_secs(3600),
+            &mut || {},
+        )
+        .unwrap();
         assert_eq!(s.reason, StopReason::Precise);
         assert_eq!(s.iters, [32_768.0, 65_536.0]);
         let mean = 1.0 + 300.0 / 32_768.0;
@@ -184,25 +199,55 @@ mod tests {
     fn a_tighter_target_doubles_further() {
         // The same clock at 2 %: 1565.2 < 0.02 n + 6, n > 77 960 → 131 072.
         let mut f = fake(1000, 500_000);
-        let s = sample(&WallTime, &mut f, "ns", 0.02, Duration::from_secs(3600)).unwrap();
+        let s = sample(
+            &WallTime,
+            &mut f,
+            "ns",
+            0.02,
+            Duration::from_secs(3600),
+            &mut || {},
+        )
+        .unwrap();
         assert_eq!(s.iters[0], 131_072.0);
     }
 
     #[test]
     fn the_time_out_stops_it_early_and_long_runs_are_flagged() {
         // 1 ms per iteration and a 1 s time-out: the pair (n, 2n) stops
-        // when 1.2 (spent + 3·2n ms) ≥ 1000 ms; spent = 1 + 1 + 2 + … + n =
+        // when 1.2 (spent + 3·2n ms) ≥ 1000 ms; spent = 1 + 2 + … + n =
         // 2n − 1 ms after the first, so 1.2 (8n − 1) ≥ 1000: n = 128.
         // A 0 % target is never reached.
         let mut f = fake(1_000_000, 0);
-        let s = sample(&WallTime, &mut f, "ns", 1e-12, Duration::from_secs(1)).unwrap();
+        let s = sample(
+            &WallTime,
+            &mut f,
+            "ns",
+            1e-12,
+            Duration::from_secs(1),
+            &mut || {},
+        )
+        .unwrap();
         assert_eq!(s.reason, StopReason::TimeoutSoon);
         assert_eq!(s.iters, [128.0, 256.0]);
         assert!(!s.long);
-        // With a time-out of an hour the fake clock passes 100 s.
+        // With a time-out of an hour the fake clock passes 100 s, and the
+        // warning comes once, while it goes on: spent + t₂ = 4n − 1 ms > 100 s
+        // first at n = 32 768, and it stops at n = 524 288 (1.2 (8n − 1) ms
+        // ≥ 3600 s).
         let mut f = fake(1_000_000, 0);
-        let s = sample(&WallTime, &mut f, "ns", 1e-12, Duration::from_secs(3600)).unwrap();
+        let mut warned_at = Vec::new();
+        let s = sample(
+            &WallTime,
+            &mut f,
+            "ns",
+            1e-12,
+            Duration::from_secs(3600),
+            &mut || warned_at.push(1),
+        )
+        .unwrap();
         assert!(s.long, "{s:?}");
+        assert_eq!(warned_at.len(), 1);
+        assert_eq!(s.iters, [524_288.0, 1_048_576.0]);
     }
 
     #[test]
