@@ -220,7 +220,6 @@ mod tests {
         // variance by Criterion's formula, computed apart in Python: 0.3662
         // (moderate). The interval: t(0.975, 8) = 2.306004 (scipy) × 1.58114
         // × √(2/5) = 2.31, 76.87 % of the baseline's mean 3.
-        use crate::measurement::{Measurement, WallTime};
         let iters = vec![1.0, 2.0, 3.0, 4.0, 5.0];
         let config = crate::config::BenchmarkConfig {
             nresamples: 100,
@@ -246,21 +245,8 @@ mod tests {
         };
         let metrics = [memory];
         let c = Completed {
-            title: "bench_kv:bench_maps()",
-            analysis: &a,
-            throughput: None,
-            formatter: WallTime.formatter(),
-            unit: "ns",
-            significance: 0.05,
-            confidence: 0.95,
-            noise_threshold: 0.01,
-            baseline: None,
-            ratio_to_baseline: None,
-            failure: None,
-            elapsed: std::time::Duration::ZERO,
             metrics: &metrics,
-            drift: None,
-            optimised_away: false,
+            ..Completed::for_test("bench_kv:bench_maps()", &a)
         };
         let out = lines(&c, 0.95);
         let at = out

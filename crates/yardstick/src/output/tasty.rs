@@ -236,7 +236,6 @@ mod tests {
         // its deviation comes from the 1 ms perturbation alone: the pair
         // (t₁ + p, t₂ − p) is off the line by |2x − y| / √5 = 3p / √5, so
         // σ = 3 ms / √5 / 2^20 = 1.2795 ns and ± 2σ = 2.559 ns → "2.6 ns".
-        use crate::measurement::{Measurement, WallTime};
         let n = f64::from(1 << 20);
         let config = crate::config::BenchmarkConfig {
             nresamples: 100,
@@ -256,21 +255,9 @@ mod tests {
             metric(crate::meters::Metric::PeakLiveBytes, 2.0 * 1_048_576.0),
         ];
         let mut c = Completed {
-            title: "Fibonacci numbers/fifth",
-            analysis: &a,
-            throughput: None,
-            formatter: WallTime.formatter(),
-            unit: "ns",
-            significance: 0.05,
-            confidence: 0.95,
-            noise_threshold: 0.01,
-            baseline: None,
-            ratio_to_baseline: None,
-            failure: None,
             elapsed: std::time::Duration::from_millis(2130),
             metrics: &metrics,
-            drift: None,
-            optimised_away: false,
+            ..Completed::for_test("Fibonacci numbers/fifth", &a)
         };
         assert_eq!(
             lines(&c, true),

@@ -41,6 +41,31 @@ pub(crate) struct Completed<'a> {
     pub optimised_away: bool,
 }
 
+#[cfg(test)]
+impl<'a> Completed<'a> {
+    /// A finished time benchmark with no baseline, failure or metrics, for
+    /// the formats' tests to adjust.
+    pub(crate) fn for_test(title: &'a str, analysis: &'a Analysis) -> Completed<'a> {
+        Completed {
+            title,
+            analysis,
+            throughput: None,
+            formatter: &crate::measurement::DurationFormatter,
+            unit: "ns",
+            significance: 0.05,
+            confidence: 0.95,
+            noise_threshold: 0.01,
+            baseline: None,
+            ratio_to_baseline: None,
+            failure: None,
+            elapsed: std::time::Duration::ZERO,
+            metrics: &[],
+            drift: None,
+            optimised_away: false,
+        }
+    }
+}
+
 /// Prints progress and results.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Terminal {
