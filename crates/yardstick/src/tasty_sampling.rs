@@ -154,6 +154,17 @@ mod tests {
         move |b| b.iter_custom(|n| Duration::from_nanos(ns * n + fixed))
     }
 
+    /// The rule on [`fake`]'s clock; also how many 100-s warnings it gave.
+    fn sample_fake(ns: u64, fixed: u64, target: f64, timeout: Duration) -> (Sampled, usize) {
+        let mut f = fake(ns, fixed);
+        let mut warnings = 0;
+        let s = sample(&WallTime, &mut f, "ns", target, timeout, &mut || {
+            warnings += 1
+        })
+        .unwrap();
+        (s, warnings)
+    }
+
     #[test]
     fn stops_at_the_first_pair_within_the_target() {
         // 1 µs per iteration plus 0.5 ms per call, with tasty-bench's 1 ms
@@ -165,17 +176,7 @@ mod tests {
         // 2t₂) / 5n = 1 + 300/n per iteration. Precise when 1565.2 / n <
         // 0.05 (1 + 300/n), i.e. n > 31 004: the first power of two is
         // 32 768.
-        let mut f = fake(1000, 500_000);
-        let mut warnings = 0;
-        let s = sample(
-            &WallTime,
-            &mut f,
-            "ns",
-            0.05,
-            Duration::from_secs(3600),
-            &mut || warnings += 1,
-        )
-        .unwrap();
+        let (s, warnings) = sample_fake(1000, 500_000, 0.05, Duration::from_secs(3600));
         assert_eq!(s.reason, StopReason::Precise);
         assert_eq!(s.iters, [32_768.0, 65_536.0]);
         let mean = 1.0 + 300.0 / 32_768.0;
@@ -196,16 +197,7 @@ mod tests {
     #[test]
     fn a_tighter_target_doubles_further() {
         // The same clock at 2 %: 1565.2 < 0.02 n + 6, n > 77 960 → 131 072.
-        let mut f = fake(1000, 500_000);
-        let s = sample(
-            &WallTime,
-            &mut f,
-            "ns",
-            0.02,
-            Duration::from_secs(3600),
-            &mut || {},
-        )
-        .unwrap();
+        let (s, _) = sample_fake(1000, 500_000, 0.02, Duration::from_secs(3600));
         assert_eq!(s.iters[0], 131_072.0);
     }
 
@@ -215,17 +207,7 @@ mod tests {
         // when 1.2 (spent + 3·2n ms) ≥ 1000 ms; spent = 1 + 2 + … + n =
         // 2n − 1 ms after the first, so 1.2 (8n − 1) ≥ 1000: n = 128.
         // A 0 % target is never reached.
-        let mut f = fake(1_000_000, 0);
-        let mut warnings = 0;
-        let s = sample(
-            &WallTime,
-            &mut f,
-            "ns",
-            1e-12,
-            Duration::from_secs(1),
-            &mut || warnings += 1,
-        )
-        .unwrap();
+        let (s, warnings) = sample_fake(1_000_000, 0, 1e-12, Duration::from_secs(1));
         assert_eq!(s.reason, StopReason::TimeoutSoon);
         assert_eq!(s.iters, [128.0, 256.0]);
         assert_eq!(warnings, 0);
@@ -233,17 +215,7 @@ mod tests {
         // warning comes once, while it goes on: spent + t₂ = 4n − 1 ms > 100 s
         // first at n = 32 768, and it stops at n = 524 288 (1.2 (8n − 1) ms
         // ≥ 3600 s).
-        let mut f = fake(1_000_000, 0);
-        let mut warnings = 0;
-        let s = sample(
-            &WallTime,
-            &mut f,
-            "ns",
-            1e-12,
-            Duration::from_secs(3600),
-            &mut || warnings += 1,
-        )
-        .unwrap();
+        let (s, warnings) = sample_fake(1_000_000, 0, 1e-12, Duration::from_secs(3600));
         assert_eq!(warnings, 1);
         assert_eq!(s.iters, [524_288.0, 1_048_576.0]);
     }

@@ -99,19 +99,24 @@ fn adaptive(c: &mut Criterion) {
             std::time::Duration::from_nanos(100u64.saturating_mul(n))
         })
     });
+    c.bench_function("adaptive/noisy", noisy(100.0));
+}
+
+/// `cost` ns per iteration on a fake clock with ±50 % noise per sample,
+/// and a short real pause per sample so that time-outs pass.
+fn noisy(cost: f64) -> impl FnMut(&mut criterion::Bencher<'_>) {
     let mut state = 0x2545_f491_4f6c_dd1du64;
-    c.bench_function("adaptive/noisy", |b| {
+    move |b| {
         b.iter_custom(|n| {
             state ^= state << 13;
             state ^= state >> 7;
             state ^= state << 17;
-            // ±50 % per sample; a short real pause so the time-out passes.
             let noise = 0.5 + (state % 1000) as f64 / 1000.0;
             spin(n);
             std::thread::sleep(std::time::Duration::from_millis(1));
-            std::time::Duration::from_nanos((100.0 * n as f64 * noise) as u64)
+            std::time::Duration::from_nanos((cost * n as f64 * noise) as u64)
         })
-    });
+    }
 }
 
 /// Per-group options, tasty-bench's `localOption`: one group stops by
@@ -140,18 +145,7 @@ fn local_options(c: &mut Criterion) {
     let mut g = c.benchmark_group("local_adaptive");
     g.target_precision(0.005)
         .timeout(std::time::Duration::from_millis(300));
-    let mut state = 0x2545_f491_4f6c_dd1du64;
-    g.bench_function("noisy", |b| {
-        b.iter_custom(|n| {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            let noise = 0.5 + (state % 1000) as f64 / 1000.0;
-            spin(n);
-            std::thread::sleep(std::time::Duration::from_millis(1));
-            std::time::Duration::from_nanos((work * n as f64 * noise) as u64)
-        })
-    });
+    g.bench_function("noisy", noisy(work));
     g.finish();
 }
 
