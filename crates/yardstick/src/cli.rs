@@ -49,14 +49,24 @@ pub(crate) enum Color {
 pub(crate) enum OutputFormat {
     Criterion,
     Bencher,
-    /// tasty-bench's `name: OK (2.13s)` / `63 ns ± 3.4 ns`.
+    /// tasty-bench's tree: `All`, its groups, `name: OK (2.13s)` /
+    /// `63 ns ± 3.4 ns`.
     Tasty,
+    /// The same with the whole id on each line, no tree.
+    TastyFlat,
     /// rebar3_bench's statistics block.
     Stats,
     /// A markdown table of the run at the end (CI step summaries).
     Markdown,
     /// nanobench's markdown table, a row per benchmark.
     Table,
+}
+
+impl OutputFormat {
+    /// tasty-bench's lines, as a tree or flat.
+    pub(crate) fn is_tasty(self) -> bool {
+        matches!(self, OutputFormat::Tasty | OutputFormat::TastyFlat)
+    }
 }
 
 /// How much the terminal output says.
@@ -84,6 +94,8 @@ pub(crate) struct Args {
     pub confidence_level: Option<f64>,
     pub significance_level: Option<f64>,
     pub target_precision: Option<f64>,
+    /// tasty-bench's `--stdev`, a fraction: its own stopping rule.
+    pub stdev: Option<f64>,
     pub timeout: Option<Duration>,
     pub min_time: Option<Duration>,
     pub processes: Option<usize>,
@@ -373,28 +385,21 @@ impl Builder {
                 .map(Duration::from_secs_f64)
             })
             .transpose()?;
-        if self.get("target-precision").is_some() && self.get("stdev").is_some() {
+        let precision = |name: &str, max: f64| -> Result<Option<f64>, CliError> {
+            let expected = "a percentage above 0, e.g. 1 for ±1 %";
+            self.parse_num::<f64>(name, expected)?
+                .map(|p| check(p, p > 0.0 && p < max, name, expected).map(|p| p / 100.0))
+                .transpose()
+        };
+        let target_precision = precision("target-precision", 100.0)?;
+        // tasty-bench's rule and the interval's are two ways to stop; a
+        // relative standard deviation may exceed 100 %, as tasty-bench's.
+        let stdev = precision("stdev", f64::INFINITY)?;
+        if target_precision.is_some() && stdev.is_some() {
             return Err(CliError(
-                "--target-precision and --stdev are the same option; give one".into(),
+                "--stdev (tasty-bench's stopping rule) and --target-precision (the interval's) choose different sampling; give one".into(),
             ));
         }
-        let precision_flag = if self.get("stdev").is_some() {
-            "stdev"
-        } else {
-            "target-precision"
-        };
-        let target_precision = self
-            .parse_num::<f64>(precision_flag, "a percentage above 0, e.g. 1 for ±1 %")?
-            .map(|p| {
-                check(
-                    p,
-                    p.is_finite() && p > 0.0 && p < 100.0,
-                    precision_flag,
-                    "a percentage above 0, e.g. 1 for ±1 %",
-                )
-                .map(|p| p / 100.0)
-            })
-            .transpose()?;
 
         let color = match self.get("color") {
             None | Some("auto") => Color::Auto,
@@ -406,6 +411,7 @@ impl Builder {
             None | Some("criterion") => OutputFormat::Criterion,
             Some("bencher") => OutputFormat::Bencher,
             Some("tasty") => OutputFormat::Tasty,
+            Some("tasty-flat") => OutputFormat::TastyFlat,
             Some("stats") => OutputFormat::Stats,
             Some("markdown") => OutputFormat::Markdown,
             Some("table") => OutputFormat::Table,
@@ -413,7 +419,7 @@ impl Builder {
                 return Err(bad(
                     "output-format",
                     v,
-                    "one of criterion, bencher, tasty, stats, markdown, table",
+                    "one of criterion, bencher, tasty, tasty-flat, stats, markdown, table",
                 ))
             }
         };
@@ -503,6 +509,7 @@ impl Builder {
             confidence_level,
             significance_level,
             target_precision,
+            stdev,
             timeout,
             min_time,
             processes,
@@ -608,7 +615,8 @@ Options:
       --confidence-level <LEVEL>     Confidence level of intervals (default 0.95)
       --significance-level <LEVEL>   Significance level of the change test (default 0.05)
       --target-precision <PERCENT>   Sample until the 95% interval is within ±PERCENT (default 1)
-      --stdev <PERCENT>              The same, by tasty-bench's name
+      --stdev <PERCENT>              tasty-bench's rule instead: double the iterations until the
+                                     relative standard deviation of its estimate is below PERCENT
       --timeout <SECS>               Stop sampling a benchmark after this long (default 5)
       --min-time <SECS>              Sample at least this long, precise or not (default 0.5)
       --processes <N>                Sample each benchmark in up to N worker processes, so its
@@ -621,7 +629,8 @@ Options:
       --quiet                        Print only the result lines
   -c, --color <WHEN>                 auto, always or never (honours NO_COLOR and CARGO_TERM_COLOR)
       --output-format <FORMAT>       criterion (default), bencher (`test id ... bench: N ns/iter`),
-                                     tasty (`id: OK (0.44s)` / `53 ns ± 2.7 ns`), stats (rebar3_bench)
+                                     tasty (`All`, groups, `id: OK (0.44s)` / `53 ns ± 2.7 ns`),
+                                     tasty-flat (the same, whole ids), stats (rebar3_bench),
                                      markdown (a table of the run, for CI step summaries) or
                                      table (nanobench's: ns/op, op/s, err%, ins/op, cyc/op, IPC, …)
       --time-mode <MODE>             What time is: wall (default), cpu (the process's CPU time, as
@@ -702,7 +711,8 @@ mod tests {
         assert_eq!(a.min_time, Some(Duration::ZERO));
         assert!(parse(&["--bench", "--min-time", "-1"]).is_err());
         let a = parse(&["--bench", "--stdev", "5", "--timeout", "2"]).unwrap();
-        assert_eq!(a.target_precision, Some(0.05));
+        assert_eq!((a.stdev, a.target_precision), (Some(0.05), None));
+        assert!(parse(&["--stdev", "0"]).is_err());
         assert_eq!(a.timeout, Some(Duration::from_secs(2)));
         assert!(parse(&["--target-precision", "0"]).is_err());
         assert!(parse(&["--target-precision", "1", "--stdev", "2"]).is_err());

@@ -29,8 +29,6 @@ pub(crate) struct RunSettings {
     pub csv: Option<PathBuf>,
     /// Means (ps) by name from `--baseline-csv`.
     pub baseline_csv: Option<std::collections::HashMap<String, f64>>,
-    pub fail_if_slower: Option<f64>,
-    pub fail_if_faster: Option<f64>,
     pub hide_successes: bool,
     /// Outputs of the whole run (markdown, --svg, --template).
     pub outputs: crate::report::RunOutputs,
@@ -89,8 +87,6 @@ impl Default for Criterion<WallTime> {
                 plots: true,
                 csv: None,
                 baseline_csv: None,
-                fail_if_slower: None,
-                fail_if_faster: None,
                 hide_successes: false,
                 messages: None,
                 outputs: crate::report::RunOutputs::default(),
@@ -354,6 +350,9 @@ impl<M: Measurement> Criterion<M> {
         c.timeout = args.timeout.unwrap_or(c.timeout);
         c.min_time = args.min_time.unwrap_or(c.min_time);
         c.processes = args.processes.unwrap_or(c.processes);
+        c.stdev = args.stdev.or(c.stdev);
+        c.fail_if_slower = args.fail_if_slower.or(c.fail_if_slower);
+        c.fail_if_faster = args.fail_if_faster.or(c.fail_if_faster);
         let r = &mut self.run;
         r.mode = args.mode.clone();
         if !args.filters.is_empty() {
@@ -374,8 +373,6 @@ impl<M: Measurement> Criterion<M> {
             r.plots = false;
         }
         r.csv = args.csv.clone();
-        r.fail_if_slower = args.fail_if_slower;
-        r.fail_if_faster = args.fail_if_faster;
         r.hide_successes = args.hide_successes;
         if let Some(path) = &args.baseline_csv {
             match crate::tasty_csv::read(path) {
@@ -496,7 +493,7 @@ impl<M: Measurement> Criterion<M> {
             }
         }
         let failed = state::failures();
-        if self.run.output_format == OutputFormat::Tasty {
+        if self.run.output_format.is_tasty() {
             let (ran, secs) = (state::attempted_count(), state::elapsed_secs());
             if failed.is_empty() {
                 crate::output::outln!("\nAll {ran} tests passed ({secs:.2}s)");

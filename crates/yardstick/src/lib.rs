@@ -66,6 +66,7 @@ mod runner;
 mod state;
 mod store;
 mod tasty_csv;
+mod tasty_sampling;
 #[doc(hidden)]
 pub mod worker;
 

@@ -310,8 +310,8 @@ fn benchmark<M: Measurement>(
         ));
     }
     let ratio = ratio_to_baseline(c, id, &analysis, unit);
-    let failure = ratio.and_then(|r| limit_breach(c, r));
-    if failure.is_none() || c.run.output_format != crate::cli::OutputFormat::Tasty {
+    let failure = ratio.and_then(|r| limit_breach(config, r));
+    if failure.is_none() || !c.run.output_format.is_tasty() {
         if let Some(f) = &failure {
             terminal.failure(&id.full_id, f);
         }
@@ -336,10 +336,11 @@ fn benchmark<M: Measurement>(
         });
     }
     if unit == "ns" {
+        let (mean, two_stdev) = crate::output::tasty_estimate(&analysis, unit);
         state::record_completed(crate::tasty_csv::Row {
             name: id.full_id.clone(),
-            mean_ps: analysis.typical().point * 1e3,
-            two_stdev_ps: 2.0 * analysis.typical().standard_error * 1e3,
+            mean_ps: mean * 1e3,
+            two_stdev_ps: two_stdev * 1e3,
         });
     }
     if failure.is_some() {
@@ -368,9 +369,9 @@ fn ratio_to_baseline<M: Measurement>(
 }
 
 /// The `--fail-if-slower`/`--fail-if-faster` limit `ratio` breaks, in words.
-fn limit_breach<M: Measurement>(c: &Criterion<M>, ratio: f64) -> Option<String> {
+fn limit_breach(config: &BenchmarkConfig, ratio: f64) -> Option<String> {
     let pct = (ratio - 1.0) * 100.0;
-    if let Some(limit) = c.run.fail_if_slower {
+    if let Some(limit) = config.fail_if_slower {
         if ratio > 1.0 + limit {
             return Some(format!(
                 "{pct:.1}% slower than the baseline, more than the {:.0}% --fail-if-slower allows",
@@ -378,7 +379,7 @@ fn limit_breach<M: Measurement>(c: &Criterion<M>, ratio: f64) -> Option<String> 
             ));
         }
     }
-    if let Some(limit) = c.run.fail_if_faster {
+    if let Some(limit) = config.fail_if_faster {
         if ratio < 1.0 - limit {
             return Some(format!(
                 "{:.1}% faster than the baseline, more than the {:.0}% --fail-if-faster allows",
@@ -398,6 +399,12 @@ fn sample<M: Measurement>(
     config: &BenchmarkConfig,
     f: &mut RoutineFn<'_, M>,
 ) -> Result<Samples, String> {
+    if let Some(target) = config.stdev {
+        let (mode, iters, values) =
+            crate::tasty_sampling::run(m, terminal, &id.full_id, target, config.timeout, f)
+                .map_err(|e| e.to_string())?;
+        return Ok(Samples::in_one_process(mode, iters, values));
+    }
     if config.quick_mode {
         let (iters, values) =
             routine::quick(m, f, config.significance_level, config.measurement_time)

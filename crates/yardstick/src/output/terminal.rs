@@ -41,6 +41,31 @@ pub(crate) struct Completed<'a> {
     pub optimised_away: bool,
 }
 
+#[cfg(test)]
+impl<'a> Completed<'a> {
+    /// A finished time benchmark with no baseline, failure or metrics, for
+    /// the formats' tests to adjust.
+    pub(crate) fn for_test(title: &'a str, analysis: &'a Analysis) -> Completed<'a> {
+        Completed {
+            title,
+            analysis,
+            throughput: None,
+            formatter: &crate::measurement::DurationFormatter,
+            unit: "ns",
+            significance: 0.05,
+            confidence: 0.95,
+            noise_threshold: 0.01,
+            baseline: None,
+            ratio_to_baseline: None,
+            failure: None,
+            elapsed: std::time::Duration::ZERO,
+            metrics: &[],
+            drift: None,
+            optimised_away: false,
+        }
+    }
+}
+
 /// Prints progress and results.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Terminal {
@@ -111,6 +136,14 @@ impl Terminal {
         ));
     }
 
+    pub(crate) fn sampling_tasty(&self, id: &str, stdev: f64, timeout_ns: f64) {
+        self.progress(&format!(
+            "Benchmarking {id}: Doubling until the relative standard deviation is below {}% (at most {})",
+            stdev * 100.0,
+            format::time(timeout_ns).trim_start()
+        ));
+    }
+
     pub(crate) fn measurement_start(&self, id: &str, samples: usize, ns: f64, iters: u64) {
         self.progress(&format!(
             "Benchmarking {id}: Collecting {samples} samples in estimated {} ({})",
@@ -174,7 +207,8 @@ impl Terminal {
         let lines = match self.format {
             OutputFormat::Bencher => vec![bencher_line(c)],
             OutputFormat::Criterion => self.criterion_lines(c),
-            OutputFormat::Tasty => super::tasty::lines(c),
+            OutputFormat::Tasty => super::tasty::lines(c, true),
+            OutputFormat::TastyFlat => super::tasty::lines(c, false),
             OutputFormat::Stats => super::rebar::lines(c, c.confidence),
             OutputFormat::Markdown => Vec::new(),
             OutputFormat::Table => {
