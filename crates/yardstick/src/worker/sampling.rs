@@ -28,14 +28,14 @@ pub(crate) const MIN_PROCESSES: usize = 5;
 /// The first process warms the machine up (clock frequency, caches) for at
 /// least this long, at most [`FIRST_WARM_UP_MAX`] (or the warm-up time).
 const FIRST_WARM_UP_MIN: Duration = Duration::from_millis(30);
-const FIRST_WARM_UP_MAX: Duration = Duration::from_millis(300);
+const FIRST_WARM_UP_MAX: Duration = Duration::from_millis(200);
 
 /// Later processes only need their own pages and caches warm.
 const WARM_UP_MIN: Duration = Duration::from_millis(5);
-const WARM_UP_MAX: Duration = Duration::from_millis(40);
+const WARM_UP_MAX: Duration = Duration::from_millis(25);
 
 /// Sampling time per process.
-const SLICE: Duration = Duration::from_millis(60);
+const SLICE: Duration = Duration::from_millis(50);
 
 /// Linear samples planned per process (the slice usually ends sooner).
 const PLANNED_SAMPLES: u64 = 400;
@@ -84,6 +84,17 @@ fn command(k: usize) -> Result<Command, String> {
 }
 
 impl Pool {
+    /// Starts workers until there are `n`: all at once, so that they walk
+    /// to the first benchmark side by side rather than one after another.
+    fn fill(&mut self, n: usize) -> Result<(), Unavailable> {
+        while self.workers.len() < n {
+            let c = command(self.workers.len()).map_err(Unavailable::Fallback)?;
+            let w = Worker::spawn(c).map_err(|e| Unavailable::Fallback(e.to_string()))?;
+            self.workers.push(w);
+        }
+        Ok(())
+    }
+
     /// Worker `k`, waiting at benchmark `id`, started if need be.
     fn ready(&mut self, k: usize, id: &str) -> Result<&mut Worker, Unavailable> {
         if k < self.workers.len() && self.workers[k].is_gone() {
@@ -154,6 +165,8 @@ fn run(pool: &mut Pool, id: &str, config: &BenchmarkConfig) -> Result<Sampled, U
         reached: false,
     };
     let mut estimates = Vec::new();
+    pool.workers.retain(|w| !w.is_gone());
+    pool.fill(max_processes)?;
     for k in 0..max_processes {
         let worker = pool.ready(k, id)?;
         let failed = |e: WorkerError| Unavailable::Failed(e.to_string());
