@@ -4,7 +4,8 @@
 //! [`criterion`] holds the files of Criterion.rs's home directory
 //! (`target/criterion/<id>/{new,base,…}/`), field for field, so that tools
 //! written for Criterion.rs read yardstick's results; [`messages`] holds
-//! cargo-criterion's JSON messages (`--message-format json`).
+//! cargo-criterion's JSON messages (`--message-format json`); [`history`]
+//! holds the runs `cargo yardstick history --export` writes.
 //!
 //! ```
 //! use yardstick_format::criterion::{SamplingMode, SavedSample};
@@ -19,5 +20,6 @@
 #![deny(missing_docs)]
 
 pub mod criterion;
+pub mod history;
 pub mod messages;
 pub mod names;
