@@ -256,7 +256,7 @@ fn exported_run(r: usize, machine: &str, commit: &str, scale: f64, names: &[&str
                    "iters": [], "values": []})
         })
         .collect();
-    let branch = if r >= 55 && r < 100 {
+    let branch = if (55..100).contains(&r) {
         "feature"
     } else {
         "main"
@@ -322,7 +322,7 @@ fn the_history_site_opens_in_chromium_with_the_shift_at_its_commit() {
     ));
     let c = commit(SHIFT_AT);
     assert!(
-        text.contains(&format!("parse/json on ci-linux  60 runs"))
+        text.contains("parse/json on ci-linux  60 runs")
             && text.contains(&format!("(commit {})", &c[..10])),
         "{text}"
     );

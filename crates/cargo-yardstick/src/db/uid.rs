@@ -65,6 +65,14 @@ pub(crate) fn of<'a>(
     format!("{:032x}", h.0)
 }
 
+/// A salt for a run recorded now.
+pub(crate) fn fresh_salt() -> String {
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos());
+    format!("{}:{nanos}", std::process::id())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -95,12 +103,4 @@ mod tests {
             of(&other, [("b", "ns", [1.0, 0.5, 2.0])].into_iter(), "")
         );
     }
-}
-
-/// A salt for a run recorded now.
-pub(crate) fn fresh_salt() -> String {
-    let nanos = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_nanos());
-    format!("{}:{nanos}", std::process::id())
 }

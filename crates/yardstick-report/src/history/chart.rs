@@ -143,7 +143,7 @@ fn levels(c: &mut Chart, s: &Series, scale: &Scale) {
 /// Each level shift at its commit: a group carrying the commit and the
 /// index (for tests and scripts), a tooltip, the line and a label.
 fn shifts(c: &mut Chart, site: &HistorySite, s: &Series) {
-    for sh in &s.shifts {
+    for (k, sh) in s.shifts.iter().enumerate() {
         let Some(p) = s.points.get(sh.index) else {
             continue;
         };
@@ -178,7 +178,9 @@ fn shifts(c: &mut Chart, site: &HistorySite, s: &Series) {
         } else {
             (x + 5.0, "start")
         };
-        c.svg.text(tx, t + 13.0, anchor, "lab", &label);
+        // Labels of neighbouring shifts take turns on three rows.
+        c.svg
+            .text(tx, t + 13.0 + 15.0 * (k % 3) as f64, anchor, "lab", &label);
         c.svg.raw("</g>");
     }
 }

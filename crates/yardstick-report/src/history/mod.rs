@@ -269,6 +269,72 @@ mod tests {
         assert_eq!(utc(-86_400), "1969-12-31 00:00");
     }
 
+    fn site(names: &[&str]) -> HistorySite {
+        let runs: Vec<HistoryRun> = (0..12)
+            .map(|i| HistoryRun {
+                id: i + 1,
+                time: 1_700_000_000 + i * 60,
+                commit: Some(format!("{i:040x}")),
+                branch: Some("main".into()),
+                machine: "m&<1>".into(),
+                ..HistoryRun::default()
+            })
+            .collect();
+        let series = names
+            .iter()
+            .map(|n| Series {
+                benchmark: (*n).to_owned(),
+                machine: "m&<1>".into(),
+                unit: "ns".into(),
+                points: (0..12)
+                    .map(|i| {
+                        let v = if i < 6 { 100.0 } else { 120.0 };
+                        SeriesPoint {
+                            run: i,
+                            point: v,
+                            lower: v - 1.0,
+                            upper: v + 1.0,
+                        }
+                    })
+                    .collect(),
+                shifts: vec![Shift {
+                    index: 6,
+                    before: 100.0,
+                    after: 120.0,
+                    size: 0.2,
+                    p_value: 0.001,
+                }],
+            })
+            .collect();
+        HistorySite {
+            title: "t".into(),
+            reference: Some("main".into()),
+            runs,
+            series,
+        }
+    }
+
+    #[test]
+    fn hostile_names_are_inert_and_stale_pages_go() {
+        let dir = std::env::temp_dir().join(format!("yardstick-history-{}", std::process::id()));
+        let evil = "<script>alert(1)</script>\"'&";
+        let out = write_history_site(&dir, &site(&[evil, "plain"])).unwrap();
+        assert_eq!(out.pages.len(), 4);
+        for p in &out.pages {
+            let html = std::fs::read_to_string(p).unwrap();
+            assert!(!html.contains("<script>alert"), "{}", p.display());
+            assert!(!html.contains("m&<1>"), "{}", p.display());
+        }
+        let bench = std::fs::read_to_string(dir.join("b").join(page_name("plain"))).unwrap();
+        // The shift is drawn at its run's commit, with its size.
+        assert!(bench.contains(&format!("data-commit=\"{:040x}\" data-index=\"6\"", 6)));
+        assert!(bench.contains("+20.00% at 0000000 (99.9% confidence)"));
+        let out = write_history_site(&dir, &site(&["plain"])).unwrap();
+        assert_eq!(out.pages.len(), 3);
+        assert!(!dir.join("b").join(page_name(evil)).exists());
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
     #[test]
     fn page_names_are_plain_and_distinct() {
         let a = page_name("fib/20");

@@ -18,7 +18,7 @@ pub(crate) fn render(site: &HistorySite) -> String {
             all.push((run.time, run.id, si, k));
         }
     }
-    all.sort_by(|a, b| (b.0, b.1).cmp(&(a.0, a.1)));
+    all.sort_by_key(|&(time, id, _, _)| std::cmp::Reverse((time, id)));
     let up = all
         .iter()
         .filter(|&&(_, _, si, k)| site.series[si].shifts[k].size > 0.0)
