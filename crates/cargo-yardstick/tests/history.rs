@@ -74,8 +74,15 @@ fn history_names_the_run_where_the_level_moved_and_writes_the_site() {
     assert!(text.contains("%, confidence 99.9%)"), "{text}");
     assert!(text.contains("history site: "), "{text}");
     let index = std::fs::read_to_string(out.join("index.html")).unwrap();
-    assert!(index.contains("<svg") && index.contains(">fib</a>"), "{index}");
-    let page = std::fs::read_dir(out.join("b")).unwrap().flatten().next().unwrap();
+    assert!(
+        index.contains("<svg") && index.contains(">fib</a>"),
+        "{index}"
+    );
+    let page = std::fs::read_dir(out.join("b"))
+        .unwrap()
+        .flatten()
+        .next()
+        .unwrap();
     let html = std::fs::read_to_string(page.path()).unwrap();
     assert!(
         html.contains("<svg") && html.contains("class=\"shift\" data-commit=\""),
