@@ -30,11 +30,16 @@ pub(super) fn to_v2(conn: &Connection, version: i64) -> rusqlite::Result<()> {
         "CREATE UNIQUE INDEX IF NOT EXISTS runs_uid ON runs(uid);
          CREATE INDEX IF NOT EXISTS runs_machine ON runs(machine);",
     )?;
-    let here = crate::host::current(std::path::Path::new("."), "", "");
-    conn.execute(
-        "UPDATE runs SET machine = ?1 WHERE machine = '' AND cpu = ?2 AND cores = ?3 AND os = ?4",
-        params![here.machine, here.cpu, here.cores, here.os],
-    )?;
+    let unnamed = conn
+        .prepare("SELECT 1 FROM runs WHERE machine = ''")?
+        .exists([])?;
+    if unnamed {
+        let here = crate::host::current(std::path::Path::new("."), "", "");
+        conn.execute(
+            "UPDATE runs SET machine = ?1 WHERE machine = '' AND cpu = ?2 AND cores = ?3 AND os = ?4",
+            params![here.machine, here.cpu, here.cores, here.os],
+        )?;
+    }
     backfill_uids(conn)
 }
 
@@ -69,4 +74,44 @@ fn backfill_uids(conn: &Connection) -> rusqlite::Result<()> {
         conn.execute("UPDATE runs SET uid = ?1 WHERE id = ?2", params![u, id])?;
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use rusqlite::Connection;
+
+    use super::super::{path_in, Db, SCHEMA};
+
+    #[test]
+    fn a_version_1_history_gets_machines_and_uids() {
+        let home = tempfile::tempdir().unwrap();
+        let here = crate::host::current(std::path::Path::new("."), "", "");
+        {
+            let conn = Connection::open(path_in(home.path())).unwrap();
+            conn.execute_batch(SCHEMA).unwrap();
+            let add = "INSERT INTO runs (time, commit_hash, branch, dirty, cpu, cores, os, rustc, config, source, label)
+                       VALUES (1, NULL, NULL, 0, ?1, ?2, ?3, '', '', 'bench', NULL)";
+            conn.execute(add, rusqlite::params![here.cpu, here.cores, here.os])
+                .unwrap();
+            conn.execute(add, rusqlite::params!["Other CPU", 64, "plan9"])
+                .unwrap();
+            conn.execute_batch(
+                "INSERT INTO benchmarks (id, name) VALUES (1, 'b');
+                 INSERT INTO results VALUES (1, 1, 'ns', 0, 1.0, 0.5, 1.5);
+                 INSERT INTO results VALUES (1, 2, 'ns', 0, 1.0, 0.5, 1.5);
+                 PRAGMA user_version = 1;",
+            )
+            .unwrap();
+        }
+        let db = Db::open(home.path()).unwrap();
+        let runs = db.runs(None).unwrap();
+        assert_eq!(runs[0].meta.machine, here.machine);
+        assert_eq!(runs[1].meta.machine, "", "not this host's: left unnamed");
+        assert_eq!(runs[0].uid.len(), 32);
+        assert_ne!(runs[0].uid, runs[1].uid);
+        drop(db);
+        // Opening again changes nothing.
+        let again = Db::open(home.path()).unwrap().runs(None).unwrap();
+        assert_eq!(again, runs);
+    }
 }
