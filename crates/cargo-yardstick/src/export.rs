@@ -100,10 +100,10 @@ fn file_name(run: &ExportedRun) -> PathBuf {
     };
     let [y, mo, d, h, mi, se] = yardstick_report::units::utc_fields(run.time);
     let stamp = format!("{y:04}{mo:02}{d:02}T{h:02}{mi:02}{se:02}");
-    let commit = run
-        .commit
-        .as_deref()
-        .map_or_else(|| "nocommit".to_owned(), |c| plain(&c[..c.len().min(10)]));
+    let commit = run.commit.as_deref().map_or_else(
+        || "nocommit".to_owned(),
+        |c| plain(&c.chars().take(10).collect::<String>()),
+    );
     Path::new(&plain(&run.machine.name)).join(format!("{stamp}-{commit}-{}.json", plain(&run.uid)))
 }
 

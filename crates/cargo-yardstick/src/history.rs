@@ -206,10 +206,10 @@ fn summary(trends: &[Trend], site: &HistorySite) -> String {
         );
         for c in &s.shifts {
             let p = &t.points[c.index];
-            let commit = p.commit.as_deref().map_or_else(
-                || "no commit".to_owned(),
-                |h| h[..h.len().min(10)].to_owned(),
-            );
+            let commit = p
+                .commit
+                .as_deref()
+                .map_or_else(|| "no commit".to_owned(), |h| h.chars().take(10).collect());
             let _ = writeln!(
                 text,
                 "  level moved at run {} (commit {commit}): {} -> {} ({:+.2}%, confidence {:.1}%)",
