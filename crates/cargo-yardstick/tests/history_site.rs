@@ -216,6 +216,26 @@ fn a_bad_export_file_is_one_line_and_nothing_is_lost() {
         "{}",
         stderr(&o)
     );
+    // A commit of multi-byte characters is text like any other.
+    let mut odd = exported_run(1, "m", &"é".repeat(12), 1.0, &["b"]);
+    odd["uid"] = json!("odd");
+    fs::write(dir.join("odd.json"), odd.to_string()).unwrap();
+    ok(&run_on(
+        &home,
+        "m",
+        &["import", "yardstick", dir.to_str().unwrap()],
+    ));
+    let out = tmp.path().join("out");
+    ok(&run_on(
+        &home,
+        "m",
+        &["history", "--export", out.to_str().unwrap()],
+    ));
+    ok(&run_on(
+        &home,
+        "m",
+        &["history", "--output", out.join("site").to_str().unwrap()],
+    ));
     let o = run_on(&home, "m", &["history", "--output", "site.html"]);
     assert!(
         stderr(&o).contains("--output names the history site's folder"),
