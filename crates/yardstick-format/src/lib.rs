@@ -4,7 +4,8 @@
 //! [`criterion`] holds the files of Criterion.rs's home directory
 //! (`target/criterion/<id>/{new,base,…}/`), field for field, so that tools
 //! written for Criterion.rs read yardstick's results; [`messages`] holds
-//! cargo-criterion's JSON messages (`--message-format json`); [`worker`]
+//! cargo-criterion's JSON messages (`--message-format json`); [`history`]
+//! holds the runs `cargo yardstick history --export` writes; [`worker`]
 //! the line protocol between a parent and a bench binary's worker processes.
 //!
 //! ```
@@ -20,6 +21,7 @@
 #![deny(missing_docs)]
 
 pub mod criterion;
+pub mod history;
 pub mod messages;
 pub mod names;
 pub mod worker;

@@ -42,6 +42,9 @@
 //!   charts of time and throughput over numeric inputs.
 //! * [`write_index`] — `<home>/report/index.html`, every benchmark found.
 //! * [`write_all`] — all of them again from the saved files alone.
+//! * [`write_history_site`] — the history as a static site: an index of
+//!   every benchmark per machine, a page per benchmark with its series over
+//!   the commits and level shifts, and a page of every shift.
 //! * [`RunResults`] — the documented data model behind
 //!   [`markdown_summary`], [`quick_svg`], [`messages`] and templates.
 //!
@@ -59,6 +62,7 @@ mod density;
 mod disk;
 mod error;
 mod escape;
+mod history;
 mod markdown;
 pub mod messages;
 mod pages;
@@ -77,6 +81,9 @@ use yardstick_format::criterion::{BenchmarkRecord, SavedSample};
 
 pub use disk::{discover, StoredBenchmark};
 pub use error::ReportError;
+pub use history::{
+    write_history_site, HistoryRun, HistorySite, Series, SeriesPoint, Shift, SiteSummary,
+};
 pub use markdown::markdown_summary;
 pub use plots::quick::quick_svg;
 pub use regenerate::{
