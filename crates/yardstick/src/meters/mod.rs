@@ -62,6 +62,7 @@ mod set;
 mod tests;
 
 pub use alloc::CountingAllocator;
+pub(crate) use alloc::snapshot as alloc_snapshot;
 pub use clock::peak_rss;
 pub(crate) use clock::CpuClock;
 pub use metric::{parse_metrics, Metric};

@@ -168,7 +168,7 @@ impl Terminal {
             OutputFormat::Criterion => self.criterion_lines(c),
             OutputFormat::Tasty => super::tasty::lines(c),
             OutputFormat::Stats => super::rebar::lines(c, c.confidence),
-            OutputFormat::Markdown => Vec::new(),
+            OutputFormat::Markdown | OutputFormat::Silent => Vec::new(),
             OutputFormat::Table => {
                 let show = crate::state::header_changed(super::table::unit_of(c.throughput).0);
                 vec![super::table::lines(c, show, c.optimised_away)

@@ -1,0 +1,160 @@
+//! divan's API on yardstick's engine. Switch a divan suite by changing one
+//! line of `Cargo.toml`; bench files stay as they are:
+//!
+//! ```toml
+//! [dev-dependencies]
+//! divan = { package = "yardstick-divan", version = "0.1" }
+//! ```
+//!
+//! ```no_run
+//! # use yardstick_divan as divan;
+//! fn main() {
+//!     // Runs every registered benchmark.
+//!     divan::main();
+//! }
+//!
+//! #[divan::bench(args = [1, 2, 4, 8])]
+//! fn fibonacci(n: u64) -> u64 {
+//!     if n <= 1 { 1 } else { fibonacci(n - 2) + fibonacci(n - 1) }
+//! }
+//! ```
+//!
+//! # Overview
+//!
+//! Every benchmark — each type, constant, argument and thread count of a
+//! `#[bench]` function — runs through yardstick's engine as one benchmark of
+//! a group named by the function's path, with divan's plan (100 samples,
+//! each at least a hundred clock ticks long, or `sample_count` ×
+//! `sample_size`). So what yardstick does applies unchanged: results saved
+//! under `target/criterion`, compared with the saved baseline, verdicts,
+//! the HTML report, `--save-baseline`/`--baseline`, `--message-format
+//! json`, `cargo yardstick`'s history. The output is divan's tree table
+//! (fastest │ slowest │ median │ mean │ samples │ iters, with counter and
+//! allocation rows), with the change against the baseline at the end of
+//! each row; `--output-format criterion` (or any of yardstick's formats)
+//! prints yardstick's instead.
+//!
+//! The command line is divan's (`--sample-count`, `--sample-size`,
+//! `--threads`, `--min-time`, `--max-time`, `--skip-ext-time`, `--sort`,
+//! `--sortr`, `--bytes-format`, `--exact`, `--skip`, `--ignored`,
+//! `--include-ignored`, `--list`, `--test`, `--color`, filters, and the
+//! `DIVAN_*` variables); every other option is yardstick's.
+//!
+//! # Differences from divan
+//!
+//! - `--timer tsc` is accepted and timed with the OS clock.
+//! - Allocation rows show allocations, deallocations and reallocations
+//!   (divan splits reallocations into grows and shrinks).
+//! - Thread-contention runs report, per sample, the mean of the threads'
+//!   own timings (all threads start together after a barrier).
+#![warn(missing_docs)]
+
+mod alloc;
+mod bencher;
+mod cli;
+pub mod counter;
+#[doc(hidden)]
+pub mod __private;
+mod run;
+mod table;
+
+pub use crate::alloc::AllocProfiler;
+pub use crate::bencher::{Bencher, BencherConfig, InputBencher};
+pub use std::hint::black_box;
+pub use yardstick_divan_macros::{bench, bench_group};
+
+/// Drops `value` where the optimiser cannot see it (as
+/// `drop(black_box(value))`).
+#[inline]
+pub fn black_box_drop<T>(value: T) {
+    drop(black_box(value));
+}
+
+/// Runs every registered benchmark with the options of the command line.
+///
+/// A bad option prints one line naming it and exits with status 2; a
+/// failed benchmark makes the binary exit with status 1 at the end.
+pub fn main() {
+    Divan::from_args().main();
+}
+
+/// The run's settings: from the command line ([`Divan::from_args`]) or
+/// made in code, where the command line still wins.
+#[derive(Debug, Clone, Default)]
+pub struct Divan {
+    args: cli::Args,
+}
+
+impl Divan {
+    /// The settings of the command line and the `DIVAN_*` variables.
+    pub fn from_args() -> Divan {
+        let env: Vec<(String, String)> = std::env::vars_os()
+            .filter_map(|(k, v)| Some((k.into_string().ok()?, v.into_string().ok()?)))
+            .collect();
+        match cli::parse(std::env::args_os().skip(1).collect(), &env) {
+            Ok(args) => Divan { args },
+            Err(e) => {
+                eprintln!("error: {e}");
+                std::process::exit(2);
+            }
+        }
+    }
+
+    /// Samples per benchmark.
+    #[must_use]
+    pub fn sample_count(mut self, n: u32) -> Divan {
+        self.args.options.sample_count = Some(n);
+        self
+    }
+
+    /// Iterations per sample.
+    #[must_use]
+    pub fn sample_size(mut self, n: u32) -> Divan {
+        self.args.options.sample_size = Some(n);
+        self
+    }
+
+    /// Thread counts of every benchmark (0: available parallelism).
+    #[must_use]
+    pub fn threads<T: IntoIterator<Item = usize>>(mut self, counts: T) -> Divan {
+        let mut v: Vec<usize> = counts.into_iter().collect();
+        v.sort_unstable();
+        v.dedup();
+        self.args.options.threads = Some(v.into());
+        self
+    }
+
+    /// Least sampling time per benchmark.
+    #[must_use]
+    pub fn min_time(mut self, t: std::time::Duration) -> Divan {
+        self.args.options.min_time = Some(t);
+        self
+    }
+
+    /// Most sampling time per benchmark.
+    #[must_use]
+    pub fn max_time(mut self, t: std::time::Duration) -> Divan {
+        self.args.options.max_time = Some(t);
+        self
+    }
+
+    /// Runs the benchmarks.
+    pub fn main(&self) {
+        let title = std::env::args()
+            .next()
+            .and_then(|p| {
+                let name = std::path::Path::new(&p).file_stem()?.to_string_lossy().into_owned();
+                // cargo names bench binaries `name-<hash>`.
+                Some(match name.rsplit_once('-') {
+                    Some((n, h)) if h.len() == 16 && h.bytes().all(|b| b.is_ascii_hexdigit()) => n.to_owned(),
+                    _ => name,
+                })
+            })
+            .unwrap_or_default();
+        let mut args = self.args.clone();
+        if let Some(color) = &args.color {
+            args.forward.push(format!("--color={color}").into());
+        }
+        run::main(&args, &title);
+    }
+}
