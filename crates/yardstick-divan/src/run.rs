@@ -22,7 +22,8 @@ const DEFAULT_SAMPLE_COUNT: u32 = 100;
 #[derive(Default)]
 struct Node {
     label: String,
-    /// (kind rank, name, file, line) for sorting.
+    /// (kind rank: 0 benchmark, 1 module, 2 argument; name, file, line)
+    /// for sorting.
     key: (u8, String, &'static str, u32),
     children: Vec<Node>,
     /// Set on a benchmark function's node: its full path (the group id).
@@ -46,7 +47,7 @@ pub(crate) fn main(args: &Args, title: &str) {
             std::process::exit(2);
         }
     };
-    let mut tree = build(args);
+    let mut tree = build(args, title);
     sort(&mut tree, args.sort, args.reverse);
     if args.list {
         list(&tree, &mut Vec::new());
@@ -58,7 +59,7 @@ pub(crate) fn main(args: &Args, title: &str) {
     }
     let mode = frontend::mode(&c);
     let printer = Printer {
-        on: tree_output && mode == RunMode::Benchmark,
+        on: tree_output && matches!(mode, RunMode::Benchmark | RunMode::Test),
         width: label_width(&tree, 0).max(title.chars().count()),
         bytes_format: args.bytes_format,
     };
@@ -270,9 +271,13 @@ impl LeafRunner<'_, '_, '_> {
         let floor = frontend::clock_resolution().saturating_mul(100).max(Duration::from_micros(1));
         let probe_iters = u64::from(o.sample_size.unwrap_or(1)).max(1);
         let probe = sample(probe_iters).time;
+        // A routine slower than the floor runs once per sample, as in
+        // divan: asking for three quarters of one call's time keeps the
+        // engine's rounding up from making it two.
         let sample_time = match o.sample_size {
             Some(_) => probe.max(Duration::from_nanos(1)),
-            None => probe.max(floor),
+            None if probe > floor => probe.mul_f64(0.75),
+            None => floor,
         };
         let secs = sample_time.as_secs_f64();
         if let Some(max) = o.max_time {
@@ -284,7 +289,13 @@ impl LeafRunner<'_, '_, '_> {
         FixedPlan {
             samples: samples.max(2),
             sample_time,
-            warm_up: sample_time.saturating_mul(10).clamp(Duration::from_micros(100), Duration::from_millis(50)),
+            // The engine sizes samples from the wall time of whole calls;
+            // starting threads costs tens of microseconds per call, so
+            // threaded runs warm up long enough to amortise it.
+            warm_up: sample_time.saturating_mul(10).clamp(
+                if self.threads > 1 { Duration::from_millis(20) } else { Duration::from_micros(100) },
+                Duration::from_millis(50),
+            ),
             nresamples: 10_000,
         }
     }
@@ -323,7 +334,7 @@ impl Runner for LeafRunner<'_, '_, '_> {
 }
 
 /// Builds the tree of the entries `args` selects.
-fn build(args: &Args) -> Node {
+fn build(args: &Args, binary: &str) -> Node {
     let all = entries();
     let groups: Vec<&Entry> = all.iter().copied().filter(|e| e.kind == EntryKind::Group).collect();
     let filter = Filter::new(args);
@@ -339,6 +350,9 @@ fn build(args: &Args) -> Node {
         }
         let options = Rc::new(options);
         let function = path.join("::");
+        // The engine's id starts with the bench binary's name, so that two
+        // binaries' `add` never share a baseline; filters see divan's path.
+        let group_id = format!("{binary}::{function}");
         for leaf in reg.leaves {
             let leaf = Rc::new(leaf);
             let threads = thread_counts(&args.options.over(&options));
@@ -357,7 +371,7 @@ fn build(args: &Args) -> Node {
                     options: Rc::clone(&options),
                     leaf: Rc::clone(&leaf),
                 };
-                insert(&mut root, e, &path, &function, &names, spec);
+                insert(&mut root, e, &path, &group_id, &names, spec);
             }
         }
     }
@@ -408,7 +422,7 @@ fn insert(root: &mut Node, e: &Entry, path: &[String], function: &str, names: &[
         let idx = pos.unwrap_or_else(|| {
             node.children.push(Node {
                 label: part.clone(),
-                key: (u8::from(is_fn), part.clone(), e.file, e.line),
+                key: (u8::from(!is_fn), part.clone(), e.file, e.line),
                 function: is_fn.then(|| function.to_owned()),
                 ..Node::default()
             });

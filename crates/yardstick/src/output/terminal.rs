@@ -139,6 +139,11 @@ impl Terminal {
 
     /// A problem that does not stop the benchmark, on stderr.
     pub(crate) fn warning(&self, message: &str) {
+        // A front-end that fixed the plan chose its iteration counts: the
+        // plan's advice is not for its users.
+        if self.format == OutputFormat::Silent && message.starts_with("Unable to complete") {
+            return;
+        }
         self.clear_progress();
         crate::output::errln!("{} {message}", self.style.yellow("warning:"));
     }
@@ -150,10 +155,16 @@ impl Terminal {
     }
 
     pub(crate) fn test_start(&self, id: &str) {
+        if self.format == OutputFormat::Silent {
+            return;
+        }
         crate::output::outln!("Testing {id}");
     }
 
     pub(crate) fn test_success(&self) {
+        if self.format == OutputFormat::Silent {
+            return;
+        }
         crate::output::outln!("Success");
     }
 
