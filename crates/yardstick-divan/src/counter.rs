@@ -94,6 +94,12 @@ macro_rules! counter {
 
         impl sealed::Sealed for $name {}
 
+        impl<N: CountUInt> From<N> for $name {
+            fn from(count: N) -> Self {
+                Self::new(count)
+            }
+        }
+
         impl Counter for $name {
             fn erase(self) -> AnyCounter {
                 AnyCounter { kind: Kind::$kind, count: self.count }
@@ -191,12 +197,14 @@ macro_rules! uint {
 }
 uint!(u8, u16, u32, u64, u128, usize);
 
-/// How byte rates are written: `decimal` (kB = 1000 B, the default) or
-/// `binary` (KiB = 1024 B).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub(crate) enum BytesFormat {
+/// How byte rates are written (`--bytes-format`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum BytesFormat {
+    /// Powers of 1000 (kB, MB …), the default.
     #[default]
     Decimal,
+    /// Powers of 1024 (KiB, MiB …).
     Binary,
 }
 

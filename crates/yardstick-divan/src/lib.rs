@@ -138,8 +138,121 @@ impl Divan {
         self
     }
 
-    /// Runs the benchmarks.
+    /// Reads the command line over the settings made so far (it wins).
+    #[must_use]
+    pub fn config_with_args(self) -> Divan {
+        let mut from_cli = Divan::from_args().args;
+        from_cli.options = from_cli.options.over(&self.args.options);
+        Divan { args: from_cli }
+    }
+
+    /// Skips the benchmark's time outside the benchmarked function (input
+    /// generation, drops) when checking `min_time`/`max_time`.
+    #[must_use]
+    pub fn skip_ext_time(mut self, skip: bool) -> Divan {
+        self.args.options.skip_ext_time = Some(skip);
+        self
+    }
+
+    /// Sets a counter for every benchmark.
+    #[must_use]
+    pub fn counter<C: counter::IntoCounter>(mut self, counter: C) -> Divan {
+        self.args.options.counters.push(counter);
+        self
+    }
+
+    /// Items processed per iteration, for every benchmark.
+    #[must_use]
+    pub fn items_count<C: Into<counter::ItemsCount>>(self, count: C) -> Divan {
+        self.counter(count.into())
+    }
+
+    /// Bytes processed per iteration, for every benchmark.
+    #[must_use]
+    pub fn bytes_count<C: Into<counter::BytesCount>>(self, count: C) -> Divan {
+        self.counter(count.into())
+    }
+
+    /// Characters processed per iteration, for every benchmark.
+    #[must_use]
+    pub fn chars_count<C: Into<counter::CharsCount>>(self, count: C) -> Divan {
+        self.counter(count.into())
+    }
+
+    /// Cycles per iteration, for every benchmark.
+    #[must_use]
+    pub fn cycles_count<C: Into<counter::CyclesCount>>(self, count: C) -> Divan {
+        self.counter(count.into())
+    }
+
+    /// How byte rates are written.
+    #[must_use]
+    pub fn bytes_format(mut self, format: counter::BytesFormat) -> Divan {
+        self.args.bytes_format = format;
+        self
+    }
+
+    /// Colours on (`true`), off (`false`) or when writing to a terminal
+    /// (`None`).
+    #[must_use]
+    pub fn color(mut self, yes: impl Into<Option<bool>>) -> Divan {
+        self.args.color = yes.into().map(|y| if y { "always" } else { "never" }.to_owned());
+        self
+    }
+
+    /// Runs ignored benchmarks too.
+    #[must_use]
+    pub fn run_ignored(mut self) -> Divan {
+        self.args.include_ignored = true;
+        self.args.ignored = false;
+        self
+    }
+
+    /// Runs only ignored benchmarks.
+    #[must_use]
+    pub fn run_only_ignored(mut self) -> Divan {
+        self.args.ignored = true;
+        self.args.include_ignored = false;
+        self
+    }
+
+    /// Skips benchmarks whose path matches the regular expression `filter`.
+    #[must_use]
+    pub fn skip_regex(mut self, filter: impl Into<String>) -> Divan {
+        self.args.skips.push(filter.into());
+        self
+    }
+
+    /// Skips the benchmark with exactly this path.
+    #[must_use]
+    pub fn skip_exact(mut self, filter: impl Into<String>) -> Divan {
+        self.args.skips.push(format!("^{}$", regex_lite::escape(&filter.into())));
+        self
+    }
+
+    /// Runs the benchmarks (measures, or tests them under `cargo test`).
     pub fn main(&self) {
+        self.run(&[]);
+    }
+
+    /// Measures the benchmarks, whatever the command line says.
+    pub fn run_benches(&self) {
+        self.run(&["--bench"]);
+    }
+
+    /// Runs each benchmark once.
+    pub fn test_benches(&self) {
+        self.run(&["--test"]);
+    }
+
+    /// Lists the benchmarks.
+    pub fn list_benches(&self) {
+        let mut d = self.clone();
+        d.args.list = true;
+        d.run(&[]);
+    }
+
+    fn run(&self, extra: &[&str]) {
         let title = std::env::args()
             .next()
             .and_then(|p| {
@@ -155,6 +268,7 @@ impl Divan {
         if let Some(color) = &args.color {
             args.forward.push(format!("--color={color}").into());
         }
+        args.forward.extend(extra.iter().map(std::ffi::OsString::from));
         run::main(&args, &title);
     }
 }

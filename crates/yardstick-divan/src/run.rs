@@ -53,7 +53,11 @@ pub(crate) fn main(args: &Args, title: &str) {
         list(&tree, &mut Vec::new());
         return;
     }
-    let tree_output = !frontend::yardstick_output(&c);
+    // yardstick's output on request: any `--output-format` is one of its.
+    let tree_output = !args
+        .forward
+        .iter()
+        .any(|a| a.to_string_lossy().starts_with("--output-format"));
     if tree_output {
         frontend::silence(&mut c);
     }

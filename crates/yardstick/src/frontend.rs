@@ -51,12 +51,6 @@ pub fn mode<M: Measurement>(c: &Criterion<M>) -> RunMode {
     }
 }
 
-/// Whether `--output-format` asked for one of yardstick's formats (the
-/// front-end then prints nothing of its own).
-pub fn yardstick_output<M: Measurement>(c: &Criterion<M>) -> bool {
-    c.run.output_format != OutputFormat::Criterion
-}
-
 /// Prints no per-benchmark lines: the front-end prints its own table.
 /// Warnings and failures still go to stderr.
 pub fn silence<M: Measurement>(c: &mut Criterion<M>) {
