@@ -304,11 +304,7 @@ fn is_bencher(arg: &syn::FnArg) -> bool {
         return false;
     };
     match &*t.ty {
-        syn::Type::Path(p) => p
-            .path
-            .segments
-            .last()
-            .is_some_and(|s| s.ident == "Bencher"),
+        syn::Type::Path(p) => p.path.segments.last().is_some_and(|s| s.ident == "Bencher"),
         _ => false,
     }
 }

@@ -47,7 +47,10 @@ impl Parse for Options {
             let key = Ident::parse_any(input)?;
             let name = key.to_string();
             if seen.contains(&name) {
-                return Err(syn::Error::new(key.span(), format!("repeated option `{name}`")));
+                return Err(syn::Error::new(
+                    key.span(),
+                    format!("repeated option `{name}`"),
+                ));
             }
             seen.push(name.clone());
             let has_value = input.peek(Token![=]);

@@ -339,7 +339,10 @@ mod tests {
 
     #[test]
     fn thread_lists_are_sorted_and_deduplicated() {
-        assert_eq!(IntoThreads::into_threads([4usize, 0, 1, 4]).as_ref(), &[0, 1, 4]);
+        assert_eq!(
+            IntoThreads::into_threads([4usize, 0, 1, 4]).as_ref(),
+            &[0, 1, 4]
+        );
         assert_eq!(IntoThreads::into_threads(true).as_ref(), &[0]);
         assert_eq!(IntoThreads::into_threads(false).as_ref(), &[1]);
         assert_eq!(IntoThreads::into_threads(3usize).as_ref(), &[3]);

@@ -10,7 +10,7 @@ use yardstick::meters::CountingAllocator;
 /// many bytes they moved. Install it as the global allocator:
 ///
 /// ```
-/// # use yardstick_divan as divan;
+/// # extern crate yardstick_divan as divan;
 /// #[global_allocator]
 /// static ALLOC: divan::AllocProfiler = divan::AllocProfiler::system();
 /// # fn main() {}

@@ -46,13 +46,14 @@ type InputCounter<'i, I> = Box<dyn Fn(&I) -> AnyCounter + Send + Sync + 'i>;
 /// inputs, then call one of the `bench*` methods once.
 ///
 /// ```
-/// # use yardstick_divan as divan;
+/// # extern crate yardstick_divan as divan;
 /// #[divan::bench]
 /// fn sort(bencher: divan::Bencher) {
 ///     bencher
 ///         .with_inputs(|| vec![3, 1, 2])
 ///         .bench_local_refs(|v| v.sort());
 /// }
+/// # fn main() {}
 /// ```
 #[must_use = "a benchmark must call one of the bench methods"]
 pub struct Bencher<'a, 'b, C = BencherConfig> {
@@ -221,12 +222,14 @@ where
             on_threads(threads, n, |sync| {
                 let inputs: Vec<I> = (0..n).map(|_| gen()).collect();
                 let counts = count_inputs(counters, &inputs);
-                let mut s = time_inputs(inputs, sync, |i| f(i));
+                let mut s = time_inputs(inputs, sync, f);
                 s.input_counts = counts;
                 s
             })
         };
-        self.inner.runner.run(self.inner.counters, false, &mut sample);
+        self.inner
+            .runner
+            .run(self.inner.counters, false, &mut sample);
     }
 
     /// See [`Bencher::bench_refs`].
@@ -247,7 +250,9 @@ where
                 s
             })
         };
-        self.inner.runner.run(self.inner.counters, false, &mut sample);
+        self.inner
+            .runner
+            .run(self.inner.counters, false, &mut sample);
     }
 
     /// See [`Bencher::bench_local_values`].
@@ -263,7 +268,9 @@ where
             s.input_counts = counts;
             s
         };
-        self.inner.runner.run(self.inner.counters, true, &mut sample);
+        self.inner
+            .runner
+            .run(self.inner.counters, true, &mut sample);
     }
 
     /// See [`Bencher::bench_local_refs`].
@@ -279,7 +286,9 @@ where
             s.input_counts = counts;
             s
         };
-        self.inner.runner.run(self.inner.counters, true, &mut sample);
+        self.inner
+            .runner
+            .run(self.inner.counters, true, &mut sample);
     }
 }
 
@@ -310,9 +319,7 @@ where
         barrier.wait();
     };
     let samples: Vec<Sample> = std::thread::scope(|s| {
-        let handles: Vec<_> = (1..threads)
-            .map(|_| s.spawn(|| body(&sync)))
-            .collect();
+        let handles: Vec<_> = (1..threads).map(|_| s.spawn(|| body(&sync))).collect();
         let mut all = vec![body(&sync)];
         for h in handles {
             match h.join() {
@@ -343,7 +350,11 @@ where
 /// Times `n` calls of `f`. Outputs that need dropping are kept and dropped
 /// after the clock stops, as divan does.
 fn time_loop<O>(n: u64, sync: &dyn Fn(), f: &impl Fn() -> O) -> Sample {
-    let mut outs: Vec<O> = Vec::with_capacity(if mem::needs_drop::<O>() { n as usize } else { 0 });
+    let mut outs: Vec<O> = Vec::with_capacity(if mem::needs_drop::<O>() {
+        n as usize
+    } else {
+        0
+    });
     sync();
     let a0 = yardstick::frontend::alloc_counts();
     let start = Instant::now();
@@ -363,7 +374,11 @@ fn time_loop<O>(n: u64, sync: &dyn Fn(), f: &impl Fn() -> O) -> Sample {
 }
 
 fn time_loop_mut<O>(n: u64, sync: &dyn Fn(), f: &mut impl FnMut() -> O) -> Sample {
-    let mut outs: Vec<O> = Vec::with_capacity(if mem::needs_drop::<O>() { n as usize } else { 0 });
+    let mut outs: Vec<O> = Vec::with_capacity(if mem::needs_drop::<O>() {
+        n as usize
+    } else {
+        0
+    });
     sync();
     let a0 = yardstick::frontend::alloc_counts();
     let start = Instant::now();
@@ -385,7 +400,11 @@ fn time_loop_mut<O>(n: u64, sync: &dyn Fn(), f: &mut impl FnMut() -> O) -> Sampl
 /// Times `f` on every input by value.
 fn time_inputs<I, O>(inputs: Vec<I>, sync: &dyn Fn(), mut f: impl FnMut(I) -> O) -> Sample {
     let n = inputs.len() as u64;
-    let mut outs: Vec<O> = Vec::with_capacity(if mem::needs_drop::<O>() { inputs.len() } else { 0 });
+    let mut outs: Vec<O> = Vec::with_capacity(if mem::needs_drop::<O>() {
+        inputs.len()
+    } else {
+        0
+    });
     let inputs = black_box(inputs);
     sync();
     let a0 = yardstick::frontend::alloc_counts();
@@ -410,7 +429,11 @@ fn time_inputs<I, O>(inputs: Vec<I>, sync: &dyn Fn(), mut f: impl FnMut(I) -> O)
 /// Times `f` on every input by mutable reference.
 fn time_refs<I, O>(inputs: Vec<I>, sync: &dyn Fn(), mut f: impl FnMut(&mut I) -> O) -> Sample {
     let n = inputs.len() as u64;
-    let mut outs: Vec<O> = Vec::with_capacity(if mem::needs_drop::<O>() { inputs.len() } else { 0 });
+    let mut outs: Vec<O> = Vec::with_capacity(if mem::needs_drop::<O>() {
+        inputs.len()
+    } else {
+        0
+    });
     let mut inputs = black_box(inputs);
     sync();
     let a0 = yardstick::frontend::alloc_counts();

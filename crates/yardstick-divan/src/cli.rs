@@ -4,8 +4,8 @@
 use std::ffi::OsString;
 use std::time::Duration;
 
-use crate::counter::{BytesCount, BytesFormat, CharsCount, CyclesCount, ItemsCount};
 use crate::__private::BenchOptions;
+use crate::counter::{BytesCount, BytesFormat, CharsCount, CyclesCount, ItemsCount};
 
 /// How the tree is sorted.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -109,9 +109,7 @@ pub(crate) fn parse(args: Vec<OsString>, env: &[(String, String)]) -> Result<Arg
             n if VALUED.contains(&n) => {
                 let value = match inline {
                     Some(v) => v,
-                    None => words
-                        .next()
-                        .ok_or_else(|| format!("--{n} needs a value"))?,
+                    None => words.next().ok_or_else(|| format!("--{n} needs a value"))?,
                 };
                 set(&mut a, n, &value)?;
             }
@@ -161,7 +159,11 @@ fn set(a: &mut Args, name: &str, value: &str) -> Result<(), String> {
         "sample-count" => o.sample_count = Some(number(name, value)?),
         "sample-size" => o.sample_size = Some(number(name, value)?),
         "threads" => {
-            let mut t: Vec<usize> = o.threads.as_deref().map(<[usize]>::to_vec).unwrap_or_default();
+            let mut t: Vec<usize> = o
+                .threads
+                .as_deref()
+                .map(<[usize]>::to_vec)
+                .unwrap_or_default();
             for part in value.split(',') {
                 t.push(number(name, part.trim())?);
             }
@@ -178,10 +180,18 @@ fn set(a: &mut Args, name: &str, value: &str) -> Result<(), String> {
                 _ => return Err(bad(name, value, "true or false")),
             })
         }
-        "items-count" => o.counters.push(ItemsCount::new(number::<u64>(name, value)?)),
-        "bytes-count" => o.counters.push(BytesCount::new(number::<u64>(name, value)?)),
-        "chars-count" => o.counters.push(CharsCount::new(number::<u64>(name, value)?)),
-        "cycles-count" => o.counters.push(CyclesCount::new(number::<u64>(name, value)?)),
+        "items-count" => o
+            .counters
+            .push(ItemsCount::new(number::<u64>(name, value)?)),
+        "bytes-count" => o
+            .counters
+            .push(BytesCount::new(number::<u64>(name, value)?)),
+        "chars-count" => o
+            .counters
+            .push(CharsCount::new(number::<u64>(name, value)?)),
+        "cycles-count" => o
+            .counters
+            .push(CyclesCount::new(number::<u64>(name, value)?)),
         "bytes-format" => {
             a.bytes_format = match value {
                 "decimal" => BytesFormat::Decimal,
@@ -225,7 +235,15 @@ mod tests {
 
     #[test]
     fn divan_options_and_filters() {
-        let a = p(&["--bench", "--sample-count", "10", "--threads=1,4", "fib", "--exact"]).unwrap();
+        let a = p(&[
+            "--bench",
+            "--sample-count",
+            "10",
+            "--threads=1,4",
+            "fib",
+            "--exact",
+        ])
+        .unwrap();
         assert_eq!(a.options.sample_count, Some(10));
         assert_eq!(a.options.threads.as_deref(), Some(&[1, 4][..]));
         assert_eq!(a.filters, ["fib"]);
@@ -235,10 +253,25 @@ mod tests {
 
     #[test]
     fn yardstick_options_pass_through_with_their_values() {
-        let a = p(&["--save-baseline", "main", "--noplot", "add", "--message-format=json"]).unwrap();
+        let a = p(&[
+            "--save-baseline",
+            "main",
+            "--noplot",
+            "add",
+            "--message-format=json",
+        ])
+        .unwrap();
         assert_eq!(a.filters, ["add"]);
         let fwd: Vec<_> = a.forward.iter().map(|s| s.to_str().unwrap()).collect();
-        assert_eq!(fwd, ["--save-baseline", "main", "--noplot", "--message-format=json"]);
+        assert_eq!(
+            fwd,
+            [
+                "--save-baseline",
+                "main",
+                "--noplot",
+                "--message-format=json"
+            ]
+        );
     }
 
     #[test]
@@ -247,8 +280,12 @@ mod tests {
             p(&["--sample-count", "many"]).unwrap_err(),
             "invalid value 'many' for --sample-count: expected a non-negative whole number"
         );
-        assert!(p(&["--max-time"]).unwrap_err().contains("--max-time needs a value"));
-        assert!(p(&["--sort", "size"]).unwrap_err().contains("kind, name or location"));
+        assert!(p(&["--max-time"])
+            .unwrap_err()
+            .contains("--max-time needs a value"));
+        assert!(p(&["--sort", "size"])
+            .unwrap_err()
+            .contains("kind, name or location"));
     }
 
     #[test]

@@ -2,7 +2,7 @@
 //! the time (divan's `divan::counter`).
 //!
 //! ```
-//! # use yardstick_divan as divan;
+//! # extern crate yardstick_divan as divan;
 //! use divan::counter::{BytesCount, CharsCount, ItemsCount};
 //!
 //! let bytes = BytesCount::of_str("héllo"); // 6 bytes
@@ -211,11 +211,19 @@ pub enum BytesFormat {
 impl AnyCounter {
     /// The rate of this counter when one iteration takes `ns` nanoseconds.
     pub(crate) fn rate(&self, count: f64, ns: f64, bytes: BytesFormat) -> String {
-        let per_sec = if ns > 0.0 { count * 1e9 / ns } else { f64::INFINITY };
+        let per_sec = if ns > 0.0 {
+            count * 1e9 / ns
+        } else {
+            f64::INFINITY
+        };
         match self.kind {
             Kind::Bytes => match bytes {
-                BytesFormat::Decimal => scaled(per_sec, 1000.0, &["", "k", "M", "G", "T", "P"], "B/s"),
-                BytesFormat::Binary => scaled(per_sec, 1024.0, &["", "Ki", "Mi", "Gi", "Ti", "Pi"], "B/s"),
+                BytesFormat::Decimal => {
+                    scaled(per_sec, 1000.0, &["", "k", "M", "G", "T", "P"], "B/s")
+                }
+                BytesFormat::Binary => {
+                    scaled(per_sec, 1024.0, &["", "Ki", "Mi", "Gi", "Ti", "Pi"], "B/s")
+                }
             },
             Kind::Chars => scaled(per_sec, 1000.0, &["", "K", "M", "G", "T", "P"], "char/s"),
             Kind::Cycles => scaled(per_sec, 1000.0, &["", "K", "M", "G", "T", "P"], "Hz"),
@@ -254,9 +262,9 @@ mod tests {
     #[test]
     fn rates_use_the_largest_prefix() {
         let c = BytesCount::new(1000u32).erase();
-        // 1000 B in 1 µs = 1 GB/s = 0.9313 GiB/s.
+        // 1000 B in 1 µs = 1e9 B/s = 1e9 / 1024² MiB/s = 953.67 MiB/s.
         assert_eq!(c.rate(1000.0, 1000.0, BytesFormat::Decimal), "1 GB/s");
-        assert_eq!(c.rate(1000.0, 1000.0, BytesFormat::Binary), "953.6 MiB/s");
+        assert_eq!(c.rate(1000.0, 1000.0, BytesFormat::Binary), "953.7 MiB/s");
         let items = ItemsCount::new(3u8).erase();
         assert_eq!(items.rate(3.0, 2.0, BytesFormat::Decimal), "1.5 Gitem/s");
     }

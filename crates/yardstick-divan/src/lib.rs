@@ -7,7 +7,7 @@
 //! ```
 //!
 //! ```no_run
-//! # use yardstick_divan as divan;
+//! # extern crate yardstick_divan as divan;
 //! fn main() {
 //!     // Runs every registered benchmark.
 //!     divan::main();
@@ -49,12 +49,12 @@
 //!   own timings (all threads start together after a barrier).
 #![warn(missing_docs)]
 
+#[doc(hidden)]
+pub mod __private;
 mod alloc;
 mod bencher;
 mod cli;
 pub mod counter;
-#[doc(hidden)]
-pub mod __private;
 mod run;
 mod table;
 
@@ -196,7 +196,9 @@ impl Divan {
     /// (`None`).
     #[must_use]
     pub fn color(mut self, yes: impl Into<Option<bool>>) -> Divan {
-        self.args.color = yes.into().map(|y| if y { "always" } else { "never" }.to_owned());
+        self.args.color = yes
+            .into()
+            .map(|y| if y { "always" } else { "never" }.to_owned());
         self
     }
 
@@ -226,7 +228,9 @@ impl Divan {
     /// Skips the benchmark with exactly this path.
     #[must_use]
     pub fn skip_exact(mut self, filter: impl Into<String>) -> Divan {
-        self.args.skips.push(format!("^{}$", regex_lite::escape(&filter.into())));
+        self.args
+            .skips
+            .push(format!("^{}$", regex_lite::escape(&filter.into())));
         self
     }
 
@@ -256,10 +260,15 @@ impl Divan {
         let title = std::env::args()
             .next()
             .and_then(|p| {
-                let name = std::path::Path::new(&p).file_stem()?.to_string_lossy().into_owned();
+                let name = std::path::Path::new(&p)
+                    .file_stem()?
+                    .to_string_lossy()
+                    .into_owned();
                 // cargo names bench binaries `name-<hash>`.
                 Some(match name.rsplit_once('-') {
-                    Some((n, h)) if h.len() == 16 && h.bytes().all(|b| b.is_ascii_hexdigit()) => n.to_owned(),
+                    Some((n, h)) if h.len() == 16 && h.bytes().all(|b| b.is_ascii_hexdigit()) => {
+                        n.to_owned()
+                    }
                     _ => name,
                 })
             })
@@ -268,7 +277,8 @@ impl Divan {
         if let Some(color) = &args.color {
             args.forward.push(format!("--color={color}").into());
         }
-        args.forward.extend(extra.iter().map(std::ffi::OsString::from));
+        args.forward
+            .extend(extra.iter().map(std::ffi::OsString::from));
         run::main(&args, &title);
     }
 }

@@ -9,10 +9,10 @@ use yardstick::frontend::{self, FixedPlan, RunMode};
 use yardstick::measurement::WallTime;
 use yardstick::{BenchmarkGroup, Criterion};
 
+use crate::__private::{entries, BenchOptions, Entry, EntryKind, Leaf, Registrar};
 use crate::bencher::{Runner, Sample};
 use crate::cli::{Args, SortBy};
 use crate::counter::CounterSet;
-use crate::__private::{entries, BenchOptions, Entry, EntryKind, Leaf, Registrar};
 use crate::table::{self, Stats};
 
 /// Samples per benchmark unless told otherwise (divan's default).
@@ -95,7 +95,11 @@ struct Ctx<'a> {
 }
 
 fn label_width(node: &Node, depth: usize) -> usize {
-    let own = if depth == 0 { 0 } else { 3 * depth + node.label.chars().count() };
+    let own = if depth == 0 {
+        0
+    } else {
+        3 * depth + node.label.chars().count()
+    };
     node.children
         .iter()
         .map(|c| label_width(c, depth + 1))
@@ -176,7 +180,10 @@ fn run_leaf(
             .map(|s| (*s).to_owned())
             .or_else(|| payload.downcast_ref::<String>().cloned())
             .unwrap_or_else(|| "a panic".into());
-        eprintln!("FAILED {}: panicked: {what}", leaf_id(runner.group_name(), &spec.param));
+        eprintln!(
+            "FAILED {}: panicked: {what}",
+            leaf_id(runner.group_name(), &spec.param)
+        );
         yardstick::frontend::record_failure(&leaf_id(runner.group_name(), &spec.param));
         return;
     }
@@ -272,7 +279,9 @@ impl LeafRunner<'_, '_, '_> {
     fn plan(&self, sample: &mut dyn FnMut(u64) -> Sample) -> FixedPlan {
         let o = self.options;
         let mut samples = o.sample_count.unwrap_or(DEFAULT_SAMPLE_COUNT) as usize;
-        let floor = frontend::clock_resolution().saturating_mul(100).max(Duration::from_micros(1));
+        let floor = frontend::clock_resolution()
+            .saturating_mul(100)
+            .max(Duration::from_micros(1));
         let probe_iters = u64::from(o.sample_size.unwrap_or(1)).max(1);
         let probe = sample(probe_iters).time;
         // A routine slower than the floor runs once per sample, as in
@@ -297,7 +306,11 @@ impl LeafRunner<'_, '_, '_> {
             // starting threads costs tens of microseconds per call, so
             // threaded runs warm up long enough to amortise it.
             warm_up: sample_time.saturating_mul(10).clamp(
-                if self.threads > 1 { Duration::from_millis(20) } else { Duration::from_micros(100) },
+                if self.threads > 1 {
+                    Duration::from_millis(20)
+                } else {
+                    Duration::from_micros(100)
+                },
                 Duration::from_millis(50),
             ),
             nresamples: 10_000,
@@ -340,7 +353,11 @@ impl Runner for LeafRunner<'_, '_, '_> {
 /// Builds the tree of the entries `args` selects.
 fn build(args: &Args, binary: &str) -> Node {
     let all = entries();
-    let groups: Vec<&Entry> = all.iter().copied().filter(|e| e.kind == EntryKind::Group).collect();
+    let groups: Vec<&Entry> = all
+        .iter()
+        .copied()
+        .filter(|e| e.kind == EntryKind::Group)
+        .collect();
     let filter = Filter::new(args);
     let mut root = Node::default();
     for e in all.iter().filter(|e| e.kind == EntryKind::Bench) {
@@ -365,7 +382,10 @@ fn build(args: &Args, binary: &str) -> Node {
                 if threads != [1] {
                     names.push(format!("t={t}"));
                 }
-                let full = std::iter::once(function.clone()).chain(names.iter().cloned()).collect::<Vec<_>>().join("::");
+                let full = std::iter::once(function.clone())
+                    .chain(names.iter().cloned())
+                    .collect::<Vec<_>>()
+                    .join("::");
                 if !filter.keeps(&function, &full) {
                     continue;
                 }
@@ -409,7 +429,10 @@ fn resolve(e: &Entry, groups: &[&Entry]) -> (Vec<String>, BenchOptions, bool) {
 fn thread_counts(o: &BenchOptions) -> Vec<usize> {
     let list = o.threads.as_deref().unwrap_or(&[1]);
     let available = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let mut v: Vec<usize> = list.iter().map(|&t| if t == 0 { available } else { t }).collect();
+    let mut v: Vec<usize> = list
+        .iter()
+        .map(|&t| if t == 0 { available } else { t })
+        .collect();
     v.sort_unstable();
     v.dedup();
     if v.is_empty() {
@@ -418,11 +441,21 @@ fn thread_counts(o: &BenchOptions) -> Vec<usize> {
     v
 }
 
-fn insert(root: &mut Node, e: &Entry, path: &[String], function: &str, names: &[String], spec: LeafSpec) {
+fn insert(
+    root: &mut Node,
+    e: &Entry,
+    path: &[String],
+    function: &str,
+    names: &[String],
+    spec: LeafSpec,
+) {
     let mut node = root;
     for (i, part) in path.iter().enumerate() {
         let is_fn = i + 1 == path.len();
-        let pos = node.children.iter().position(|c| c.label == *part && (c.function.is_some() == is_fn));
+        let pos = node
+            .children
+            .iter()
+            .position(|c| c.label == *part && (c.function.is_some() == is_fn));
         let idx = pos.unwrap_or_else(|| {
             node.children.push(Node {
                 label: part.clone(),
@@ -462,8 +495,13 @@ fn sort(node: &mut Node, by: SortBy, reverse: bool) {
         let (ka, kb) = (&a.key, &b.key);
         let ord = match by {
             SortBy::Kind => ka.0.cmp(&kb.0).then_with(|| ka.1.cmp(&kb.1)),
-            SortBy::Name => ka.1.cmp(&kb.1).then_with(|| (ka.2, ka.3).cmp(&(kb.2, kb.3))),
-            SortBy::Location => (ka.2, ka.3).cmp(&(kb.2, kb.3)).then_with(|| ka.1.cmp(&kb.1)),
+            SortBy::Name => {
+                ka.1.cmp(&kb.1)
+                    .then_with(|| (ka.2, ka.3).cmp(&(kb.2, kb.3)))
+            }
+            SortBy::Location => (ka.2, ka.3)
+                .cmp(&(kb.2, kb.3))
+                .then_with(|| ka.1.cmp(&kb.1)),
         };
         if reverse {
             ord.reverse()
@@ -505,7 +543,8 @@ impl Filter {
             list.iter()
                 .map(|f| {
                     regex_lite::Regex::new(f).unwrap_or_else(|_| {
-                        regex_lite::Regex::new(&regex_lite::escape(f)).expect("an escaped pattern is valid")
+                        regex_lite::Regex::new(&regex_lite::escape(f))
+                            .expect("an escaped pattern is valid")
                     })
                 })
                 .collect()
@@ -522,7 +561,8 @@ impl Filter {
             let hit = |l: &[String]| l.iter().any(|f| f == function || f == full);
             return (inc.is_empty() || hit(inc)) && !hit(exc);
         }
-        let hit = |l: &[regex_lite::Regex]| l.iter().any(|r| r.is_match(function) || r.is_match(full));
+        let hit =
+            |l: &[regex_lite::Regex]| l.iter().any(|r| r.is_match(function) || r.is_match(full));
         (self.include.is_empty() || hit(&self.include)) && !hit(&self.exclude)
     }
 }

@@ -42,7 +42,9 @@ pub(crate) fn time(ns: f64) -> String {
 fn bytes(b: f64, format: BytesFormat) -> String {
     match format {
         BytesFormat::Decimal => crate::counter::scaled(b, 1000.0, &["", "k", "M", "G", "T"], "B"),
-        BytesFormat::Binary => crate::counter::scaled(b, 1024.0, &["", "Ki", "Mi", "Gi", "Ti"], "B"),
+        BytesFormat::Binary => {
+            crate::counter::scaled(b, 1024.0, &["", "Ki", "Mi", "Gi", "Ti"], "B")
+        }
     }
 }
 
@@ -195,7 +197,9 @@ impl Stats {
         }
         let per = |s: &Sample, k: usize| s.alloc[k] as f64 / s.iters.max(1) as f64;
         let iters: u64 = samples.iter().map(|s| s.iters).sum();
-        let mean = |k: usize| samples.iter().map(|s| s.alloc[k]).sum::<i128>() as f64 / iters.max(1) as f64;
+        let mean = |k: usize| {
+            samples.iter().map(|s| s.alloc[k]).sum::<i128>() as f64 / iters.max(1) as f64
+        };
         let pick = |k: usize| -> [f64; 4] {
             [
                 per(&samples[self.order[0]], k),
@@ -206,7 +210,11 @@ impl Stats {
         };
         // Freed bytes: allocated minus the change of live bytes.
         let freed = |s: &Sample| (s.alloc[3] - s.alloc[4]) as f64 / s.iters.max(1) as f64;
-        let freed_mean = samples.iter().map(|s| s.alloc[3] - s.alloc[4]).sum::<i128>() as f64 / iters.max(1) as f64;
+        let freed_mean = samples
+            .iter()
+            .map(|s| s.alloc[3] - s.alloc[4])
+            .sum::<i128>() as f64
+            / iters.max(1) as f64;
         let freed_all = [
             freed(&samples[self.order[0]]),
             freed(&samples[self.order[1]]),
@@ -214,14 +222,37 @@ impl Stats {
             freed_mean,
         ];
         let mut rows = Vec::new();
-        let label = |name: &str| [name.to_owned(), String::new(), String::new(), String::new(), String::new(), String::new()];
+        let label = |name: &str| {
+            [
+                name.to_owned(),
+                String::new(),
+                String::new(),
+                String::new(),
+                String::new(),
+                String::new(),
+            ]
+        };
         let counts = |v: [f64; 4]| -> [String; 6] {
             let c = v.map(four_digits);
-            [c[0].clone(), c[1].clone(), c[2].clone(), c[3].clone(), String::new(), String::new()]
+            [
+                c[0].clone(),
+                c[1].clone(),
+                c[2].clone(),
+                c[3].clone(),
+                String::new(),
+                String::new(),
+            ]
         };
         let sizes = |v: [f64; 4]| -> [String; 6] {
             let c = v.map(|b| bytes(b, bytes_format));
-            [c[0].clone(), c[1].clone(), c[2].clone(), c[3].clone(), String::new(), String::new()]
+            [
+                c[0].clone(),
+                c[1].clone(),
+                c[2].clone(),
+                c[3].clone(),
+                String::new(),
+                String::new(),
+            ]
         };
         for (name, count, size) in [
             ("alloc:", pick(0), Some(pick(3))),
@@ -268,9 +299,17 @@ mod tests {
     fn statistics_per_iteration() {
         // Per iteration: 10, 30, 20, 40 ns; median (20 + 30) / 2 = 25;
         // mean = (100 + 300 + 200 + 400) / 40 = 25.
-        let s = [sample(10, 100), sample(10, 300), sample(10, 200), sample(10, 400)];
+        let s = [
+            sample(10, 100),
+            sample(10, 300),
+            sample(10, 200),
+            sample(10, 400),
+        ];
         let st = Stats::of(&s).unwrap();
-        assert_eq!((st.fastest, st.slowest, st.median, st.mean), (10.0, 40.0, 25.0, 25.0));
+        assert_eq!(
+            (st.fastest, st.slowest, st.median, st.mean),
+            (10.0, 40.0, 25.0, 25.0)
+        );
         assert_eq!((st.samples, st.iters), (4, 40));
         assert!(Stats::of(&[]).is_none());
     }

@@ -40,9 +40,7 @@ const LENS: &[usize] = &[0, 8, 64];
 
 #[divan::bench(args = LENS)]
 fn args_slice(bencher: Bencher, len: usize) {
-    bencher
-        .counter(len)
-        .bench(|| vec![0u8; black_box(len)]);
+    bencher.counter(len).bench(|| vec![0u8; black_box(len)]);
 }
 
 #[divan::bench(args = 1..=3)]

@@ -32,14 +32,23 @@ fn labels(table: &str) -> Vec<String> {
     let width = header.split("fastest").next().unwrap_or("").chars().count();
     table
         .lines()
-        .map(|l| l.chars().take(width).collect::<String>().trim_end().to_owned())
+        .map(|l| {
+            l.chars()
+                .take(width)
+                .collect::<String>()
+                .trim_end()
+                .to_owned()
+        })
         .collect()
 }
 
 #[test]
 fn the_tree_lists_every_benchmark_in_divans_order() {
     let h = home("tree");
-    let (out, err, ok) = run(&h, &["--bench", "--sample-count", "5", "--discard-baseline"]);
+    let (out, err, ok) = run(
+        &h,
+        &["--bench", "--sample-count", "5", "--discard-baseline"],
+    );
     assert!(ok, "{err}");
     assert_eq!(
         labels(&out),
@@ -64,12 +73,20 @@ fn the_tree_lists_every_benchmark_in_divans_order() {
         "{out}"
     );
     let header = out.lines().next().unwrap();
-    assert!(header.ends_with("fastest       │ slowest       │ median        │ mean          │ samples │ iters"), "{header}");
+    assert!(
+        header.ends_with(
+            "fastest       │ slowest       │ median        │ mean          │ samples │ iters"
+        ),
+        "{header}"
+    );
     // Every measured row has 5 samples; the counter rows are rates.
     let plain = out.lines().find(|l| l.starts_with("├─ plain")).unwrap();
     let cells: Vec<&str> = plain.split('│').map(str::trim).collect();
     assert_eq!(cells[4], "5", "{plain}");
-    assert!(cells[0].ends_with(" ns") || cells[0].ends_with(" µs"), "{plain}");
+    assert!(
+        cells[0].ends_with(" ns") || cells[0].ends_with(" µs"),
+        "{plain}"
+    );
     assert!(out.contains("item/s"), "{out}");
 }
 
@@ -112,14 +129,27 @@ fn baselines_are_saved_and_compared() {
     let args = ["--bench", "--sample-count", "10", "--exact", "plain"];
     let (_, err, ok) = run(&h, &[&args[..], &["--save-baseline", "before"]].concat());
     assert!(ok, "{err}");
-    let saved = h.join("tree_fixture__plain").join("before").join("sample.json");
-    let found: Vec<_> = walk(&h).into_iter().filter(|p| p.ends_with("before/sample.json")).collect();
-    assert_eq!(found.len(), 1, "one saved baseline ({saved:?} or similar): {found:?}");
+    let saved = h
+        .join("tree_fixture__plain")
+        .join("before")
+        .join("sample.json");
+    let found: Vec<_> = walk(&h)
+        .into_iter()
+        .filter(|p| p.ends_with("before/sample.json"))
+        .collect();
+    assert_eq!(
+        found.len(),
+        1,
+        "one saved baseline ({saved:?} or similar): {found:?}"
+    );
     let (out, err, ok) = run(&h, &[&args[..], &["--baseline", "before"]].concat());
     assert!(ok, "{err}");
     let row = out.lines().find(|l| l.starts_with("╰─ plain")).unwrap();
     assert!(
-        ["improved", "regressed", "no change"].iter().any(|v| row.ends_with(v)) && row.contains("% ["),
+        ["improved", "regressed", "no change"]
+            .iter()
+            .any(|v| row.ends_with(v))
+            && row.contains("% ["),
         "{row}"
     );
     // A missing strict baseline fails, naming it.
@@ -133,7 +163,16 @@ fn json_messages_and_yardstick_output_on_request() {
     let h = home("json");
     let (out, err, ok) = run(
         &h,
-        &["--bench", "--sample-count", "5", "--exact", "plain", "--message-format", "json", "--discard-baseline"],
+        &[
+            "--bench",
+            "--sample-count",
+            "5",
+            "--exact",
+            "plain",
+            "--message-format",
+            "json",
+            "--discard-baseline",
+        ],
     );
     assert!(ok, "{err}");
     let messages: Vec<serde_json::Value> = out
@@ -145,7 +184,16 @@ fn json_messages_and_yardstick_output_on_request() {
     assert!(ids.contains(&"tree_fixture::plain"), "{out}");
     let (out, err, ok) = run(
         &h,
-        &["--bench", "--sample-count", "5", "--exact", "plain", "--output-format", "bencher", "--discard-baseline"],
+        &[
+            "--bench",
+            "--sample-count",
+            "5",
+            "--exact",
+            "plain",
+            "--output-format",
+            "bencher",
+            "--discard-baseline",
+        ],
     );
     assert!(ok, "{err}");
     assert!(out.contains("test tree_fixture::plain ... bench:"), "{out}");
@@ -157,7 +205,10 @@ fn bad_options_name_the_flag() {
     let h = home("bad");
     let (_, err, ok) = run(&h, &["--sample-count", "lots"]);
     assert!(!ok);
-    assert_eq!(err.trim(), "error: invalid value 'lots' for --sample-count: expected a non-negative whole number");
+    assert_eq!(
+        err.trim(),
+        "error: invalid value 'lots' for --sample-count: expected a non-negative whole number"
+    );
     let (_, err, ok) = run(&h, &["--save-baseline"]);
     assert!(!ok);
     assert!(err.contains("save-baseline"), "{err}");
