@@ -162,7 +162,10 @@ fn clear<T: FromIterator<i32> + Clear>(bencher: Bencher, len: usize) {
     ],
     args = LENS,
 )]
-fn pop_front<T: FromIterator<i32> + PopFront<i32>>(bencher: Bencher, len: usize) {
+fn pop_front<T: FromIterator<i32> + PopFront<i32>>(
+    bencher: Bencher,
+    len: usize,
+) {
     bencher
         .counter(len)
         .with_inputs(|| collect_nums::<T>(len))

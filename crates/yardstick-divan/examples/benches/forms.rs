@@ -87,7 +87,8 @@ fn types_and_args<T: FromIterator<u32>>(n: u32) -> T {
 
 #[divan::bench(threads = [1, 2])]
 fn threads() -> u64 {
-    static N: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    static N: std::sync::atomic::AtomicU64 =
+        std::sync::atomic::AtomicU64::new(0);
     N.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
 }
 
@@ -119,12 +120,10 @@ fn bench_local(bencher: Bencher) {
 
 #[divan::bench]
 fn with_inputs(bencher: Bencher) {
-    bencher
-        .with_inputs(|| vec![3u8, 1, 2])
-        .bench_values(|mut v| {
-            v.sort();
-            v
-        });
+    bencher.with_inputs(|| vec![3u8, 1, 2]).bench_values(|mut v| {
+        v.sort();
+        v
+    });
 }
 
 #[divan::bench(threads = [1, 2])]

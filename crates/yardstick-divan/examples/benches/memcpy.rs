@@ -95,12 +95,7 @@ impl Input {
                 (rng.usize(..=src_len - len), rng.usize(..=dst_len - len))
             };
 
-            Input {
-                src_buf,
-                dst_buf,
-                src_offset,
-                dst_offset,
-            }
+            Input { src_buf, dst_buf, src_offset, dst_offset }
         }
     }
 

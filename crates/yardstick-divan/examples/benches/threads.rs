@@ -38,9 +38,7 @@ mod arc {
     #[divan::bench]
     fn drop(bencher: Bencher) {
         let arc = Arc::new(42);
-        bencher
-            .with_inputs(|| arc.clone())
-            .bench_values(std::mem::drop);
+        bencher.with_inputs(|| arc.clone()).bench_values(std::mem::drop);
     }
 
     #[divan::bench]
@@ -229,7 +227,10 @@ mod thread_id {
                     match libc::pthread_key_create(&mut key, None) {
                         0 => break,
                         libc::EAGAIN => continue,
-                        error => panic!("{}", std::io::Error::from_raw_os_error(error)),
+                        error => panic!(
+                            "{}",
+                            std::io::Error::from_raw_os_error(error)
+                        ),
                     }
                 }
 
@@ -275,7 +276,10 @@ mod thread_id {
         impl Drop for Thread {
             fn drop(&mut self) {
                 unsafe {
-                    mach2::mach_port::mach_port_deallocate(mach2::traps::mach_task_self(), self.0);
+                    mach2::mach_port::mach_port_deallocate(
+                        mach2::traps::mach_task_self(),
+                        self.0,
+                    );
                 }
             }
         }
@@ -310,7 +314,9 @@ mod thread_id {
     fn GetCurrentProcessorNumberEx() -> (u16, u8) {
         unsafe {
             let mut result = std::mem::zeroed();
-            winapi::um::processthreadsapi::GetCurrentProcessorNumberEx(&mut result);
+            winapi::um::processthreadsapi::GetCurrentProcessorNumberEx(
+                &mut result,
+            );
             (result.Group, result.Number)
         }
     }

@@ -35,7 +35,11 @@ mod now {
     })]
     #[cfg(all(
         not(miri),
-        any(target_arch = "aarch64", target_arch = "x86", target_arch = "x86_64"),
+        any(
+            target_arch = "aarch64",
+            target_arch = "x86",
+            target_arch = "x86_64"
+        ),
     ))]
     pub fn tsc() -> u64 {
         #[cfg(target_arch = "aarch64")]
@@ -86,7 +90,11 @@ mod duration_since {
     })]
     #[cfg(all(
         not(miri),
-        any(target_arch = "aarch64", target_arch = "x86", target_arch = "x86_64"),
+        any(
+            target_arch = "aarch64",
+            target_arch = "x86",
+            target_arch = "x86_64"
+        ),
     ))]
     fn tsc(bencher: Bencher) {
         bencher
