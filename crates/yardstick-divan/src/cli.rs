@@ -37,7 +37,44 @@ pub(crate) struct Args {
     pub color: Option<String>,
     /// yardstick's options, and libtest's `--bench`/`--test`, for the engine.
     pub forward: Vec<OsString>,
+    /// `--help`/`-h`.
+    pub help: bool,
 }
+
+/// `--help`: divan's options; yardstick's are listed by its own help.
+pub(crate) const HELP: &str = "\
+Runs the benchmarks of this binary (divan's command line, on yardstick).
+
+Usage: <bench-binary> [OPTIONS] [FILTER]...
+
+divan's options:
+      --test                    Run each benchmark once (what `cargo test --benches` does)
+      --list                    List the benchmarks
+      --exact                   Filters match whole paths, not regular expressions
+      --skip <FILTER>           Skip benchmarks whose path matches
+      --ignored                 Run only ignored benchmarks
+      --include-ignored         Run ignored benchmarks too
+      --color <WHEN>            auto, always or never
+      --sort <ATTR>             Sort by kind (default), name or location; --sortr reverses
+      --sample-count <N>        Samples per benchmark (default 100)   [DIVAN_SAMPLE_COUNT]
+      --sample-size <N>         Iterations per sample                 [DIVAN_SAMPLE_SIZE]
+      --threads <N>...          Thread counts; 0 is every core        [DIVAN_THREADS]
+      --min-time <SECONDS>      Least sampling time                   [DIVAN_MIN_TIME]
+      --max-time <SECONDS>      Most sampling time                    [DIVAN_MAX_TIME]
+      --skip-ext-time [BOOL]    Count only the benchmarked code against the times
+      --items-count <N>         Also --bytes-count, --chars-count, --cycles-count
+      --bytes-format <FORMAT>   decimal (default) or binary
+      --timer <os|tsc>          The OS clock is always used
+
+yardstick's options (saved baselines, comparisons, reports, JSON messages)
+are accepted too, for example:
+      --save-baseline <NAME>    Save the results under NAME (default: base)
+      --baseline <NAME>         Compare with NAME; it must exist
+      --discard-baseline        Neither compare nor save
+      --message-format json     cargo-criterion's JSON messages on stdout
+      --output-format <FORMAT>  yardstick's output instead of the tree (criterion, bencher, …)
+      --noplot                  No HTML report
+";
 
 /// Options of divan that take a value.
 const VALUED: &[&str] = &[
@@ -83,6 +120,10 @@ pub(crate) fn parse(args: Vec<OsString>, env: &[(String, String)]) -> Result<Arg
             continue;
         }
         let Some(long) = word.strip_prefix("--") else {
+            if word == "-h" {
+                a.help = true;
+                continue;
+            }
             if word.starts_with('-') && word.len() > 1 {
                 // libtest's short flags (-q, -Z …) change nothing here.
                 continue;
@@ -97,6 +138,7 @@ pub(crate) fn parse(args: Vec<OsString>, env: &[(String, String)]) -> Result<Arg
         match name.as_str() {
             "test" | "bench" => a.forward.push(word.clone().into()),
             "list" => a.list = true,
+            "help" => a.help = true,
             "exact" => a.exact = true,
             "ignored" => a.ignored = true,
             "include-ignored" => a.include_ignored = true,
@@ -286,6 +328,20 @@ mod tests {
         assert!(p(&["--sort", "size"])
             .unwrap_err()
             .contains("kind, name or location"));
+    }
+
+    #[test]
+    fn help_is_ours_and_lists_divans_options() {
+        assert!(p(&["--help"]).unwrap().help);
+        assert!(p(&["-h"]).unwrap().help);
+        for flag in [
+            "--sample-count",
+            "--threads",
+            "--bytes-format",
+            "--save-baseline",
+        ] {
+            assert!(HELP.contains(flag), "{flag}");
+        }
     }
 
     #[test]

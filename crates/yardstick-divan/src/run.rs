@@ -40,6 +40,10 @@ struct LeafSpec {
 
 /// Runs every registered benchmark as `args` asks.
 pub(crate) fn main(args: &Args, title: &str) {
+    if args.help {
+        print!("{}", crate::cli::HELP);
+        return;
+    }
     let mut c = match frontend::configure(Criterion::default(), args.forward.clone()) {
         Ok(c) => c,
         Err(e) => {
