@@ -61,8 +61,8 @@ mod set;
 #[cfg(test)]
 mod tests;
 
-pub use alloc::CountingAllocator;
 pub(crate) use alloc::snapshot as alloc_snapshot;
+pub use alloc::CountingAllocator;
 pub use clock::peak_rss;
 pub(crate) use clock::CpuClock;
 pub use metric::{parse_metrics, Metric};
