@@ -60,6 +60,9 @@ pub(crate) enum OutputFormat {
     Markdown,
     /// nanobench's markdown table, a row per benchmark.
     Table,
+    /// Nothing per benchmark: a front-end (yardstick-divan) prints its own
+    /// table. Not a `--output-format` value.
+    Silent,
 }
 
 impl OutputFormat {
@@ -137,7 +140,7 @@ impl From<lexopt::Error> for CliError {
     }
 }
 
-const VALUE_OPTIONS: &[&str] = &[
+pub(crate) const VALUE_OPTIONS: &[&str] = &[
     "save-baseline",
     "baseline",
     "baseline-lenient",

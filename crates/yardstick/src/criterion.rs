@@ -321,7 +321,7 @@ impl<M: Measurement> Criterion<M> {
     /// A bad flag or value prints one line naming it and exits with status
     /// 2; `--help` prints the help and exits with status 0.
     #[must_use]
-    pub fn configure_from_args(mut self) -> Criterion<M> {
+    pub fn configure_from_args(self) -> Criterion<M> {
         let args = match Args::from_env() {
             Ok(a) => a,
             Err(e) => {
@@ -333,6 +333,12 @@ impl<M: Measurement> Criterion<M> {
             crate::output::out!("{HELP}");
             std::process::exit(0);
         }
+        self.configure_with(args)
+    }
+
+    /// Applies validated command-line arguments over the settings made in
+    /// code (`configure_from_args`, and the front-ends' own command lines).
+    pub(crate) fn configure_with(mut self, args: Args) -> Criterion<M> {
         let c = &mut self.config;
         c.sample_size = args.sample_size.unwrap_or(c.sample_size);
         c.warm_up_time = args.warm_up_time.unwrap_or(c.warm_up_time);

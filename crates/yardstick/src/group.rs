@@ -13,9 +13,9 @@ use crate::{Bencher, Criterion, Throughput};
 /// Settings made on the group apply to the benchmarks added after them.
 /// The group ends with [`finish`](Self::finish), or when it is dropped.
 pub struct BenchmarkGroup<'a, M: Measurement> {
-    criterion: &'a mut Criterion<M>,
-    group_name: String,
-    partial: PartialConfig,
+    pub(crate) criterion: &'a mut Criterion<M>,
+    pub(crate) group_name: String,
+    pub(crate) partial: PartialConfig,
     throughput: Option<Throughput>,
     plot_config: PlotConfiguration,
     /// What was measured in this group: its page, message and summary

@@ -48,6 +48,8 @@ mod config;
 mod criterion;
 mod filter;
 mod format;
+#[doc(hidden)]
+pub mod frontend;
 mod group;
 mod group_summary;
 mod id;

@@ -172,6 +172,11 @@ impl Terminal {
 
     /// A problem that does not stop the benchmark, on stderr.
     pub(crate) fn warning(&self, message: &str) {
+        // A front-end that fixed the plan chose its iteration counts: the
+        // plan's advice is not for its users.
+        if self.format == OutputFormat::Silent && message.starts_with("Unable to complete") {
+            return;
+        }
         self.clear_progress();
         crate::output::errln!("{} {message}", self.style.yellow("warning:"));
     }
@@ -191,10 +196,16 @@ impl Terminal {
     }
 
     pub(crate) fn test_start(&self, id: &str) {
+        if self.format == OutputFormat::Silent {
+            return;
+        }
         crate::output::outln!("Testing {id}");
     }
 
     pub(crate) fn test_success(&self) {
+        if self.format == OutputFormat::Silent {
+            return;
+        }
         crate::output::outln!("Success");
     }
 
@@ -210,7 +221,7 @@ impl Terminal {
             OutputFormat::Tasty => super::tasty::lines(c, true),
             OutputFormat::TastyFlat => super::tasty::lines(c, false),
             OutputFormat::Stats => super::rebar::lines(c, c.confidence),
-            OutputFormat::Markdown => Vec::new(),
+            OutputFormat::Markdown | OutputFormat::Silent => Vec::new(),
             OutputFormat::Table => {
                 let show = crate::state::header_changed(super::table::unit_of(c.throughput).0);
                 vec![super::table::lines(c, show, c.optimised_away)
