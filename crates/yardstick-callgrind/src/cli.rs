@@ -125,7 +125,7 @@ Every option also reads YARDSTICK_CALLGRIND_<OPTION> (e.g. YARDSTICK_CALLGRIND_S
   --nocapture[=WHAT]          show the benchmark's output: true | false | stdout | stderr
   --home=DIR                  where results go (default: <target>/yardstick-callgrind)
   --separate-targets          one folder per target triple under the home directory
-  --tools=TOOL,..             also run memcheck, helgrind, drd, massif, dhat
+  --tools=TOOL,..             also run memcheck, helgrind, drd, massif, dhat, cachegrind, bbv
   --flamegraph                draw flamegraphs of every benchmark (feature `flamegraph`)
   -j, --jobs=N                benchmarks measured at once (default: the cores; counts do not change)
   --bench                     measure (cargo bench passes it); without it each benchmark runs once
@@ -375,7 +375,7 @@ fn parse_tools(v: &str) -> Result<Vec<String>, UsageError> {
                 .map(|t| t.id().to_owned())
                 .ok_or_else(|| {
                     UsageError(format!(
-                        "error: --tools: unknown tool '{t}' (expected memcheck, helgrind, drd, massif or dhat)"
+                        "error: --tools: unknown tool '{t}' (expected memcheck, helgrind, drd, massif, dhat, cachegrind or bbv)"
                     ))
                 })
         })

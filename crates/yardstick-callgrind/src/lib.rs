@@ -75,11 +75,12 @@ mod valgrind;
 pub mod __private;
 
 pub use bench::{LibraryBenchmark, LibraryBenchmarkGroup};
-pub use binary::{Arg, BinaryBenchmarkGroup, ExitWith, Run};
+pub use binary::{Arg, BinaryBenchmarkGroup, ExitWith, Options, Run};
 pub use compare::{factor, format_line, percentage, Diff};
 pub use config::{
-    BinaryBenchmarkConfig, FlamegraphConfig, FlamegraphKind, LibraryBenchmarkConfig,
-    RegressionConfig, Tool, ValgrindTool,
+    BinaryBenchmarkConfig, Direction, EnvEntry, Fixtures, FlamegraphConfig, FlamegraphKind,
+    LibraryBenchmarkConfig, RegressionConfig, Tool, ValgrindTool,
 };
+pub use yardstick_callgrind_macros::library_benchmark;
 pub use metrics::{EventKind, Metrics, UnknownEventKind};
 pub use std::hint::black_box;

@@ -5,7 +5,7 @@
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 
-use crate::__private::{Context, TOGGLE_PATTERN};
+use crate::__private::{Context, MainHooks, TOGGLE_PATTERN};
 use crate::bench::LibraryBenchmarkGroup;
 use crate::binary::{BinaryBenchmarkGroup, ExitWith};
 use crate::cli::{self, Options, Parsed};
@@ -39,6 +39,7 @@ pub fn run_library(
     context: Context,
     config: LibraryBenchmarkConfig,
     groups: Vec<LibraryBenchmarkGroup>,
+    main_hooks: MainHooks,
 ) -> i32 {
     // Inside Valgrind every new line of code executed costs a translation:
     // the child looks for its flag before parsing anything else.
@@ -109,7 +110,7 @@ pub fn run_library(
             });
         }
     }
-    drive(&context, &opts, jobs, &[])
+    with_main_hooks(&opts, main_hooks, || drive(&context, &opts, jobs, &[]))
 }
 
 /// Runs a bench binary of binary benchmarks; returns the exit status.
@@ -117,6 +118,7 @@ pub fn run_binary(
     context: Context,
     config: LibraryBenchmarkConfig,
     groups: Vec<BinaryBenchmarkGroup>,
+    main_hooks: MainHooks,
 ) -> i32 {
     let opts = match parse_options() {
         Ok(o) => o,
@@ -168,9 +170,9 @@ pub fn run_binary(
                     details: shown,
                     program: cmd.clone(),
                     args: arg.args.clone(),
-                    toggle: run.entry_point.clone(),
+                    toggle: merged.entry_point.clone(),
                     config: merged.clone(),
-                    exit_with: run.exit_with,
+                    exit_with: merged.exit_with.unwrap_or(ExitWith::Success),
                     setup: group.setup,
                     teardown: group.teardown,
                     native: None,
@@ -179,7 +181,23 @@ pub fn run_binary(
             }
         }
     }
-    drive(&context, &opts, jobs, &hooks)
+    with_main_hooks(&opts, main_hooks, || drive(&context, &opts, jobs, &hooks))
+}
+
+/// Runs `main!`'s setup, the benchmarks, then its teardown (not for
+/// `--list`).
+fn with_main_hooks(opts: &Options, hooks: MainHooks, run: impl FnOnce() -> i32) -> i32 {
+    if opts.list {
+        return run();
+    }
+    if let Some(setup) = hooks.setup {
+        setup();
+    }
+    let code = run();
+    if let Some(teardown) = hooks.teardown {
+        teardown();
+    }
+    code
 }
 
 /// A binary of the benchmarking package: beside the bench binary's folder
