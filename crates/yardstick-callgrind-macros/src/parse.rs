@@ -12,7 +12,7 @@
 //!
 //! Every mistake is a compile error pointing at the attribute or value.
 
-use proc_macro2::{Span, TokenStream};
+use proc_macro2::TokenStream;
 use quote::{quote, ToTokens};
 use syn::parse::Parser;
 use syn::punctuated::Punctuated;
@@ -120,8 +120,8 @@ fn push_error(errors: &mut Option<Error>, e: Error) {
 }
 
 fn duplicate_id(attr: &Attribute, first: &Bench) -> Error {
-    Error::new(
-        attr.span(),
+    Error::new_spanned(
+        &attr.meta,
         format!(
             "duplicate id `{}`: each #[bench]/#[benches] id must be unique within one #[library_benchmark]",
             first.id.as_deref().unwrap_or_default()
@@ -147,8 +147,8 @@ fn kind_of(attr: &Attribute) -> Option<Kind> {
 /// id, no arguments (or the setup function's result).
 fn lone(function: &ItemFn, defaults: &Options) -> Result<Bench> {
     if defaults.setup.is_none() && !function.sig.inputs.is_empty() {
-        return Err(Error::new(
-            function.sig.inputs.span(),
+        return Err(Error::new_spanned(
+            &function.sig.inputs,
             "a #[library_benchmark] function without #[bench::ID(..)] or #[benches::ID(..)] \
              takes no arguments: add #[bench::some_id(ARGS)] to give them",
         ));
@@ -174,21 +174,21 @@ fn one_attribute(
     let name = if kind == Kind::Bench { "bench" } else { "benches" };
     let segments = &attr.path().segments;
     if segments.len() == 1 {
-        return Err(Error::new(
-            attr.span(),
+        return Err(Error::new_spanned(
+            &attr.meta,
             format!("#[{name}] needs an id: #[{name}::my_id(..)]"),
         ));
     }
     if segments.len() > 2 {
-        return Err(Error::new(
-            attr.span(),
+        return Err(Error::new_spanned(
+            attr.path(),
             format!("only one id is allowed: #[{name}::my_id(..)]"),
         ));
     }
     let id = segments[1].ident.to_string();
     let Meta::List(list) = &attr.meta else {
-        return Err(Error::new(
-            attr.span(),
+        return Err(Error::new_spanned(
+            &attr.meta,
             format!("#[{name}::{id}] needs parentheses: #[{name}::{id}()] or #[{name}::{id}(ARGS)]"),
         ));
     };
@@ -211,18 +211,18 @@ fn one_attribute(
     if opts.teardown.is_none() {
         opts.teardown = defaults.teardown.clone();
     }
-    let arg_lists: Vec<(Span, Vec<Expr>)> = match kind {
+    let arg_lists: Vec<(TokenStream, Vec<Expr>)> = match kind {
         Kind::Bench => match opts.plain.take() {
-            Some(plain) => vec![(list.tokens.span(), plain)],
-            None => vec![bench_args(opts.args.as_ref(), list.tokens.span())?],
+            Some(plain) => vec![(list.tokens.clone(), plain)],
+            None => vec![bench_args(opts.args.as_ref(), &list.tokens)?],
         },
-        Kind::Benches => benches_args(&opts, list.tokens.span(), files)?,
+        Kind::Benches => benches_args(&opts, &list.tokens, files)?,
     };
     let mut benches = Vec::new();
-    for (index, (span, args)) in arg_lists.into_iter().enumerate() {
+    for (index, (tokens, args)) in arg_lists.into_iter().enumerate() {
         if opts.setup.is_none() && args.len() != expected {
-            return Err(Error::new(
-                span,
+            return Err(Error::new_spanned(
+                tokens,
                 format!(
                     "expected {expected} argument{} but found {}: the arguments must match the \
                      benchmark function's parameters (or go to a `setup` function)",
@@ -248,9 +248,9 @@ fn one_attribute(
 
 /// The arguments of `#[bench]`: `args = (A, B)`, `args = [A, B]`,
 /// `args = (A)`, or none.
-fn bench_args(args: Option<&Expr>, default_span: Span) -> Result<(Span, Vec<Expr>)> {
+fn bench_args(args: Option<&Expr>, all: &TokenStream) -> Result<(TokenStream, Vec<Expr>)> {
     let Some(args) = args else {
-        return Ok((default_span, Vec::new()));
+        return Ok((all.clone(), Vec::new()));
     };
     let list = match args {
         Expr::Tuple(t) => t.elems.iter().cloned().collect(),
@@ -264,16 +264,16 @@ fn bench_args(args: Option<&Expr>, default_span: Span) -> Result<(Span, Vec<Expr
             ))
         }
     };
-    Ok((args.span(), list))
+    Ok((args.to_token_stream(), list))
 }
 
 /// The argument lists of `#[benches]`: one per array element, or per line
 /// of `file`.
 fn benches_args(
     opts: &Options,
-    default_span: Span,
+    all: &TokenStream,
     files: &mut Vec<String>,
-) -> Result<Vec<(Span, Vec<Expr>)>> {
+) -> Result<Vec<(TokenStream, Vec<Expr>)>> {
     if let Some(file) = &opts.file {
         if opts.args.is_some() {
             return Err(Error::new(file.span(), "`file` and `args` cannot be used together"));
@@ -293,16 +293,16 @@ fn benches_args(
     };
     if elements.is_empty() {
         // iai-callgrind: `#[benches::id()]` is one benchmark without arguments.
-        return Ok(vec![(default_span, Vec::new())]);
+        return Ok(vec![(all.clone(), Vec::new())]);
     }
     Ok(elements
         .into_iter()
         .map(|e| {
-            let span = e.span();
+            let tokens = e.to_token_stream();
             match e {
-                Expr::Tuple(t) => (span, t.elems.into_iter().collect()),
-                Expr::Paren(p) => (span, vec![*p.expr]),
-                other => (span, vec![other]),
+                Expr::Tuple(t) => (tokens, t.elems.into_iter().collect()),
+                Expr::Paren(p) => (tokens, vec![*p.expr]),
+                other => (tokens, vec![other]),
             }
         })
         .collect())
@@ -310,11 +310,14 @@ fn benches_args(
 
 /// One `String` argument per non-empty line of the file, its path relative
 /// to the calling package's manifest directory.
-fn file_args(file: &LitStr, files: &mut Vec<String>) -> Result<Vec<(Span, Vec<Expr>)>> {
+fn file_args(file: &LitStr, files: &mut Vec<String>) -> Result<Vec<(TokenStream, Vec<Expr>)>> {
     let base = std::env::var("CARGO_MANIFEST_DIR").unwrap_or_default();
     let path = std::path::Path::new(&base).join(file.value());
     let text = std::fs::read_to_string(&path).map_err(|e| {
-        Error::new(file.span(), format!("cannot read `{}`: {e}", path.display()))
+        Error::new(
+            file.span(),
+            format!("cannot read `{}` (relative to the package's Cargo.toml): {e}", file.value()),
+        )
     })?;
     files.push(path.to_string_lossy().into_owned());
     let lines: Vec<_> = text
@@ -322,11 +325,11 @@ fn file_args(file: &LitStr, files: &mut Vec<String>) -> Result<Vec<(Span, Vec<Ex
         .filter(|l| !l.trim().is_empty())
         .map(|line| {
             let lit = LitStr::new(line, file.span());
-            (file.span(), vec![syn::parse_quote!(::std::string::String::from(#lit))])
+            (file.to_token_stream(), vec![syn::parse_quote!(::std::string::String::from(#lit))])
         })
         .collect();
     if lines.is_empty() {
-        return Err(Error::new(file.span(), format!("`{}` has no lines", path.display())));
+        return Err(Error::new(file.span(), format!("`{}` has no lines", file.value())));
     }
     Ok(lines)
 }

@@ -58,9 +58,11 @@ macro_rules! main {
     };
     (@parse $c:tt $s:tt $t:tt library_benchmark_groups = $(;)?) => {
         ::std::compile_error!("library_benchmark_groups needs at least one `name` of a `library_benchmark_group!`");
+        fn main() {}
     };
     (@parse $c:tt $s:tt $t:tt binary_benchmark_groups = $(;)?) => {
         ::std::compile_error!("binary_benchmark_groups needs at least one `name` of a `binary_benchmark_group!`");
+        fn main() {}
     };
     (@parse [$($c:expr)?] [$($s:expr)?] [$($t:expr)?]
         library_benchmark_groups = $($group:ident),+ $(,)? $(;)?) => {

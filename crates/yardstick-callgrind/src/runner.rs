@@ -206,11 +206,12 @@ fn crate_binary(exe: Option<&Path>, name: &str) -> PathBuf {
     exe.and_then(Path::parent)
         .map(|deps| {
             let beside = deps.join(name);
-            if beside.is_file() {
-                beside
-            } else {
-                deps.parent().unwrap_or(deps).join(name)
-            }
+            let above = deps.parent().unwrap_or(deps).join(name);
+            // Neither: a command on PATH, as iai-callgrind falls back to.
+            [beside, above]
+                .into_iter()
+                .find(|p| p.is_file())
+                .unwrap_or_else(|| PathBuf::from(name))
         })
         .unwrap_or_else(|| PathBuf::from(name))
 }
