@@ -47,6 +47,8 @@
 #![warn(missing_docs)]
 
 mod bench;
+#[cfg(feature = "client_requests_defs")]
+pub mod client_requests;
 mod binary;
 mod cli;
 mod compare;
