@@ -144,6 +144,7 @@ macro_rules! __context {
             manifest_dir: ::std::env!("CARGO_MANIFEST_DIR"),
             file: ::std::file!(),
             module: ::std::module_path!(),
+            dependency: $crate::__private::__dependency_name!(),
         }
     };
 }

@@ -55,7 +55,7 @@ pub fn run(job: &Job, opts: &Options, p: &mut Printer) -> BenchmarkSummary {
     };
     let text = opts.output_format == OutputFormat::Default;
     if text {
-        p.out(job.header.clone());
+        p.out(crate::printer::header(&job.header));
     }
     if let Err(e) = std::fs::create_dir_all(&job.dir) {
         fail(&mut s, format!("cannot create {}: {e}", job.dir.display()));
@@ -228,7 +228,7 @@ fn callgrind(
             ));
         }
         for (kind, diff) in &all {
-            p.out(format_line(*kind, diff));
+            p.out(crate::printer::metric(format_line(*kind, diff)));
         }
     }
     // The command line (or its environment variable) wins over the code.

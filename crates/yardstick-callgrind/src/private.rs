@@ -16,6 +16,9 @@ pub struct Context {
     pub file: &'static str,
     /// `module_path!()` of the bench file (the bench target's crate name).
     pub module: &'static str,
+    /// The name the package's manifest gives this crate: `iai-callgrind`
+    /// after the one-line switch, whose files then go to `target/iai`.
+    pub dependency: &'static str,
 }
 
 /// The measured region: the only code whose events are counted.

@@ -22,7 +22,11 @@ pub const EXIT_REGRESSED: i32 = 3;
 
 fn parse_options() -> Result<Options, i32> {
     match cli::parse(std::env::args_os().skip(1), |k| std::env::var(k).ok()) {
-        Ok(Parsed::Run(o)) => Ok(*o),
+        Ok(Parsed::Run(o)) => {
+            crate::printer::set_color(o.color);
+            iai_notes();
+            Ok(*o)
+        }
         Ok(Parsed::Help) => {
             crate::printer::outln!("{}", cli::HELP.trim_end());
             Err(0)
@@ -31,6 +35,21 @@ fn parse_options() -> Result<Options, i32> {
             crate::printer::errln!("{e}");
             Err(EXIT_USAGE)
         }
+    }
+}
+
+/// One line for each iai-callgrind variable that has no effect here.
+fn iai_notes() {
+    if std::env::var_os("IAI_CALLGRIND_RUNNER").is_some() {
+        crate::printer::errln!(
+            "note: IAI_CALLGRIND_RUNNER is ignored: yardstick-callgrind needs no separate runner"
+        );
+    }
+    if std::env::var_os("IAI_CALLGRIND_LOG").is_some() {
+        crate::printer::errln!(
+            "note: IAI_CALLGRIND_LOG is ignored: yardstick-callgrind has no log; use --nocapture \
+             to see the benchmarks' output"
+        );
     }
 }
 
@@ -233,7 +252,9 @@ fn quote(s: &str) -> String {
 
 /// `<home>/[<triple>/]<package>/<bench file>`.
 fn base_dir(context: &Context, opts: &Options, exe: Option<&Path>) -> PathBuf {
-    let mut home = crate::paths::home(opts.home.as_deref(), exe, Path::new(context.manifest_dir));
+    let name = crate::paths::home_name(context.dependency);
+    let manifest = Path::new(context.manifest_dir);
+    let mut home = crate::paths::home(opts.home.as_deref(), exe, manifest, name);
     if opts.separate_targets {
         home.push(env!("YARDSTICK_CALLGRIND_TARGET"));
     }
