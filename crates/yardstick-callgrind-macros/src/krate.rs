@@ -82,7 +82,8 @@ mod tests {
         assert_eq!(renamed(inline).as_deref(), Some("iai-callgrind"));
         let dotted = "[dev-dependencies]\nbench.package = \"yardstick-callgrind\"\n";
         assert_eq!(renamed(dotted).as_deref(), Some("bench"));
-        let table = "[dev-dependencies.iai]\nversion = \"0.1\"\npackage = \"yardstick-callgrind\"\n";
+        let table =
+            "[dev-dependencies.iai]\nversion = \"0.1\"\npackage = \"yardstick-callgrind\"\n";
         assert_eq!(renamed(table).as_deref(), Some("iai"));
         let workspace = "[dev-dependencies]\niai-callgrind = { workspace = true }\n";
         assert_eq!(renamed(workspace).as_deref(), Some("iai-callgrind"));

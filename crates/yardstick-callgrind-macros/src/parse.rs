@@ -109,7 +109,12 @@ pub fn parse(attr: TokenStream, item: TokenStream) -> Result<Parsed> {
     if benches.is_empty() {
         benches.push(lone(&function, &defaults)?);
     }
-    Ok(Parsed { function, config: defaults.config, benches, files })
+    Ok(Parsed {
+        function,
+        config: defaults.config,
+        benches,
+        files,
+    })
 }
 
 fn push_error(errors: &mut Option<Error>, e: Error) {
@@ -171,7 +176,11 @@ fn one_attribute(
     expected: usize,
     files: &mut Vec<String>,
 ) -> Result<Vec<Bench>> {
-    let name = if kind == Kind::Bench { "bench" } else { "benches" };
+    let name = if kind == Kind::Bench {
+        "bench"
+    } else {
+        "benches"
+    };
     let segments = &attr.path().segments;
     if segments.len() == 1 {
         return Err(Error::new_spanned(
@@ -189,7 +198,9 @@ fn one_attribute(
     let Meta::List(list) = &attr.meta else {
         return Err(Error::new_spanned(
             &attr.meta,
-            format!("#[{name}::{id}] needs parentheses: #[{name}::{id}()] or #[{name}::{id}(ARGS)]"),
+            format!(
+                "#[{name}::{id}] needs parentheses: #[{name}::{id}()] or #[{name}::{id}(ARGS)]"
+            ),
         ));
     };
     let allowed: &[&str] = match kind {
@@ -201,8 +212,12 @@ fn one_attribute(
     {
         Ok(pairs) if !pairs.is_empty() => options(pairs, allowed)?,
         _ => {
-            let exprs = Punctuated::<Expr, Token![,]>::parse_terminated.parse2(list.tokens.clone())?;
-            Options { plain: Some(exprs.into_iter().collect()), ..Options::default() }
+            let exprs =
+                Punctuated::<Expr, Token![,]>::parse_terminated.parse2(list.tokens.clone())?;
+            Options {
+                plain: Some(exprs.into_iter().collect()),
+                ..Options::default()
+            }
         }
     };
     if opts.setup.is_none() {
@@ -276,7 +291,10 @@ fn benches_args(
 ) -> Result<Vec<(TokenStream, Vec<Expr>)>> {
     if let Some(file) = &opts.file {
         if opts.args.is_some() {
-            return Err(Error::new(file.span(), "`file` and `args` cannot be used together"));
+            return Err(Error::new(
+                file.span(),
+                "`file` and `args` cannot be used together",
+            ));
         }
         return file_args(file, files);
     }
@@ -316,7 +334,10 @@ fn file_args(file: &LitStr, files: &mut Vec<String>) -> Result<Vec<(TokenStream,
     let text = std::fs::read_to_string(&path).map_err(|e| {
         Error::new(
             file.span(),
-            format!("cannot read `{}` (relative to the package's Cargo.toml): {e}", file.value()),
+            format!(
+                "cannot read `{}` (relative to the package's Cargo.toml): {e}",
+                file.value()
+            ),
         )
     })?;
     files.push(path.to_string_lossy().into_owned());
@@ -325,11 +346,17 @@ fn file_args(file: &LitStr, files: &mut Vec<String>) -> Result<Vec<(TokenStream,
         .filter(|l| !l.trim().is_empty())
         .map(|line| {
             let lit = LitStr::new(line, file.span());
-            (file.to_token_stream(), vec![syn::parse_quote!(::std::string::String::from(#lit))])
+            (
+                file.to_token_stream(),
+                vec![syn::parse_quote!(::std::string::String::from(#lit))],
+            )
         })
         .collect();
     if lines.is_empty() {
-        return Err(Error::new(file.span(), format!("`{}` has no lines", file.value())));
+        return Err(Error::new(
+            file.span(),
+            format!("`{}` has no lines", file.value()),
+        ));
     }
     Ok(lines)
 }
@@ -337,13 +364,16 @@ fn file_args(file: &LitStr, files: &mut Vec<String>) -> Result<Vec<(TokenStream,
 /// iai-callgrind's display of the arguments: the tokens as the compiler
 /// prints them (`vec! [1, 2, 3]`), inside the setup call if there is one.
 fn display(setup: Option<&ExprPath>, args: &[Expr]) -> String {
-    let args: Vec<TokenStream> = args.iter().map(|a| match a {
-        // A line of a `file`: shown as the line itself, quoted.
-        Expr::Call(call) if call.args.len() == 1 && is_string_from(&call.func) => {
-            call.args.to_token_stream()
-        }
-        other => other.to_token_stream(),
-    }).collect();
+    let args: Vec<TokenStream> = args
+        .iter()
+        .map(|a| match a {
+            // A line of a `file`: shown as the line itself, quoted.
+            Expr::Call(call) if call.args.len() == 1 && is_string_from(&call.func) => {
+                call.args.to_token_stream()
+            }
+            other => other.to_token_stream(),
+        })
+        .collect();
     match setup {
         Some(setup) => quote!(#setup(#(#args),*)).to_string(),
         None => quote!(#(#args),*).to_string(),
@@ -358,7 +388,11 @@ fn is_string_from(func: &Expr) -> bool {
 fn options(pairs: Punctuated<MetaNameValue, Token![,]>, allowed: &[&str]) -> Result<Options> {
     let mut o = Options::default();
     for pair in pairs {
-        let key = pair.path.get_ident().map(ToString::to_string).unwrap_or_default();
+        let key = pair
+            .path
+            .get_ident()
+            .map(ToString::to_string)
+            .unwrap_or_default();
         if !allowed.contains(&key.as_str()) {
             let valid: Vec<String> = allowed.iter().map(|k| format!("`{k}`")).collect();
             return Err(Error::new(
@@ -373,8 +407,14 @@ fn options(pairs: Punctuated<MetaNameValue, Token![,]>, allowed: &[&str]) -> Res
         let duplicate = match key.as_str() {
             "args" => o.args.replace(pair.value.clone()).is_some(),
             "config" => o.config.replace(pair.value.clone()).is_some(),
-            "setup" => o.setup.replace(function_path(&pair.value, "setup")?).is_some(),
-            "teardown" => o.teardown.replace(function_path(&pair.value, "teardown")?).is_some(),
+            "setup" => o
+                .setup
+                .replace(function_path(&pair.value, "setup")?)
+                .is_some(),
+            "teardown" => o
+                .teardown
+                .replace(function_path(&pair.value, "teardown")?)
+                .is_some(),
             _ => o.file.replace(string_literal(&pair.value)?).is_some(),
         };
         if duplicate {

@@ -516,7 +516,10 @@ mod tests {
         assert_eq!(run(&[], &[("NO_COLOR", "1")]).unwrap().color, Color::Never);
         let o = run(&[], &[("NO_COLOR", "1"), ("IAI_CALLGRIND_COLOR", "always")]).unwrap();
         assert_eq!(o.color, Color::Always);
-        assert_eq!(run(&[], &[("CARGO_TERM_COLOR", "never")]).unwrap().color, Color::Never);
+        assert_eq!(
+            run(&[], &[("CARGO_TERM_COLOR", "never")]).unwrap().color,
+            Color::Never
+        );
         let o = run(&["--color", "always"], &[("CARGO_TERM_COLOR", "never")]).unwrap();
         assert_eq!(o.color, Color::Always);
         assert!(run(&["--color=pink"], &[]).is_err());

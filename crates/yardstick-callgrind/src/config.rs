@@ -216,8 +216,14 @@ impl LibraryBenchmarkConfig {
         out.flamegraph = lower.flamegraph.clone().or_else(|| self.flamegraph.clone());
         out.sandbox = lower.sandbox.or(self.sandbox);
         out.fixtures = lower.fixtures.clone().or_else(|| self.fixtures.clone());
-        out.current_dir = lower.current_dir.clone().or_else(|| self.current_dir.clone());
-        out.entry_point = lower.entry_point.clone().or_else(|| self.entry_point.clone());
+        out.current_dir = lower
+            .current_dir
+            .clone()
+            .or_else(|| self.current_dir.clone());
+        out.entry_point = lower
+            .entry_point
+            .clone()
+            .or_else(|| self.entry_point.clone());
         out.exit_with = lower.exit_with.or(self.exit_with);
         out
     }
@@ -345,7 +351,11 @@ impl ValgrindTool {
 
     /// The tool named `name` (`memcheck`, `dhat`, `bbv`, …).
     pub fn from_id(name: &str) -> Option<ValgrindTool> {
-        let name = if name.eq_ignore_ascii_case("bbv") { "exp-bbv" } else { name };
+        let name = if name.eq_ignore_ascii_case("bbv") {
+            "exp-bbv"
+        } else {
+            name
+        };
         ValgrindTool::ALL
             .into_iter()
             .find(|t| t.id().eq_ignore_ascii_case(name))
@@ -484,7 +494,12 @@ macro_rules! from_refs {
     )*};
 }
 
-from_refs!(LibraryBenchmarkConfig, RegressionConfig, Tool, FlamegraphConfig);
+from_refs!(
+    LibraryBenchmarkConfig,
+    RegressionConfig,
+    Tool,
+    FlamegraphConfig
+);
 
 /// Which flamegraphs to draw.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -629,6 +644,9 @@ mod tests {
     fn bbv_and_cachegrind_by_name() {
         assert_eq!(ValgrindTool::from_id("bbv"), Some(ValgrindTool::BBV));
         assert_eq!(ValgrindTool::BBV.id(), "exp-bbv");
-        assert_eq!(ValgrindTool::from_id("Cachegrind"), Some(ValgrindTool::Cachegrind));
+        assert_eq!(
+            ValgrindTool::from_id("Cachegrind"),
+            Some(ValgrindTool::Cachegrind)
+        );
     }
 }

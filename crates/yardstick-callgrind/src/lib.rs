@@ -47,10 +47,10 @@
 #![warn(missing_docs)]
 
 mod bench;
-#[cfg(feature = "client_requests_defs")]
-pub mod client_requests;
 mod binary;
 mod cli;
+#[cfg(feature = "client_requests_defs")]
+pub mod client_requests;
 mod compare;
 mod config;
 mod drive;
@@ -83,6 +83,6 @@ pub use config::{
     BinaryBenchmarkConfig, Direction, EnvEntry, Fixtures, FlamegraphConfig, FlamegraphKind,
     LibraryBenchmarkConfig, RegressionConfig, Tool, ValgrindTool,
 };
-pub use yardstick_callgrind_macros::library_benchmark;
 pub use metrics::{EventKind, Metrics, UnknownEventKind};
 pub use std::hint::black_box;
+pub use yardstick_callgrind_macros::library_benchmark;

@@ -52,7 +52,8 @@ pub enum EventKind {
     /// Derived: all reads and writes (`Ir + Dr + Dw`).
     TotalRW,
     /// Derived: `L1hits + 5 × LLhits + 35 × RamHits`.
-    EstimatedCycles,    /// System calls (`--collect-systime`) (`SysCount`): named for iai-callgrind's API; not collected.
+    EstimatedCycles,
+    /// System calls (`--collect-systime`) (`SysCount`): named for iai-callgrind's API; not collected.
     SysCount,
     /// Time in system calls (`SysTime`): named for iai-callgrind's API; not collected.
     SysTime,

@@ -18,7 +18,12 @@ use std::path::{Path, PathBuf};
 /// directory holding the bench binary, else in `CARGO_TARGET_DIR`, else in
 /// `<package>/target`. `name` is `iai` when the package calls this crate
 /// `iai-callgrind` (iai-callgrind's location), else `yardstick-callgrind`.
-pub fn home(explicit: Option<&Path>, exe: Option<&Path>, manifest_dir: &Path, name: &str) -> PathBuf {
+pub fn home(
+    explicit: Option<&Path>,
+    exe: Option<&Path>,
+    manifest_dir: &Path,
+    name: &str,
+) -> PathBuf {
     if let Some(h) = explicit {
         return h.to_owned();
     }

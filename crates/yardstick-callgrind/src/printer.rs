@@ -165,6 +165,9 @@ mod tests {
         let m = "  Instructions:                1733|2804            (-38.1966%) [-1.61803x]";
         assert!(paint_metric(m).contains("\x1b[1;92m(-38.1966%)"));
         let m = "  Instructions:                1733|N/A             (*********)";
-        assert_eq!(paint_metric(m), "  Instructions:\x1b[1m                1733\x1b[0m|N/A             (*********)");
+        assert_eq!(
+            paint_metric(m),
+            "  Instructions:\x1b[1m                1733\x1b[0m|N/A             (*********)"
+        );
     }
 }

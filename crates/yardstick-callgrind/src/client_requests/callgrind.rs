@@ -23,7 +23,11 @@ pub fn dump_stats() {
 /// (`Trigger: Client Request: <reason>`).
 #[inline(always)]
 pub fn dump_stats_at<T: AsRef<CStr>>(reason: T) {
-    request(0, DUMP_STATS_AT, [reason.as_ref().as_ptr() as usize, 0, 0, 0, 0]);
+    request(
+        0,
+        DUMP_STATS_AT,
+        [reason.as_ref().as_ptr() as usize, 0, 0, 0, 0],
+    );
 }
 
 /// Zeroes the counts of the current thread.

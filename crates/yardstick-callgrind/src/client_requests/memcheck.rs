@@ -67,7 +67,11 @@ pub fn make_mem_defined_if_addressable(addr: *const (), len: usize) -> usize {
 /// Names `addr..addr+len` with `desc` in Memcheck's error messages.
 #[inline(always)]
 pub fn create_block<T: AsRef<CStr>>(addr: *const (), len: usize, desc: T) -> BlockHandle {
-    request(0, CREATE_BLOCK, [addr as usize, len, desc.as_ref().as_ptr() as usize, 0, 0])
+    request(
+        0,
+        CREATE_BLOCK,
+        [addr as usize, len, desc.as_ref().as_ptr() as usize, 0, 0],
+    )
 }
 
 /// Forgets a block made by [`create_block`]; 0 on success.

@@ -41,20 +41,32 @@ pub fn count_errors() -> usize {
 /// Runs a gdbserver monitor command; true if it was not recognised.
 #[inline(always)]
 pub fn monitor_command<T: AsRef<std::ffi::CStr>>(command: T) -> bool {
-    request(0, MONITOR_COMMAND, [command.as_ref().as_ptr() as usize, 0, 0, 0, 0]) != 0
+    request(
+        0,
+        MONITOR_COMMAND,
+        [command.as_ref().as_ptr() as usize, 0, 0, 0, 0],
+    ) != 0
 }
 
 /// Tells the tool that `addr..addr+size` was allocated by a custom
 /// allocator.
 #[inline(always)]
 pub fn malloclike_block(addr: *const (), size: usize, redzone: usize, is_zeroed: bool) {
-    request(0, MALLOCLIKE_BLOCK, [addr as usize, size, redzone, usize::from(is_zeroed), 0]);
+    request(
+        0,
+        MALLOCLIKE_BLOCK,
+        [addr as usize, size, redzone, usize::from(is_zeroed), 0],
+    );
 }
 
 /// Tells the tool that a custom allocator resized the block at `addr`.
 #[inline(always)]
 pub fn resizeinplace_block(addr: *const (), old_size: usize, new_size: usize, redzone: usize) {
-    request(0, RESIZEINPLACE_BLOCK, [addr as usize, old_size, new_size, redzone, 0]);
+    request(
+        0,
+        RESIZEINPLACE_BLOCK,
+        [addr as usize, old_size, new_size, redzone, 0],
+    );
 }
 
 /// Tells the tool that a custom allocator freed the block at `addr`.
@@ -66,7 +78,11 @@ pub fn freelike_block(addr: *const (), redzone: usize) {
 /// Declares a memory pool anchored at `pool`.
 #[inline(always)]
 pub fn create_mempool(pool: *const (), redzone: usize, is_zeroed: bool) {
-    request(0, CREATE_MEMPOOL, [pool as usize, redzone, usize::from(is_zeroed), 0, 0]);
+    request(
+        0,
+        CREATE_MEMPOOL,
+        [pool as usize, redzone, usize::from(is_zeroed), 0, 0],
+    );
 }
 
 /// Removes the memory pool anchored at `pool`.
