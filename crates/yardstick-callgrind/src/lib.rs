@@ -23,7 +23,7 @@
 //!
 //! A bench file (`harness = false`) declares benchmarks with
 //! [`main!`] — in the Iai form (`main!(bench_a, bench_b)`) or with
-//! [`library_benchmark!`] and [`library_benchmark_group!`] in
+//! [`#[library_benchmark]`](library_benchmark) and [`library_benchmark_group!`] in
 //! iai-callgrind's form, or [`binary_benchmark_group!`] for executables.
 //! Run with `cargo bench`, the binary runs each benchmark in a child of
 //! itself under `valgrind --tool=callgrind` with collection switched on only
@@ -32,7 +32,8 @@
 //!
 //! It prints iai-callgrind's lines (`Instructions: 2804|1733 (+61.8003%)
 //! [+1.61800x]`), keeps callgrind's files under
-//! `target/yardstick-callgrind` for `callgrind_annotate`, compares with the
+//! `target/yardstick-callgrind` (`target/iai` when the package calls this
+//! crate `iai-callgrind`) for `callgrind_annotate`, compares with the
 //! previous run or a named baseline, fails on regression limits, runs other
 //! Valgrind tools, draws flamegraphs and writes versioned JSON summaries.
 //! Run without `--bench` (as `cargo test --benches` does) every benchmark
@@ -41,6 +42,9 @@
 //!
 //! # Crate features
 //!
+//! - `client_requests` (off by default): Valgrind's client requests in
+//!   [`client_requests`], issued in Rust without Valgrind's headers;
+//!   `client_requests_defs` gives the same functions doing nothing.
 //! - `flamegraph` (off by default): SVG flamegraphs through `inferno`
 //!   (`FlamegraphConfig`, `--flamegraph`). Without it a flamegraph request
 //!   prints one warning line.
