@@ -48,7 +48,7 @@ def counts(exe, home):
     env = {k: v for k, v in os.environ.items() if not k.startswith("YARDSTICK_CALLGRIND_")}
     env.update({"IAI_CALLGRIND_HOME": home, "IAI_CALLGRIND_COLOR": "never", "NO_COLOR": "1"})
     env.pop("IAI_CALLGRIND_FILTER", None)
-    out = subprocess.run([exe, "--bench"], env=env, stdout=subprocess.PIPE,
+    out = subprocess.run([exe, "--bench"], env=env, cwd=HERE, stdout=subprocess.PIPE,
                          stderr=subprocess.PIPE, text=True)
     if out.returncode != 0:
         sys.exit(f"{exe} failed:\n{out.stdout}\n{out.stderr}")

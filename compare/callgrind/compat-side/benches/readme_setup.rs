@@ -1,2 +1,1 @@
-//! The iai-compat bench file `readme_setup.rs`, unchanged.
-include!("../../../../crates/yardstick-callgrind/iai-compat/iai/readme_setup.rs");
+../../../../crates/yardstick-callgrind/iai-compat/iai/readme_setup.rs

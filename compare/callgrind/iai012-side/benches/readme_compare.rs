@@ -1,2 +1,1 @@
-//! The iai-compat bench file `readme_compare.rs`, unchanged.
-include!("../../../../crates/yardstick-callgrind/iai-compat/iai/readme_compare.rs");
+../../../../crates/yardstick-callgrind/iai-compat/iai/readme_compare.rs
