@@ -14,13 +14,15 @@ use crate::metrics::EventKind;
 /// ```
 /// use yardstick_callgrind::{EventKind, LibraryBenchmarkConfig, RegressionConfig, Tool, ValgrindTool};
 ///
-/// let config = LibraryBenchmarkConfig::default()
+/// // The builders take and return `&mut Self`, as iai-callgrind's: chain
+/// // them where a configuration is taken (`config = ...;`), or on a binding.
+/// let mut config = LibraryBenchmarkConfig::default();
+/// config
 ///     .pass_through_env("HOME")
 ///     .env("MY_SEED", "42")
 ///     .raw_callgrind_args(["--cache-sim=no"])
 ///     .regression(RegressionConfig::default().limits([(EventKind::Ir, 5.0)]))
 ///     .tool(Tool::new(ValgrindTool::DHAT));
-/// # let _ = config;
 /// ```
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct LibraryBenchmarkConfig {
