@@ -52,6 +52,7 @@ mod group;
 mod group_summary;
 mod id;
 mod interleave;
+mod limits;
 mod macros;
 pub mod measurement;
 mod metered;

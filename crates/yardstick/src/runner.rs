@@ -12,7 +12,7 @@ use crate::store::{
     estimate_file, estimates_file, BenchmarkDir, BenchmarkRecord, ChangeFile, RawRow, RunFiles,
     SavedSample,
 };
-use crate::{adaptive, metered, plan, report, state, Criterion};
+use crate::{adaptive, limits, metered, plan, report, state, Criterion};
 
 /// Runs `id` unless the filter excludes it. Failures are reported and
 /// recorded, never propagated: the other benchmarks still run. Returns
@@ -163,6 +163,9 @@ fn benchmark<M: Measurement>(
         let sampled = state::catch_panic(|| sample(m, terminal, id, config, f));
         let rows = metered::deactivate();
         let (mode, iters, values) = sampled?.map_err(|e| e.to_string())?;
+        if let Some(w) = limits::capped_warning(&id.full_id, &iters) {
+            terminal.warning(&w);
+        }
         // The last rows are the samples' (earlier ones are the warm-up's).
         metric_rows = rows.map(|(metrics, rows)| {
             let skip = rows.len().saturating_sub(iters.len());
@@ -454,35 +457,19 @@ fn sample_adaptively<M: Measurement>(
     Ok((s.mode, s.iters, s.values))
 }
 
-/// Warns when the routine costs no more than an empty loop: its body was
-/// most likely optimised away.
+/// Warns when the routine costs no more than an empty loop (see
+/// [`limits::optimised_away`]).
 fn check_optimised_away<M: Measurement>(
     m: &M,
     terminal: &Terminal,
     id: &FullId,
     analysis: &Analysis,
 ) -> bool {
-    let largest = analysis.iters.iter().copied().fold(1.0, f64::max) as u64;
-    let empty = routine::empty_loop_per_iteration(m, (largest / 10).max(1000));
-    // The fastest sample, as noise only ever adds time: an optimised-away
-    // body sits at the empty loop's cost however busy the machine is.
-    let typical = analysis.typical().point;
-    let fastest = analysis
-        .averages
-        .iter()
-        .copied()
-        .fold(f64::INFINITY, f64::min);
-    if fastest <= empty * 1.25 {
-        let f = m.formatter();
-        terminal.warning(&format!(
-            "{}: {} per iteration is no more than an empty loop costs here ({}): the body was probably optimised away — pass its inputs and result through black_box",
-            id.full_id,
-            f.format_value(typical).trim(),
-            f.format_value(empty).trim()
-        ));
-        return true;
+    let warning = limits::optimised_away(m, &id.full_id, &analysis.iters, &analysis.averages);
+    if let Some(w) = &warning {
+        terminal.warning(w);
     }
-    false
+    warning.is_some()
 }
 
 fn save<M: Measurement>(
