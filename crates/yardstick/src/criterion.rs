@@ -3,7 +3,7 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
-use crate::cli::{Args, Baseline, Color, Mode, OutputFormat, Verbosity, HELP};
+use crate::cli::{help, Args, Baseline, Color, Mode, OutputFormat, Verbosity};
 use crate::config::{BenchmarkConfig, PlottingBackend};
 use crate::filter::Filter;
 use crate::id::{BenchmarkId, FullId};
@@ -334,7 +334,7 @@ impl<M: Measurement> Criterion<M> {
             }
         };
         if args.help {
-            crate::output::out!("{HELP}");
+            crate::output::out!("{}", help());
             std::process::exit(0);
         }
         let c = &mut self.config;
