@@ -99,3 +99,93 @@ fn a_clock_that_ignores_the_iteration_count_ends_with_a_warning() {
         let _ = std::fs::remove_dir_all(h);
     }
 }
+
+#[test]
+fn numeric_options_at_their_extremes_are_one_line_and_exit_2() {
+    let h = home("extremes");
+    for (flag, value) in [
+        ("--sample-size", "100000000000"),
+        ("--sample-size", "18446744073709551615"),
+        ("--nresamples", "18446744073709551615"),
+        ("--noise-threshold", "inf"),
+        ("--measurement-time", "1e300"),
+        ("--significance-level", "-0"),
+    ] {
+        let r = run(&h, &["--bench", flag, value, "clock/coarse"]);
+        assert_eq!(r.code, 2, "{flag} {value}: {}{}", r.stdout, r.stderr);
+        assert_eq!(r.stderr.lines().count(), 1, "{flag} {value}: {}", r.stderr);
+        assert!(r.stderr.contains(flag), "{}", r.stderr);
+        assert!(r.stdout.is_empty(), "{}", r.stdout);
+    }
+    // A bad variable names the variable, not the flag.
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_hostile"));
+    let out = cmd
+        .args(["--bench", "--home"])
+        .arg(&h)
+        .env("YARDSTICK_SAMPLE_SIZE", "abc")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("for YARDSTICK_SAMPLE_SIZE: expected an integer"),
+        "{err}"
+    );
+    let _ = std::fs::remove_dir_all(h);
+}
+
+#[test]
+fn ids_whose_folders_collided_get_two_folders_and_a_stolen_folder_is_an_error() {
+    let h = home("collide");
+    let r = run(&h, &with(&["--sample-size", "10", "^ids/"]));
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+    // The campaign's pair, which shared `x________c8556df9`: two folders,
+    // each recording its own id.
+    let ids: Vec<String> = std::fs::read_dir(h.join("ids"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.join("new").is_dir())
+        .map(|p| {
+            let record: serde_json::Value =
+                serde_json::from_slice(&std::fs::read(p.join("new/benchmark.json")).unwrap())
+                    .unwrap();
+            record["full_id"].as_str().unwrap().to_owned()
+        })
+        .collect();
+    assert_eq!(ids.len(), 2, "{ids:?}");
+    assert_ne!(ids[0], ids[1]);
+    // A collision that happens all the same (here by hand): the folder says
+    // whose it is, and the other id fails instead of being compared.
+    let folder = std::fs::read_dir(h.join("ids"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| p.join("new").is_dir())
+        .unwrap();
+    let record = folder.join("new/benchmark.json");
+    let text = std::fs::read_to_string(&record).unwrap();
+    let mut doc: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let mine = doc["full_id"].as_str().unwrap().to_owned();
+    doc["full_id"] = "someone/else".into();
+    std::fs::write(&record, doc.to_string()).unwrap();
+    let sample = std::fs::read(folder.join("new/sample.json")).unwrap();
+    let r = run(&h, &with(&["--sample-size", "10", "^ids/"]));
+    assert_eq!(r.code, 1, "{}{}", r.stdout, r.stderr);
+    assert!(
+        r.stderr.contains(&format!("FAILED {mine}:"))
+            && r.stderr.contains("holds benchmark 'someone/else'"),
+        "{}",
+        r.stderr
+    );
+    assert!(
+        !r.stdout
+            .lines()
+            .any(|l| l.starts_with(&mine) && l.contains("time:")),
+        "{}",
+        r.stdout
+    );
+    assert_eq!(
+        std::fs::read(folder.join("new/sample.json")).unwrap(),
+        sample
+    );
+    let _ = std::fs::remove_dir_all(h);
+}

@@ -108,6 +108,7 @@ fn benchmark<M: Measurement>(
 ) -> Result<f64, String> {
     let started = std::time::Instant::now();
     let dir = BenchmarkDir::new(&c.run.home, &id.directory_name);
+    dir.check_owner(&id.full_id).map_err(|e| e.to_string())?;
     let m = &c.measurement;
 
     // Read the baseline first: a missing strict baseline fails before any

@@ -155,6 +155,39 @@ impl BenchmarkDir {
         self.root.join(name)
     }
 
+    /// Checks that the folder belongs to `full_id`: its `new/benchmark.json`
+    /// (or, without one, any baseline's) records the id it was written for.
+    /// Another id there means two ids map to one folder: an error, never a
+    /// comparison of one with the other. A folder without a readable record
+    /// is taken as this id's (a corrupt file is reported where it is read).
+    pub(crate) fn check_owner(&self, full_id: &str) -> Result<(), StoreError> {
+        let Ok(entries) = fs::read_dir(&self.root) else {
+            return Ok(());
+        };
+        let mut records: Vec<PathBuf> = entries
+            .filter_map(|e| Some(e.ok()?.path().join("benchmark.json")))
+            .filter(|p| p.is_file())
+            .collect();
+        // new/ first: it is the last run's.
+        records.sort_by_key(|p| !p.starts_with(self.sub("new")));
+        for path in records {
+            if let Ok(record) = read_json::<BenchmarkRecord>(&path) {
+                if record.full_id == full_id {
+                    return Ok(());
+                }
+                return Err(StoreError {
+                    problem: format!(
+                        "this folder holds benchmark '{}', whose folder name is the same as \
+                         '{full_id}'s; rename one of them (neither is compared with the other)",
+                        record.full_id
+                    ),
+                    path,
+                });
+            }
+        }
+        Ok(())
+    }
+
     /// Whether a baseline folder has a sample to compare with.
     pub(crate) fn has_baseline(&self, name: &str) -> bool {
         self.sub(name).join("sample.json").exists()
@@ -306,6 +339,30 @@ mod tests {
         assert_eq!(fs::read(&p).unwrap(), b"two");
         let names: Vec<_> = fs::read_dir(p.parent().unwrap()).unwrap().collect();
         assert_eq!(names.len(), 1, "a temporary file was left behind");
+        fs::remove_dir_all(d).unwrap();
+    }
+
+    #[test]
+    fn a_folder_of_another_id_is_an_error() {
+        let d = tempdir("owner");
+        let dir = BenchmarkDir::new(&d, "x_c8556df9");
+        dir.check_owner("anything").unwrap();
+        let record = |id: &str| BenchmarkRecord {
+            group_id: id.into(),
+            function_id: None,
+            value_str: None,
+            throughput: None,
+            full_id: id.into(),
+            directory_name: "x_c8556df9".into(),
+            title: id.into(),
+        };
+        write_json(&dir.sub("base").join("benchmark.json"), &record("x??/")).unwrap();
+        dir.check_owner("x??/").unwrap();
+        let e = dir.check_owner("x??\"").unwrap_err();
+        assert!(e.problem.contains("holds benchmark 'x??/'"), "{e}");
+        // new/ is the last run's and decides.
+        write_json(&dir.sub("new").join("benchmark.json"), &record("x??\"")).unwrap();
+        dir.check_owner("x??\"").unwrap();
         fs::remove_dir_all(d).unwrap();
     }
 
