@@ -189,3 +189,71 @@ fn ids_whose_folders_collided_get_two_folders_and_a_stolen_folder_is_an_error() 
     );
     let _ = std::fs::remove_dir_all(h);
 }
+
+fn write(path: &Path, text: &str) {
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    std::fs::write(path, text).unwrap();
+}
+
+#[test]
+fn a_baseline_of_zeros_is_a_warning_and_the_next_run_replaces_it() {
+    let h = home("zeros");
+    let args = with(&["--sample-size", "10", "clock/coarse"]);
+    // A clock that ticks every 25 ms: most samples are zero, so is the
+    // median. The run itself still saves (its mean is not zero).
+    let r = run(&h, &args);
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+    let base = std::fs::read_dir(&h)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| p.join("base").is_dir())
+        .expect("a folder for clock/coarse");
+    // Was: "analysis failed: the baseline's mean or median is zero", exit
+    // 1, nothing saved, forever.
+    for _ in 0..2 {
+        let r = run(&h, &args);
+        assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+        assert!(
+            r.stderr
+                .contains("ignoring baseline 'base' of clock/coarse: ")
+                && r.stderr.contains("this run replaces it"),
+            "{}",
+            r.stderr
+        );
+    }
+    // A hand-written baseline of zeros, with every other file corrupt:
+    // one warning per file, and the run goes on and saves.
+    let zeros = r#"{"sampling_mode":"Flat","iters":[1,1,1],"times":[0,0,0]}"#;
+    write(&base.join("base/sample.json"), zeros);
+    for file in ["estimates.json", "benchmark.json", "tukey.json", "raw.csv"] {
+        write(&base.join("base").join(file), "{garbage");
+    }
+    write(&base.join("change/estimates.json"), "[");
+    let r = run(&h, &args);
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+    for file in [
+        "base/estimates.json",
+        "base/benchmark.json",
+        "base/tukey.json",
+        "base/raw.csv",
+        "change/estimates.json",
+    ] {
+        assert!(r.stderr.contains(file), "{file}: {}", r.stderr);
+    }
+    assert!(
+        r.stderr
+            .contains("3 of its 3 samples measured zero time and its mean is zero"),
+        "{}",
+        r.stderr
+    );
+    let saved = std::fs::read_to_string(base.join("base/sample.json")).unwrap();
+    assert_ne!(saved, zeros);
+    // Under a strict --baseline, the same is a failure of that benchmark.
+    write(&base.join("base/sample.json"), zeros);
+    let mut strict = args.clone();
+    strict.extend(["--baseline", "base"]);
+    let r = run(&h, &strict);
+    assert_eq!(r.code, 1, "{}{}", r.stdout, r.stderr);
+    assert!(r.stderr.contains("cannot be compared with"), "{}", r.stderr);
+    let _ = std::fs::remove_dir_all(h);
+}

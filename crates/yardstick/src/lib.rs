@@ -41,6 +41,7 @@ mod adaptive;
 mod analysis;
 mod async_bencher;
 pub mod async_executor;
+mod baseline;
 mod bencher;
 mod cli;
 mod compat;

@@ -90,15 +90,6 @@ fn profile<M: Measurement>(
     Ok(())
 }
 
-/// The baseline to compare with, and whether one must exist.
-fn compare_target(baseline: &Baseline) -> Option<(&str, bool)> {
-    match baseline {
-        Baseline::Save(n) | Baseline::CompareLenient(n) => Some((n, false)),
-        Baseline::CompareStrict(n) => Some((n, true)),
-        Baseline::Discard => None,
-    }
-}
-
 fn benchmark<M: Measurement>(
     c: &Criterion<M>,
     terminal: &Terminal,
@@ -113,30 +104,8 @@ fn benchmark<M: Measurement>(
 
     // Read the baseline first: a missing strict baseline fails before any
     // time is spent measuring.
-    let mut corrupt_baseline = None;
-    let baseline_sample = match compare_target(&c.run.baseline) {
-        Some((name, strict)) if dir.has_baseline(name) => match dir.load_sample(name) {
-            Ok(sample) => Some(sample),
-            Err(e) => {
-                terminal.warning(&format!(
-                    "ignoring baseline '{name}' of {}: {e}",
-                    id.full_id
-                ));
-                corrupt_baseline = Some(name.to_owned());
-                if strict {
-                    return Err(format!("baseline '{name}' is unreadable"));
-                }
-                None
-            }
-        },
-        Some((name, true)) => {
-            return Err(format!(
-                "baseline '{name}' not found under {} — run with --save-baseline {name} first",
-                dir.root.display()
-            ))
-        }
-        _ => None,
-    };
+    let loaded = crate::baseline::load(&dir, &c.run.baseline, id, terminal)?;
+    let (baseline_sample, corrupt_baseline) = (loaded.sample, loaded.corrupt);
     let baseline = baseline_sample.as_ref().map(SavedSample::averages);
 
     if terminal.verbosity == crate::cli::Verbosity::Verbose && state::first_time("clock resolution")
@@ -215,7 +184,10 @@ fn benchmark<M: Measurement>(
         let linear = analysis.mode == ActualSamplingMode::Linear;
         let mut results = metered::analyse(&metrics, &rows, &analysis.iters, linear, &cfg);
         // Compare with the baseline's metrics, when it measured them too.
-        if let (Some((name, _)), Some(old)) = (compare_target(&c.run.baseline), &baseline_sample) {
+        if let (Some((name, _)), Some(old)) = (
+            crate::baseline::compare_target(&c.run.baseline),
+            &baseline_sample,
+        ) {
             match dir.load_metrics(name) {
                 Ok(Some(saved)) => metered::compare_with(
                     &mut results,

@@ -203,6 +203,41 @@ impl BenchmarkDir {
         Ok(sample)
     }
 
+    /// The problems of baseline `name`'s files other than `sample.json`
+    /// (which [`load_sample`](Self::load_sample) reads), and of the last
+    /// comparison's `change/estimates.json`: each unreadable file, in
+    /// words. Tools such as critcmp read these, so a bad one is reported
+    /// even though the comparison does not need it.
+    pub(crate) fn check_baseline_files(&self, name: &str) -> Vec<String> {
+        fn check<T: serde::de::DeserializeOwned>(path: &Path) -> Option<String> {
+            path.exists()
+                .then(|| read_json::<T>(path).err().map(|e| e.to_string()))
+                .flatten()
+        }
+        let base = self.sub(name);
+        let raw = base.join("raw.csv");
+        let raw_problem = raw.exists().then(|| match fs::read(&raw) {
+            Ok(bytes) if bytes.starts_with(yardstick_format::criterion::RAW_HEADER.as_bytes()) => {
+                None
+            }
+            Ok(_) => Some(format!(
+                "{}: not a raw.csv (its first line is not Criterion.rs's header)",
+                raw.display()
+            )),
+            Err(e) => Some(StoreError::io(&raw, &e).to_string()),
+        });
+        [
+            check::<EstimatesFile>(&base.join("estimates.json")),
+            check::<BenchmarkRecord>(&base.join("benchmark.json")),
+            check::<[f64; 4]>(&base.join("tukey.json")),
+            raw_problem.flatten(),
+            check::<ChangeFile>(&self.sub("change").join("estimates.json")),
+        ]
+        .into_iter()
+        .flatten()
+        .collect()
+    }
+
     /// Writes the five files of a run into the folder `name` (`new` or a
     /// baseline).
     pub(crate) fn save(&self, name: &str, files: &RunFiles<'_>) -> Result<(), StoreError> {
