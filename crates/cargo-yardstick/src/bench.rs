@@ -104,7 +104,13 @@ pub fn run(
         ),
         _ => ProgressBar::new_spinner(),
     };
-    let file: PathBuf = home.join(format!(".yardstick-messages-{}.jsonl", std::process::id()));
+    // Named as the workspace's temporaries, so that one left by a killed
+    // run is cleaned by the next.
+    yardstick_format::atomic::clean_temporaries(home);
+    let file: PathBuf = home.join(format!(
+        ".yardstick-messages.jsonl.{}.0.tmp",
+        std::process::id()
+    ));
     let _ = std::fs::remove_file(&file);
     let mut child = Command::new(cargo())
         .arg("bench")

@@ -18,6 +18,7 @@
 //! ```
 #![deny(missing_docs)]
 
+pub mod atomic;
 pub mod criterion;
 pub mod messages;
 pub mod names;

@@ -215,15 +215,7 @@ fn benchmark<M: Measurement>(
     let mut optimised_away = false;
     if c.run.load_baseline.is_none() {
         optimised_away = check_optimised_away(m, terminal, id, &analysis);
-        // --discard-baseline writes nothing, the metrics included.
-        if !metrics.is_empty() && c.run.baseline != Baseline::Discard {
-            if let Err(e) = dir.save_metrics("new", &metrics) {
-                terminal.warning(&format!(
-                    "could not save the metrics of {}: {e}",
-                    id.full_id
-                ));
-            }
-        }
+        // The metrics are saved with the run's other files, as one unit.
         let (record, sample) = save(
             c,
             terminal,
@@ -231,15 +223,8 @@ fn benchmark<M: Measurement>(
             &dir,
             &analysis,
             corrupt_baseline.as_deref(),
+            &metrics,
         );
-        if let (Baseline::Save(name), false) = (&c.run.baseline, metrics.is_empty()) {
-            if let Err(e) = dir.save_metrics(name, &metrics) {
-                terminal.warning(&format!(
-                    "could not save the metrics of {} as baseline '{name}': {e}",
-                    id.full_id
-                ));
-            }
-        }
         if c.run.outputs.any() {
             report::record(&record, &sample, unit, &analysis, baseline_sample.as_ref());
         }
@@ -452,6 +437,7 @@ fn save<M: Measurement>(
     dir: &BenchmarkDir,
     a: &Analysis,
     corrupt_baseline: Option<&str>,
+    metrics: &[crate::metered::MetricResult],
 ) -> (BenchmarkRecord, SavedSample) {
     let mut unit_probe = [a.typical().point];
     let unit = c
@@ -508,6 +494,7 @@ fn save<M: Measurement>(
         benchmark: &record,
         tukey: a.tukey.fences.as_array(),
         raw: &raw,
+        metrics,
     };
     let report = |r: Result<(), crate::store::StoreError>| {
         if let Err(e) = r {
@@ -524,7 +511,8 @@ fn save<M: Measurement>(
     if let Baseline::Save(name) = &c.run.baseline {
         if corrupt_baseline == Some(name.as_str()) {
             match dir.set_aside(name) {
-                Ok(to) => terminal.warning(&format!(
+                Ok(None) => {}
+                Ok(Some(to)) => terminal.warning(&format!(
                     "kept the unreadable baseline '{name}' as {}",
                     to.display()
                 )),

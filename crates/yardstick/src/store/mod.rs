@@ -18,7 +18,7 @@ pub(crate) use yardstick_format::criterion::{
 
 use std::fmt;
 use std::fs;
-use std::io::{self, Write};
+use std::io;
 use std::path::{Path, PathBuf};
 
 /// A file that could not be read or written, with the reason.
@@ -43,23 +43,10 @@ impl StoreError {
     }
 }
 
-/// Writes `bytes` to `path` atomically: a temporary file in the same folder,
-/// flushed, then renamed over `path`.
+/// Writes `bytes` to `path` atomically (the workspace's one writer,
+/// [`yardstick_format::atomic`]).
 pub(crate) fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), StoreError> {
-    let dir = path.parent().unwrap_or(Path::new("."));
-    fs::create_dir_all(dir).map_err(|e| StoreError::io(dir, &e))?;
-    let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("file");
-    let tmp = dir.join(format!(".{name}.{}.tmp", std::process::id()));
-    let result = (|| {
-        let mut f = fs::File::create(&tmp)?;
-        f.write_all(bytes)?;
-        f.sync_all()?;
-        fs::rename(&tmp, path)
-    })();
-    result.map_err(|e| {
-        let _ = fs::remove_file(&tmp);
-        StoreError::io(path, &e)
-    })
+    yardstick_format::atomic::write_file(path, bytes).map_err(|e| StoreError::io(path, &e))
 }
 
 fn write_json<T: serde::Serialize>(path: &Path, value: &T) -> Result<(), StoreError> {
@@ -129,6 +116,37 @@ fn metrics_csv(metrics: &[crate::metered::MetricResult]) -> String {
     out
 }
 
+/// `metrics.json`: every extra metric's unit, sample totals and
+/// per-iteration estimate (yardstick's own file, versioned).
+fn metrics_json(metrics: &[crate::metered::MetricResult]) -> serde_json::Value {
+    let list: Vec<serde_json::Value> = metrics
+        .iter()
+        .map(|r| {
+            serde_json::json!({
+                "name": r.metric.name(),
+                "unit": r.metric.unit(),
+                "per_iteration": r.metric.is_additive(),
+                "values": r.values.iter().map(|v| if v.is_finite() { Some(*v) } else { None }).collect::<Vec<_>>(),
+                "estimate": r.estimate.as_ref().map(estimate_file),
+                "peak": r.peak,
+            })
+        })
+        .collect();
+    serde_json::json!({ "version": 1, "metrics": list })
+}
+
+/// Serialising any of a run's files through one closure.
+mod erased {
+    pub(super) trait Json {
+        fn bytes(&self) -> serde_json::Result<Vec<u8>>;
+    }
+    impl<T: serde::Serialize> Json for T {
+        fn bytes(&self) -> serde_json::Result<Vec<u8>> {
+            serde_json::to_vec(self)
+        }
+    }
+}
+
 /// Everything one run writes for one benchmark.
 pub(crate) struct RunFiles<'a> {
     pub sample: &'a SavedSample,
@@ -136,6 +154,8 @@ pub(crate) struct RunFiles<'a> {
     pub benchmark: &'a BenchmarkRecord,
     pub tukey: [f64; 4],
     pub raw: &'a [RawRow],
+    /// Extra metrics (`metrics.json` and `metrics.csv`), when measured.
+    pub metrics: &'a [crate::metered::MetricResult],
 }
 
 /// The folder of one benchmark under the home directory.
@@ -238,43 +258,38 @@ impl BenchmarkDir {
         .collect()
     }
 
-    /// Writes the five files of a run into the folder `name` (`new` or a
-    /// baseline).
+    /// Replaces the folder `name` (`new` or a baseline) by the files of a
+    /// run, as one unit: a kill or a concurrent run never leaves
+    /// `sample.json` of one run beside `estimates.json` of another.
     pub(crate) fn save(&self, name: &str, files: &RunFiles<'_>) -> Result<(), StoreError> {
         let dir = self.sub(name);
-        write_json(&dir.join("sample.json"), files.sample)?;
-        write_json(&dir.join("estimates.json"), files.estimates)?;
-        write_json(&dir.join("benchmark.json"), files.benchmark)?;
-        write_json(&dir.join("tukey.json"), &files.tukey)?;
-        write_atomic(&dir.join("raw.csv"), raw_csv(files.raw).as_bytes())
-    }
-
-    /// Writes `<name>/metrics.json`: every extra metric's unit, sample
-    /// totals and per-iteration estimate (yardstick's own file, versioned).
-    pub(crate) fn save_metrics(
-        &self,
-        name: &str,
-        metrics: &[crate::metered::MetricResult],
-    ) -> Result<(), StoreError> {
-        let list: Vec<serde_json::Value> = metrics
-            .iter()
-            .map(|r| {
-                serde_json::json!({
-                    "name": r.metric.name(),
-                    "unit": r.metric.unit(),
-                    "per_iteration": r.metric.is_additive(),
-                    "values": r.values.iter().map(|v| if v.is_finite() { Some(*v) } else { None }).collect::<Vec<_>>(),
-                    "estimate": r.estimate.as_ref().map(estimate_file),
-                    "peak": r.peak,
+        let json = |file: &str, v: &dyn erased::Json| {
+            v.bytes()
+                .map(|b| (file.to_owned(), b))
+                .map_err(|e| StoreError {
+                    path: dir.join(file),
+                    problem: e.to_string(),
                 })
-            })
+        };
+        let mut list = vec![
+            json("sample.json", files.sample)?,
+            json("estimates.json", files.estimates)?,
+            json("benchmark.json", files.benchmark)?,
+            json("tukey.json", &files.tukey)?,
+            ("raw.csv".to_owned(), raw_csv(files.raw).into_bytes()),
+        ];
+        if !files.metrics.is_empty() {
+            list.push(json("metrics.json", &metrics_json(files.metrics))?);
+            list.push((
+                "metrics.csv".to_owned(),
+                metrics_csv(files.metrics).into_bytes(),
+            ));
+        }
+        let refs: Vec<(&str, &[u8])> = list
+            .iter()
+            .map(|(n, b)| (n.as_str(), b.as_slice()))
             .collect();
-        let doc = serde_json::json!({ "version": 1, "metrics": list });
-        write_json(&self.sub(name).join("metrics.json"), &doc)?;
-        write_atomic(
-            &self.sub(name).join("metrics.csv"),
-            metrics_csv(metrics).as_bytes(),
-        )
+        yardstick_format::atomic::replace_dir(&dir, &refs).map_err(|e| StoreError::io(&dir, &e))
     }
 
     /// Reads a baseline's `metrics.json`: each metric's name and sample
@@ -337,17 +352,24 @@ impl BenchmarkDir {
 
     /// Moves a corrupt baseline folder aside (to `<name>.corrupt`, or
     /// `<name>.corrupt.N`) so that saving over it loses nothing. Returns the
-    /// new place.
-    pub(crate) fn set_aside(&self, name: &str) -> Result<PathBuf, StoreError> {
+    /// new place; `None` when there is nothing to move any more, because a
+    /// concurrent run has already moved it or saved a readable one there.
+    pub(crate) fn set_aside(&self, name: &str) -> Result<Option<PathBuf>, StoreError> {
         let from = self.sub(name);
+        if !from.exists() || self.load_sample(name).is_ok() {
+            return Ok(None);
+        }
         let mut to = self.sub(&format!("{name}.corrupt"));
         let mut n = 1;
         while to.exists() {
             n += 1;
             to = self.sub(&format!("{name}.corrupt.{n}"));
         }
-        fs::rename(&from, &to).map_err(|e| StoreError::io(&from, &e))?;
-        Ok(to)
+        match fs::rename(&from, &to) {
+            Ok(()) => Ok(Some(to)),
+            Err(_) if !from.exists() => Ok(None),
+            Err(e) => Err(StoreError::io(&from, &e)),
+        }
     }
 }
 
@@ -416,7 +438,7 @@ mod tests {
         .unwrap();
         let e = dir.load_sample("base").unwrap_err();
         assert!(e.problem.contains("2 iteration counts but 1 times"), "{e}");
-        let aside = dir.set_aside("base").unwrap();
+        let aside = dir.set_aside("base").unwrap().unwrap();
         assert!(aside.join("sample.json").exists());
         assert!(!dir.has_baseline("base"));
         fs::remove_dir_all(d).unwrap();
