@@ -257,3 +257,28 @@ fn a_baseline_of_zeros_is_a_warning_and_the_next_run_replaces_it() {
     assert!(r.stderr.contains("cannot be compared with"), "{}", r.stderr);
     let _ = std::fs::remove_dir_all(h);
 }
+
+#[test]
+fn an_empty_id_fails_that_benchmark_not_the_run() {
+    let h = home("empty-id");
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_hostile"));
+    let out = cmd
+        .args(with(&["--sample-size", "10", "clock/ignores-iters"]))
+        .arg("--home")
+        .arg(&h)
+        .env("HOSTILE_EMPTY_ID", "1")
+        .output()
+        .unwrap();
+    let (stdout, stderr) = (
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr),
+    );
+    // Was a panic (exit 101) before any benchmark ran.
+    assert_eq!(out.status.code(), Some(1), "{stdout}{stderr}");
+    assert!(
+        stderr.contains("FAILED (empty id): bench_function was given an empty id"),
+        "{stderr}"
+    );
+    assert!(stdout.contains("time:   ["), "{stdout}");
+    let _ = std::fs::remove_dir_all(h);
+}

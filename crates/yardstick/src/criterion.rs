@@ -427,6 +427,17 @@ impl<M: Measurement> Criterion<M> {
     where
         F: FnMut(&mut Bencher<'_, M>),
     {
+        // Criterion.rs panics here, which ends the whole run; one failed
+        // benchmark is enough.
+        if id.is_empty() {
+            let id = "(empty id)";
+            self.run.terminal().failure(
+                id,
+                "bench_function was given an empty id; give the benchmark a name",
+            );
+            state::record_failure(id);
+            return self;
+        }
         self.benchmark_group(id)
             .bench_function(BenchmarkId::no_function(), f);
         self

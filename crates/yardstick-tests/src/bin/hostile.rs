@@ -35,6 +35,9 @@ fn benches(c: &mut Criterion) {
             }
         })
     });
+    if std::env::var_os("HOSTILE_EMPTY_ID").is_some() {
+        c.bench_function("", |b| b.iter(work));
+    }
     let mut g = c.benchmark_group("ids");
     // The two ids of the campaign whose 32-bit folder hashes collide.
     for id in ["x??\"^\"*:", "x??/\"\\<?"] {
