@@ -116,7 +116,7 @@ pub const MAX_IMPORT_BYTES: u64 = 64 << 20;
 /// NaN changes later).
 fn check_possible(r: &BenchResult) -> Result<(), String> {
     let t = &r.typical;
-    if !(t.point > 0.0 && t.point.is_finite()) || !t.lower.is_finite() || !t.upper.is_finite() {
+    if !(t.point > 0.0 && t.point.is_finite() && t.lower.is_finite() && t.upper.is_finite()) {
         return Err(format!(
             "'{}': a typical value of {} {} is impossible (it must be positive and finite)",
             r.name, t.point, r.unit
