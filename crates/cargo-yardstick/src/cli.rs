@@ -320,10 +320,20 @@ fn check_fraction(flag: &str, v: f64) -> Result<(), CliError> {
     }
 }
 
-fn check_stats(s: &StatsArgs) -> Result<(), CliError> {
-    if s.nresamples == 0 {
-        return Err(CliError::Invalid("--nresamples must be at least 1".into()));
+/// At least 1 and at most yardstick-stats' bound (the distributions are
+/// held in memory).
+fn check_nresamples(n: usize) -> Result<(), CliError> {
+    if (1..=yardstick_stats::MAX_NRESAMPLES).contains(&n) {
+        Ok(())
+    } else {
+        Err(CliError::Invalid(format!(
+            "--nresamples must be from 1 to 10000000 (Criterion.rs uses 100000), got {n}"
+        )))
     }
+}
+
+fn check_stats(s: &StatsArgs) -> Result<(), CliError> {
+    check_nresamples(s.nresamples)?;
     check_fraction("--noise-threshold", s.noise_threshold)?;
     if !(s.significance_level > 0.0 && s.significance_level < 1.0) {
         return Err(CliError::Invalid(format!(
@@ -403,11 +413,7 @@ where
                     a.confidence
                 )));
             }
-            if a.nresamples == 0 {
-                return Err(CliError::Invalid(
-                    "--nresamples must be at least 1 (Criterion.rs uses 100000)".to_owned(),
-                ));
-            }
+            check_nresamples(a.nresamples)?;
             if !(a.noise_threshold >= 0.0 && a.noise_threshold.is_finite()) {
                 return Err(CliError::Invalid(format!(
                     "--noise-threshold must be a non-negative fraction (e.g. 0.01), got {}",

@@ -99,7 +99,7 @@ pub fn run(inv: Invocation) -> Result<u8, Failure> {
 
 fn history_cmd(h: &HistoryArgs) -> Result<u8, Failure> {
     let home = h.home.resolve();
-    let db = Db::open(&home).map_err(other)?;
+    let db = Db::open_read_only(&home).map_err(other)?;
     if let Some(dir) = &h.export {
         out(&export::export(&db, dir, h.last).map_err(other)?)?;
         return Ok(0);
@@ -123,7 +123,7 @@ fn history_cmd(h: &HistoryArgs) -> Result<u8, Failure> {
 
 fn compare_cmd(c: &CompareArgs) -> Result<u8, Failure> {
     let home = c.home.resolve();
-    let db = Db::open(&home).map_err(other)?;
+    let db = Db::open_read_only(&home).map_err(other)?;
     let old = select::resolve(&db, &home, &c.old).map_err(bad)?;
     let new = select::resolve(&db, &home, &c.new).map_err(bad)?;
     let cmp = compare(&old.results, &new.results, &change_config(&c.stats));
@@ -174,7 +174,7 @@ fn import_cmd(i: &ImportArgs) -> Result<u8, Failure> {
 
 fn check_cmd(c: &CheckArgs) -> Result<u8, Failure> {
     let home = c.home.resolve();
-    let db = Db::open(&home).map_err(other)?;
+    let db = Db::open_read_only(&home).map_err(other)?;
     let old = select::resolve(&db, &home, &c.against).map_err(bad)?;
     let new = select::resolve(&db, &home, &c.run).map_err(bad)?;
     let cmp = compare(&old.results, &new.results, &change_config(&c.stats));

@@ -21,6 +21,7 @@ mod bench;
 mod calibrate;
 mod changepoint;
 mod check;
+mod children;
 mod cli;
 mod commands;
 mod compare;

@@ -20,6 +20,7 @@
 //! ```
 #![deny(missing_docs)]
 
+pub mod atomic;
 pub mod criterion;
 pub mod history;
 pub mod messages;

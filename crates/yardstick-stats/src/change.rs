@@ -245,8 +245,10 @@ fn check_config(cfg: &ChangeConfig) -> Result<(), StatsError> {
             "noise_threshold must be a non-negative fraction (e.g. 0.01)",
         ));
     }
-    if cfg.nresamples == 0 {
-        return Err(StatsError::InvalidConfig("nresamples must be at least 1"));
+    if cfg.nresamples == 0 || cfg.nresamples > crate::MAX_NRESAMPLES {
+        return Err(StatsError::InvalidConfig(
+            "nresamples must be from 1 to 10^7",
+        ));
     }
     Ok(())
 }

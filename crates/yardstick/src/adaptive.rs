@@ -96,7 +96,7 @@ pub(crate) fn warm_up_within<M: Measurement>(
         let elapsed = start.elapsed();
         let stable = previous
             .is_some_and(|p| ((per_iter - p) / p).abs() < WARM_UP_AGREEMENT && elapsed >= min);
-        if stable || elapsed >= max || iters >= 1 << 62 {
+        if stable || elapsed >= max || iters >= crate::limits::MAX_ITERS {
             return Ok(per_iter);
         }
         previous = Some(per_iter);
@@ -125,7 +125,7 @@ pub(crate) fn sample<M: Measurement>(
     loop {
         let k = iters.len() as u64 + 1;
         let n = match mode {
-            ActualSamplingMode::Linear => k.saturating_mul(d),
+            ActualSamplingMode::Linear => crate::limits::cap(k.saturating_mul(d)),
             ActualSamplingMode::Flat => 1,
         };
         let (value, _) = run_once(m, f, n)?;

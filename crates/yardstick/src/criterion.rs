@@ -3,7 +3,7 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
-use crate::cli::{Args, Baseline, Color, Mode, OutputFormat, Verbosity, HELP};
+use crate::cli::{help, Args, Baseline, Color, Mode, OutputFormat, Verbosity};
 use crate::config::{BenchmarkConfig, PlottingBackend};
 use crate::filter::Filter;
 use crate::id::{BenchmarkId, FullId};
@@ -330,7 +330,7 @@ impl<M: Measurement> Criterion<M> {
             }
         };
         if args.help {
-            crate::output::out!("{HELP}");
+            crate::output::out!("{}", help());
             std::process::exit(0);
         }
         self.configure_with(args)
@@ -431,6 +431,17 @@ impl<M: Measurement> Criterion<M> {
     where
         F: FnMut(&mut Bencher<'_, M>),
     {
+        // Criterion.rs panics here, which ends the whole run; one failed
+        // benchmark is enough.
+        if id.is_empty() {
+            let id = "(empty id)";
+            self.run.terminal().failure(
+                id,
+                "bench_function was given an empty id; give the benchmark a name",
+            );
+            state::record_failure(id);
+            return self;
+        }
         self.benchmark_group(id)
             .bench_function(BenchmarkId::no_function(), f);
         self

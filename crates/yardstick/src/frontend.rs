@@ -161,7 +161,7 @@ pub fn clock_resolution() -> Duration {
 /// Whether yardstick's long option `--name` takes a value (so a front-end
 /// that passes yardstick's options through knows which word is its value).
 pub fn takes_value(name: &str) -> bool {
-    crate::cli::VALUE_OPTIONS.contains(&name)
+    crate::cli::takes_value(name)
 }
 
 /// The name of group `g`.

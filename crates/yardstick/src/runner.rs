@@ -12,7 +12,7 @@ use crate::store::{
     estimate_file, estimates_file, BenchmarkDir, BenchmarkRecord, ChangeFile, RawRow, RunFiles,
     SavedSample,
 };
-use crate::{adaptive, metered, plan, report, state, worker, Criterion};
+use crate::{adaptive, limits, metered, plan, report, state, worker, Criterion};
 
 /// Runs `id` unless the filter excludes it. Failures are reported and
 /// recorded, never propagated: the other benchmarks still run. Returns
@@ -97,15 +97,6 @@ fn profile<M: Measurement>(
     Ok(())
 }
 
-/// The baseline to compare with, and whether one must exist.
-fn compare_target(baseline: &Baseline) -> Option<(&str, bool)> {
-    match baseline {
-        Baseline::Save(n) | Baseline::CompareLenient(n) => Some((n, false)),
-        Baseline::CompareStrict(n) => Some((n, true)),
-        Baseline::Discard => None,
-    }
-}
-
 fn benchmark<M: Measurement>(
     c: &Criterion<M>,
     terminal: &Terminal,
@@ -115,34 +106,13 @@ fn benchmark<M: Measurement>(
 ) -> Result<f64, String> {
     let started = std::time::Instant::now();
     let dir = BenchmarkDir::new(&c.run.home, &id.directory_name);
+    dir.check_owner(&id.full_id).map_err(|e| e.to_string())?;
     let m = &c.measurement;
 
     // Read the baseline first: a missing strict baseline fails before any
     // time is spent measuring.
-    let mut corrupt_baseline = None;
-    let baseline_sample = match compare_target(&c.run.baseline) {
-        Some((name, strict)) if dir.has_baseline(name) => match dir.load_sample(name) {
-            Ok(sample) => Some(sample),
-            Err(e) => {
-                terminal.warning(&format!(
-                    "ignoring baseline '{name}' of {}: {e}",
-                    id.full_id
-                ));
-                corrupt_baseline = Some(name.to_owned());
-                if strict {
-                    return Err(format!("baseline '{name}' is unreadable"));
-                }
-                None
-            }
-        },
-        Some((name, true)) => {
-            return Err(format!(
-                "baseline '{name}' not found under {} — run with --save-baseline {name} first",
-                dir.root.display()
-            ))
-        }
-        _ => None,
-    };
+    let loaded = crate::baseline::load(&dir, &c.run.baseline, id, terminal)?;
+    let (baseline_sample, corrupt_baseline) = (loaded.sample, loaded.corrupt);
     let baseline = baseline_sample.as_ref().map(SavedSample::averages);
 
     if terminal.verbosity == crate::cli::Verbosity::Verbose && state::first_time("clock resolution")
@@ -170,6 +140,9 @@ fn benchmark<M: Measurement>(
         let sampled = state::catch_panic(|| sample(m, terminal, id, config, f));
         let rows = metered::deactivate();
         let samples = sampled??;
+        if let Some(w) = limits::capped_warning(&id.full_id, &samples.iters) {
+            terminal.warning(&w);
+        }
         // The last rows are the samples' (earlier ones are the warm-up's).
         metric_rows = rows.map(|(metrics, rows)| {
             let skip = rows.len().saturating_sub(samples.iters.len());
@@ -218,7 +191,10 @@ fn benchmark<M: Measurement>(
         let linear = analysis.mode == ActualSamplingMode::Linear;
         let mut results = metered::analyse(&metrics, &rows, &analysis.iters, linear, &cfg);
         // Compare with the baseline's metrics, when it measured them too.
-        if let (Some((name, _)), Some(old)) = (compare_target(&c.run.baseline), &baseline_sample) {
+        if let (Some((name, _)), Some(old)) = (
+            crate::baseline::compare_target(&c.run.baseline),
+            &baseline_sample,
+        ) {
             match dir.load_metrics(name) {
                 Ok(Some(saved)) => metered::compare_with(
                     &mut results,
@@ -246,15 +222,7 @@ fn benchmark<M: Measurement>(
     let mut optimised_away = false;
     if c.run.load_baseline.is_none() {
         optimised_away = check_optimised_away(m, terminal, id, &analysis);
-        // --discard-baseline writes nothing, the metrics included.
-        if !metrics.is_empty() && c.run.baseline != Baseline::Discard {
-            if let Err(e) = dir.save_metrics("new", &metrics) {
-                terminal.warning(&format!(
-                    "could not save the metrics of {}: {e}",
-                    id.full_id
-                ));
-            }
-        }
+        // The metrics are saved with the run's other files, as one unit.
         let (record, sample) = save(
             c,
             terminal,
@@ -262,15 +230,8 @@ fn benchmark<M: Measurement>(
             &dir,
             &analysis,
             corrupt_baseline.as_deref(),
+            &metrics,
         );
-        if let (Baseline::Save(name), false) = (&c.run.baseline, metrics.is_empty()) {
-            if let Err(e) = dir.save_metrics(name, &metrics) {
-                terminal.warning(&format!(
-                    "could not save the metrics of {} as baseline '{name}': {e}",
-                    id.full_id
-                ));
-            }
-        }
         if c.run.outputs.any() {
             report::record(&record, &sample, unit, &analysis, baseline_sample.as_ref());
         }
@@ -542,35 +503,19 @@ fn sample_in_this_process<M: Measurement>(
     Ok(Samples::from_sampled(s))
 }
 
-/// Warns when the routine costs no more than an empty loop: its body was
-/// most likely optimised away.
+/// Warns when the routine costs no more than an empty loop (see
+/// [`limits::optimised_away`]).
 fn check_optimised_away<M: Measurement>(
     m: &M,
     terminal: &Terminal,
     id: &FullId,
     analysis: &Analysis,
 ) -> bool {
-    let largest = analysis.iters.iter().copied().fold(1.0, f64::max) as u64;
-    let empty = routine::empty_loop_per_iteration(m, (largest / 10).max(1000));
-    // The fastest sample, as noise only ever adds time: an optimised-away
-    // body sits at the empty loop's cost however busy the machine is.
-    let typical = analysis.typical().point;
-    let fastest = analysis
-        .averages
-        .iter()
-        .copied()
-        .fold(f64::INFINITY, f64::min);
-    if fastest <= empty * 1.25 {
-        let f = m.formatter();
-        terminal.warning(&format!(
-            "{}: {} per iteration is no more than an empty loop costs here ({}): the body was probably optimised away — pass its inputs and result through black_box",
-            id.full_id,
-            f.format_value(typical).trim(),
-            f.format_value(empty).trim()
-        ));
-        return true;
+    let warning = limits::optimised_away(m, &id.full_id, &analysis.iters, &analysis.averages);
+    if let Some(w) = &warning {
+        terminal.warning(w);
     }
-    false
+    warning.is_some()
 }
 
 fn save<M: Measurement>(
@@ -580,6 +525,7 @@ fn save<M: Measurement>(
     dir: &BenchmarkDir,
     a: &Analysis,
     corrupt_baseline: Option<&str>,
+    metrics: &[crate::metered::MetricResult],
 ) -> (BenchmarkRecord, SavedSample) {
     let mut unit_probe = [a.typical().point];
     let unit = c
@@ -637,6 +583,7 @@ fn save<M: Measurement>(
         benchmark: &record,
         tukey: a.tukey.fences.as_array(),
         raw: &raw,
+        metrics,
     };
     let report = |r: Result<(), crate::store::StoreError>| {
         if let Err(e) = r {
@@ -653,7 +600,8 @@ fn save<M: Measurement>(
     if let Baseline::Save(name) = &c.run.baseline {
         if corrupt_baseline == Some(name.as_str()) {
             match dir.set_aside(name) {
-                Ok(to) => terminal.warning(&format!(
+                Ok(None) => {}
+                Ok(Some(to)) => terminal.warning(&format!(
                     "kept the unreadable baseline '{name}' as {}",
                     to.display()
                 )),

@@ -21,6 +21,8 @@ use std::time::Duration;
 
 use rusqlite::Connection;
 
+mod open;
+
 pub use read::{RunInfo, RunKey, Trend};
 
 /// The schema version stored in `PRAGMA user_version`.
@@ -91,12 +93,7 @@ impl Db {
         std::fs::create_dir_all(home)
             .map_err(|e| format!("cannot create the home directory {}: {e}", home.display()))?;
         let path = path_in(home);
-        let fail = |e: rusqlite::Error| {
-            format!(
-                "{}: {e}; it is not a readable yardstick history (move it away to start a new one)",
-                path.display()
-            )
-        };
+        let fail = |e: rusqlite::Error| open::describe(&path, &e);
         let conn = Connection::open(&path).map_err(fail)?;
         conn.busy_timeout(Duration::from_secs(30)).map_err(fail)?;
         conn.pragma_update(None, "journal_mode", "WAL")
