@@ -51,7 +51,7 @@ fn rand_name() -> u128 {
 }
 
 #[test]
-fn history_names_the_run_where_the_level_moved_and_writes_a_plot() {
+fn history_names_the_run_where_the_level_moved_and_writes_the_site() {
     let home = tempfile::tempdir().unwrap();
     for r in 0..40 {
         let noise = 1.0 + 0.01 * (((r * 37) % 11) as f64 - 5.0) / 5.0;
@@ -62,7 +62,7 @@ fn history_names_the_run_where_the_level_moved_and_writes_a_plot() {
         let o = run(home.path(), &["import", "tasty-bench", f.to_str().unwrap()]);
         assert!(o.status.success(), "{}", stderr(&o));
     }
-    let out = home.path().join("trend.html");
+    let out = home.path().join("site");
     let o = run(
         home.path(),
         &["history", "fib", "--output", out.to_str().unwrap()],
@@ -72,9 +72,20 @@ fn history_names_the_run_where_the_level_moved_and_writes_a_plot() {
     assert!(text.starts_with("fib  40 runs  latest "), "{text}");
     assert!(text.contains("level moved at run 26 (commit "), "{text}");
     assert!(text.contains("%, confidence 99.9%)"), "{text}");
-    let html = std::fs::read_to_string(&out).unwrap();
+    assert!(text.contains("history site: "), "{text}");
+    let index = std::fs::read_to_string(out.join("index.html")).unwrap();
     assert!(
-        html.contains("<svg") && html.contains("stroke-dasharray"),
+        index.contains("<svg") && index.contains(">fib</a>"),
+        "{index}"
+    );
+    let page = std::fs::read_dir(out.join("b"))
+        .unwrap()
+        .flatten()
+        .next()
+        .unwrap();
+    let html = std::fs::read_to_string(page.path()).unwrap();
+    assert!(
+        html.contains("<svg") && html.contains("class=\"shift\" data-commit=\""),
         "{html}"
     );
     let o = run(home.path(), &["history", "nothing-matches"]);

@@ -85,6 +85,11 @@ pub struct SavedSample {
     pub iters: Vec<f64>,
     /// Total measured value of each sample (nanoseconds for time).
     pub times: Vec<f64>,
+    /// The worker process that took each sample (yardstick's extension;
+    /// Criterion.rs's readers ignore it). Absent when one process took them
+    /// all, as Criterion.rs does.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub processes: Option<Vec<u32>>,
 }
 
 impl SavedSample {
@@ -113,6 +118,15 @@ impl SavedSample {
         }
         if self.times.iter().any(|&t| !(t.is_finite() && t >= 0.0)) {
             return Err("a time is negative or not a number".into());
+        }
+        if let Some(p) = &self.processes {
+            if p.len() != self.iters.len() {
+                return Err(format!(
+                    "{} process indices for {} samples",
+                    p.len(),
+                    self.iters.len()
+                ));
+            }
         }
         Ok(())
     }
@@ -260,6 +274,7 @@ mod tests {
             sampling_mode: SamplingMode::Linear,
             iters: vec![1.0, 2.0],
             times: vec![10.0, 20.0],
+            processes: None,
         };
         assert_eq!(
             serde_json::to_string(&s).unwrap(),

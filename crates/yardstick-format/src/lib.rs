@@ -4,7 +4,9 @@
 //! [`criterion`] holds the files of Criterion.rs's home directory
 //! (`target/criterion/<id>/{new,base,…}/`), field for field, so that tools
 //! written for Criterion.rs read yardstick's results; [`messages`] holds
-//! cargo-criterion's JSON messages (`--message-format json`).
+//! cargo-criterion's JSON messages (`--message-format json`); [`history`]
+//! holds the runs `cargo yardstick history --export` writes; [`worker`]
+//! the line protocol between a parent and a bench binary's worker processes.
 //!
 //! ```
 //! use yardstick_format::criterion::{SamplingMode, SavedSample};
@@ -18,6 +20,9 @@
 //! ```
 #![deny(missing_docs)]
 
+pub mod atomic;
 pub mod criterion;
+pub mod history;
 pub mod messages;
 pub mod names;
+pub mod worker;

@@ -10,7 +10,7 @@
 //! let iters: Vec<f64> = (1..=20).map(|i| f64::from(i) * 100.0).collect();
 //! let times: Vec<f64> = iters.iter().enumerate()
 //!     .map(|(i, n)| n * 42.0 + (i % 5) as f64 * 30.0).collect();
-//! let sample = SavedSample { sampling_mode: SamplingMode::Linear, iters, times };
+//! let sample = SavedSample { sampling_mode: SamplingMode::Linear, iters, times, processes: None };
 //! let cfg = BootstrapConfig { nresamples: 2000, ..BootstrapConfig::default() };
 //! let (estimates, dists) =
 //!     estimates_with_distributions(&sample.iters, &sample.times, true, &cfg)?;
@@ -42,6 +42,9 @@
 //!   charts of time and throughput over numeric inputs.
 //! * [`write_index`] — `<home>/report/index.html`, every benchmark found.
 //! * [`write_all`] — all of them again from the saved files alone.
+//! * [`write_history_site`] — the history as a static site: an index of
+//!   every benchmark per machine, a page per benchmark with its series over
+//!   the commits and level shifts, and a page of every shift.
 //! * [`RunResults`] — the documented data model behind
 //!   [`markdown_summary`], [`quick_svg`], [`messages`] and templates.
 //!
@@ -59,6 +62,7 @@ mod density;
 mod disk;
 mod error;
 mod escape;
+mod history;
 mod markdown;
 pub mod messages;
 mod pages;
@@ -79,6 +83,9 @@ use yardstick_format::criterion::{BenchmarkRecord, SavedSample};
 
 pub use disk::{discover, StoredBenchmark};
 pub use error::ReportError;
+pub use history::{
+    write_history_site, HistoryRun, HistorySite, Series, SeriesPoint, Shift, SiteSummary,
+};
 pub use markdown::markdown_summary;
 pub use plots::quick::quick_svg;
 pub use pyperf::pyperf_json;

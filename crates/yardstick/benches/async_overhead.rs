@@ -15,15 +15,19 @@ fn overhead(c: &mut Criterion) {
     let mut g = c.benchmark_group("to_async");
     g.bench_function("iter", |b| b.iter(|| black_box(7u64)));
     g.bench_function("futures", |b| {
-        b.to_async(FuturesExecutor).iter(|| async { black_box(7u64) });
+        b.to_async(FuturesExecutor)
+            .iter(|| async { black_box(7u64) });
     });
     g.bench_function("smol", |b| {
         b.to_async(SmolExecutor).iter(|| async { black_box(7u64) });
     });
     g.bench_function("async_std", |b| {
-        b.to_async(AsyncStdExecutor).iter(|| async { black_box(7u64) });
+        b.to_async(AsyncStdExecutor)
+            .iter(|| async { black_box(7u64) });
     });
-    let rt = tokio::runtime::Builder::new_current_thread().build().unwrap();
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .build()
+        .unwrap();
     g.bench_function("tokio", |b| {
         b.to_async(&rt).iter(|| async { black_box(7u64) });
     });

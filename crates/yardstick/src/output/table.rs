@@ -135,7 +135,6 @@ mod tests {
     use super::*;
     use crate::analysis::{analyse, Analysis};
     use crate::config::{ActualSamplingMode, BenchmarkConfig};
-    use crate::measurement::DurationFormatter;
 
     /// err% 9.09 %: the errors |x − 100| / x sorted are 0 ×4, 10/110 ×2,
     /// 10/90 ×2, 20/120 and 20/80, and their median is 10/110.
@@ -152,15 +151,9 @@ mod tests {
         };
         let values = per_iter.iter().map(|v| v * iters).collect();
         let counts = vec![iters; per_iter.len()];
-        analyse(
-            ActualSamplingMode::Flat,
-            counts,
-            values,
-            None,
-            &config,
-            false,
-        )
-        .unwrap()
+        let samples =
+            crate::analysis::Samples::in_one_process(ActualSamplingMode::Flat, counts, values);
+        analyse(samples, None, &config, false).unwrap()
     }
 
     fn row(title: &str, a: &Analysis, optimised_away: bool) -> String {
@@ -169,21 +162,8 @@ mod tests {
 
     fn with_header(title: &str, a: &Analysis, optimised_away: bool, header: bool) -> String {
         let c = Completed {
-            title,
-            analysis: a,
-            throughput: None,
-            formatter: &DurationFormatter,
-            unit: "ns",
-            significance: 0.05,
-            confidence: 0.95,
-            noise_threshold: 0.01,
-            baseline: None,
-            ratio_to_baseline: None,
-            failure: None,
-            elapsed: std::time::Duration::ZERO,
-            metrics: &[],
-            drift: None,
             optimised_away,
+            ..Completed::for_test(title, a)
         };
         lines(&c, header, optimised_away)
     }
