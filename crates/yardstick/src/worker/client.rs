@@ -244,6 +244,32 @@ impl Worker {
         }
     }
 
+    /// Walks the worker through all its benchmarks without measuring and
+    /// returns their ids in order (the worker is gone afterwards): what a
+    /// parent driving two builds uses to see which benchmarks both have.
+    /// `limit` bounds each step.
+    ///
+    /// # Errors
+    ///
+    /// When the worker times out, exits or misbehaves.
+    pub fn ids(&mut self, limit: Duration) -> Result<Vec<String>, WorkerError> {
+        let mut ids = Vec::new();
+        loop {
+            match &self.place {
+                Place::At(here) => {
+                    ids.push(here.clone());
+                    self.send(&WorkerRequest::Next)?;
+                    self.place = Place::Moving;
+                }
+                Place::Gone => return Ok(ids),
+                Place::Starting | Place::Moving => match self.recv(limit)? {
+                    WorkerReply::At { .. } | WorkerReply::End => {}
+                    other => return Err(WorkerError::Protocol(format!("{other:?}"))),
+                },
+            }
+        }
+    }
+
     /// Warms the routine up (see `WorkerRequest::WarmUp`); returns the last
     /// timing per iteration.
     ///
