@@ -15,6 +15,10 @@ fn git(dir: &Path, args: &[&str]) -> String {
     let o = Command::new("git")
         .current_dir(dir)
         .args(["-c", "user.name=t", "-c", "user.email=t@example.com"])
+        // Fixed dates make fixed commits, so that the revisions' target
+        // directories are reused from one test run to the next.
+        .env("GIT_AUTHOR_DATE", "2026-01-01T00:00:00Z")
+        .env("GIT_COMMITTER_DATE", "2026-01-01T00:00:00Z")
         .args(args)
         .output()
         .expect("git");
@@ -27,7 +31,7 @@ fn git(dir: &Path, args: &[&str]) -> String {
 /// `fresh` exists only when `fresh`.
 fn write_bench(repo: &Path, spins: u64, broken: bool, fresh: bool) {
     let extra = if fresh {
-        "c.bench_function(\"fresh\", |b| b.iter_custom(|iters| std::time::Duration::from_nanos(iters * 10)));"
+        "c.bench_function(\"fresh\", |b| b.iter_custom(|iters| work(iters * 100)));"
     } else {
         ""
     };
@@ -35,6 +39,17 @@ fn write_bench(repo: &Path, spins: u64, broken: bool, fresh: bool) {
         repo.join("benches/spin.rs"),
         format!(
             r#"use criterion::{{criterion_group, criterion_main, Criterion}};
+
+/// Real work in proportion to the time reported, which is exact (`ns`),
+/// so that ratios are exact on any machine, however loaded: this test is
+/// about the mechanics of `ab`, not about noise.
+fn work(ns: u64) -> std::time::Duration {{
+    let mut x = 0u64;
+    for i in 0..std::hint::black_box(ns / 100) {{
+        x = std::hint::black_box(x ^ i);
+    }}
+    std::time::Duration::from_nanos(ns)
+}}
 
 fn spin(c: &mut Criterion) {{
     // A routine that fails on one side only: its row says so, and the
@@ -44,7 +59,7 @@ fn spin(c: &mut Criterion) {{
             if {broken} {{
                 panic!("boom at {{iters}} iterations");
             }}
-            std::time::Duration::from_nanos(iters * 50)
+            work(iters * 50)
         }})
     }});
     c.bench_function("quits", |b| {{
@@ -53,21 +68,10 @@ fn spin(c: &mut Criterion) {{
                 eprintln!("giving up");
                 std::process::exit(7);
             }}
-            std::time::Duration::from_nanos(iters * 50)
+            work(iters * 50)
         }})
     }});
-    // The work is real but the time reported is exact ({spins} ns per
-    // iteration), so that B/A is exact on any machine, however loaded:
-    // this test is about the mechanics of `ab`, not about noise.
-    c.bench_function("spin", |b| {{
-        b.iter_custom(|iters| {{
-            let mut x = 0u64;
-            for i in 0..std::hint::black_box(iters * {spins}u64 / 100) {{
-                x = std::hint::black_box(x ^ i);
-            }}
-            std::time::Duration::from_nanos(iters * {spins})
-        }})
-    }});
+    c.bench_function("spin", |b| b.iter_custom(|iters| work(iters * {spins})));
     {extra}
 }}
 
@@ -278,7 +282,7 @@ fn bench_runs_real_cargo_bench_and_records_the_run() {
         stderr(&o)
     );
     assert!(
-        stderr(&o).contains("recorded run 1: 1 benchmarks"),
+        stderr(&o).contains("recorded run 1: 3 benchmarks"),
         "{}",
         stderr(&o)
     );

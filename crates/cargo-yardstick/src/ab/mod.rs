@@ -4,9 +4,10 @@
 //! A defaults to `HEAD` and B to the working tree (uncommitted changes
 //! included), the "did my edit slow it down?" loop. A revision is checked
 //! out into its own detached worktree under `target/yardstick-ab/<sha>/`
-//! (the user's tree is never touched) and built into the user's target
-//! directory, so dependencies compiled once serve every revision; a second
-//! `ab` finds everything fresh. Each side's bench binary then runs as
+//! (the user's tree is never touched) and built into a target directory of
+//! its own (see [`target_dir`] for why not a shared one); the working tree
+//! is built where `cargo bench` builds it. A second `ab` of the same
+//! revisions finds everything fresh. Each side's bench binary then runs as
 //! long-lived worker processes, and each benchmark present in both is
 //! measured in short alternating rounds of equal iteration counts
 //! ([`lockstep`]); the per-round ratios B/A give a distribution-free
@@ -73,8 +74,9 @@ pub struct AbArgs {
     /// (`--fail-on-regression=3%`).
     #[arg(long, value_name = "P%", num_args = 0..=1, require_equals = true, default_missing_value = "0")]
     pub fail_on_regression: Option<String>,
-    /// The target directory of the builds (default: the project's own, so
-    /// that dependencies are compiled once for every revision).
+    /// Where the revisions' target directories go (`DIR/target-<sha>`;
+    /// default `target/yardstick-ab/`); the working tree is built into the
+    /// project's own target directory (or `DIR/target-worktree`).
     #[arg(long, value_name = "DIR")]
     pub target_dir: Option<PathBuf>,
     /// Remove the worktrees and binary copies afterwards (by default they
@@ -120,7 +122,10 @@ fn git(dir: &Path, args: &[&str]) -> Result<String, String> {
 fn worktree(top: &Path, dir: &Path, sha: &str) -> Result<(), String> {
     if dir.join(".git").exists()
         && git(dir, &["rev-parse", "HEAD"]).is_ok_and(|h| h == sha)
-        && git(dir, &["status", "--porcelain", "--untracked-files=no"]).is_ok_and(|s| s.is_empty())
+        // Cargo may rewrite the lock file (a stale entry pruned); that
+        // alone does not make the checkout another revision's.
+        && git(dir, &["status", "--porcelain", "--untracked-files=no"])
+            .is_ok_and(|s| s.lines().all(|l| l.ends_with("Cargo.lock")))
     {
         return Ok(());
     }
@@ -206,11 +211,20 @@ struct Side {
     sha: Option<String>,
 }
 
-/// The project's target directory: `--target-dir`, `$CARGO_TARGET_DIR`, or
-/// what cargo says (a `.cargo/config.toml` may move it).
-fn target_dir(args: &AbArgs, cwd: &Path, top: &Path) -> PathBuf {
-    if let Some(t) = &args.target_dir {
-        return t.clone();
+/// The target directory of one side. A revision gets its own
+/// (`target-<sha>` under `--target-dir`, by default
+/// `target/yardstick-ab/`): cargo decides freshness by file times and
+/// names the units of a workspace alike in every checkout, so two checkouts
+/// sharing a target directory can be handed each other's binary. The
+/// working tree is built where `cargo bench` builds it (`--target-dir`'s
+/// `target-worktree` when given), which reuses the user's own artefacts.
+fn target_dir(args: &AbArgs, side: &Side, cwd: &Path, root: &Path) -> PathBuf {
+    let base = args.target_dir.clone().unwrap_or_else(|| root.to_owned());
+    if let Some(sha) = &side.sha {
+        return base.join(format!("target-{sha}"));
+    }
+    if args.target_dir.is_some() {
+        return base.join("target-worktree");
     }
     if let Some(t) = std::env::var_os("CARGO_TARGET_DIR") {
         return PathBuf::from(t);
@@ -223,7 +237,7 @@ fn target_dir(args: &AbArgs, cwd: &Path, top: &Path) -> PathBuf {
         .ok()
         .and_then(|o| serde_json::from_slice::<serde_json::Value>(&o.stdout).ok())
         .and_then(|v| v["target_directory"].as_str().map(PathBuf::from))
-        .unwrap_or_else(|| top.join("target"))
+        .unwrap_or_else(|| cwd.join("target"))
 }
 
 /// Builds one side; its bench binaries, copied out of the way of the next
@@ -401,12 +415,12 @@ pub fn run(args: &AbArgs) -> Result<u8, (u8, String)> {
     for b in &args.bench {
         cargo_args.extend(["--bench".to_owned(), b.clone()]);
     }
-    let target = target_dir(args, &cwd, &top);
-    let bins_a = build(&sides[0], &top, &prefix, &target, &cargo_args)?;
+    let target = |side: &Side| target_dir(args, side, &cwd, &root);
+    let bins_a = build(&sides[0], &top, &prefix, &target(&sides[0]), &cargo_args)?;
     let bins_b = if sides[1].sha.is_some() && sides[1].sha == sides[0].sha {
         bins_a.clone()
     } else {
-        build(&sides[1], &top, &prefix, &target, &cargo_args)?
+        build(&sides[1], &top, &prefix, &target(&sides[1]), &cargo_args)?
     };
     let settings = Settings {
         pairs: args.pairs,
@@ -434,6 +448,11 @@ pub fn run(args: &AbArgs) -> Result<u8, (u8, String)> {
     let seconds = start.elapsed().as_secs_f64();
     if args.clean {
         clean(&top, &root, &sides);
+        if args.target_dir.is_none() {
+            for sha in sides.iter().filter_map(|s| s.sha.as_ref()) {
+                let _ = std::fs::remove_dir_all(root.join(format!("target-{sha}")));
+            }
+        }
     }
     if rows.is_empty() {
         return Err(bad(
