@@ -86,6 +86,7 @@ pub struct Worker {
     stdin: Option<ChildStdin>,
     replies: Receiver<WorkerReply>,
     stderr: Arc<Mutex<VecDeque<u8>>>,
+    stderr_reader: Option<std::thread::JoinHandle<()>>,
     place: Place,
 }
 
@@ -124,7 +125,7 @@ impl Worker {
         let stderr = Arc::new(Mutex::new(VecDeque::new()));
         let mut err_pipe = child.stderr.take().expect("piped stderr");
         let tail = Arc::clone(&stderr);
-        std::thread::spawn(move || {
+        let stderr_reader = std::thread::spawn(move || {
             let mut buf = [0u8; 1024];
             while let Ok(n @ 1..) = err_pipe.read(&mut buf) {
                 let mut t = tail.lock().unwrap_or_else(|e| e.into_inner());
@@ -138,6 +139,7 @@ impl Worker {
             child,
             replies,
             stderr,
+            stderr_reader: Some(stderr_reader),
             place: Place::Starting,
         })
     }
@@ -205,6 +207,17 @@ impl Worker {
 
     fn exited(&mut self) -> WorkerError {
         self.kill();
+        // Its last words may still be in the pipe: let the reader finish
+        // (briefly: a grandchild may hold the pipe open).
+        if let Some(reader) = self.stderr_reader.take() {
+            for _ in 0..100 {
+                if reader.is_finished() {
+                    let _ = reader.join();
+                    break;
+                }
+                std::thread::sleep(Duration::from_millis(2));
+            }
+        }
         let tail = self.stderr.lock().unwrap_or_else(|e| e.into_inner());
         let bytes: Vec<u8> = tail.iter().copied().collect();
         WorkerError::Exited {
@@ -236,6 +249,32 @@ impl Worker {
                     self.place = Place::Moving;
                 }
                 Place::Gone => return Ok(false),
+                Place::Starting | Place::Moving => match self.recv(limit)? {
+                    WorkerReply::At { .. } | WorkerReply::End => {}
+                    other => return Err(WorkerError::Protocol(format!("{other:?}"))),
+                },
+            }
+        }
+    }
+
+    /// Walks the worker through all its benchmarks without measuring and
+    /// returns their ids in order (the worker is gone afterwards): what a
+    /// parent driving two builds uses to see which benchmarks both have.
+    /// `limit` bounds each step.
+    ///
+    /// # Errors
+    ///
+    /// When the worker times out, exits or misbehaves.
+    pub fn ids(&mut self, limit: Duration) -> Result<Vec<String>, WorkerError> {
+        let mut ids = Vec::new();
+        loop {
+            match &self.place {
+                Place::At(here) => {
+                    ids.push(here.clone());
+                    self.send(&WorkerRequest::Next)?;
+                    self.place = Place::Moving;
+                }
+                Place::Gone => return Ok(ids),
                 Place::Starting | Place::Moving => match self.recv(limit)? {
                     WorkerReply::At { .. } | WorkerReply::End => {}
                     other => return Err(WorkerError::Protocol(format!("{other:?}"))),
