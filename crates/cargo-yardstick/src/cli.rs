@@ -107,7 +107,7 @@ pub struct HistoryArgs {
     /// Only the last N runs.
     #[arg(long, value_name = "N")]
     pub last: Option<i64>,
-    /// The folder of the history site (default <home>/history).
+    /// The folder of the history site (default `<home>/history`).
     #[arg(long, value_name = "DIR")]
     pub output: Option<PathBuf>,
     /// Also show each benchmark's change since the newest run on this branch

@@ -4,7 +4,7 @@
 //!
 //! Users do not depend on this crate: `yardstick-callgrind` re-exports it.
 //! The expansion names `yardstick-callgrind` by the name the user's manifest
-//! gives it (`iai_callgrind` after the one-line switch), see [`krate`].
+//! gives it (`iai_callgrind` after the one-line switch), see the `krate` module.
 
 mod krate;
 mod parse;

@@ -5,11 +5,11 @@
 //! randomisation and moment, so their spread hides the offset between
 //! processes — which is most of what separates two `cargo bench` runs.
 //! By default every benchmark is measured in several short worker
-//! processes ([`sampling`]) and its interval is taken over them
+//! processes (`sampling`) and its interval is taken over them
 //! (`yardstick_stats::processes`). `cargo yardstick ab` drives the workers
 //! of two revisions the same way, in lock-step.
 //!
-//! The protocol's types live in `yardstick_format::worker`: [`serve`] is
+//! The protocol's types live in `yardstick_format::worker`: `serve` is
 //! the worker's side, [`Worker`] the parent's.
 
 mod client;
