@@ -18,7 +18,8 @@ for three ways of comparing:
     `cargo yardstick calibrate` has written the machine's drift;
   * yardstick's interleaved groups (`compare_interleaved`; Criterion.rs has
     no such API);
-  * `cargo yardstick ab REV_A REV_B` on a scratch git repository.
+  * `cargo yardstick ab REV_A REV_B` on a scratch git repository (lock-step
+    worker processes of both revisions, paired ABBA rounds).
 
 By default a compile runs on one core throughout (`--load compile`: a loop
 of `cargo build -j1` of the yardstick crate into a scratch target
@@ -367,7 +368,7 @@ def run_ab(exe, repo, rev_b, ab_args, target, env):
     first_round, err = None, []
     for raw in p.stderr:
         line = raw.decode("utf-8", "replace")
-        if first_round is None and line.startswith("round 1/"):
+        if first_round is None and line.startswith("measuring in lock-step"):
             first_round = time.monotonic()
         err.append(line)
     p.wait()
@@ -388,11 +389,11 @@ def ab(args, exes, scratch):
     log("ab: building every revision once (untimed)")
     for cond in PAIRED_CONDITIONS:
         secs, _, rc, out, err = run_ab(exes["cargo-yardstick"], repo, AB_REV[cond],
-                                       ["--runs", "1", "--time", "0.01"], target, env)
-        if rc not in (0, 1):
+                                       ["--timeout", "0.01"], target, env)
+        if rc != 0:
             sys.exit(f"ab failed ({rc}):\n{out}\n{err[-3000:]}")
         log(f"  f1.00 and {AB_REV[cond]}: {secs:.0f} s")
-    ab_args = ["--runs", str(args.ab_runs), "--time", str(args.ab_time)]
+    ab_args = ["--precision", str(args.ab_precision), "--timeout", str(args.ab_timeout)]
     for t in range(args.tries):
         for cond in PAIRED_CONDITIONS:
             wall, bench, rc, out, err = run_ab(exes["cargo-yardstick"], repo, AB_REV[cond],
@@ -487,8 +488,10 @@ def main():
                     help="comma-separated methods: cross, interleaved, ab (default: all)")
     ap.add_argument("--load", choices=["compile", "none"], default="compile",
                     help="a compile on one core throughout (default) or nothing")
-    ap.add_argument("--ab-runs", type=int, default=8, help="`ab --runs` (default 8)")
-    ap.add_argument("--ab-time", type=float, default=0.04, help="`ab --time` (default 0.04)")
+    ap.add_argument("--ab-precision", type=float, default=0.005,
+                    help="`ab --precision` (default 0.005, ab's default)")
+    ap.add_argument("--ab-timeout", type=float, default=2.5,
+                    help="`ab --timeout` in seconds (default 2.5, ab's default)")
     ap.add_argument("--interleaved-args", default="",
                     help="extra flags for the interleaved bench binary, e.g. "
                          "'--target-precision 0.5' (default: none, default settings)")
@@ -546,8 +549,9 @@ def main():
         "interleaved: `trust_interleaved " + " ".join(["--bench", "--noplot"]
                                                       + args.interleaved_args)
         + "`; s/try is the process time",
-        f"ab: `cargo yardstick ab f1.00 <rev> trust --runs {args.ab_runs} --time "
-        f"{args.ab_time}`; s/try from the first round to the end (builds excluded)",
+        f"ab: `cargo yardstick ab f1.00 <rev> trust --precision {args.ab_precision} "
+        f"--timeout {args.ab_timeout}` (lock-step workers); s/try from the end of the "
+        "builds to the end (listing, worker start-up and warm-ups included)",
     ]
     for r in records:
         if r.get("method") == "calibrate":

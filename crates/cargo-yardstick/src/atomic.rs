@@ -2,21 +2,15 @@
 
 use std::path::Path;
 
-/// Writes `bytes` through a temporary file in the same folder and a
-/// rename, so a reader never sees half a file; creates the folder. One line
-/// naming the path on failure, and no temporary left behind.
+/// Writes `bytes` whole or not at all (the workspace's one writer,
+/// [`yardstick_format::atomic`]); creates the folder. One line naming the
+/// path on failure, and no temporary left behind.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), String> {
     let dir = path.parent().unwrap_or(Path::new("."));
     std::fs::create_dir_all(dir)
         .map_err(|e| format!("{}: cannot create it: {e}", dir.display()))?;
-    let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("file");
-    let tmp = dir.join(format!(".{name}.{}.tmp", std::process::id()));
-    std::fs::write(&tmp, bytes)
-        .and_then(|()| std::fs::rename(&tmp, path))
-        .map_err(|e| {
-            let _ = std::fs::remove_file(&tmp);
-            format!("{}: cannot write it: {e}", path.display())
-        })
+    yardstick_format::atomic::write_file(path, bytes)
+        .map_err(|e| format!("{}: cannot write it: {e}", path.display()))
 }
 
 #[cfg(test)]

@@ -104,9 +104,17 @@ pub fn run(
         ),
         _ => ProgressBar::new_spinner(),
     };
-    let file: PathBuf = home.join(format!(".yardstick-messages-{}.jsonl", std::process::id()));
+    // Named as the workspace's temporaries, so that one left by a killed
+    // run is cleaned by the next.
+    yardstick_format::atomic::clean_temporaries(home);
+    let file: PathBuf = home.join(format!(
+        ".yardstick-messages.jsonl.{}.0.tmp",
+        std::process::id()
+    ));
     let _ = std::fs::remove_file(&file);
-    let mut child = Command::new(cargo())
+    let mut cmd = Command::new(cargo());
+    crate::children::own_group(&mut cmd);
+    let mut child = cmd
         .arg("bench")
         .args(cargo_args)
         .arg("--")
@@ -119,6 +127,7 @@ pub fn run(
         .stderr(Stdio::piped())
         .spawn()
         .map_err(|e| format!("cannot run `{} bench`: {e}; is cargo on PATH?", cargo()))?;
+    crate::children::forward_signals(child.id());
     let forward = |stream: Option<Box<dyn std::io::Read + Send>>, pb: ProgressBar| {
         std::thread::spawn(move || {
             if let Some(s) = stream {
@@ -152,6 +161,7 @@ pub fn run(
         pb.tick();
         std::thread::sleep(Duration::from_millis(200));
     };
+    crate::children::stop_forwarding();
     let _ = (t1.join(), t2.join());
     pb.finish_and_clear();
     let text = std::fs::read_to_string(&file).unwrap_or_default();

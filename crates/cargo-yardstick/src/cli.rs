@@ -26,7 +26,7 @@ enum Command {
         args: Vec<String>,
     },
     /// Print the trend of every benchmark in the history, with level shifts,
-    /// and write an HTML trend plot.
+    /// and write the history site (or export the runs with --export).
     History(HistoryArgs),
     /// Compare two runs, baselines, commits or branches.
     Compare(CompareArgs),
@@ -108,9 +108,20 @@ pub struct HistoryArgs {
     /// Only the last N runs.
     #[arg(long, value_name = "N")]
     pub last: Option<i64>,
-    /// Where to write the HTML trend plot (default <home>/history/index.html).
-    #[arg(long, value_name = "FILE")]
+    /// The folder of the history site (default `<home>/history`).
+    #[arg(long, value_name = "DIR")]
     pub output: Option<PathBuf>,
+    /// Also show each benchmark's change since the newest run on this branch
+    /// or with this label (default: main, else master, when runs are on it).
+    #[arg(long, value_name = "BRANCH|LABEL")]
+    pub reference: Option<String>,
+    /// The site's title.
+    #[arg(long, default_value = "Benchmark history", value_name = "TEXT")]
+    pub title: String,
+    /// Write every run (or the last N) as one JSON file per run into DIR,
+    /// for `cargo yardstick import yardstick DIR` on another machine; no site.
+    #[arg(long, value_name = "DIR")]
+    pub export: Option<PathBuf>,
     /// Seed of the change-point permutation test.
     #[arg(long, default_value_t = 0, value_name = "S")]
     pub seed: u64,
@@ -134,7 +145,8 @@ pub enum TableFormat {
 #[derive(Debug, Clone, Args)]
 pub struct CompareArgs {
     /// The old side: latest, latest~N, a run id, a label, a branch, a commit or a baseline name.
-    pub old: String,
+    /// Without it, the latest run before NEW that shares its benchmarks.
+    pub old: Option<String>,
     /// The new side, as OLD.
     #[arg(default_value = "latest")]
     pub new: String,
@@ -150,7 +162,7 @@ pub struct CompareArgs {
 /// `import` arguments.
 #[derive(Debug, Clone, Args)]
 pub struct ImportArgs {
-    /// The format: criterion, cargo-criterion, google-benchmark, nanobench, pyperf, hyperfine, iai-callgrind (gungraun), tasty-bench.
+    /// The format: yardstick (a `history --export` folder), criterion, cargo-criterion, google-benchmark, nanobench, pyperf, hyperfine, iai-callgrind (gungraun), tasty-bench.
     pub format: String,
     /// The file (or folder, for criterion and iai-callgrind).
     pub path: PathBuf,
@@ -310,10 +322,20 @@ fn check_fraction(flag: &str, v: f64) -> Result<(), CliError> {
     }
 }
 
-fn check_stats(s: &StatsArgs) -> Result<(), CliError> {
-    if s.nresamples == 0 {
-        return Err(CliError::Invalid("--nresamples must be at least 1".into()));
+/// At least 1 and at most yardstick-stats' bound (the distributions are
+/// held in memory).
+fn check_nresamples(n: usize) -> Result<(), CliError> {
+    if (1..=yardstick_stats::MAX_NRESAMPLES).contains(&n) {
+        Ok(())
+    } else {
+        Err(CliError::Invalid(format!(
+            "--nresamples must be from 1 to 10000000 (Criterion.rs uses 100000), got {n}"
+        )))
     }
+}
+
+fn check_stats(s: &StatsArgs) -> Result<(), CliError> {
+    check_nresamples(s.nresamples)?;
     check_fraction("--noise-threshold", s.noise_threshold)?;
     if !(s.significance_level > 0.0 && s.significance_level < 1.0) {
         return Err(CliError::Invalid(format!(
@@ -359,6 +381,14 @@ where
                     h.alpha
                 )));
             }
+            if h.output.as_ref().is_some_and(|o| {
+                o.extension()
+                    .is_some_and(|x| x.eq_ignore_ascii_case("html"))
+            }) {
+                return Err(CliError::Invalid(
+                    "--output names the history site's folder (it holds index.html, regressions.html and b/), not an .html file".into(),
+                ));
+            }
             Ok(Invocation::History(h))
         }
         Command::Compare(c) => {
@@ -385,11 +415,7 @@ where
                     a.confidence
                 )));
             }
-            if a.nresamples == 0 {
-                return Err(CliError::Invalid(
-                    "--nresamples must be at least 1 (Criterion.rs uses 100000)".to_owned(),
-                ));
-            }
+            check_nresamples(a.nresamples)?;
             if !(a.noise_threshold >= 0.0 && a.noise_threshold.is_finite()) {
                 return Err(CliError::Invalid(format!(
                     "--noise-threshold must be a non-negative fraction (e.g. 0.01), got {}",

@@ -13,7 +13,7 @@ use crate::compare::compare;
 use crate::db::Db;
 use crate::import::{import, Format, NAMES};
 use crate::record::Run;
-use crate::{bench, history, host, select, table};
+use crate::{bench, export, history, host, select, table};
 use yardstick_stats::changepoint::Config as ChangeConfigCp;
 
 /// Exit status for bad usage or bad input.
@@ -99,22 +99,41 @@ pub fn run(inv: Invocation) -> Result<u8, Failure> {
 
 fn history_cmd(h: &HistoryArgs) -> Result<u8, Failure> {
     let home = h.home.resolve();
-    let db = Db::open(&home).map_err(other)?;
-    let cfg = ChangeConfigCp {
-        alpha: h.alpha,
-        seed: h.seed,
-        ..ChangeConfigCp::default()
+    let db = Db::open_read_only(&home).map_err(other)?;
+    if let Some(dir) = &h.export {
+        out(&export::export(&db, dir, h.last).map_err(other)?)?;
+        return Ok(0);
+    }
+    let opts = history::Options {
+        filter: h.filter.clone(),
+        last: h.last,
+        out: h.output.clone(),
+        reference: h.reference.clone(),
+        title: h.title.clone(),
+        changes: ChangeConfigCp {
+            alpha: h.alpha,
+            seed: h.seed,
+            ..ChangeConfigCp::default()
+        },
     };
-    let text = history::run(&db, &home, &h.filter, h.last, h.output.clone(), &cfg).map_err(bad)?;
+    let text = history::run(&db, &home, &opts).map_err(bad)?;
     out(&text)?;
     Ok(0)
 }
 
 fn compare_cmd(c: &CompareArgs) -> Result<u8, Failure> {
     let home = c.home.resolve();
-    let db = Db::open(&home).map_err(other)?;
-    let old = select::resolve(&db, &home, &c.old).map_err(bad)?;
+    let db = Db::open_read_only(&home).map_err(other)?;
     let new = select::resolve(&db, &home, &c.new).map_err(bad)?;
+    let old = match &c.old {
+        Some(sel) => select::resolve(&db, &home, sel).map_err(bad)?,
+        None => {
+            let (old, sentence) = select::previous_sharing(&db, &new).map_err(bad)?;
+            // On stderr: stdout stays the table (a CI step summary).
+            eprintln!("{sentence}");
+            old
+        }
+    };
     let cmp = compare(&old.results, &new.results, &change_config(&c.stats));
     let text = match c.format {
         TableFormat::Terminal => table::terminal(&cmp, &old.label, &new.label),
@@ -125,9 +144,20 @@ fn compare_cmd(c: &CompareArgs) -> Result<u8, Failure> {
 }
 
 fn import_cmd(i: &ImportArgs) -> Result<u8, Failure> {
+    if i.format == "yardstick" {
+        if i.label.is_some() {
+            return Err(bad(
+                "--label does not apply to `import yardstick`: exported runs keep their own labels"
+                    .into(),
+            ));
+        }
+        let mut db = Db::open(&i.home.resolve()).map_err(other)?;
+        out(&export::import(&mut db, &i.path).map_err(bad)?)?;
+        return Ok(0);
+    }
     let format = Format::from_name(&i.format).ok_or_else(|| {
         bad(format!(
-            "unknown import format '{}'; expected one of: {NAMES}",
+            "unknown import format '{}'; expected one of: yardstick, {NAMES}",
             i.format
         ))
     })?;
@@ -152,7 +182,7 @@ fn import_cmd(i: &ImportArgs) -> Result<u8, Failure> {
 
 fn check_cmd(c: &CheckArgs) -> Result<u8, Failure> {
     let home = c.home.resolve();
-    let db = Db::open(&home).map_err(other)?;
+    let db = Db::open_read_only(&home).map_err(other)?;
     let old = select::resolve(&db, &home, &c.against).map_err(bad)?;
     let new = select::resolve(&db, &home, &c.run).map_err(bad)?;
     let cmp = compare(&old.results, &new.results, &change_config(&c.stats));

@@ -11,7 +11,9 @@ use crate::record::RunMeta;
 #[must_use]
 pub fn current(dir: &Path, source: &str, config: &str) -> RunMeta {
     let commit = git(dir, &["rev-parse", "HEAD"]);
-    let branch = git(dir, &["rev-parse", "--abbrev-ref", "HEAD"]).filter(|b| b != "HEAD");
+    let branch = git(dir, &["rev-parse", "--abbrev-ref", "HEAD"])
+        .filter(|b| b != "HEAD")
+        .or_else(ci_branch);
     let dirty = commit.is_some()
         && git(dir, &["status", "--porcelain", "--untracked-files=no"])
             .is_some_and(|s| !s.is_empty());
@@ -20,6 +22,7 @@ pub fn current(dir: &Path, source: &str, config: &str) -> RunMeta {
         commit,
         branch,
         dirty,
+        machine: machine_name(),
         cpu: cpu_model(),
         cores: std::thread::available_parallelism().map_or(0, |n| n.get() as i64),
         os: format!("{} {}", std::env::consts::OS, std::env::consts::ARCH),
@@ -64,4 +67,36 @@ fn cpu_model() -> String {
                 .map(|(_, v)| v.trim().to_owned())
         })
         .unwrap_or_default()
+}
+
+/// The machine's name: `YARDSTICK_MACHINE` when set (CI runners get a new
+/// host name per job, so a workflow names its machine), else the host
+/// name, else `unknown`.
+#[must_use]
+pub fn machine_name() -> String {
+    let named = std::env::var("YARDSTICK_MACHINE")
+        .ok()
+        .map(|s| s.trim().to_owned())
+        .filter(|s| !s.is_empty());
+    named
+        .or_else(|| {
+            std::fs::read_to_string("/proc/sys/kernel/hostname")
+                .ok()
+                .map(|s| s.trim().to_owned())
+                .filter(|s| !s.is_empty())
+        })
+        .or_else(|| std::env::var("COMPUTERNAME").ok().filter(|s| !s.is_empty()))
+        .or_else(|| output("hostname", &[], Path::new(".")).filter(|s| !s.is_empty()))
+        .unwrap_or_else(|| "unknown".to_owned())
+}
+
+/// The branch a CI job checked out at a detached commit, as GitHub Actions
+/// names it (`GITHUB_REF=refs/heads/main`), so that runs made in CI are on
+/// their branch like runs made at a desk.
+fn ci_branch() -> Option<String> {
+    std::env::var("GITHUB_REF")
+        .ok()?
+        .strip_prefix("refs/heads/")
+        .filter(|b| !b.is_empty())
+        .map(str::to_owned)
 }

@@ -4,7 +4,8 @@
 //!   document with every statistic yardstick computes;
 //! - `bench` runs `cargo bench` with a progress bar and records the run in
 //!   the history (`<home>/history.sqlite`);
-//! - `history [FILTER]` prints trends and level shifts, writes trend plots;
+//! - `history [FILTER]` prints trends and level shifts and writes the
+//!   history site; `history --export DIR` writes one JSON file per run;
 //! - `compare A B` tabulates the changes between two runs or baselines;
 //! - `import FORMAT PATH` records another harness's results;
 //! - `check --against B` is the CI gate.
@@ -19,16 +20,17 @@ mod atomic;
 mod bench;
 mod calibrate;
 mod check;
+mod children;
 mod cli;
 mod commands;
 mod compare;
 mod config;
 mod db;
 mod exec;
+mod export;
 mod history;
 mod host;
 mod import;
-mod plot;
 mod rawcsv;
 mod record;
 mod report_cmd;

@@ -134,6 +134,9 @@ pub struct RunMeta {
     pub branch: Option<String>,
     /// Whether the work tree had uncommitted changes.
     pub dirty: bool,
+    /// The machine's name (`YARDSTICK_MACHINE`, else the host name): a
+    /// history keeps one series per benchmark and machine.
+    pub machine: String,
     /// CPU model.
     pub cpu: String,
     /// Logical cores.

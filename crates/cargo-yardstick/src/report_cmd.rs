@@ -40,10 +40,10 @@ pub struct ReportArgs {
 /// A [`Failure`] when the home directory cannot be read or the index
 /// cannot be written.
 pub fn run(a: &ReportArgs) -> Result<u8, Failure> {
-    if a.nresamples == 0 {
+    if !(1..=yardstick_stats::MAX_NRESAMPLES).contains(&a.nresamples) {
         return Err(Failure {
             code: 2,
-            message: "--nresamples must be at least 1".into(),
+            message: "--nresamples must be from 1 to 10000000".into(),
         });
     }
     let home = a.home.resolve();

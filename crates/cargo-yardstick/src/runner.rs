@@ -1,8 +1,7 @@
-//! Shared by `ab` and `calibrate`: find bench binaries, run them with the
+//! Shared by `ab` and `calibrate`: find bench binaries (`ab`), run them with the
 //! harness's machine channel (`--message-format json --message-file FILE`)
 //! and read back each benchmark's typical estimate.
 
-use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
@@ -146,19 +145,6 @@ pub fn build(
         ));
     }
     Ok(bench_binaries(&String::from_utf8_lossy(&out.stdout)))
-}
-
-/// Typical estimates by round, then by benchmark id.
-pub type Rounds = Vec<BTreeMap<String, f64>>;
-
-/// Collects one run's messages into a map id → estimate (the last message
-/// wins if an id repeats).
-#[must_use]
-pub fn by_id(typicals: &[Typical]) -> BTreeMap<String, f64> {
-    typicals
-        .iter()
-        .map(|t| (t.id.clone(), t.estimate))
-        .collect()
 }
 
 /// Whether cargo's arguments already pick the targets to run.

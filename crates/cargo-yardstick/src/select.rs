@@ -5,7 +5,7 @@
 
 use std::path::Path;
 
-use crate::db::{Db, RunKey};
+use crate::db::{Db, RunInfo, RunKey};
 use crate::import::read_baseline;
 use crate::record::BenchResult;
 
@@ -51,21 +51,7 @@ pub fn resolve(db: &Db, home: &Path, sel: &str) -> Result<Side, String> {
         run = db.latest_by(RunKey::CommitPrefix, sel)?;
     }
     if let Some(r) = run {
-        let short = r
-            .meta
-            .commit
-            .as_deref()
-            .map_or("", |c| &c[..c.len().min(8)]);
-        let label = if short.is_empty() {
-            format!("run {}", r.id)
-        } else {
-            format!("run {} ({short})", r.id)
-        };
-        return Ok(Side {
-            label,
-            run_id: Some(r.id),
-            results: db.results(r.id, true)?,
-        });
+        return side(db, &r);
     }
     if !sel.is_empty() && !sel.contains(['/', '\\', '.']) {
         if let Ok(results) = read_baseline(home, sel) {
@@ -81,4 +67,61 @@ pub fn resolve(db: &Db, home: &Path, sel: &str) -> Result<Side, String> {
         db.path().display(),
         home.display()
     ))
+}
+
+/// A run of the history as a side: labelled by its id and commit.
+fn side(db: &Db, r: &RunInfo) -> Result<Side, String> {
+    let short = r
+        .meta
+        .commit
+        .as_deref()
+        .map_or("", |c| &c[..c.len().min(8)]);
+    let label = if short.is_empty() {
+        format!("run {}", r.id)
+    } else {
+        format!("run {} ({short})", r.id)
+    };
+    Ok(Side {
+        label,
+        run_id: Some(r.id),
+        results: db.results(r.id, true)?,
+    })
+}
+
+/// The old side when only the new one is named: the latest earlier run
+/// that shares a benchmark with `new`, and a sentence naming both runs
+/// (their ids, commits and what recorded them).
+///
+/// # Errors
+///
+/// One line saying why there is nothing to compare `new` with.
+pub fn previous_sharing(db: &Db, new: &Side) -> Result<(Side, String), String> {
+    let Some(id) = new.run_id else {
+        return Err(format!(
+            "'{}' is a baseline folder, not a run of the history: name the run to compare it with",
+            new.label
+        ));
+    };
+    let describe = |r: &RunInfo| {
+        let what = r.meta.label.as_deref().map_or_else(
+            || r.meta.source.clone(),
+            |l| format!("{}, label {l}", r.meta.source),
+        );
+        format!("run {} ({what})", r.id)
+    };
+    let new_run = db
+        .run(id)?
+        .ok_or_else(|| format!("run {id} is no longer in the history"))?;
+    let old = db.previous_sharing(id)?.ok_or_else(|| {
+        format!(
+            "no run before {} has any of its benchmarks; name the two runs to compare (see `cargo yardstick history`)",
+            describe(&new_run)
+        )
+    })?;
+    let sentence = format!(
+        "comparing {} with {}, the latest earlier run with the same benchmarks",
+        describe(&new_run),
+        describe(&old)
+    );
+    Ok((side(db, &old)?, sentence))
 }

@@ -1,9 +1,9 @@
 //! `ab` end to end on a tiny git repository made here: a crate whose only
-//! dependency is the harness (by path) and whose bench spins 1000 times in
-//! the first commit and 2000 times in the second, reporting exact times of
-//! 1000 and 2000 ns per iteration. B/A must come out as 2 and significant;
-//! the same revision against itself must show no difference; the user's
-//! tree must stay untouched.
+//! dependency is the harness (by path) and whose bench reports exact times
+//! (fake clocks via `iter_custom`) of 1000 ns per iteration in the first
+//! commit, 2000 in the second and 3000 in an uncommitted edit, plus
+//! routines that panic or exit on one side and a benchmark in one side
+//! only. Every row's verdict is exact; the user's tree stays untouched.
 
 mod common;
 use std::path::{Path, PathBuf};
@@ -15,6 +15,10 @@ fn git(dir: &Path, args: &[&str]) -> String {
     let o = Command::new("git")
         .current_dir(dir)
         .args(["-c", "user.name=t", "-c", "user.email=t@example.com"])
+        // Fixed dates make fixed commits, so that the revisions' target
+        // directories are reused from one test run to the next.
+        .env("GIT_AUTHOR_DATE", "2026-01-01T00:00:00Z")
+        .env("GIT_COMMITTER_DATE", "2026-01-01T00:00:00Z")
         .args(args)
         .output()
         .expect("git");
@@ -22,25 +26,53 @@ fn git(dir: &Path, args: &[&str]) -> String {
     stdout(&o)
 }
 
-fn write_bench(repo: &Path, spins: u64) {
+/// The bench file of one revision: `spin` reports exactly `spins` ns per
+/// iteration; `boom` panics and `quits` exits the process when `broken`;
+/// `fresh` exists only when `fresh`.
+fn write_bench(repo: &Path, spins: u64, broken: bool, fresh: bool) {
+    let extra = if fresh {
+        "c.bench_function(\"fresh\", |b| b.iter_custom(|iters| work(iters * 100)));"
+    } else {
+        ""
+    };
     std::fs::write(
         repo.join("benches/spin.rs"),
         format!(
             r#"use criterion::{{criterion_group, criterion_main, Criterion}};
 
+/// Real work in proportion to the time reported, which is exact (`ns`),
+/// so that ratios are exact on any machine, however loaded: this test is
+/// about the mechanics of `ab`, not about noise.
+fn work(ns: u64) -> std::time::Duration {{
+    let mut x = 0u64;
+    for i in 0..std::hint::black_box(ns / 100) {{
+        x = std::hint::black_box(x ^ i);
+    }}
+    std::time::Duration::from_nanos(ns)
+}}
+
 fn spin(c: &mut Criterion) {{
-    // The work is real but the time reported is exact ({spins} ns per
-    // iteration), so that B/A is 2 and A/A is 1 on any machine, however
-    // loaded: this test is about the mechanics of `ab`, not about noise.
-    c.bench_function("spin", |b| {{
+    // A routine that fails on one side only: its row says so, and the
+    // benchmarks after it are still compared.
+    c.bench_function("boom", |b| {{
         b.iter_custom(|iters| {{
-            let mut x = 0u64;
-            for i in 0..std::hint::black_box(iters * {spins}u64 / 100) {{
-                x = std::hint::black_box(x ^ i);
+            if {broken} {{
+                panic!("boom at {{iters}} iterations");
             }}
-            std::time::Duration::from_nanos(iters * {spins})
+            work(iters * 50)
         }})
     }});
+    c.bench_function("quits", |b| {{
+        b.iter_custom(|iters| {{
+            if {broken} {{
+                eprintln!("giving up");
+                std::process::exit(7);
+            }}
+            work(iters * 50)
+        }})
+    }});
+    c.bench_function("spin", |b| b.iter_custom(|iters| work(iters * {spins})));
+    {extra}
 }}
 
 criterion_group!(benches, spin);
@@ -99,11 +131,11 @@ fn make_repo(repo: &Path) {
         repo.join("Cargo.lock"),
     )
     .unwrap();
-    write_bench(repo, 1000);
+    write_bench(repo, 1000, false, false);
     git(repo, &["init", "-q"]);
     git(repo, &["add", "."]);
     git(repo, &["commit", "-q", "-m", "spin 1000"]);
-    write_bench(repo, 2000);
+    write_bench(repo, 2000, true, true);
     git(repo, &["commit", "-q", "-am", "spin 2000"]);
 }
 
@@ -112,7 +144,7 @@ fn ab(repo: &Path, args: &[&str]) -> std::process::Output {
         .current_dir(repo)
         .arg("ab")
         .args(args)
-        .args(["--runs", "8", "--time", "0.1", "--target-dir"])
+        .args(["--timeout", "1", "--pairs", "2", "--target-dir"])
         .arg(shared_target())
         .env_remove("YARDSTICK_HOME")
         .env_remove("CRITERION_HOME")
@@ -120,34 +152,57 @@ fn ab(repo: &Path, args: &[&str]) -> std::process::Output {
         .unwrap()
 }
 
+/// The row of benchmark `id` in a terminal table.
+fn row<'a>(out: &'a str, id: &str) -> &'a str {
+    out.lines()
+        .find(|l| l.split_whitespace().next() == Some(id))
+        .unwrap_or_else(|| panic!("no row {id} in\n{out}"))
+}
+
 #[test]
-fn ab_detects_a_doubling_and_no_difference_between_a_revision_and_itself() {
+fn ab_compares_revisions_and_the_working_tree_in_lock_step() {
     let _turn = take_turn();
     let dir = tempfile::tempdir().unwrap();
     let repo = dir.path().join("repo");
     make_repo(&repo);
     let head = git(&repo, &["rev-parse", "HEAD"]);
 
-    let o = ab(&repo, &["HEAD~1", "HEAD", "spin"]);
+    let o = ab(&repo, &["HEAD~1", "HEAD", "--fail-on-regression=50%"]);
     let out = stdout(&o);
-    assert!(o.status.success(), "{}\n{}", out, stderr(&o));
-    let line = out.lines().find(|l| l.starts_with("spin")).expect(&out);
-    let ratio: f64 = line
-        .split("B is ")
-        .nth(1)
-        .and_then(|r| r.split('×').next())
-        .and_then(|r| r.parse().ok())
-        .unwrap_or_else(|| panic!("no verdict in {out}"));
-    assert!((ratio - 2.0).abs() < 1e-3, "{out}");
-    eprintln!("{out}");
+    eprintln!("{out}\n{}", stderr(&o));
+    // 2000 ns against 1000 ns, exactly, in every round.
+    assert!(
+        row(&out, "spin").ends_with("B is 2.000× A [2.000, 2.000]: slower"),
+        "{out}"
+    );
+    // A panic in B's routine, and a B worker that exits mid-round: one
+    // line each, and the benchmarks after them still compared.
+    assert!(row(&out, "boom").contains("failed: B's worker: "), "{out}");
+    assert!(row(&out, "boom").contains("boom at "), "{out}");
+    assert!(
+        row(&out, "quits").ends_with("failed: B's worker: the worker process exited: giving up"),
+        "{out}"
+    );
+    assert!(row(&out, "fresh").ends_with("only in B"), "{out}");
+    // A doubling is a regression past 50%.
+    assert_eq!(o.status.code(), Some(3), "{out}");
 
-    let o = ab(&repo, &["HEAD", "HEAD", "--format", "markdown"]);
+    let o = ab(
+        &repo,
+        &[
+            "HEAD",
+            "HEAD",
+            "spin",
+            "--format",
+            "markdown",
+            "--fail-on-regression",
+        ],
+    );
     let out = stdout(&o);
-    assert!(o.status.success(), "{}\n{}", out, stderr(&o));
+    assert_eq!(o.status.code(), Some(0), "{}\n{}", out, stderr(&o));
     assert!(out.starts_with("### yardstick ab: A = HEAD ("), "{out}");
-    let row = out.lines().find(|l| l.starts_with("| `spin`")).expect(&out);
-    assert!(row.ends_with("| no difference detected |"), "{out}");
-    eprintln!("{out}");
+    let md = out.lines().find(|l| l.starts_with("| `spin`")).expect(&out);
+    assert!(md.ends_with("| no difference detected |"), "{out}");
 
     // The user's tree: same commit, nothing changed or added.
     assert_eq!(git(&repo, &["rev-parse", "HEAD"]), head);
@@ -155,6 +210,21 @@ fn ab_detects_a_doubling_and_no_difference_between_a_revision_and_itself() {
     // The worktree is kept for reuse, detached at the revision.
     let wt = repo.join("target/yardstick-ab").join(head.trim());
     assert_eq!(git(&wt, &["rev-parse", "HEAD"]), head);
+
+    // No revisions: HEAD against the working tree, uncommitted edit included.
+    write_bench(&repo, 3000, false, true);
+    let o = ab(&repo, &["--fail-on-regression=60%"]);
+    let out = stdout(&o);
+    eprintln!("{out}\n{}", stderr(&o));
+    assert_eq!(o.status.code(), Some(0), "{}\n{}", out, stderr(&o));
+    assert!(out.contains("B = the working tree (HEAD "), "{out}");
+    assert!(out.contains(" + uncommitted changes)"), "{out}");
+    assert!(
+        row(&out, "spin").ends_with("B is 1.500× A [1.500, 1.500]: slower"),
+        "{out}"
+    );
+    // B's side is fixed now: A's panics and exits are not B's.
+    assert!(row(&out, "boom").contains("failed: A's worker: "), "{out}");
 }
 
 #[test]
@@ -182,6 +252,8 @@ fn bench_runs_real_cargo_bench_and_records_the_run() {
     let dir = tempfile::tempdir().unwrap();
     let repo = dir.path().join("repo");
     make_repo(&repo);
+    // Without the routines that panic or exit.
+    write_bench(&repo, 1000, false, false);
     let home = dir.path().join("home");
     let o = bin()
         .current_dir(&repo)
@@ -210,7 +282,7 @@ fn bench_runs_real_cargo_bench_and_records_the_run() {
         stderr(&o)
     );
     assert!(
-        stderr(&o).contains("recorded run 1: 1 benchmarks"),
+        stderr(&o).contains("recorded run 1: 3 benchmarks"),
         "{}",
         stderr(&o)
     );

@@ -328,6 +328,9 @@ fn bad_usage_exits_2() {
         vec!["analyze"],
         vec!["analyze", "x.csv", "--confidence", "150"],
         vec!["analyze", "x.csv", "--nresamples", "0"],
+        // Was a capacity-overflow panic (exit 101).
+        vec!["analyze", "x.csv", "--nresamples", "18446744073709551615"],
+        vec!["analyze", "x.csv", "--noise-threshold", "inf"],
         vec!["frobnicate"],
     ] {
         let out = run(&args);

@@ -316,7 +316,7 @@ fn report_saves_criterion_files_and_writes_the_pages() {
             // '/' and ':' are not file-name characters: replaced, and a
             // hash keeps the name apart from "a_b_c".
             assert!(
-                folder.starts_with("a_b_c_") && folder.len() == 14,
+                folder.starts_with("a_b_c_") && folder.len() == 22,
                 "{folder}"
             );
         } else {

@@ -51,7 +51,7 @@ fn rand_name() -> u128 {
 }
 
 #[test]
-fn history_names_the_run_where_the_level_moved_and_writes_a_plot() {
+fn history_names_the_run_where_the_level_moved_and_writes_the_site() {
     let home = tempfile::tempdir().unwrap();
     for r in 0..40 {
         let noise = 1.0 + 0.01 * (((r * 37) % 11) as f64 - 5.0) / 5.0;
@@ -62,7 +62,7 @@ fn history_names_the_run_where_the_level_moved_and_writes_a_plot() {
         let o = run(home.path(), &["import", "tasty-bench", f.to_str().unwrap()]);
         assert!(o.status.success(), "{}", stderr(&o));
     }
-    let out = home.path().join("trend.html");
+    let out = home.path().join("site");
     let o = run(
         home.path(),
         &["history", "fib", "--output", out.to_str().unwrap()],
@@ -72,9 +72,20 @@ fn history_names_the_run_where_the_level_moved_and_writes_a_plot() {
     assert!(text.starts_with("fib  40 runs  latest "), "{text}");
     assert!(text.contains("level moved at run 26 (commit "), "{text}");
     assert!(text.contains("%, confidence 99.9%)"), "{text}");
-    let html = std::fs::read_to_string(&out).unwrap();
+    assert!(text.contains("history site: "), "{text}");
+    let index = std::fs::read_to_string(out.join("index.html")).unwrap();
     assert!(
-        html.contains("<svg") && html.contains("stroke-dasharray"),
+        index.contains("<svg") && index.contains(">fib</a>"),
+        "{index}"
+    );
+    let page = std::fs::read_dir(out.join("b"))
+        .unwrap()
+        .flatten()
+        .next()
+        .unwrap();
+    let html = std::fs::read_to_string(page.path()).unwrap();
+    assert!(
+        html.contains("<svg") && html.contains("class=\"shift\" data-commit=\""),
         "{html}"
     );
     let o = run(home.path(), &["history", "nothing-matches"]);
@@ -139,6 +150,50 @@ fn compare_and_check_gate_on_a_regression() {
     let o = run(h, &["check", "--against", "main", "--threshold=-1"]);
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("--threshold must be a non-negative fraction"));
+}
+
+#[test]
+fn compare_with_no_argument_takes_the_last_run_with_the_same_benchmarks() {
+    let home = tempfile::tempdir().unwrap();
+    let h = home.path();
+    import_messages(h, &messages(2, 100.0), None);
+    import_messages(h, &messages(2, 130.0), None);
+    // Unrelated runs in between: another harness's benchmarks.
+    let csv = h.join("t.csv");
+    std::fs::write(&csv, "Name,Mean (ps),2*Stdev (ps)\nfib,1000,20\n").unwrap();
+    let o = run(h, &["import", "tasty-bench", csv.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    // Run 4 has the benchmarks of runs 1 and 2: compared with run 2, not 3.
+    import_messages(h, &messages(2, 100.0), None);
+    let o = run(h, &["compare"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(
+        stderr(&o).trim_end(),
+        "comparing run 4 (cargo-criterion) with run 2 (cargo-criterion), the latest earlier run with the same benchmarks"
+    );
+    let t = stdout(&o);
+    assert!(t.starts_with("benchmark  run 2"), "{t}");
+    assert!(t.contains("improved"), "{t}");
+    assert!(!t.contains("only in"), "{t}");
+    // Naming the old side still compares exactly that run, saying nothing.
+    let o = run(h, &["compare", "latest~1"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).starts_with("benchmark  run 3"), "{}", stdout(&o));
+    assert!(stderr(&o).is_empty(), "{}", stderr(&o));
+}
+
+#[test]
+fn compare_with_no_argument_says_when_nothing_came_before() {
+    let home = tempfile::tempdir().unwrap();
+    let h = home.path();
+    import_messages(h, &messages(2, 100.0), None);
+    let o = run(h, &["compare"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stdout(&o));
+    assert!(
+        stderr(&o).contains("no run before run 1 (cargo-criterion) has any of its benchmarks"),
+        "{}",
+        stderr(&o)
+    );
 }
 
 #[test]

@@ -119,7 +119,9 @@ fn malformed_files_get_one_line_and_status_2() {
     }
     let o = run(home.path(), &["import", "junit", "x"]);
     assert_eq!(o.status.code(), Some(2));
-    assert!(stderr(&o).contains("unknown import format 'junit'; expected one of: criterion"));
+    assert!(
+        stderr(&o).contains("unknown import format 'junit'; expected one of: yardstick, criterion")
+    );
 }
 
 /// Homes written by the real Criterion.rs 0.8.2 and by yardstick's harness

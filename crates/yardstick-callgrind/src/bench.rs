@@ -4,7 +4,7 @@ use crate::config::LibraryBenchmarkConfig;
 
 /// One library benchmark: a function called with one set of arguments.
 ///
-/// Made by [`library_benchmark!`](crate::library_benchmark) and the Iai form
+/// Made by [`#[library_benchmark]`](crate::library_benchmark) and the Iai form
 /// of [`main!`](crate::main); there is rarely a reason to build one by hand.
 #[derive(Debug, Clone)]
 pub struct LibraryBenchmark {
@@ -15,7 +15,7 @@ pub struct LibraryBenchmark {
     pub id: Option<String>,
     /// The arguments as written (`10`), shown after the id.
     pub args: String,
-    /// The configuration at `library_benchmark!` level.
+    /// The configuration at `#[library_benchmark]` level.
     pub function_config: Option<LibraryBenchmarkConfig>,
     /// The configuration at `#[bench]` level.
     pub config: Option<LibraryBenchmarkConfig>,

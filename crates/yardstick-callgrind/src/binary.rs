@@ -4,7 +4,7 @@
 use std::ffi::OsString;
 use std::path::PathBuf;
 
-use crate::config::BinaryBenchmarkConfig;
+use crate::config::{BinaryBenchmarkConfig, EnvEntry, FlamegraphConfig, RegressionConfig, Tool};
 
 /// One set of command-line arguments with its id.
 #[derive(Debug, Clone, PartialEq)]
@@ -72,83 +72,217 @@ pub struct Run {
     pub(crate) cmd: Option<PathBuf>,
     pub(crate) args: Vec<Arg>,
     pub(crate) config: BinaryBenchmarkConfig,
-    pub(crate) exit_with: ExitWith,
-    pub(crate) entry_point: Option<String>,
 }
 
 impl Run {
     /// Runs `cmd` (a path, or a name looked up on `PATH`) with `arg`.
-    pub fn with_cmd(cmd: impl Into<PathBuf>, arg: Arg) -> Run {
+    pub fn with_cmd(cmd: impl Into<PathBuf>, arg: impl Into<Arg>) -> Run {
+        Run::with_cmd_args(cmd, [arg])
+    }
+
+    /// Runs `cmd` once per argument set.
+    pub fn with_cmd_args<I, A>(cmd: impl Into<PathBuf>, args: I) -> Run
+    where
+        I: IntoIterator<Item = A>,
+        A: Into<Arg>,
+    {
         Run {
             cmd: Some(cmd.into()),
-            args: vec![arg],
+            args: args.into_iter().map(Into::into).collect(),
             config: BinaryBenchmarkConfig::default(),
-            exit_with: ExitWith::Success,
-            entry_point: None,
         }
     }
 
     /// Runs the group's command (the `"name"` of `binary_benchmark_group!`)
     /// with `arg`.
-    pub fn with_arg(arg: Arg) -> Run {
-        Run {
-            cmd: None,
-            args: vec![arg],
-            config: BinaryBenchmarkConfig::default(),
-            exit_with: ExitWith::Success,
-            entry_point: None,
-        }
+    pub fn with_arg(arg: impl Into<Arg>) -> Run {
+        Run::with_args([arg])
     }
 
     /// Runs the group's command once per argument set.
-    pub fn with_args(args: impl IntoIterator<Item = Arg>) -> Run {
-        let mut run = Run::with_arg(Arg::empty(""));
-        run.args = args.into_iter().collect();
-        run
+    pub fn with_args<I, A>(args: I) -> Run
+    where
+        I: IntoIterator<Item = A>,
+        A: Into<Arg>,
+    {
+        Run {
+            cmd: None,
+            args: args.into_iter().map(Into::into).collect(),
+            config: BinaryBenchmarkConfig::default(),
+        }
     }
 
     /// Adds another argument set (another benchmark of the same command).
-    pub fn arg(mut self, arg: Arg) -> Run {
-        self.args.push(arg);
+    pub fn arg(&mut self, arg: impl Into<Arg>) -> &mut Self {
+        self.args.push(arg.into());
         self
     }
 
-    /// Environment variables: `"KEY=VALUE"` sets, `"KEY"` passes through.
-    pub fn envs<I, S>(mut self, envs: I) -> Run
+    /// Adds several argument sets.
+    pub fn args<I, A>(&mut self, args: I) -> &mut Self
+    where
+        I: IntoIterator<Item = A>,
+        A: Into<Arg>,
+    {
+        self.args.extend(args.into_iter().map(Into::into));
+        self
+    }
+
+    /// Environment variables: `(key, value)` pairs, or `"KEY=VALUE"` to set
+    /// and `"KEY"` to pass through.
+    pub fn envs<I, E>(&mut self, envs: I) -> &mut Self
+    where
+        I: IntoIterator<Item = E>,
+        E: EnvEntry,
+    {
+        self.config.envs(envs);
+        self
+    }
+
+    /// Sets the variable `key` to `value`.
+    pub fn env(&mut self, key: impl Into<String>, value: impl Into<String>) -> &mut Self {
+        self.config.env(key, value);
+        self
+    }
+
+    /// Passes the variable `key` through.
+    pub fn pass_through_env(&mut self, key: impl Into<String>) -> &mut Self {
+        self.config.pass_through_env(key);
+        self
+    }
+
+    /// Passes several variables through.
+    pub fn pass_through_envs<I, S>(&mut self, keys: I) -> &mut Self
     where
         I: IntoIterator<Item = S>,
-        S: AsRef<str>,
+        S: Into<String>,
     {
-        self.config = self.config.envs(envs);
+        self.config.pass_through_envs(keys);
         self
     }
 
     /// Whether the environment is cleared first (default: yes).
-    pub fn env_clear(mut self, clear: bool) -> Run {
-        self.config = self.config.env_clear(clear);
+    pub fn env_clear(&mut self, clear: bool) -> &mut Self {
+        self.config.env_clear(clear);
+        self
+    }
+
+    /// The directory the command runs in.
+    pub fn current_dir(&mut self, dir: impl Into<PathBuf>) -> &mut Self {
+        self.config.current_dir(dir);
         self
     }
 
     /// The exit status expected (default: [`ExitWith::Success`]); any other
     /// fails the benchmark.
-    pub fn exit_with(mut self, exit_with: ExitWith) -> Run {
-        self.exit_with = exit_with;
+    pub fn exit_with(&mut self, exit_with: impl Into<ExitWith>) -> &mut Self {
+        self.config.exit_with(exit_with);
+        self
+    }
+
+    /// iai-callgrind's `Options` (`Options::default().exit_with(..)`, as
+    /// its README writes it).
+    pub fn options(&mut self, options: impl Into<Options>) -> &mut Self {
+        if let Some(exit_with) = options.into().exit_with {
+            self.config.exit_with(exit_with);
+        }
         self
     }
 
     /// Counts only from this function on (callgrind's `--toggle-collect`,
     /// e.g. `"my_exe::main"`); default: the whole process.
-    pub fn entry_point(mut self, symbol: impl Into<String>) -> Run {
-        self.entry_point = Some(symbol.into());
+    pub fn entry_point(&mut self, symbol: impl Into<String>) -> &mut Self {
+        self.config.entry_point(symbol);
+        self
+    }
+
+    /// Adds callgrind arguments for this run.
+    pub fn raw_callgrind_args<I, S>(&mut self, args: I) -> &mut Self
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<String>,
+    {
+        self.config.raw_callgrind_args(args);
+        self
+    }
+
+    /// Regression limits for this run.
+    pub fn regression(&mut self, regression: impl Into<RegressionConfig>) -> &mut Self {
+        self.config.regression(regression);
+        self
+    }
+
+    /// Flamegraphs for this run.
+    pub fn flamegraph(&mut self, flamegraph: impl Into<FlamegraphConfig>) -> &mut Self {
+        self.config.flamegraph(flamegraph);
+        self
+    }
+
+    /// Another Valgrind tool for this run.
+    pub fn tool(&mut self, tool: impl Into<Tool>) -> &mut Self {
+        self.config.tool(tool);
+        self
+    }
+
+    /// Other Valgrind tools for this run.
+    pub fn tools<I, T>(&mut self, tools: I) -> &mut Self
+    where
+        I: IntoIterator<Item = T>,
+        T: Into<Tool>,
+    {
+        self.config.tools(tools);
+        self
+    }
+
+    /// Replaces the tool of the same kind set at higher levels.
+    pub fn tool_override(&mut self, tool: impl Into<Tool>) -> &mut Self {
+        self.config.tool_override(tool);
         self
     }
 
     /// The configuration at this level (refines the group's).
-    pub fn config(mut self, config: BinaryBenchmarkConfig) -> Run {
-        self.config = self.config.merged(&config);
+    pub fn config(&mut self, config: impl Into<BinaryBenchmarkConfig>) -> &mut Self {
+        self.config = self.config.merged(&config.into());
         self
     }
 }
+
+/// iai-callgrind's run options: only the expected exit status matters here.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Options {
+    exit_with: Option<ExitWith>,
+}
+
+impl Options {
+    /// The exit status expected.
+    pub fn exit_with(&mut self, exit_with: impl Into<ExitWith>) -> &mut Self {
+        self.exit_with = Some(exit_with.into());
+        self
+    }
+
+    /// Accepted for iai-callgrind's API: benchmarks always run in one
+    /// process of their own.
+    pub fn env_clear(&mut self, _clear: bool) -> &mut Self {
+        self
+    }
+}
+
+macro_rules! from_refs {
+    ($($t:ty),*) => {$(
+        impl From<&mut $t> for $t {
+            fn from(v: &mut $t) -> $t {
+                v.clone()
+            }
+        }
+        impl From<&$t> for $t {
+            fn from(v: &$t) -> $t {
+                v.clone()
+            }
+        }
+    )*};
+}
+
+from_refs!(Run, Arg, Options, ExitWith);
 
 /// A group of binary benchmarks, filled by the closure of
 /// [`binary_benchmark_group!`](crate::binary_benchmark_group).
@@ -180,28 +314,28 @@ impl BinaryBenchmarkGroup {
     }
 
     #[doc(hidden)]
-    pub fn __set_config(&mut self, config: BinaryBenchmarkConfig) {
-        self.config = self.config.merged(&config);
+    pub fn __set_config(&mut self, config: impl Into<BinaryBenchmarkConfig>) {
+        self.config = self.config.merged(&config.into());
     }
 
+    /// Sets the group's `before`, `after`, `setup` or `teardown` function.
+    /// iai-callgrind's `bench = true` (measure the function itself) is not
+    /// supported: the function runs, unmeasured, with a warning.
     #[doc(hidden)]
-    pub fn __set_setup(&mut self, f: fn()) {
-        self.setup = Some(f);
-    }
-
-    #[doc(hidden)]
-    pub fn __set_teardown(&mut self, f: fn()) {
-        self.teardown = Some(f);
-    }
-
-    #[doc(hidden)]
-    pub fn __set_before(&mut self, f: fn()) {
-        self.before = Some(f);
-    }
-
-    #[doc(hidden)]
-    pub fn __set_after(&mut self, f: fn()) {
-        self.after = Some(f);
+    pub fn __set_hook(&mut self, which: &str, f: fn(), bench: bool) {
+        if bench {
+            crate::printer::errln!(
+                "warning: group '{}': `{which} = .., bench = true` is not supported; the {which} \
+                 function runs but is not measured",
+                self.name
+            );
+        }
+        match which {
+            "before" => self.before = Some(f),
+            "after" => self.after = Some(f),
+            "setup" => self.setup = Some(f),
+            _ => self.teardown = Some(f),
+        }
     }
 
     #[doc(hidden)]
@@ -210,25 +344,25 @@ impl BinaryBenchmarkGroup {
     }
 
     /// Adds a benchmarked run.
-    pub fn bench(&mut self, run: Run) -> &mut Self {
-        self.runs.push(run);
+    pub fn bench(&mut self, run: impl Into<Run>) -> &mut Self {
+        self.runs.push(run.into());
         self
     }
 
     /// Runs in a fresh temporary directory (default) or in the current one.
     pub fn sandbox(&mut self, sandbox: bool) -> &mut Self {
-        self.config = self.config.clone().sandbox(sandbox);
+        self.config.sandbox(sandbox);
         self
     }
 
     /// A directory (relative to the package root) copied into the sandbox.
-    pub fn fixtures(&mut self, dir: impl Into<PathBuf>) -> &mut Self {
-        self.config = self.config.clone().fixtures(dir);
+    pub fn fixtures(&mut self, dir: impl Into<crate::config::Fixtures>) -> &mut Self {
+        self.config.fixtures(dir);
         self
     }
 
     /// Refines the group's configuration.
-    pub fn config(&mut self, config: BinaryBenchmarkConfig) -> &mut Self {
+    pub fn config(&mut self, config: impl Into<BinaryBenchmarkConfig>) -> &mut Self {
         self.__set_config(config);
         self
     }

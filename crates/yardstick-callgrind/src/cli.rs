@@ -70,6 +70,8 @@ pub struct Options {
     pub flamegraph: bool,
     /// `--jobs N`: benchmarks measured at once (default: the cores).
     pub jobs: Option<usize>,
+    /// `--color`, `*_COLOR`, `CARGO_TERM_COLOR` and `NO_COLOR`.
+    pub color: Color,
     /// Internal: the benchmark to run inside Valgrind.
     pub child: Option<String>,
 }
@@ -95,9 +97,21 @@ impl Default for Options {
             tools: Vec::new(),
             flamegraph: false,
             jobs: None,
+            color: Color::Auto,
             child: None,
         }
     }
+}
+
+/// Whether the terminal output is coloured.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Color {
+    /// When stdout is a terminal and `NO_COLOR` is not set.
+    Auto,
+    /// Always.
+    Always,
+    /// Never.
+    Never,
 }
 
 /// The flag used to run one benchmark inside Valgrind.
@@ -109,7 +123,8 @@ Instruction-count benchmarks under Valgrind (yardstick-callgrind)
 
 USAGE: cargo bench --bench <NAME> -- [OPTIONS] [FILTER]...
 
-Every option also reads YARDSTICK_CALLGRIND_<OPTION> (e.g. YARDSTICK_CALLGRIND_SAVE_BASELINE=main).
+Every option also reads YARDSTICK_CALLGRIND_<OPTION>, else iai-callgrind's IAI_CALLGRIND_<OPTION>
+(e.g. IAI_CALLGRIND_SAVE_BASELINE=main); colour also follows CARGO_TERM_COLOR and NO_COLOR.
 
   FILTER                      run benchmarks whose id contains FILTER
   --exact                     the filter must equal the whole id
@@ -125,8 +140,9 @@ Every option also reads YARDSTICK_CALLGRIND_<OPTION> (e.g. YARDSTICK_CALLGRIND_S
   --nocapture[=WHAT]          show the benchmark's output: true | false | stdout | stderr
   --home=DIR                  where results go (default: <target>/yardstick-callgrind)
   --separate-targets          one folder per target triple under the home directory
-  --tools=TOOL,..             also run memcheck, helgrind, drd, massif, dhat
+  --tools=TOOL,..             also run memcheck, helgrind, drd, massif, dhat, cachegrind, bbv
   --flamegraph                draw flamegraphs of every benchmark (feature `flamegraph`)
+  --color=WHEN                auto | always | never
   -j, --jobs=N                benchmarks measured at once (default: the cores; counts do not change)
   --bench                     measure (cargo bench passes it); without it each benchmark runs once
   -h, --help                  this text
@@ -225,10 +241,16 @@ pub fn parse(
             Long("yardstick-callgrind-child") => {
                 o.child = Some(value_of(&mut parser, CHILD_FLAG)?);
             }
+            // iai-callgrind runs Valgrind with ASLR off unless allowed; counts
+            // here do not depend on it (nothing is measured before the
+            // benchmark's first instruction): accepted, ignored.
+            Long("allow-aslr") => {
+                let _ = optional(&mut parser);
+            }
             // libtest flags cargo or users may pass: accepted, ignored.
             Long("show-output") | Long("ignored") | Long("quiet") | Short('q') => {}
-            Long("color") | Long("format") | Long("test-threads") | Short('Z')
-            | Long("logfile") => {
+            Long("color") => o.color = parse_color(&value_of(&mut parser, "--color")?)?,
+            Long("format") | Long("test-threads") | Short('Z') | Long("logfile") => {
                 let _ = parser.value();
             }
             Value(v) => o.filters.push(v.to_string_lossy().into_owned()),
@@ -267,19 +289,31 @@ fn value_of(parser: &mut lexopt::Parser, flag: &str) -> Result<String, UsageErro
         .map_err(|_| UsageError(format!("error: {flag} needs a value (see --help)")))
 }
 
+/// `YARDSTICK_CALLGRIND_<name>`, else iai-callgrind's `IAI_CALLGRIND_<name>`
+/// (empty counts as unset).
+fn env_var(env: &impl Fn(&str) -> Option<String>, name: &str) -> Option<String> {
+    ["YARDSTICK_CALLGRIND_", "IAI_CALLGRIND_"]
+        .iter()
+        .find_map(|prefix| env(&format!("{prefix}{name}")).filter(|v| !v.is_empty()))
+}
+
 fn apply_env(o: &mut Options, env: &impl Fn(&str) -> Option<String>) -> Result<(), UsageError> {
-    let var = |name: &str| env(&format!("YARDSTICK_CALLGRIND_{name}")).filter(|v| !v.is_empty());
+    let var = |name: &str| env_var(env, name);
     let yes = |v: &str| matches!(v.to_ascii_lowercase().as_str(), "1" | "yes" | "true" | "on");
+    o.filters.extend(var("FILTER"));
     o.save_baseline = var("SAVE_BASELINE");
     o.baseline = var("BASELINE");
     o.load_baseline = var("LOAD_BASELINE");
     if let Some(v) = var("CALLGRIND_ARGS") {
         o.callgrind_args = v.split_whitespace().map(str::to_owned).collect();
     }
-    if let Some(v) = env("YARDSTICK_CALLGRIND_REGRESSION") {
-        o.regression = Some(parse_regression(&v).map_err(|e| {
-            UsageError(e.0.replace("--regression", "YARDSTICK_CALLGRIND_REGRESSION"))
-        })?);
+    for name in ["YARDSTICK_CALLGRIND_REGRESSION", "IAI_CALLGRIND_REGRESSION"] {
+        if let Some(v) = env(name) {
+            o.regression = Some(
+                parse_regression(&v).map_err(|e| UsageError(e.0.replace("--regression", name)))?,
+            );
+            break;
+        }
     }
     o.regression_fail_fast = var("REGRESSION_FAIL_FAST").is_some_and(|v| yes(&v));
     if let Some(v) = var("OUTPUT_FORMAT") {
@@ -300,7 +334,25 @@ fn apply_env(o: &mut Options, env: &impl Fn(&str) -> Option<String>) -> Result<(
     if let Some(v) = var("JOBS") {
         o.jobs = Some(parse_jobs(&v)?);
     }
+    // iai-callgrind: its own variable, then cargo's; NO_COLOR (any value)
+    // switches colour off unless a variable asks for it.
+    o.color = match var("COLOR").or_else(|| env("CARGO_TERM_COLOR").filter(|v| !v.is_empty())) {
+        Some(v) => parse_color(&v)?,
+        None if env("NO_COLOR").is_some_and(|v| !v.is_empty()) => Color::Never,
+        None => Color::Auto,
+    };
     Ok(())
+}
+
+fn parse_color(v: &str) -> Result<Color, UsageError> {
+    match v.to_ascii_lowercase().as_str() {
+        "auto" => Ok(Color::Auto),
+        "always" => Ok(Color::Always),
+        "never" => Ok(Color::Never),
+        other => Err(UsageError(format!(
+            "error: --color takes auto, always or never, not '{other}'"
+        ))),
+    }
 }
 
 /// Parses `Ir=5,EstimatedCycles=10`; empty means the default `Ir=10`.
@@ -375,7 +427,7 @@ fn parse_tools(v: &str) -> Result<Vec<String>, UsageError> {
                 .map(|t| t.id().to_owned())
                 .ok_or_else(|| {
                     UsageError(format!(
-                        "error: --tools: unknown tool '{t}' (expected memcheck, helgrind, drd, massif or dhat)"
+                        "error: --tools: unknown tool '{t}' (expected memcheck, helgrind, drd, massif, dhat, cachegrind or bbv)"
                     ))
                 })
         })
@@ -435,6 +487,42 @@ mod tests {
         assert!(e.0.contains("--frobnicate"), "{e}");
         let e = run(&["--load-baseline=a"], &[]).unwrap_err();
         assert!(e.0.contains("--baseline"), "{e}");
+    }
+
+    #[test]
+    fn iai_callgrinds_variables_are_read_after_ours() {
+        let o = run(
+            &[],
+            &[
+                ("IAI_CALLGRIND_SAVE_BASELINE", "iai"),
+                ("IAI_CALLGRIND_CALLGRIND_ARGS", "--cache-sim=no"),
+                ("IAI_CALLGRIND_NOCAPTURE", "stdout"),
+                ("IAI_CALLGRIND_REGRESSION", "Ir=5"),
+                ("YARDSTICK_CALLGRIND_BASELINE", "ours"),
+                ("IAI_CALLGRIND_BASELINE", "theirs"),
+            ],
+        )
+        .unwrap();
+        assert_eq!(o.save_baseline.as_deref(), Some("iai"));
+        assert_eq!(o.callgrind_args, vec!["--cache-sim=no"]);
+        assert_eq!(o.nocapture, NoCapture::Stdout);
+        assert_eq!(o.regression, Some(vec![(EventKind::Ir, 5.0)]));
+        assert_eq!(o.baseline.as_deref(), Some("ours"));
+    }
+
+    #[test]
+    fn colour_choice() {
+        assert_eq!(run(&[], &[]).unwrap().color, Color::Auto);
+        assert_eq!(run(&[], &[("NO_COLOR", "1")]).unwrap().color, Color::Never);
+        let o = run(&[], &[("NO_COLOR", "1"), ("IAI_CALLGRIND_COLOR", "always")]).unwrap();
+        assert_eq!(o.color, Color::Always);
+        assert_eq!(
+            run(&[], &[("CARGO_TERM_COLOR", "never")]).unwrap().color,
+            Color::Never
+        );
+        let o = run(&["--color", "always"], &[("CARGO_TERM_COLOR", "never")]).unwrap();
+        assert_eq!(o.color, Color::Always);
+        assert!(run(&["--color=pink"], &[]).is_err());
     }
 
     #[test]

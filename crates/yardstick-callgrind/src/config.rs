@@ -14,13 +14,15 @@ use crate::metrics::EventKind;
 /// ```
 /// use yardstick_callgrind::{EventKind, LibraryBenchmarkConfig, RegressionConfig, Tool, ValgrindTool};
 ///
-/// let config = LibraryBenchmarkConfig::default()
+/// // The builders take and return `&mut Self`, as iai-callgrind's: chain
+/// // them where a configuration is taken (`config = ...;`), or on a binding.
+/// let mut config = LibraryBenchmarkConfig::default();
+/// config
 ///     .pass_through_env("HOME")
 ///     .env("MY_SEED", "42")
 ///     .raw_callgrind_args(["--cache-sim=no"])
 ///     .regression(RegressionConfig::default().limits([(EventKind::Ir, 5.0)]))
 ///     .tool(Tool::new(ValgrindTool::DHAT));
-/// # let _ = config;
 /// ```
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct LibraryBenchmarkConfig {
@@ -32,6 +34,9 @@ pub struct LibraryBenchmarkConfig {
     pub(crate) flamegraph: Option<FlamegraphConfig>,
     pub(crate) sandbox: Option<bool>,
     pub(crate) fixtures: Option<PathBuf>,
+    pub(crate) current_dir: Option<PathBuf>,
+    pub(crate) entry_point: Option<String>,
+    pub(crate) exit_with: Option<crate::ExitWith>,
 }
 
 /// The configuration of binary benchmarks: the same type as
@@ -44,44 +49,39 @@ impl LibraryBenchmarkConfig {
     /// Whether the environment is cleared before the benchmark runs (the
     /// default: yes). Variables set with [`env`](Self::env) and passed with
     /// [`pass_through_env`](Self::pass_through_env) are there either way.
-    pub fn env_clear(mut self, clear: bool) -> Self {
+    pub fn env_clear(&mut self, clear: bool) -> &mut Self {
         self.env_clear = Some(clear);
         self
     }
 
     /// Sets the variable `key` to `value` for the benchmark.
-    pub fn env(mut self, key: impl Into<String>, value: impl Into<String>) -> Self {
+    pub fn env(&mut self, key: impl Into<String>, value: impl Into<String>) -> &mut Self {
         self.envs.push((key.into(), Some(value.into())));
         self
     }
 
-    /// Sets several variables, as [`env`](Self::env) does. An entry
-    /// `"KEY=VALUE"` sets, a bare `"KEY"` passes the variable through (as
-    /// iai-callgrind's `envs`).
-    pub fn envs<I, S>(mut self, envs: I) -> Self
+    /// Sets several variables, as [`env`](Self::env) does: `(key, value)`
+    /// pairs (iai-callgrind 0.12's form), or strings where `"KEY=VALUE"`
+    /// sets and a bare `"KEY"` passes the variable through.
+    pub fn envs<I, E>(&mut self, envs: I) -> &mut Self
     where
-        I: IntoIterator<Item = S>,
-        S: AsRef<str>,
+        I: IntoIterator<Item = E>,
+        E: EnvEntry,
     {
-        for e in envs {
-            match e.as_ref().split_once('=') {
-                Some((k, v)) => self.envs.push((k.to_owned(), Some(v.to_owned()))),
-                None => self.envs.push((e.as_ref().to_owned(), None)),
-            }
-        }
+        self.envs.extend(envs.into_iter().map(EnvEntry::into_entry));
         self
     }
 
     /// Passes the variable `key` of the environment `cargo bench` runs in
     /// through to the benchmark (ignored when it is not set).
-    pub fn pass_through_env(mut self, key: impl Into<String>) -> Self {
+    pub fn pass_through_env(&mut self, key: impl Into<String>) -> &mut Self {
         self.envs.push((key.into(), None));
         self
     }
 
     /// Passes several variables through, as
     /// [`pass_through_env`](Self::pass_through_env).
-    pub fn pass_through_envs<I, S>(mut self, keys: I) -> Self
+    pub fn pass_through_envs<I, S>(&mut self, keys: I) -> &mut Self
     where
         I: IntoIterator<Item = S>,
         S: Into<String>,
@@ -93,7 +93,7 @@ impl LibraryBenchmarkConfig {
     /// Adds arguments for callgrind (`--cache-sim=no`, `--I1=…`, …).
     /// Arguments yardstick sets itself (the output files, `--tool`) are
     /// ignored with a warning.
-    pub fn raw_callgrind_args<I, S>(mut self, args: I) -> Self
+    pub fn raw_callgrind_args<I, S>(&mut self, args: I) -> &mut Self
     where
         I: IntoIterator<Item = S>,
         S: Into<String>,
@@ -103,40 +103,106 @@ impl LibraryBenchmarkConfig {
     }
 
     /// Enables regression checks with these limits.
-    pub fn regression(mut self, regression: RegressionConfig) -> Self {
-        self.regression = Some(regression);
+    pub fn regression(&mut self, regression: impl Into<RegressionConfig>) -> &mut Self {
+        self.regression = Some(regression.into());
         self
     }
 
     /// Runs another Valgrind tool after callgrind, for each benchmark.
-    pub fn tool(mut self, tool: Tool) -> Self {
-        self.tools.push(tool);
+    pub fn tool(&mut self, tool: impl Into<Tool>) -> &mut Self {
+        self.tools.push(tool.into());
         self
     }
 
     /// Runs several other Valgrind tools, as [`tool`](Self::tool).
-    pub fn tools(mut self, tools: impl IntoIterator<Item = Tool>) -> Self {
-        self.tools.extend(tools);
+    pub fn tools<I, T>(&mut self, tools: I) -> &mut Self
+    where
+        I: IntoIterator<Item = T>,
+        T: Into<Tool>,
+    {
+        self.tools.extend(tools.into_iter().map(Into::into));
         self
     }
 
+    /// Runs `tool` instead of the tools set at higher levels (and on the
+    /// command line) for the tool's kind.
+    pub fn tool_override(&mut self, tool: impl Into<Tool>) -> &mut Self {
+        let tool = tool.into();
+        self.tools.retain(|t| t.kind != tool.kind);
+        self.tools.push(tool);
+        self
+    }
+
+    /// [`tool_override`](Self::tool_override) for several tools.
+    pub fn tools_override<I, T>(&mut self, tools: I) -> &mut Self
+    where
+        I: IntoIterator<Item = T>,
+        T: Into<Tool>,
+    {
+        for tool in tools {
+            self.tool_override(tool);
+        }
+        self
+    }
+
+    /// Adds callgrind arguments one iterator item at a time (iai-callgrind's
+    /// name for [`raw_callgrind_args`](Self::raw_callgrind_args)).
+    pub fn raw_callgrind_args_iter<I, S>(&mut self, args: I) -> &mut Self
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<String>,
+    {
+        self.raw_callgrind_args(args)
+    }
+
+    /// A configuration with these callgrind arguments.
+    pub fn with_raw_callgrind_args<I, S>(args: I) -> Self
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<String>,
+    {
+        let mut config = Self::default();
+        config.raw_callgrind_args(args);
+        config
+    }
+
     /// Draws flamegraphs of the callgrind output.
-    pub fn flamegraph(mut self, flamegraph: FlamegraphConfig) -> Self {
-        self.flamegraph = Some(flamegraph);
+    pub fn flamegraph(&mut self, flamegraph: impl Into<FlamegraphConfig>) -> &mut Self {
+        self.flamegraph = Some(flamegraph.into());
         self
     }
 
     /// Binary benchmarks: run in a fresh temporary directory (the default)
     /// or in the current one.
-    pub fn sandbox(mut self, sandbox: bool) -> Self {
+    pub fn sandbox(&mut self, sandbox: bool) -> &mut Self {
         self.sandbox = Some(sandbox);
         self
     }
 
     /// Binary benchmarks: a directory (relative to the package root) copied
     /// into the sandbox, under its own name, before each run.
-    pub fn fixtures(mut self, dir: impl Into<PathBuf>) -> Self {
-        self.fixtures = Some(dir.into());
+    pub fn fixtures(&mut self, dir: impl Into<Fixtures>) -> &mut Self {
+        self.fixtures = Some(dir.into().dir);
+        self
+    }
+
+    /// Binary benchmarks: the directory the command runs in (relative to the
+    /// sandbox when there is one).
+    pub fn current_dir(&mut self, dir: impl Into<PathBuf>) -> &mut Self {
+        self.current_dir = Some(dir.into());
+        self
+    }
+
+    /// Binary benchmarks: counts only from this function on (callgrind's
+    /// `--toggle-collect`, e.g. `"my_exe::main"`).
+    pub fn entry_point(&mut self, symbol: impl Into<String>) -> &mut Self {
+        self.entry_point = Some(symbol.into());
+        self
+    }
+
+    /// Binary benchmarks: the exit status expected (default: success).
+    pub fn exit_with(&mut self, exit_with: impl Into<crate::ExitWith>) -> &mut Self {
+        self.exit_with = Some(exit_with.into());
         self
     }
 
@@ -152,18 +218,31 @@ impl LibraryBenchmarkConfig {
         out.flamegraph = lower.flamegraph.clone().or_else(|| self.flamegraph.clone());
         out.sandbox = lower.sandbox.or(self.sandbox);
         out.fixtures = lower.fixtures.clone().or_else(|| self.fixtures.clone());
+        out.current_dir = lower
+            .current_dir
+            .clone()
+            .or_else(|| self.current_dir.clone());
+        out.entry_point = lower
+            .entry_point
+            .clone()
+            .or_else(|| self.entry_point.clone());
+        out.exit_with = lower.exit_with.or(self.exit_with);
         out
     }
 }
 
 /// Limits per event kind beyond which a run counts as a regression.
 ///
-/// A positive limit `+10.0` is breached when the count grows by more than
-/// 10 %; a negative one `-5.0` when it shrinks by more than 5 %. The default
-/// is `Ir` at `+10 %`.
+/// Soft limits are percentages against the run compared with: a positive
+/// limit `+10.0` is breached when the count grows by more than 10 %, a
+/// negative one `-5.0` when it shrinks by more than 5 %. Hard limits are
+/// absolute counts, checked on every run (with or without an old one): the
+/// count must not exceed them. The default is `Ir` at `+10 %`, no hard
+/// limit.
 #[derive(Debug, Clone, PartialEq)]
 pub struct RegressionConfig {
     pub(crate) limits: Vec<(EventKind, f64)>,
+    pub(crate) hard_limits: Vec<(EventKind, u64)>,
     pub(crate) fail_fast: bool,
 }
 
@@ -171,28 +250,56 @@ impl Default for RegressionConfig {
     fn default() -> Self {
         RegressionConfig {
             limits: vec![(EventKind::Ir, 10.0)],
+            hard_limits: Vec::new(),
             fail_fast: false,
         }
     }
 }
 
 impl RegressionConfig {
-    /// Replaces the limits, as `(event kind, percent)` pairs.
-    pub fn limits(mut self, limits: impl IntoIterator<Item = (EventKind, f64)>) -> Self {
+    /// Replaces the soft limits, as `(event kind, percent)` pairs.
+    pub fn limits<T>(&mut self, limits: T) -> &mut Self
+    where
+        T: IntoIterator<Item = (EventKind, f64)>,
+    {
         self.limits = limits.into_iter().collect();
         self
     }
 
+    /// Replaces the soft limits ([`limits`](Self::limits) under the name
+    /// later iai-callgrind releases use).
+    pub fn soft_limits<T>(&mut self, limits: T) -> &mut Self
+    where
+        T: IntoIterator<Item = (EventKind, f64)>,
+    {
+        self.limits(limits)
+    }
+
+    /// Sets hard limits, as `(event kind, count)` pairs: a run whose count
+    /// exceeds one fails, whatever it is compared with. Setting only hard
+    /// limits keeps the default soft limit (`Ir` at +10 %); clear it with
+    /// `limits([])`.
+    pub fn hard_limits<T>(&mut self, limits: T) -> &mut Self
+    where
+        T: IntoIterator<Item = (EventKind, u64)>,
+    {
+        self.hard_limits = limits.into_iter().collect();
+        self
+    }
+
     /// Stops at the first regressed benchmark instead of at the end.
-    pub fn fail_fast(mut self, yes: bool) -> Self {
+    pub fn fail_fast(&mut self, yes: bool) -> &mut Self {
         self.fail_fast = yes;
         self
     }
 }
 
-/// The Valgrind tools a benchmark can also be run under.
+/// The Valgrind tools a benchmark can also be run under (iai-callgrind's
+/// names).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum ValgrindTool {
+    /// Callgrind: always run first; naming it as an extra tool does nothing.
+    Callgrind,
     /// Memcheck: memory errors. Errors fail the benchmark (exit code 201).
     Memcheck,
     /// Helgrind: data races. Errors fail the benchmark (exit code 201).
@@ -203,17 +310,36 @@ pub enum ValgrindTool {
     Massif,
     /// DHAT: heap allocation profile (`dh_view.html` reads it).
     DHAT,
+    /// Cachegrind: cache and branch simulation (`cg_annotate` reads it).
+    Cachegrind,
+    /// BBV (experimental): basic block vectors for SimPoint.
+    BBV,
 }
 
 impl ValgrindTool {
+    /// Every tool, in this order.
+    pub const ALL: [ValgrindTool; 8] = [
+        ValgrindTool::Callgrind,
+        ValgrindTool::Memcheck,
+        ValgrindTool::Helgrind,
+        ValgrindTool::DRD,
+        ValgrindTool::Massif,
+        ValgrindTool::DHAT,
+        ValgrindTool::Cachegrind,
+        ValgrindTool::BBV,
+    ];
+
     /// Valgrind's name of the tool (`--tool=<id>`), also the file prefix.
     pub fn id(self) -> &'static str {
         match self {
+            ValgrindTool::Callgrind => "callgrind",
             ValgrindTool::Memcheck => "memcheck",
             ValgrindTool::Helgrind => "helgrind",
             ValgrindTool::DRD => "drd",
             ValgrindTool::Massif => "massif",
             ValgrindTool::DHAT => "dhat",
+            ValgrindTool::Cachegrind => "cachegrind",
+            ValgrindTool::BBV => "exp-bbv",
         }
     }
 
@@ -225,17 +351,16 @@ impl ValgrindTool {
         )
     }
 
-    /// The tool named `name` (`memcheck`, `dhat`, …).
+    /// The tool named `name` (`memcheck`, `dhat`, `bbv`, …).
     pub fn from_id(name: &str) -> Option<ValgrindTool> {
-        [
-            ValgrindTool::Memcheck,
-            ValgrindTool::Helgrind,
-            ValgrindTool::DRD,
-            ValgrindTool::Massif,
-            ValgrindTool::DHAT,
-        ]
-        .into_iter()
-        .find(|t| t.id().eq_ignore_ascii_case(name))
+        let name = if name.eq_ignore_ascii_case("bbv") {
+            "exp-bbv"
+        } else {
+            name
+        };
+        ValgrindTool::ALL
+            .into_iter()
+            .find(|t| t.id().eq_ignore_ascii_case(name))
     }
 }
 
@@ -260,7 +385,7 @@ impl Tool {
 
     /// Adds arguments for the tool (`--error-exitcode=0` restores Valgrind's
     /// default for the error-reporting tools).
-    pub fn args<I, S>(mut self, args: I) -> Tool
+    pub fn args<I, S>(&mut self, args: I) -> &mut Self
     where
         I: IntoIterator<Item = S>,
         S: Into<String>,
@@ -271,11 +396,112 @@ impl Tool {
 
     /// Switches the tool off (at a lower level than where it was switched
     /// on).
-    pub fn enable(mut self, enabled: bool) -> Tool {
+    pub fn enable(&mut self, enabled: bool) -> &mut Self {
         self.enabled = enabled;
         self
     }
+
+    /// Accepted for iai-callgrind's API; the output files keep their
+    /// fixed names (`<tool>.<function>.<id>.out`).
+    pub fn outfile_modifier(&mut self, _modifier: impl Into<String>) -> &mut Self {
+        self
+    }
 }
+
+/// A fixtures directory copied into the sandbox of binary benchmarks
+/// (relative to the package root).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Fixtures {
+    pub(crate) dir: PathBuf,
+}
+
+impl Fixtures {
+    /// The directory `dir`.
+    pub fn new(dir: impl Into<PathBuf>) -> Fixtures {
+        Fixtures { dir: dir.into() }
+    }
+
+    /// Accepted for iai-callgrind's API: the copy always follows symbolic
+    /// links.
+    pub fn follow_symlinks(&mut self, _value: bool) -> &mut Self {
+        self
+    }
+}
+
+impl<T: Into<PathBuf>> From<T> for Fixtures {
+    fn from(dir: T) -> Fixtures {
+        Fixtures::new(dir)
+    }
+}
+
+impl From<&mut Fixtures> for Fixtures {
+    fn from(f: &mut Fixtures) -> Fixtures {
+        f.clone()
+    }
+}
+
+/// One environment entry for `envs`: a `(key, value)` pair sets, a string
+/// `"KEY=VALUE"` sets and a bare `"KEY"` passes the variable through.
+pub trait EnvEntry {
+    /// The key and, unless passed through, the value.
+    fn into_entry(self) -> (String, Option<String>);
+}
+
+impl<K: Into<String>, V: Into<String>> EnvEntry for (K, V) {
+    fn into_entry(self) -> (String, Option<String>) {
+        (self.0.into(), Some(self.1.into()))
+    }
+}
+
+fn split_entry(e: &str) -> (String, Option<String>) {
+    match e.split_once('=') {
+        Some((k, v)) => (k.to_owned(), Some(v.to_owned())),
+        None => (e.to_owned(), None),
+    }
+}
+
+impl EnvEntry for &str {
+    fn into_entry(self) -> (String, Option<String>) {
+        split_entry(self)
+    }
+}
+
+impl EnvEntry for String {
+    fn into_entry(self) -> (String, Option<String>) {
+        split_entry(&self)
+    }
+}
+
+impl EnvEntry for &String {
+    fn into_entry(self) -> (String, Option<String>) {
+        split_entry(self)
+    }
+}
+
+/// The builders return `&mut Self` (iai-callgrind's API), so a chain ends in
+/// a reference; every place taking a configuration takes `impl Into<..>`,
+/// and these conversions copy the value out of it.
+macro_rules! from_refs {
+    ($($t:ty),*) => {$(
+        impl From<&mut $t> for $t {
+            fn from(v: &mut $t) -> $t {
+                v.clone()
+            }
+        }
+        impl From<&$t> for $t {
+            fn from(v: &$t) -> $t {
+                v.clone()
+            }
+        }
+    )*};
+}
+
+from_refs!(
+    LibraryBenchmarkConfig,
+    RegressionConfig,
+    Tool,
+    FlamegraphConfig
+);
 
 /// Which flamegraphs to draw.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -311,23 +537,58 @@ impl Default for FlamegraphConfig {
 
 impl FlamegraphConfig {
     /// Which flamegraphs to draw.
-    pub fn kind(mut self, kind: FlamegraphKind) -> Self {
+    pub fn kind(&mut self, kind: FlamegraphKind) -> &mut Self {
         self.kind = kind;
         self
     }
 
     /// The raw event kinds to draw (default: `Ir`). Derived metrics have no
     /// per-function costs and are skipped.
-    pub fn event_kinds(mut self, kinds: impl IntoIterator<Item = EventKind>) -> Self {
+    pub fn event_kinds(&mut self, kinds: impl IntoIterator<Item = EventKind>) -> &mut Self {
         self.event_kinds = kinds.into_iter().collect();
         self
     }
 
     /// The title above the graph (default: the benchmark's id).
-    pub fn title(mut self, title: impl Into<String>) -> Self {
+    pub fn title(&mut self, title: impl Into<String>) -> &mut Self {
         self.title = Some(title.into());
         self
     }
+
+    /// Accepted for iai-callgrind's API (the subtitle names the benchmark).
+    pub fn subtitle(&mut self, _subtitle: impl Into<String>) -> &mut Self {
+        self
+    }
+
+    /// Accepted for iai-callgrind's API: differential flamegraphs show
+    /// growth in red, as inferno draws them.
+    pub fn negate_differential(&mut self, _negate: bool) -> &mut Self {
+        self
+    }
+
+    /// Accepted for iai-callgrind's API.
+    pub fn normalize_differential(&mut self, _normalize: bool) -> &mut Self {
+        self
+    }
+
+    /// Accepted for iai-callgrind's API: stacks grow upwards.
+    pub fn direction(&mut self, _direction: Direction) -> &mut Self {
+        self
+    }
+
+    /// Accepted for iai-callgrind's API: inferno's minimum width is used.
+    pub fn min_width(&mut self, _min_width: f64) -> &mut Self {
+        self
+    }
+}
+
+/// The direction of a flamegraph (iai-callgrind's `Direction`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Direction {
+    /// Stacks grow from the top down (an icicle graph).
+    TopToBottom,
+    /// Stacks grow from the bottom up (the default).
+    BottomToTop,
 }
 
 #[cfg(test)]
@@ -336,13 +597,15 @@ mod tests {
 
     #[test]
     fn lower_levels_replace_values_and_add_to_lists() {
-        let top = LibraryBenchmarkConfig::default()
+        let top: LibraryBenchmarkConfig = LibraryBenchmarkConfig::default()
             .env("A", "1")
-            .regression(RegressionConfig::default());
-        let low = LibraryBenchmarkConfig::default()
+            .regression(RegressionConfig::default())
+            .into();
+        let low: LibraryBenchmarkConfig = LibraryBenchmarkConfig::default()
             .env_clear(false)
             .pass_through_env("B")
-            .tool(Tool::new(ValgrindTool::DHAT));
+            .tool(Tool::new(ValgrindTool::DHAT))
+            .into();
         let m = top.merged(&low);
         assert_eq!(m.env_clear, Some(false));
         assert_eq!(
@@ -357,14 +620,35 @@ mod tests {
     }
 
     #[test]
-    fn envs_splits_pairs_from_pass_through_keys() {
-        let c = LibraryBenchmarkConfig::default().envs(["K=V", "HOME"]);
+    fn envs_takes_pairs_and_strings() {
+        let mut c = LibraryBenchmarkConfig::default();
+        c.envs([("K", "V")]).envs(["A=B", "HOME"]);
         assert_eq!(
             c.envs,
             vec![
                 ("K".to_owned(), Some("V".to_owned())),
+                ("A".to_owned(), Some("B".to_owned())),
                 ("HOME".to_owned(), None)
             ]
+        );
+    }
+
+    #[test]
+    fn tool_override_replaces_the_same_kind() {
+        let mut c = LibraryBenchmarkConfig::default();
+        c.tool(Tool::new(ValgrindTool::DHAT).args(["--a"]))
+            .tool_override(Tool::new(ValgrindTool::DHAT).args(["--b"]));
+        assert_eq!(c.tools.len(), 1);
+        assert_eq!(c.tools[0].args, vec!["--b".to_owned()]);
+    }
+
+    #[test]
+    fn bbv_and_cachegrind_by_name() {
+        assert_eq!(ValgrindTool::from_id("bbv"), Some(ValgrindTool::BBV));
+        assert_eq!(ValgrindTool::BBV.id(), "exp-bbv");
+        assert_eq!(
+            ValgrindTool::from_id("Cachegrind"),
+            Some(ValgrindTool::Cachegrind)
         );
     }
 }

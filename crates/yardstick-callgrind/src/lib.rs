@@ -23,7 +23,7 @@
 //!
 //! A bench file (`harness = false`) declares benchmarks with
 //! [`main!`] — in the Iai form (`main!(bench_a, bench_b)`) or with
-//! [`library_benchmark!`] and [`library_benchmark_group!`] in
+//! [`#[library_benchmark]`](library_benchmark) and [`library_benchmark_group!`] in
 //! iai-callgrind's form, or [`binary_benchmark_group!`] for executables.
 //! Run with `cargo bench`, the binary runs each benchmark in a child of
 //! itself under `valgrind --tool=callgrind` with collection switched on only
@@ -32,7 +32,8 @@
 //!
 //! It prints iai-callgrind's lines (`Instructions: 2804|1733 (+61.8003%)
 //! [+1.61800x]`), keeps callgrind's files under
-//! `target/yardstick-callgrind` for `callgrind_annotate`, compares with the
+//! `target/yardstick-callgrind` (`target/iai` when the package calls this
+//! crate `iai-callgrind`) for `callgrind_annotate`, compares with the
 //! previous run or a named baseline, fails on regression limits, runs other
 //! Valgrind tools, draws flamegraphs and writes versioned JSON summaries.
 //! Run without `--bench` (as `cargo test --benches` does) every benchmark
@@ -41,6 +42,9 @@
 //!
 //! # Crate features
 //!
+//! - `client_requests` (off by default): Valgrind's client requests in
+//!   [`client_requests`], issued in Rust without Valgrind's headers;
+//!   `client_requests_defs` gives the same functions doing nothing.
 //! - `flamegraph` (off by default): SVG flamegraphs through `inferno`
 //!   (`FlamegraphConfig`, `--flamegraph`). Without it a flamegraph request
 //!   prints one warning line.
@@ -49,6 +53,8 @@
 mod bench;
 mod binary;
 mod cli;
+#[cfg(feature = "client_requests_defs")]
+pub mod client_requests;
 mod compare;
 mod config;
 mod drive;
@@ -75,11 +81,12 @@ mod valgrind;
 pub mod __private;
 
 pub use bench::{LibraryBenchmark, LibraryBenchmarkGroup};
-pub use binary::{Arg, BinaryBenchmarkGroup, ExitWith, Run};
+pub use binary::{Arg, BinaryBenchmarkGroup, ExitWith, Options, Run};
 pub use compare::{factor, format_line, percentage, Diff};
 pub use config::{
-    BinaryBenchmarkConfig, FlamegraphConfig, FlamegraphKind, LibraryBenchmarkConfig,
-    RegressionConfig, Tool, ValgrindTool,
+    BinaryBenchmarkConfig, Direction, EnvEntry, Fixtures, FlamegraphConfig, FlamegraphKind,
+    LibraryBenchmarkConfig, RegressionConfig, Tool, ValgrindTool,
 };
 pub use metrics::{EventKind, Metrics, UnknownEventKind};
 pub use std::hint::black_box;
+pub use yardstick_callgrind_macros::library_benchmark;

@@ -1,5 +1,6 @@
-//! The declarative macros: `main!`, `library_benchmark!`,
-//! `library_benchmark_group!` and `binary_benchmark_group!`.
+//! The declarative macros: `main!`, `library_benchmark_group!` and
+//! `binary_benchmark_group!` (`#[library_benchmark]` is in
+//! `yardstick-callgrind-macros`).
 
 /// Makes the bench binary's `main`.
 ///
@@ -34,42 +35,70 @@
 /// ```
 #[macro_export]
 macro_rules! main {
-    (config = $config:expr; library_benchmark_groups = $($group:ident),+ $(,)?) => {
+    // iai-callgrind's form: `key = value;` clauses in any order, then the
+    // groups.
+    (config = $($rest:tt)*) => { $crate::main!(@parse [] [] [] config = $($rest)*); };
+    (setup = $($rest:tt)*) => { $crate::main!(@parse [] [] [] setup = $($rest)*); };
+    (teardown = $($rest:tt)*) => { $crate::main!(@parse [] [] [] teardown = $($rest)*); };
+    (library_benchmark_groups = $($rest:tt)*) => {
+        $crate::main!(@parse [] [] [] library_benchmark_groups = $($rest)*);
+    };
+    (binary_benchmark_groups = $($rest:tt)*) => {
+        $crate::main!(@parse [] [] [] binary_benchmark_groups = $($rest)*);
+    };
+    (@parse $c:tt $s:tt $t:tt ; $($rest:tt)*) => { $crate::main!(@parse $c $s $t $($rest)*); };
+    (@parse [] $s:tt $t:tt config = $e:expr; $($rest:tt)*) => {
+        $crate::main!(@parse [$e] $s $t $($rest)*);
+    };
+    (@parse $c:tt [] $t:tt setup = $e:expr; $($rest:tt)*) => {
+        $crate::main!(@parse $c [$e] $t $($rest)*);
+    };
+    (@parse $c:tt $s:tt [] teardown = $e:expr; $($rest:tt)*) => {
+        $crate::main!(@parse $c $s [$e] $($rest)*);
+    };
+    (@parse $c:tt $s:tt $t:tt library_benchmark_groups = $(;)?) => {
+        ::std::compile_error!("library_benchmark_groups needs at least one `name` of a `library_benchmark_group!`");
+        fn main() {}
+    };
+    (@parse $c:tt $s:tt $t:tt binary_benchmark_groups = $(;)?) => {
+        ::std::compile_error!("binary_benchmark_groups needs at least one `name` of a `binary_benchmark_group!`");
+        fn main() {}
+    };
+    (@parse [$($c:expr)?] [$($s:expr)?] [$($t:expr)?]
+        library_benchmark_groups = $($group:ident),+ $(,)? $(;)?) => {
         fn main() {
             $crate::__private::main_library(
                 $crate::__context!(),
-                ::std::option::Option::Some($config),
+                ::std::option::Option::None $(.or(::std::option::Option::Some($crate::__private::into_config($c))))?,
                 ::std::vec![$($group()),+],
+                $crate::__private::MainHooks {
+                    setup: ::std::option::Option::None $(.or(::std::option::Option::Some(|| $crate::__private::Hook::run($s))))?,
+                    teardown: ::std::option::Option::None $(.or(::std::option::Option::Some(|| $crate::__private::Hook::run($t))))?,
+                },
             )
         }
     };
-    (library_benchmark_groups = $($group:ident),+ $(,)?) => {
-        fn main() {
-            $crate::__private::main_library(
-                $crate::__context!(),
-                ::std::option::Option::None,
-                ::std::vec![$($group()),+],
-            )
-        }
-    };
-    (config = $config:expr; binary_benchmark_groups = $($group:ident),+ $(,)?) => {
+    (@parse [$($c:expr)?] [$($s:expr)?] [$($t:expr)?]
+        binary_benchmark_groups = $($group:ident),+ $(,)? $(;)?) => {
         fn main() {
             $crate::__private::main_binary(
                 $crate::__context!(),
-                ::std::option::Option::Some($config),
+                ::std::option::Option::None $(.or(::std::option::Option::Some($crate::__private::into_config($c))))?,
                 ::std::vec![$($group()),+],
+                $crate::__private::MainHooks {
+                    setup: ::std::option::Option::None $(.or(::std::option::Option::Some(|| $crate::__private::Hook::run($s))))?,
+                    teardown: ::std::option::Option::None $(.or(::std::option::Option::Some(|| $crate::__private::Hook::run($t))))?,
+                },
             )
         }
     };
-    (binary_benchmark_groups = $($group:ident),+ $(,)?) => {
-        fn main() {
-            $crate::__private::main_binary(
-                $crate::__context!(),
-                ::std::option::Option::None,
-                ::std::vec![$($group()),+],
-            )
-        }
+    (@parse $($rest:tt)*) => {
+        ::std::compile_error!(
+            "main! takes `config = ..;`, `setup = ..;` and `teardown = ..;` (each at most once), then \
+             `library_benchmark_groups = a, b` or `binary_benchmark_groups = a, b`"
+        );
     };
+    // The Iai form: plain functions taking nothing.
     ($($function:path),+ $(,)?) => {
         fn main() {
             let benchmarks = ::std::vec![$(
@@ -98,6 +127,7 @@ macro_rules! main {
                     compare_by_id: false,
                     benchmarks,
                 }],
+                $crate::__private::MainHooks::default(),
             )
         }
     };
@@ -114,216 +144,8 @@ macro_rules! __context {
             manifest_dir: ::std::env!("CARGO_MANIFEST_DIR"),
             file: ::std::file!(),
             module: ::std::module_path!(),
+            dependency: $crate::__private::__dependency_name!(),
         }
-    };
-}
-
-/// Declares a library benchmark: a function and the argument sets it is
-/// benchmarked with, in iai-callgrind's attribute syntax.
-///
-/// ```no_run
-/// use yardstick_callgrind::{black_box, library_benchmark, library_benchmark_group};
-///
-/// fn fibonacci(n: u64) -> u64 {
-///     match n {
-///         0 | 1 => 1,
-///         n => fibonacci(n - 1) + fibonacci(n - 2),
-///     }
-/// }
-///
-/// fn make_vec(n: u64) -> Vec<u64> {
-///     (0..n).collect()
-/// }
-///
-/// library_benchmark! {
-///     #[bench::short(10)]
-///     #[bench::long(20)]
-///     fn bench_fibonacci(value: u64) -> u64 {
-///         black_box(fibonacci(value))
-///     }
-/// }
-///
-/// library_benchmark! {
-///     #[library_benchmark(setup = make_vec)]
-///     #[benches::sizes(10, 100)]
-///     #[bench::custom(args = (5), teardown = drop)]
-///     fn bench_sum(v: Vec<u64>) -> u64 {
-///         black_box(v.iter().sum())
-///     }
-/// }
-///
-/// library_benchmark_group!(name = my_group; benchmarks = bench_fibonacci, bench_sum);
-/// # fn main() {}
-/// // In a bench file: main!(library_benchmark_groups = my_group);
-/// ```
-///
-/// The macro must be used at module level (not inside a function): the
-/// hidden module it adds reaches the function through `super::`.
-///
-/// - `#[bench::ID(ARGS…)]` benchmarks the function with `ARGS`;
-///   `#[bench::ID(args = (ARGS…), setup = f, teardown = g, config = c)]`
-///   passes `ARGS` to `f` and `f`'s result to the function, and the
-///   function's result to `g`. Setup and teardown are not counted.
-/// - `#[benches::ID(A, B, …)]` (or `args = [A, B, …]`) makes one benchmark
-///   per argument, with ids `ID_0`, `ID_1`, …
-/// - `#[library_benchmark(setup = f, teardown = g, config = c)]` first sets
-///   defaults for all of them.
-/// - Without any `#[bench]`, the function takes no arguments and is
-///   benchmarked once.
-///
-/// The macro keeps the function as written and adds a hidden module of the
-/// same name that [`library_benchmark_group!`](crate::library_benchmark_group)
-/// reads.
-#[macro_export]
-macro_rules! library_benchmark {
-    // Entry: optional function-level options first.
-    (#[library_benchmark $(( $($opt:tt)* ))?] $($rest:tt)*) => {
-        $crate::library_benchmark!(@fnopts [] [] [] [$($($opt)*)?] $($rest)*);
-    };
-    (@fnopts [$($s:tt)*] [$($t:tt)*] [$($c:tt)*] [setup = $e:expr $(, $($more:tt)*)?] $($rest:tt)*) => {
-        $crate::library_benchmark!(@fnopts [$e] [$($t)*] [$($c)*] [$($($more)*)?] $($rest)*);
-    };
-    (@fnopts [$($s:tt)*] [$($t:tt)*] [$($c:tt)*] [teardown = $e:expr $(, $($more:tt)*)?] $($rest:tt)*) => {
-        $crate::library_benchmark!(@fnopts [$($s)*] [$e] [$($c)*] [$($($more)*)?] $($rest)*);
-    };
-    (@fnopts [$($s:tt)*] [$($t:tt)*] [$($c:tt)*] [config = $e:expr $(, $($more:tt)*)?] $($rest:tt)*) => {
-        $crate::library_benchmark!(@fnopts [$($s)*] [$($t)*] [$e] [$($($more)*)?] $($rest)*);
-    };
-    (@fnopts $s:tt $t:tt $c:tt [] $($rest:tt)*) => {
-        $crate::library_benchmark!(@attrs ($s $t $c) [] [] $($rest)*);
-    };
-    // Collect `#[bench::…]`, `#[benches::…]` and other attributes.
-    (@attrs $fo:tt [$($b:tt)*] [$($a:tt)*] #[bench :: $id:ident ( $($args:tt)* )] $($rest:tt)*) => {
-        $crate::library_benchmark!(@attrs $fo [$($b)* (bench $id ($($args)*))] [$($a)*] $($rest)*);
-    };
-    (@attrs $fo:tt [$($b:tt)*] [$($a:tt)*] #[benches :: $id:ident ( $($args:tt)* )] $($rest:tt)*) => {
-        $crate::library_benchmark!(@attrs $fo [$($b)* (benches $id ($($args)*))] [$($a)*] $($rest)*);
-    };
-    (@attrs $fo:tt [$($b:tt)*] [$($a:tt)*] #[$($attr:tt)*] $($rest:tt)*) => {
-        $crate::library_benchmark!(@attrs $fo [$($b)*] [$($a)* #[$($attr)*]] $($rest)*);
-    };
-    // The function itself.
-    (@attrs $fo:tt [$($b:tt)*] [$($a:tt)*]
-        $vis:vis fn $name:ident ( $($params:tt)* ) $(-> $ret:ty)? $body:block
-    ) => {
-        // Never inlined (as iai-callgrind's): the function keeps its own
-        // symbol, so callgrind_annotate and the flamegraphs name it.
-        #[inline(never)]
-        $($a)*
-        $vis fn $name($($params)*) $(-> $ret)? $body
-
-        #[doc(hidden)]
-        #[allow(non_snake_case)]
-        $vis mod $name {
-            #[allow(unused_imports)]
-            use super::*;
-
-            /// The benchmarks of this function.
-            pub fn __yardstick_benches() -> ::std::vec::Vec<$crate::LibraryBenchmark> {
-                #[allow(unused_mut)]
-                let mut benches = ::std::vec::Vec::new();
-                $crate::library_benchmark!(@each benches $name $fo [$($b)*]);
-                benches
-            }
-        }
-    };
-    // No `#[bench]` at all: one benchmark without arguments.
-    (@each $v:ident $name:ident $fo:tt []) => {
-        $crate::library_benchmark!(@emit $v $name $fo ::std::option::Option::None ; [] [] [] []);
-    };
-    (@each $v:ident $name:ident $fo:tt [$( ($kind:ident $id:ident ($($args:tt)*)) )+]) => {
-        $( $crate::library_benchmark!(@one $v $name $fo $kind $id ($($args)*)); )+
-    };
-    // One attribute: normalise `key = value` options, else plain arguments.
-    (@one $v:ident $name:ident ([$($s:tt)*] [$($t:tt)*] $c:tt) $kind:ident $id:ident (args = $($rest:tt)*)) => {
-        $crate::library_benchmark!(@opts $v $name ([$($s)*] [$($t)*] $c) $kind $id [] [$($s)*] [$($t)*] [] ; args = $($rest)*);
-    };
-    (@one $v:ident $name:ident ([$($s:tt)*] [$($t:tt)*] $c:tt) $kind:ident $id:ident (setup = $($rest:tt)*)) => {
-        $crate::library_benchmark!(@opts $v $name ([$($s)*] [$($t)*] $c) $kind $id [] [$($s)*] [$($t)*] [] ; setup = $($rest)*);
-    };
-    (@one $v:ident $name:ident ([$($s:tt)*] [$($t:tt)*] $c:tt) $kind:ident $id:ident (teardown = $($rest:tt)*)) => {
-        $crate::library_benchmark!(@opts $v $name ([$($s)*] [$($t)*] $c) $kind $id [] [$($s)*] [$($t)*] [] ; teardown = $($rest)*);
-    };
-    (@one $v:ident $name:ident ([$($s:tt)*] [$($t:tt)*] $c:tt) $kind:ident $id:ident (config = $($rest:tt)*)) => {
-        $crate::library_benchmark!(@opts $v $name ([$($s)*] [$($t)*] $c) $kind $id [] [$($s)*] [$($t)*] [] ; config = $($rest)*);
-    };
-    (@one $v:ident $name:ident ([$($s:tt)*] [$($t:tt)*] $c:tt) bench $id:ident ($($arg:expr),* $(,)?)) => {
-        $crate::library_benchmark!(@emit $v $name ([$($s)*] [$($t)*] $c)
-            ::std::option::Option::Some(::std::string::String::from(::std::stringify!($id)));
-            [$($arg),*] [$($s)*] [$($t)*] []);
-    };
-    (@one $v:ident $name:ident ([$($s:tt)*] [$($t:tt)*] $c:tt) benches $id:ident ($($arg:expr),* $(,)?)) => {
-        $crate::library_benchmark!(@many $v $name ([$($s)*] [$($t)*] $c) $id [$($arg),*] [$($s)*] [$($t)*] []);
-    };
-    (@opts $v:ident $name:ident $fc:tt $kind:ident $id:ident $a:tt $s:tt $t:tt $c:tt ; args = $args:tt $(, $($more:tt)*)?) => {
-        $crate::library_benchmark!(@opts $v $name $fc $kind $id $args $s $t $c ; $($($more)*)?);
-    };
-    (@opts $v:ident $name:ident $fc:tt $kind:ident $id:ident $a:tt $s:tt $t:tt $c:tt ; setup = $e:expr $(, $($more:tt)*)?) => {
-        $crate::library_benchmark!(@opts $v $name $fc $kind $id $a [$e] $t $c ; $($($more)*)?);
-    };
-    (@opts $v:ident $name:ident $fc:tt $kind:ident $id:ident $a:tt $s:tt $t:tt $c:tt ; teardown = $e:expr $(, $($more:tt)*)?) => {
-        $crate::library_benchmark!(@opts $v $name $fc $kind $id $a $s [$e] $c ; $($($more)*)?);
-    };
-    (@opts $v:ident $name:ident $fc:tt $kind:ident $id:ident $a:tt $s:tt $t:tt $c:tt ; config = $e:expr $(, $($more:tt)*)?) => {
-        $crate::library_benchmark!(@opts $v $name $fc $kind $id $a $s $t [$e] ; $($($more)*)?);
-    };
-    (@opts $v:ident $name:ident $fc:tt bench $id:ident ($($arg:expr),* $(,)?) $s:tt $t:tt $c:tt ;) => {
-        $crate::library_benchmark!(@emit $v $name $fc
-            ::std::option::Option::Some(::std::string::String::from(::std::stringify!($id)));
-            [$($arg),*] $s $t $c);
-    };
-    (@opts $v:ident $name:ident $fc:tt bench $id:ident [] $s:tt $t:tt $c:tt ;) => {
-        $crate::library_benchmark!(@emit $v $name $fc
-            ::std::option::Option::Some(::std::string::String::from(::std::stringify!($id)));
-            [] $s $t $c);
-    };
-    (@opts $v:ident $name:ident $fc:tt benches $id:ident [$($arg:expr),* $(,)?] $s:tt $t:tt $c:tt ;) => {
-        $crate::library_benchmark!(@many $v $name $fc $id [$($arg),*] $s $t $c);
-    };
-    (@many $v:ident $name:ident $fc:tt $id:ident [$($arg:expr),*] $s:tt $t:tt $c:tt) => {
-        #[allow(unused_mut, unused_variables, unused_assignments)]
-        let mut index = 0usize;
-        $(
-            $crate::library_benchmark!(@emit $v $name $fc
-                ::std::option::Option::Some(::std::format!("{}_{}", ::std::stringify!($id), index));
-                [$arg] $s $t $c);
-            index += 1;
-        )*
-    };
-    // Register one benchmark.
-    (@emit $v:ident $name:ident ($fs:tt $ft:tt [$($fc:expr)?]) $id:expr ;
-        [$($arg:expr),*] [$($setup:expr)?] [$($teardown:expr)?] [$($config:expr)?]
-    ) => {
-        $v.push($crate::LibraryBenchmark {
-            function: ::std::stringify!($name),
-            id: $id,
-            args: $crate::__private::join_args(&[$(::std::stringify!($arg)),*]),
-            function_config: ::std::option::Option::None $(.or(::std::option::Option::Some($fc)))?,
-            config: ::std::option::Option::None $(.or(::std::option::Option::Some($config)))?,
-            run: $crate::library_benchmark!(@run $name [$($arg),*] [$($setup)?] [$($teardown)?]),
-        });
-    };
-    (@run $name:ident [$($arg:expr),*] [$setup:expr] [$($teardown:expr)?]) => {
-        || {
-            let input = ::std::hint::black_box($setup($($arg),*));
-            let _output = $crate::__private::measure(move || super::$name(input));
-            $( $teardown(_output); )?
-        }
-    };
-    (@run $name:ident [$($arg:expr),*] [] [$($teardown:expr)?]) => {
-        || {
-            let args = ($(::std::hint::black_box($arg),)*);
-            let _output =
-                $crate::__private::measure(move || $crate::__private::spread(super::$name, args));
-            $( $teardown(_output); )?
-        }
-    };
-    // Entry without function-level options.
-    (#[$($first:tt)*] $($rest:tt)*) => {
-        $crate::library_benchmark!(@fnopts [] [] [] [] #[$($first)*] $($rest)*);
-    };
-    ($vis:vis fn $($rest:tt)*) => {
-        $crate::library_benchmark!(@fnopts [] [] [] [] $vis fn $($rest)*);
     };
 }
 
@@ -341,21 +163,39 @@ macro_rules! library_benchmark {
 #[macro_export]
 macro_rules! library_benchmark_group {
     (
-        name = $name:ident;
-        $(config = $config:expr;)?
-        $(compare_by_id = $compare:expr;)?
-        benchmarks = $($bench:ident),+ $(,)?
+        name = $name:ident; $(;)*
+        $(config = $config:expr; $(;)*)?
+        $(compare_by_id = $compare:expr; $(;)*)?
+        benchmarks = $($bench:ident),+ $(,)? $(;)?
     ) => {
         fn $name() -> $crate::LibraryBenchmarkGroup {
             let mut benchmarks = ::std::vec::Vec::new();
             $( benchmarks.extend($bench::__yardstick_benches()); )+
             $crate::LibraryBenchmarkGroup {
                 name: ::std::stringify!($name),
-                config: ::std::option::Option::None $(.or(::std::option::Option::Some($config)))?,
+                config: ::std::option::Option::None
+                    $(.or(::std::option::Option::Some($crate::__private::into_config($config))))?,
                 compare_by_id: false $(|| $compare)?,
                 benchmarks,
             }
         }
+    };
+    (
+        name = $name:ident; $(;)*
+        $(config = $config:expr; $(;)*)?
+        $(compare_by_id = $compare:expr; $(;)*)?
+        benchmarks = $(;)?
+    ) => {
+        ::std::compile_error!(
+            "a library_benchmark_group! needs at least one benchmark function annotated with \
+             #[library_benchmark]: library_benchmark_group!(name = some_ident; benchmarks = some_function);"
+        );
+    };
+    ($($rest:tt)*) => {
+        ::std::compile_error!(
+            "a library_benchmark_group! needs a name and benchmarks: \
+             library_benchmark_group!(name = some_ident; benchmarks = some_function);"
+        );
     };
 }
 
@@ -382,22 +222,45 @@ macro_rules! library_benchmark_group {
 /// with `env!("CARGO_BIN_EXE_my-exe")` or any path instead.
 #[macro_export]
 macro_rules! binary_benchmark_group {
-    (
-        name = $name:ident;
-        $(config = $config:expr;)?
-        $(setup = $setup:expr;)?
-        $(teardown = $teardown:expr;)?
-        $(before = $before:expr;)?
-        $(after = $after:expr;)?
-        benchmark = |$($cmd:literal,)? $group:ident : &mut $group_ty:ty| $body:expr $(;)?
-    ) => {
+    (name = $name:ident; $($rest:tt)*) => {
+        $crate::binary_benchmark_group!(@opts $name [] $($rest)*);
+    };
+    (@opts $name:ident $o:tt ; $($rest:tt)*) => {
+        $crate::binary_benchmark_group!(@opts $name $o $($rest)*);
+    };
+    (@opts $name:ident [$($o:tt)*] config = $e:expr; $($rest:tt)*) => {
+        $crate::binary_benchmark_group!(@opts $name [$($o)* (__set_config $e)] $($rest)*);
+    };
+    (@opts $name:ident $o:tt benchmark = $(;)?) => {
+        ::std::compile_error!(
+            "a binary_benchmark_group! needs `benchmark = |group: &mut BinaryBenchmarkGroup| ..` \
+             or `benchmark = |\"my-exe\", group: &mut BinaryBenchmarkGroup| ..`"
+        );
+    };
+    (@opts $name:ident [$($o:tt)*]
+        benchmark = |$cmd:literal, $group:ident : &mut $group_ty:ty| $body:expr $(;)?) => {
+        $crate::binary_benchmark_group!(@emit $name [$($o)*] [$cmd] $group [$group_ty] $body);
+    };
+    (@opts $name:ident [$($o:tt)*]
+        benchmark = |$group:ident : &mut $group_ty:ty| $body:expr $(;)?) => {
+        $crate::binary_benchmark_group!(@emit $name [$($o)*] [] $group [$group_ty] $body);
+    };
+    (@opts $name:ident [$($o:tt)*] before = $f:path $(, bench = $b:literal)?; $($rest:tt)*) => {
+        $crate::binary_benchmark_group!(@opts $name [$($o)* (@hook before [$f] $($b)?)] $($rest)*);
+    };
+    (@opts $name:ident [$($o:tt)*] after = $f:path $(, bench = $b:literal)?; $($rest:tt)*) => {
+        $crate::binary_benchmark_group!(@opts $name [$($o)* (@hook after [$f] $($b)?)] $($rest)*);
+    };
+    (@opts $name:ident [$($o:tt)*] setup = $f:path $(, bench = $b:literal)?; $($rest:tt)*) => {
+        $crate::binary_benchmark_group!(@opts $name [$($o)* (@hook setup [$f] $($b)?)] $($rest)*);
+    };
+    (@opts $name:ident [$($o:tt)*] teardown = $f:path $(, bench = $b:literal)?; $($rest:tt)*) => {
+        $crate::binary_benchmark_group!(@opts $name [$($o)* (@hook teardown [$f] $($b)?)] $($rest)*);
+    };
+    (@emit $name:ident [$($o:tt)*] [$($cmd:literal)?] $group:ident [$group_ty:ty] $body:expr) => {
         fn $name() -> $crate::BinaryBenchmarkGroup {
             let mut $group = $crate::BinaryBenchmarkGroup::__new(::std::stringify!($name));
-            $( $group.__set_config($config); )?
-            $( $group.__set_setup($setup); )?
-            $( $group.__set_teardown($teardown); )?
-            $( $group.__set_before($before); )?
-            $( $group.__set_after($after); )?
+            $( $crate::binary_benchmark_group!(@apply $group $o); )*
             $( $group.__set_crate_cmd($cmd); )?
             {
                 let $group: &mut $group_ty = &mut $group;
@@ -405,5 +268,16 @@ macro_rules! binary_benchmark_group {
             }
             $group
         }
+    };
+    (@apply $group:ident (__set_config $e:expr)) => {
+        $group.__set_config($crate::__private::into_config($e));
+    };
+    (@apply $group:ident (@hook $hook:ident [$f:path] $($b:literal)?)) => {
+        $group.__set_hook(::std::stringify!($hook), $f, false $(|| $b)?);
+    };
+    ($($rest:tt)*) => {
+        ::std::compile_error!(
+            "a binary_benchmark_group! needs a name: binary_benchmark_group!(name = some_ident; benchmark = ..);"
+        );
     };
 }

@@ -55,7 +55,7 @@ pub fn run(job: &Job, opts: &Options, p: &mut Printer) -> BenchmarkSummary {
     };
     let text = opts.output_format == OutputFormat::Default;
     if text {
-        p.out(job.header.clone());
+        p.out(crate::printer::header(&job.header));
     }
     if let Err(e) = std::fs::create_dir_all(&job.dir) {
         fail(&mut s, format!("cannot create {}: {e}", job.dir.display()));
@@ -228,36 +228,21 @@ fn callgrind(
             ));
         }
         for (kind, diff) in &all {
-            p.out(format_line(*kind, diff));
+            p.out(crate::printer::metric(format_line(*kind, diff)));
         }
     }
     // The command line (or its environment variable) wins over the code.
     let from_cli = opts.regression.clone().map(|limits| {
-        RegressionConfig::default()
-            .limits(limits)
-            .fail_fast(opts.regression_fail_fast)
+        let mut cfg = RegressionConfig::default();
+        cfg.limits(limits).fail_fast(opts.regression_fail_fast);
+        cfg
     });
     let regressions = match from_cli.or_else(|| job.config.regression.clone()) {
         Some(cfg) => check_regressions(&cfg, &all),
         None => Vec::new(),
     };
     for r in &regressions {
-        let (cmp, sign) = if r.limit >= 0.0 {
-            (">", ">")
-        } else {
-            ("<", "<")
-        };
-        let line = format!(
-            "Performance has regressed: {} ({} {cmp} {}) regressed by {:>+6} ({sign}{:>+6})",
-            r.event_kind
-                .parse::<crate::EventKind>()
-                .map(|k| k.label())
-                .unwrap_or(&r.event_kind),
-            r.new,
-            r.old,
-            format!("{}%", signed_short(r.diff_pct)),
-            signed_short(r.limit)
-        );
+        let line = regression_line(r);
         p.err(line.clone());
         s.failed = true;
         s.errors.push(format!("{}: {line}", job.header));
@@ -309,11 +294,58 @@ fn callgrind(
     })
 }
 
-/// The limits `cfg` breaches in `all`.
+/// The terminal line of one breached limit.
+pub fn regression_line(r: &Regression) -> String {
+    let label = r
+        .event_kind
+        .parse::<crate::EventKind>()
+        .map(|k| k.label())
+        .unwrap_or(&r.event_kind);
+    if r.hard {
+        return format!(
+            "Performance has regressed: {label} ({} > {}) exceeds the hard limit by {:>+6}",
+            r.new,
+            r.old,
+            format!("{}%", signed_short(r.diff_pct)),
+        );
+    }
+    let cmp = if r.limit >= 0.0 { ">" } else { "<" };
+    format!(
+        "Performance has regressed: {label} ({} {cmp} {}) regressed by {:>+6} ({cmp}{:>+6})",
+        r.new,
+        r.old,
+        format!("{}%", signed_short(r.diff_pct)),
+        signed_short(r.limit)
+    )
+}
+
+/// The limits `cfg` breaches in `all`: soft limits against the old run,
+/// then hard limits against this run's counts.
 pub fn check_regressions(
     cfg: &RegressionConfig,
     all: &[(crate::EventKind, Diff)],
 ) -> Vec<Regression> {
+    let mut out = check_soft(cfg, all);
+    for (kind, limit) in &cfg.hard_limits {
+        let Some(new) = all.iter().find(|(k, _)| k == kind).and_then(|(_, d)| d.new) else {
+            continue;
+        };
+        if new > *limit {
+            out.push(Regression {
+                event_kind: kind.name().to_owned(),
+                new,
+                old: *limit,
+                diff_pct: crate::compare::percentage(new, *limit),
+                limit: *limit as f64,
+                hard: true,
+            });
+        }
+    }
+    out
+}
+
+/// The soft (percentage) limits `cfg` breaches in `all`.
+fn check_soft(cfg: &RegressionConfig, all: &[(crate::EventKind, Diff)]) -> Vec<Regression> {
     let mut out = Vec::new();
     for (kind, limit) in &cfg.limits {
         let Some((_, d)) = all.iter().find(|(k, _)| k == kind) else {
@@ -334,6 +366,7 @@ pub fn check_regressions(
                 old,
                 diff_pct: pct,
                 limit: *limit,
+                hard: false,
             });
         }
     }

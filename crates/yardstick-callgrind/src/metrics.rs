@@ -53,6 +53,36 @@ pub enum EventKind {
     TotalRW,
     /// Derived: `L1hits + 5 × LLhits + 35 × RamHits`.
     EstimatedCycles,
+    /// System calls (`--collect-systime`) (`SysCount`): named for iai-callgrind's API; not collected.
+    SysCount,
+    /// Time in system calls (`SysTime`): named for iai-callgrind's API; not collected.
+    SysTime,
+    /// CPU time in system calls (`SysCpuTime`): named for iai-callgrind's API; not collected.
+    SysCpuTime,
+    /// Global bus events (`--collect-bus`) (`Ge`): named for iai-callgrind's API; not collected.
+    Ge,
+    /// Conditional branches (`--branch-sim`) (`Bc`): named for iai-callgrind's API; not collected.
+    Bc,
+    /// Mispredicted conditional branches (`Bcm`): named for iai-callgrind's API; not collected.
+    Bcm,
+    /// Indirect branches (`Bi`): named for iai-callgrind's API; not collected.
+    Bi,
+    /// Mispredicted indirect branches (`Bim`): named for iai-callgrind's API; not collected.
+    Bim,
+    /// Last-level instruction cache read misses, dirty (`--simulate-wb`) (`ILdmr`): named for iai-callgrind's API; not collected.
+    ILdmr,
+    /// Last-level data cache read misses, dirty (`DLdmr`): named for iai-callgrind's API; not collected.
+    DLdmr,
+    /// Last-level data cache write misses, dirty (`DLdmw`): named for iai-callgrind's API; not collected.
+    DLdmw,
+    /// L1 access cost (`--cacheuse`) (`AcCost1`): named for iai-callgrind's API; not collected.
+    AcCost1,
+    /// Last-level access cost (`AcCost2`): named for iai-callgrind's API; not collected.
+    AcCost2,
+    /// L1 spatial loss (`SpLoss1`): named for iai-callgrind's API; not collected.
+    SpLoss1,
+    /// Last-level spatial loss (`SpLoss2`): named for iai-callgrind's API; not collected.
+    SpLoss2,
 }
 
 impl EventKind {
@@ -68,6 +98,25 @@ impl EventKind {
         EventKind::ILmr,
         EventKind::DLmr,
         EventKind::DLmw,
+    ];
+
+    /// iai-callgrind's other event kinds: accepted by name, not collected.
+    pub const EXTRA: [EventKind; 15] = [
+        EventKind::SysCount,
+        EventKind::SysTime,
+        EventKind::SysCpuTime,
+        EventKind::Ge,
+        EventKind::Bc,
+        EventKind::Bcm,
+        EventKind::Bi,
+        EventKind::Bim,
+        EventKind::ILdmr,
+        EventKind::DLdmr,
+        EventKind::DLdmw,
+        EventKind::AcCost1,
+        EventKind::AcCost2,
+        EventKind::SpLoss1,
+        EventKind::SpLoss2,
     ];
 
     /// The metrics printed for every benchmark, in iai-callgrind's order.
@@ -98,6 +147,21 @@ impl EventKind {
             EventKind::RamHits => "RamHits",
             EventKind::TotalRW => "TotalRW",
             EventKind::EstimatedCycles => "EstimatedCycles",
+            EventKind::SysCount => "SysCount",
+            EventKind::SysTime => "SysTime",
+            EventKind::SysCpuTime => "SysCpuTime",
+            EventKind::Ge => "Ge",
+            EventKind::Bc => "Bc",
+            EventKind::Bcm => "Bcm",
+            EventKind::Bi => "Bi",
+            EventKind::Bim => "Bim",
+            EventKind::ILdmr => "ILdmr",
+            EventKind::DLdmr => "DLdmr",
+            EventKind::DLdmw => "DLdmw",
+            EventKind::AcCost1 => "AcCost1",
+            EventKind::AcCost2 => "AcCost2",
+            EventKind::SpLoss1 => "SpLoss1",
+            EventKind::SpLoss2 => "SpLoss2",
         }
     }
 
@@ -150,7 +214,7 @@ impl FromStr for EventKind {
             EventKind::TotalRW,
             EventKind::EstimatedCycles,
         ]);
-        all.into_iter()
+        all.chain(EventKind::EXTRA)
             .find(|k| k.name().eq_ignore_ascii_case(s.trim()))
             .ok_or_else(|| UnknownEventKind(s.trim().to_owned()))
     }

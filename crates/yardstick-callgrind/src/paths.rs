@@ -13,20 +13,37 @@
 
 use std::path::{Path, PathBuf};
 
-/// The home directory: `--home`, `YARDSTICK_CALLGRIND_HOME` (both already in
-/// `explicit`), else `yardstick-callgrind` in the target directory holding the
-/// bench binary, else in `CARGO_TARGET_DIR`, else `<package>/target`.
-pub fn home(explicit: Option<&Path>, exe: Option<&Path>, manifest_dir: &Path) -> PathBuf {
+/// The home directory: `--home`, `YARDSTICK_CALLGRIND_HOME` or
+/// `IAI_CALLGRIND_HOME` (already in `explicit`), else `name` in the target
+/// directory holding the bench binary, else in `CARGO_TARGET_DIR`, else in
+/// `<package>/target`. `name` is `iai` when the package calls this crate
+/// `iai-callgrind` (iai-callgrind's location), else `yardstick-callgrind`.
+pub fn home(
+    explicit: Option<&Path>,
+    exe: Option<&Path>,
+    manifest_dir: &Path,
+    name: &str,
+) -> PathBuf {
     if let Some(h) = explicit {
         return h.to_owned();
     }
     if let Some(target) = exe.and_then(target_dir_of) {
-        return target.join("yardstick-callgrind");
+        return target.join(name);
     }
     if let Some(t) = std::env::var_os("CARGO_TARGET_DIR") {
-        return PathBuf::from(t).join("yardstick-callgrind");
+        return PathBuf::from(t).join(name);
     }
-    manifest_dir.join("target").join("yardstick-callgrind")
+    manifest_dir.join("target").join(name)
+}
+
+/// The home directory's name for a package that calls this crate
+/// `dependency`.
+pub fn home_name(dependency: &str) -> &'static str {
+    if dependency == "iai-callgrind" {
+        "iai"
+    } else {
+        "yardstick-callgrind"
+    }
 }
 
 /// The cargo target directory holding `exe`: the nearest ancestor with
@@ -144,8 +161,18 @@ mod tests {
     #[test]
     fn explicit_home_wins() {
         assert_eq!(
-            home(Some(Path::new("h")), None, Path::new("m")),
+            home(Some(Path::new("h")), None, Path::new("m"), "iai"),
             Path::new("h")
+        );
+    }
+
+    #[test]
+    fn iai_callgrinds_name_means_target_iai() {
+        assert_eq!(home_name("iai-callgrind"), "iai");
+        assert_eq!(home_name("yardstick-callgrind"), "yardstick-callgrind");
+        assert_eq!(
+            home(None, None, Path::new("m"), home_name("iai-callgrind")).file_name(),
+            Some(std::ffi::OsStr::new("iai"))
         );
     }
 }

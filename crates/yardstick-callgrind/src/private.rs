@@ -16,6 +16,9 @@ pub struct Context {
     pub file: &'static str,
     /// `module_path!()` of the bench file (the bench target's crate name).
     pub module: &'static str,
+    /// The name the package's manifest gives this crate: `iai-callgrind`
+    /// after the one-line switch, whose files then go to `target/iai`.
+    pub dependency: &'static str,
 }
 
 /// The measured region: the only code whose events are counted.
@@ -27,7 +30,7 @@ pub struct Context {
 /// function (and its symbol) in the binary.
 #[inline(never)]
 pub fn __yardstick_callgrind_measure<F: FnOnce() -> R, R>(f: F) -> R {
-    std::hint::black_box(f())
+    f()
 }
 
 /// The same measured region under its documented name.
@@ -35,6 +38,14 @@ pub use __yardstick_callgrind_measure as measure;
 
 /// The callgrind `--toggle-collect` pattern matching [`measure`].
 pub const TOGGLE_PATTERN: &str = "*::__private::__yardstick_callgrind_measure*";
+
+/// A configuration written in iai-callgrind's style (a builder chain ending
+/// in `&mut LibraryBenchmarkConfig`) or by value, as a value.
+pub fn into_config(config: impl Into<LibraryBenchmarkConfig>) -> LibraryBenchmarkConfig {
+    config.into()
+}
+
+pub use yardstick_callgrind_macros::__dependency_name;
 
 /// Calls a function with the elements of a tuple as its arguments.
 pub trait Spread<Args, R> {
@@ -78,14 +89,42 @@ pub fn join_args(args: &[&str]) -> String {
     args.join(", ")
 }
 
+/// `main!`'s `setup` and `teardown`: run once, before the first and after
+/// the last benchmark, in the harness process (never under Valgrind).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct MainHooks {
+    /// Runs before the benchmarks.
+    pub setup: Option<fn()>,
+    /// Runs after the benchmarks.
+    pub teardown: Option<fn()>,
+}
+
+/// What `setup = ..` in `main!` may be: a function to call (`my_setup`) or
+/// an expression already evaluated (`my_setup()`).
+pub trait Hook {
+    /// Runs the hook.
+    fn run(self);
+}
+
+impl<F: FnOnce() -> R, R> Hook for F {
+    fn run(self) {
+        let _ = self();
+    }
+}
+
+impl Hook for () {
+    fn run(self) {}
+}
+
 /// The entry point of a library bench binary (`main!` calls it); exits the
 /// process.
 pub fn main_library(
     context: Context,
     config: Option<LibraryBenchmarkConfig>,
     groups: Vec<LibraryBenchmarkGroup>,
+    hooks: MainHooks,
 ) -> ! {
-    let code = crate::runner::run_library(context, config.unwrap_or_default(), groups);
+    let code = crate::runner::run_library(context, config.unwrap_or_default(), groups, hooks);
     std::process::exit(code)
 }
 
@@ -94,7 +133,8 @@ pub fn main_binary(
     context: Context,
     config: Option<LibraryBenchmarkConfig>,
     groups: Vec<BinaryBenchmarkGroup>,
+    hooks: MainHooks,
 ) -> ! {
-    let code = crate::runner::run_binary(context, config.unwrap_or_default(), groups);
+    let code = crate::runner::run_binary(context, config.unwrap_or_default(), groups, hooks);
     std::process::exit(code)
 }

@@ -5,7 +5,7 @@
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 
-use crate::__private::{Context, TOGGLE_PATTERN};
+use crate::__private::{Context, MainHooks, TOGGLE_PATTERN};
 use crate::bench::LibraryBenchmarkGroup;
 use crate::binary::{BinaryBenchmarkGroup, ExitWith};
 use crate::cli::{self, Options, Parsed};
@@ -22,7 +22,11 @@ pub const EXIT_REGRESSED: i32 = 3;
 
 fn parse_options() -> Result<Options, i32> {
     match cli::parse(std::env::args_os().skip(1), |k| std::env::var(k).ok()) {
-        Ok(Parsed::Run(o)) => Ok(*o),
+        Ok(Parsed::Run(o)) => {
+            crate::printer::set_color(o.color);
+            iai_notes();
+            Ok(*o)
+        }
         Ok(Parsed::Help) => {
             crate::printer::outln!("{}", cli::HELP.trim_end());
             Err(0)
@@ -34,11 +38,27 @@ fn parse_options() -> Result<Options, i32> {
     }
 }
 
+/// One line for each iai-callgrind variable that has no effect here.
+fn iai_notes() {
+    if std::env::var_os("IAI_CALLGRIND_RUNNER").is_some() {
+        crate::printer::errln!(
+            "note: IAI_CALLGRIND_RUNNER is ignored: yardstick-callgrind needs no separate runner"
+        );
+    }
+    if std::env::var_os("IAI_CALLGRIND_LOG").is_some() {
+        crate::printer::errln!(
+            "note: IAI_CALLGRIND_LOG is ignored: yardstick-callgrind has no log; use --nocapture \
+             to see the benchmarks' output"
+        );
+    }
+}
+
 /// Runs a bench binary of library benchmarks; returns the exit status.
 pub fn run_library(
     context: Context,
     config: LibraryBenchmarkConfig,
     groups: Vec<LibraryBenchmarkGroup>,
+    main_hooks: MainHooks,
 ) -> i32 {
     // Inside Valgrind every new line of code executed costs a translation:
     // the child looks for its flag before parsing anything else.
@@ -109,7 +129,7 @@ pub fn run_library(
             });
         }
     }
-    drive(&context, &opts, jobs, &[])
+    with_main_hooks(&opts, main_hooks, || drive(&context, &opts, jobs, &[]))
 }
 
 /// Runs a bench binary of binary benchmarks; returns the exit status.
@@ -117,6 +137,7 @@ pub fn run_binary(
     context: Context,
     config: LibraryBenchmarkConfig,
     groups: Vec<BinaryBenchmarkGroup>,
+    main_hooks: MainHooks,
 ) -> i32 {
     let opts = match parse_options() {
         Ok(o) => o,
@@ -168,9 +189,9 @@ pub fn run_binary(
                     details: shown,
                     program: cmd.clone(),
                     args: arg.args.clone(),
-                    toggle: run.entry_point.clone(),
+                    toggle: merged.entry_point.clone(),
                     config: merged.clone(),
-                    exit_with: run.exit_with,
+                    exit_with: merged.exit_with.unwrap_or(ExitWith::Success),
                     setup: group.setup,
                     teardown: group.teardown,
                     native: None,
@@ -179,7 +200,23 @@ pub fn run_binary(
             }
         }
     }
-    drive(&context, &opts, jobs, &hooks)
+    with_main_hooks(&opts, main_hooks, || drive(&context, &opts, jobs, &hooks))
+}
+
+/// Runs `main!`'s setup, the benchmarks, then its teardown (not for
+/// `--list`).
+fn with_main_hooks(opts: &Options, hooks: MainHooks, run: impl FnOnce() -> i32) -> i32 {
+    if opts.list {
+        return run();
+    }
+    if let Some(setup) = hooks.setup {
+        setup();
+    }
+    let code = run();
+    if let Some(teardown) = hooks.teardown {
+        teardown();
+    }
+    code
 }
 
 /// A binary of the benchmarking package: beside the bench binary's folder
@@ -188,11 +225,12 @@ fn crate_binary(exe: Option<&Path>, name: &str) -> PathBuf {
     exe.and_then(Path::parent)
         .map(|deps| {
             let beside = deps.join(name);
-            if beside.is_file() {
-                beside
-            } else {
-                deps.parent().unwrap_or(deps).join(name)
-            }
+            let above = deps.parent().unwrap_or(deps).join(name);
+            // Neither: a command on PATH, as iai-callgrind falls back to.
+            [beside, above]
+                .into_iter()
+                .find(|p| p.is_file())
+                .unwrap_or_else(|| PathBuf::from(name))
         })
         .unwrap_or_else(|| PathBuf::from(name))
 }
@@ -214,7 +252,9 @@ fn quote(s: &str) -> String {
 
 /// `<home>/[<triple>/]<package>/<bench file>`.
 fn base_dir(context: &Context, opts: &Options, exe: Option<&Path>) -> PathBuf {
-    let mut home = crate::paths::home(opts.home.as_deref(), exe, Path::new(context.manifest_dir));
+    let name = crate::paths::home_name(context.dependency);
+    let manifest = Path::new(context.manifest_dir);
+    let mut home = crate::paths::home(opts.home.as_deref(), exe, manifest, name);
     if opts.separate_targets {
         home.push(env!("YARDSTICK_CALLGRIND_TARGET"));
     }

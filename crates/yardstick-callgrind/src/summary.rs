@@ -78,8 +78,11 @@ pub struct Regression {
     pub old: u64,
     /// The change in percent.
     pub diff_pct: f64,
-    /// The limit in percent.
+    /// The limit: in percent for a soft limit, a count for a hard one.
     pub limit: f64,
+    /// A hard (absolute) limit: `old` is then the limit itself.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub hard: bool,
 }
 
 /// The run of another Valgrind tool.

@@ -25,6 +25,8 @@ pub fn out_file_flag(tool: ValgrindTool) -> Option<&'static str> {
     match tool {
         ValgrindTool::DHAT => Some("--dhat-out-file"),
         ValgrindTool::Massif => Some("--massif-out-file"),
+        ValgrindTool::Cachegrind => Some("--cachegrind-out-file"),
+        ValgrindTool::BBV => Some("--bb-out-file"),
         _ => None,
     }
 }
@@ -65,15 +67,25 @@ pub fn parse_log(tool: ValgrindTool, log: &str) -> LogSummary {
     let wanted: &[&str] = match tool {
         ValgrindTool::DHAT => &["Total", "At t-gmax", "At t-end", "Reads", "Writes"],
         ValgrindTool::Memcheck => &["in use at exit", "total heap usage"],
+        ValgrindTool::Cachegrind => &[
+            "I refs",
+            "I1 misses",
+            "LLi misses",
+            "D refs",
+            "D1 misses",
+            "LLd misses",
+            "LL refs",
+            "LL misses",
+        ],
+        ValgrindTool::BBV => &["Total instructions"],
         _ => &[],
     };
     for line in &lines {
         if let Some((key, value)) = line.split_once(':') {
-            let key = key.trim();
-            if wanted.contains(&key) {
-                summary
-                    .fields
-                    .push((key.to_owned(), value.trim().to_owned()));
+            // Cachegrind aligns its keys with inner spaces (`I   refs`).
+            let key = key.split_whitespace().collect::<Vec<_>>().join(" ");
+            if wanted.contains(&key.as_str()) {
+                summary.fields.push((key, value.trim().to_owned()));
             }
         }
     }
@@ -107,7 +119,8 @@ pub(crate) fn tools_of(job: &Job, opts: &Options) -> Vec<Tool> {
         list.retain(|x| x.kind != t.kind);
         list.push(t);
     }
-    list.retain(|t| t.enabled);
+    // Callgrind always runs first: naming it again adds nothing.
+    list.retain(|t| t.enabled && t.kind != ValgrindTool::Callgrind);
     list
 }
 
@@ -194,6 +207,20 @@ mod tests {
         assert_eq!(
             s.error_summary.as_deref(),
             Some("3 errors from 1 contexts (suppressed: 0 from 0)")
+        );
+    }
+
+    #[test]
+    fn cachegrind_log() {
+        let log = "==9== I   refs:      1,234\n==9== I1  misses:        5\n==9== D   refs:        600  (400 rd   + 200 wr)\n";
+        let s = parse_log(ValgrindTool::Cachegrind, log);
+        assert_eq!(
+            s.fields,
+            vec![
+                ("I refs".to_owned(), "1,234".to_owned()),
+                ("I1 misses".to_owned(), "5".to_owned()),
+                ("D refs".to_owned(), "600  (400 rd   + 200 wr)".to_owned()),
+            ]
         );
     }
 

@@ -5,6 +5,34 @@ use serde::{Deserialize, Serialize};
 /// How much work one iteration does, so results can be shown as a rate.
 ///
 /// Serialised as Criterion.rs does (`{"Bytes":1024}`).
+///
+/// Five variants, as Criterion.rs 0.8 has them. Code written for
+/// Criterion.rs 0.5, when there were three, that matches them exhaustively
+/// does not compile (with Criterion.rs 0.6+ neither):
+///
+/// ```compile_fail,E0004
+/// # use yardstick_format::criterion::Throughput;
+/// fn per_iteration(t: Throughput) -> u64 {
+///     match t {
+///         Throughput::Bytes(n) | Throughput::BytesDecimal(n) => n,
+///         Throughput::Elements(n) => n,
+///     }
+/// }
+/// ```
+///
+/// One arm more makes it build with every version:
+///
+/// ```
+/// # use yardstick_format::criterion::Throughput;
+/// fn per_iteration(t: Throughput) -> u64 {
+///     match t {
+///         Throughput::Bytes(n) | Throughput::BytesDecimal(n) => n,
+///         Throughput::Elements(n) => n,
+///         _ => 0, // Bits and ElementsAndBytes (Criterion.rs 0.6+)
+///     }
+/// }
+/// assert_eq!(per_iteration(Throughput::Bits(8)), 0);
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum Throughput {
     /// Bytes per iteration, shown in binary units (KiB/s, MiB/s, GiB/s).
@@ -57,6 +85,11 @@ pub struct SavedSample {
     pub iters: Vec<f64>,
     /// Total measured value of each sample (nanoseconds for time).
     pub times: Vec<f64>,
+    /// The worker process that took each sample (yardstick's extension;
+    /// Criterion.rs's readers ignore it). Absent when one process took them
+    /// all, as Criterion.rs does.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub processes: Option<Vec<u32>>,
 }
 
 impl SavedSample {
@@ -85,6 +118,15 @@ impl SavedSample {
         }
         if self.times.iter().any(|&t| !(t.is_finite() && t >= 0.0)) {
             return Err("a time is negative or not a number".into());
+        }
+        if let Some(p) = &self.processes {
+            if p.len() != self.iters.len() {
+                return Err(format!(
+                    "{} process indices for {} samples",
+                    p.len(),
+                    self.iters.len()
+                ));
+            }
         }
         Ok(())
     }
@@ -232,6 +274,7 @@ mod tests {
             sampling_mode: SamplingMode::Linear,
             iters: vec![1.0, 2.0],
             times: vec![10.0, 20.0],
+            processes: None,
         };
         assert_eq!(
             serde_json::to_string(&s).unwrap(),

@@ -4,7 +4,9 @@
 //! [`criterion`] holds the files of Criterion.rs's home directory
 //! (`target/criterion/<id>/{new,base,…}/`), field for field, so that tools
 //! written for Criterion.rs read yardstick's results; [`messages`] holds
-//! cargo-criterion's JSON messages (`--message-format json`).
+//! cargo-criterion's JSON messages (`--message-format json`); [`history`]
+//! holds the runs `cargo yardstick history --export` writes; [`worker`]
+//! the line protocol between a parent and a bench binary's worker processes.
 //!
 //! yardstick's own files carry a `version` and have a JSON Schema under
 //! `schemas/` in this crate, checked against the types in its tests:
@@ -25,9 +27,12 @@
 #![deny(missing_docs)]
 
 pub mod analyze;
+pub mod atomic;
 pub mod criterion;
 pub mod drift;
 pub mod exec;
+pub mod history;
 pub mod messages;
 pub mod metrics;
 pub mod names;
+pub mod worker;

@@ -49,10 +49,11 @@ pub fn folder_component(part: &str) -> String {
         lossy = true;
     }
     if lossy {
-        // Truncation to 32 bits keeps folder names short; collisions need
-        // two lossy parts of one id position to share 32 hash bits.
-        #[allow(clippy::cast_possible_truncation)]
-        out.push_str(&format!("_{:08x}", fnv1a(part.as_bytes()) as u32));
+        // All 64 bits: 32 were found to collide in a search of 10^7 ids
+        // (`x??"^"*:` and `x??/"\<?`); 64 need ~4·10^9 lossy ids for even
+        // odds. A collision that still happens is caught on reading: the
+        // folder's benchmark.json names the id it belongs to.
+        out.push_str(&format!("_{:016x}", fnv1a(part.as_bytes())));
     }
     out
 }
@@ -109,6 +110,22 @@ mod tests {
     }
 
     #[test]
+    fn the_campaigns_colliding_pair_gets_two_folders() {
+        // Both became `x________c8556df9` with a 32-bit hash.
+        let (a, b) = ("x??\"^\"*:", "x??/\"\\<?");
+        assert_eq!(a.len(), 8);
+        assert_eq!(b.len(), 8);
+        assert_eq!(fnv1a(a.as_bytes()) & 0xffff_ffff, 0xc855_6df9);
+        assert_eq!(fnv1a(b.as_bytes()) & 0xffff_ffff, 0xc855_6df9);
+        let (fa, fb) = (folder_component(a), folder_component(b));
+        assert_ne!(fa, fb);
+        // FNV-1a 64 of "" is the reference's offset basis.
+        assert_eq!(folder_component(""), "__cbf29ce484222325");
+        // "x" and 7 replaced characters, then `_` and 16 hex digits.
+        assert_eq!(fa.len(), 8 + 17, "{fa}");
+    }
+
+    #[test]
     fn dot_parts_cannot_leave_the_home_directory() {
         for part in ["..", ".", "", ".hidden"] {
             let c = folder_component(part);
@@ -128,7 +145,7 @@ mod tests {
     fn long_parts_and_titles_are_cut_on_a_char_boundary() {
         let long = "é".repeat(100);
         let c = folder_component(&long);
-        assert!(c.len() <= MAX_COMPONENT_LEN + 9);
+        assert!(c.len() <= MAX_COMPONENT_LEN + 17);
         assert_ne!(c, folder_component(&"é".repeat(99)));
         let t = title(&"x".repeat(150));
         assert_eq!(t.len(), MAX_TITLE_LEN + 3);

@@ -121,8 +121,15 @@ fn walk(
         .map(|e| e.path())
         .filter(|p| {
             let name = p.file_name().and_then(|n| n.to_str()).unwrap_or("");
-            // Baseline folders hold files only; report folders are ours.
-            !matches!(name, "new" | "base" | "change" | "report") && !name.starts_with('.')
+            // Skipped by what they hold, not by name: a function may be
+            // called `new`, `base`, `change` or `report` (its folder then
+            // holds `new/`, not these files).
+            let ours = match name {
+                "change" => p.join("estimates.json").is_file(),
+                "report" => p.join("index.html").is_file() && !p.join("new").is_dir(),
+                _ => false,
+            };
+            !ours && !name.starts_with('.')
         })
         .collect();
     subdirs.sort();
@@ -204,6 +211,39 @@ fn csv_fields(line: &str) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn functions_named_as_the_layouts_folders_are_found() {
+        let home = std::env::temp_dir().join(format!("yardstick-disk-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&home);
+        let e = r#"{"confidence_interval":{"confidence_level":0.95,"lower_bound":1.0,"upper_bound":2.0},"point_estimate":1.5,"standard_error":0.1}"#;
+        let estimates = format!(
+            r#"{{"mean":{e},"median":{e},"median_abs_dev":{e},"slope":null,"std_dev":{e}}}"#
+        );
+        let names = ["base", "change", "new", "report", "plain"];
+        for f in names {
+            let new = home.join("g").join(f).join("new");
+            fs::create_dir_all(&new).unwrap();
+            fs::write(
+                new.join("sample.json"),
+                r#"{"sampling_mode":"Flat","iters":[1,1],"times":[1,2]}"#,
+            )
+            .unwrap();
+            fs::write(new.join("estimates.json"), &estimates).unwrap();
+            fs::write(
+                new.join("benchmark.json"),
+                format!(
+                    r#"{{"group_id":"g","function_id":"{f}","value_str":null,"throughput":null,"full_id":"g/{f}","directory_name":"g/{f}","title":"g/{f}"}}"#
+                ),
+            )
+            .unwrap();
+        }
+        let (found, problems) = discover(&home).unwrap();
+        assert!(problems.is_empty(), "{problems:?}");
+        let ids: Vec<&str> = found.iter().map(|b| b.record.full_id.as_str()).collect();
+        assert_eq!(ids, ["g/base", "g/change", "g/new", "g/plain", "g/report"]);
+        fs::remove_dir_all(&home).unwrap();
+    }
 
     #[test]
     fn ids_sort_naturally() {

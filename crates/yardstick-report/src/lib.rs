@@ -10,7 +10,7 @@
 //! let iters: Vec<f64> = (1..=20).map(|i| f64::from(i) * 100.0).collect();
 //! let times: Vec<f64> = iters.iter().enumerate()
 //!     .map(|(i, n)| n * 42.0 + (i % 5) as f64 * 30.0).collect();
-//! let sample = SavedSample { sampling_mode: SamplingMode::Linear, iters, times };
+//! let sample = SavedSample { sampling_mode: SamplingMode::Linear, iters, times, processes: None };
 //! let cfg = BootstrapConfig { nresamples: 2000, ..BootstrapConfig::default() };
 //! let (estimates, dists) =
 //!     estimates_with_distributions(&sample.iters, &sample.times, true, &cfg)?;
@@ -42,6 +42,9 @@
 //!   charts of time and throughput over numeric inputs.
 //! * [`write_index`] — `<home>/report/index.html`, every benchmark found.
 //! * [`write_all`] — all of them again from the saved files alone.
+//! * [`write_history_site`] — the history as a static site: an index of
+//!   every benchmark per machine, a page per benchmark with its series over
+//!   the commits and level shifts, and a page of every shift.
 //! * [`RunResults`] — the documented data model behind
 //!   [`markdown_summary`], [`quick_svg`], [`messages`] and templates.
 //!
@@ -59,12 +62,15 @@ mod density;
 mod disk;
 mod error;
 mod escape;
+mod history;
 mod markdown;
 pub mod messages;
 mod pages;
 mod plots;
+mod pyperf;
 mod regenerate;
 mod results;
+mod summaries;
 mod svg;
 #[cfg(feature = "templates")]
 mod template;
@@ -77,8 +83,12 @@ use yardstick_format::criterion::{BenchmarkRecord, SavedSample};
 
 pub use disk::{discover, StoredBenchmark};
 pub use error::ReportError;
+pub use history::{
+    write_history_site, HistoryRun, HistorySite, Series, SeriesPoint, Shift, SiteSummary,
+};
 pub use markdown::markdown_summary;
 pub use plots::quick::quick_svg;
+pub use pyperf::pyperf_json;
 pub use regenerate::{
     load_results, write_all, write_benchmark_from_disk, RegenerateOptions, Regenerated,
     DEFAULT_SEED,
@@ -182,9 +192,36 @@ fn write_group_members(
     if members.iter().any(|b| b.record.directory_name == group_dir) {
         return Ok(false);
     }
+    let parts = summaries::parts(group_id, group_dir, members);
+    let summary = pages::group::Summary {
+        title: group_id,
+        group_id,
+        to_home: "../../",
+        parts: parts
+            .iter()
+            .map(|p| {
+                (
+                    format!("../{}/report/index.html", p.folder),
+                    p.title.clone(),
+                )
+            })
+            .collect(),
+    };
     let dir = write::inside(home, group_dir)?.join("report");
-    let files = pages::group::render(group_id, members, log_scale);
-    write_files(&dir, &files)?;
+    write_files(&dir, &pages::group::render(&summary, members, log_scale))?;
+    for part in &parts {
+        let summary = pages::group::Summary {
+            title: &part.title,
+            group_id,
+            to_home: "../../../",
+            parts: Vec::new(),
+        };
+        let dir = write::inside(home, &format!("{group_dir}/{}", part.folder))?.join("report");
+        write_files(
+            &dir,
+            &pages::group::render(&summary, &part.members, log_scale),
+        )?;
+    }
     Ok(true)
 }
 

@@ -82,6 +82,9 @@ pub struct BenchmarkResult {
     pub samples: Vec<SampleValue>,
     /// The change from the baseline, if one was compared.
     pub change: Option<ChangeValue>,
+    /// Named values the user attached (nanobench's `context`, set with
+    /// `yardstick::nanobench::Bench::context`); empty otherwise.
+    pub context: std::collections::BTreeMap<String, String>,
 }
 
 /// An estimate with its confidence interval.
@@ -366,6 +369,7 @@ impl BenchmarkResult {
             total_value: p.times.iter().sum(),
             samples,
             change: p.change,
+            context: std::collections::BTreeMap::new(),
         }
     }
 }

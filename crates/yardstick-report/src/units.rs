@@ -176,6 +176,23 @@ fn decimal(rate: f64, base: &str, units: [&str; 3]) -> String {
     }
 }
 
+/// Year, month, day, hour, minute and second (UTC) of a time in seconds
+/// since the Unix epoch, by Howard Hinnant's `civil_from_days`.
+#[must_use]
+pub fn utc_fields(secs: i64) -> [i64; 6] {
+    let rem = secs.rem_euclid(86_400);
+    let z = secs.div_euclid(86_400) + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    [y, m, d, rem / 3600, rem % 3600 / 60, rem % 60]
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

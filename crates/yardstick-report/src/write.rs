@@ -1,27 +1,14 @@
 //! Writing report files: atomically, and only inside the home directory.
 
 use std::fs;
-use std::io::Write;
 use std::path::{Component, Path, PathBuf};
 
 use crate::ReportError;
 
-/// Writes `bytes` to `path` through a temporary file in the same folder and
-/// a rename, so a reader never sees half a file. Creates the folder.
+/// Writes `bytes` to `path` whole or not at all (the workspace's one
+/// writer, [`yardstick_format::atomic`]). Creates the folder.
 pub(crate) fn atomic(path: &Path, bytes: &[u8]) -> Result<(), ReportError> {
-    let dir = path.parent().unwrap_or(Path::new("."));
-    fs::create_dir_all(dir).map_err(|e| ReportError::io(dir, e))?;
-    let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("file");
-    let tmp = dir.join(format!(".{name}.{}.tmp", std::process::id()));
-    let result = (|| {
-        let mut f = fs::File::create(&tmp)?;
-        f.write_all(bytes)?;
-        fs::rename(&tmp, path)
-    })();
-    result.map_err(|e| {
-        let _ = fs::remove_file(&tmp);
-        ReportError::io(path, e)
-    })
+    yardstick_format::atomic::write_file(path, bytes).map_err(|e| ReportError::io(path, e))
 }
 
 /// Removes `path` if it exists (a plot left from an earlier report that

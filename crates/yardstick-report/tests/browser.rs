@@ -89,13 +89,18 @@ fn every_page_loads_in_chromium_with_its_plots() {
         }
         let rel = page.strip_prefix(&dir).unwrap().display().to_string();
         let in_report = rel.ends_with("report/index.html") && rel != "home/report/index.html";
-        let depth = rel.matches('/').count();
+        let benchmark_page = common::specs()
+            .iter()
+            .any(|s| rel == format!("home/{}/report/index.html", s.directory_name));
         let expected_plots = if !in_report {
             0
-        } else if depth >= 4 || rel.starts_with("home/fib 20/") {
+        } else if benchmark_page {
             6 // a benchmark: PDF, regression or iteration times, 4 or 5 distributions
         } else {
-            1 // a group: at least the violin plot
+            // A group or a part of one (a function across its inputs, an
+            // input across the functions): the violin plot and at least
+            // one benchmark's two small plots.
+            3
         };
         if images.len() < expected_plots {
             problems.push(format!(

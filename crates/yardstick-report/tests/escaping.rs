@@ -59,6 +59,7 @@ fn folder_names_that_leave_home_are_refused() {
         sampling_mode: SamplingMode::Flat,
         iters: vec![10.0; 10],
         times: (0..10).map(|i| 100.0 + f64::from(i)).collect(),
+        processes: None,
     };
     let est = estimates(
         &sample.iters,
@@ -115,6 +116,7 @@ fn without_distributions_the_numbers_stay_and_the_page_says_why() {
         times: (1..=10)
             .map(|i| f64::from(i) * 50.0 + f64::from(i % 3))
             .collect(),
+        processes: None,
     };
     let est = estimates(
         &sample.iters,

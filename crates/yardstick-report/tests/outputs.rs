@@ -99,6 +99,116 @@ fn the_report_has_every_page_and_plot() {
     }
 }
 
+/// Every plot file the Criterion.rs user guide lists for a benchmark
+/// ("File Structure" of its Plots & Graphs chapter), after a run with a
+/// comparison: the linear-sampling names on a linear benchmark, the
+/// iteration-times names on a flat one given a baseline here.
+#[test]
+fn every_plot_the_criterion_guide_lists_exists_after_a_comparison() {
+    let home = common::fresh_dir("outputs-guide-plots");
+    common::write_suite(&home);
+    let has = |dir: &str, f: &str| home.join(dir).join("report").join(f).is_file();
+    for f in [
+        "both/pdf.svg",
+        "both/regression.svg",
+        "change/mean.svg",
+        "change/median.svg",
+        "change/t-test.svg",
+        "index.html",
+        "MAD.svg",
+        "mean.svg",
+        "median.svg",
+        "pdf.svg",
+        "pdf_small.svg",
+        "regression.svg",
+        "regression_small.svg",
+        "relative_pdf_small.svg",
+        "relative_regression_small.svg",
+        "SD.svg",
+        "slope.svg",
+    ] {
+        assert!(has("parse/json/10", f), "parse/json/10/report/{f} missing");
+    }
+    // The flat benchmark, compared with a copy of itself as its baseline.
+    common::rewrite_with_baseline(&home, "fib 20");
+    for f in [
+        "both/iteration_times.svg",
+        "iteration_times.svg",
+        "iteration_times_small.svg",
+        "relative_iteration_times_small.svg",
+        "pdf_small.svg",
+        "relative_pdf_small.svg",
+    ] {
+        assert!(has("fib 20", f), "fib 20/report/{f} missing");
+    }
+    assert!(!has("fib 20", "regression_small.svg"));
+    // Every small plot is an SVG of its own, smaller than the full plot.
+    let small = fs::read_to_string(home.join("parse/json/10/report/pdf_small.svg")).unwrap();
+    let full = fs::read_to_string(home.join("parse/json/10/report/pdf.svg")).unwrap();
+    assert!(
+        small.starts_with("<svg") && small.contains("width=\"420\""),
+        "{}",
+        &small[..200]
+    );
+    assert!(full.contains("width=\"640\""));
+}
+
+/// The summary pages Criterion.rs writes for a group with functions and
+/// inputs: each function across its inputs and each input across the
+/// functions, linked from the group page, with each member's small plots.
+#[test]
+fn groups_have_summary_pages_per_function_and_per_input() {
+    let home = common::fresh_dir("outputs-summaries");
+    common::write_suite(&home);
+    for part in ["json", "xml", "1", "10", "100", "1000"] {
+        let dir = home.join("parse").join(part).join("report");
+        assert!(
+            dir.join("index.html").is_file(),
+            "parse/{part}/report/index.html"
+        );
+        assert!(
+            dir.join("violin.svg").is_file(),
+            "parse/{part}/report/violin.svg"
+        );
+    }
+    // Lines over the inputs only where the inputs vary: per function.
+    assert!(home.join("parse/json/report/lines.svg").is_file());
+    assert!(!home.join("parse/10/report/lines.svg").exists());
+    let group = fs::read_to_string(home.join("parse/report/index.html")).unwrap();
+    assert!(
+        group.contains("href=\"../json/report/index.html\">parse/json</a>"),
+        "{group}"
+    );
+    assert!(
+        group.contains("href=\"../100/report/index.html\">parse/100</a>"),
+        "{group}"
+    );
+    assert!(
+        group.contains("src=\"../../parse/json/10/report/pdf_small.svg\""),
+        "{group}"
+    );
+    assert!(
+        group.contains("src=\"../../parse/json/10/report/regression_small.svg\""),
+        "{group}"
+    );
+    let json = fs::read_to_string(home.join("parse/json/report/index.html")).unwrap();
+    assert!(json.contains("<h1>parse/json"), "{json}");
+    assert!(
+        json.contains("href=\"../../../report/index.html\""),
+        "{json}"
+    );
+    assert!(
+        json.contains("src=\"../../../parse/json/1000/report/pdf_small.svg\""),
+        "{json}"
+    );
+    assert!(
+        !json.contains("parse/xml/"),
+        "only the json benchmarks: {json}"
+    );
+    // A group without inputs, or with one benchmark per part, has none.
+    assert!(!home.join("cycles/count/report/violin.svg").exists());
+}
+
 #[test]
 fn units_other_than_time_are_shown_as_they_are() {
     let home = common::fresh_dir("outputs-units");
@@ -269,6 +379,13 @@ fn builtin_templates_render_the_run() {
     assert_eq!(first["runs"].as_array().unwrap().len(), 60);
     let v = first["runs"][0]["values"][0].as_f64().unwrap();
     assert!(v > 1e-9 && v < 1e-6, "seconds per iteration: {v}");
+    // The built-in renders with serde (no template engine needed); the
+    // template source users copy from says exactly the same.
+    let templated: serde_json::Value = serde_json::from_str(
+        &yardstick_report::render_template(Builtin::Pyperf.source(), &results).unwrap(),
+    )
+    .unwrap();
+    assert_eq!(templated, pyperf);
 }
 
 #[test]

@@ -7,7 +7,7 @@ mod common;
 use std::fs;
 use std::process::Command;
 
-use yardstick_report::{Builtin, RunResults};
+use yardstick_report::{pyperf_json, RunResults};
 
 /// `python3` with pyperf importable, installing it with pip if needed;
 /// `None` (after printing why) when Python or pip is not there.
@@ -80,8 +80,8 @@ fn pyperf_reads_the_export() {
     let new = slower(&base, 1.5);
     let base_file = dir.join("base.json");
     let new_file = dir.join("new.json");
-    fs::write(&base_file, Builtin::Pyperf.render(&base).unwrap()).unwrap();
-    fs::write(&new_file, Builtin::Pyperf.render(&new).unwrap()).unwrap();
+    fs::write(&base_file, pyperf_json(&base)).unwrap();
+    fs::write(&new_file, pyperf_json(&new)).unwrap();
 
     let stats = pyperf(python, &[&base_file], "stats");
     assert!(

@@ -75,6 +75,21 @@ impl Verdict {
     }
 }
 
+/// Criterion.rs's rule: not significant is no change; significant with the
+/// whole interval of the mean change beyond the noise threshold is a
+/// regression or an improvement; otherwise within noise.
+pub(crate) fn verdict_of(p_value: f64, mean: &Estimate, cfg: &ChangeConfig) -> Verdict {
+    if p_value >= cfg.significance {
+        Verdict::NoChange
+    } else if mean.lower > cfg.noise_threshold {
+        Verdict::Regressed
+    } else if mean.upper < -cfg.noise_threshold {
+        Verdict::Improved
+    } else {
+        Verdict::WithinNoise
+    }
+}
+
 /// The change from a baseline to a new run.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Change {
@@ -230,8 +245,10 @@ fn check_config(cfg: &ChangeConfig) -> Result<(), StatsError> {
             "noise_threshold must be a non-negative fraction (e.g. 0.01)",
         ));
     }
-    if cfg.nresamples == 0 {
-        return Err(StatsError::InvalidConfig("nresamples must be at least 1"));
+    if cfg.nresamples == 0 || cfg.nresamples > crate::MAX_NRESAMPLES {
+        return Err(StatsError::InvalidConfig(
+            "nresamples must be from 1 to 10^7",
+        ));
     }
     Ok(())
 }
@@ -389,15 +406,7 @@ fn compare_given_new(
     let c = cfg.confidence;
     let mean = Estimate::from_distribution(mean_new / mean_old - 1.0, &d.mean, c);
     let median = Estimate::from_distribution(med_new / med_old - 1.0, &d.median, c);
-    let verdict = if p_value >= cfg.significance {
-        Verdict::NoChange
-    } else if mean.lower > cfg.noise_threshold {
-        Verdict::Regressed
-    } else if mean.upper < -cfg.noise_threshold {
-        Verdict::Improved
-    } else {
-        Verdict::WithinNoise
-    };
+    let verdict = verdict_of(p_value, &mean, cfg);
     Ok((
         Change {
             mean,

@@ -35,8 +35,10 @@ impl Default for BootstrapConfig {
 impl BootstrapConfig {
     pub(crate) fn check(&self) -> Result<(), StatsError> {
         check_confidence(self.confidence)?;
-        if self.nresamples == 0 {
-            return Err(StatsError::InvalidConfig("nresamples must be at least 1"));
+        if self.nresamples == 0 || self.nresamples > crate::MAX_NRESAMPLES {
+            return Err(StatsError::InvalidConfig(
+                "nresamples must be from 1 to 10^7",
+            ));
         }
         Ok(())
     }

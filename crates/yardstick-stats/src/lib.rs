@@ -42,6 +42,8 @@
 //! * [`tasty`] — tasty-bench's two-point estimate and stopping rule;
 //!   [`nanobench`] — err%, the unstable rule, epoch sizing;
 //!   [`complexity`] — Big-O fits.
+//! * [`processes`] — estimates and comparisons over worker processes, the
+//!   intervals that carry run-to-run variance.
 //! * [`changepoint`] — level shifts in a benchmark's history;
 //!   [`drift`] — a machine's run-to-run drift from A/A runs.
 //! * [`kde`] — kernel density estimates for plots.
@@ -66,6 +68,12 @@ pub const DEFAULT_SEED: u64 = 0x5EED_0F7A_8D57_C1A5;
 /// counts differ in their last bits, and no clock resolves one part in 10⁹.
 pub const RELATIVE_ROUNDING: f64 = 1e-9;
 
+/// The most bootstrap resamples any analysis accepts: 10^7 (the default is
+/// 10^5). The distributions are held in memory, 8 bytes per resample and
+/// statistic, so an unbounded count is an allocation failure, not an
+/// answer.
+pub const MAX_NRESAMPLES: usize = 10_000_000;
+
 pub mod bootstrap;
 mod change;
 pub mod changepoint;
@@ -82,6 +90,7 @@ mod outlier_variance;
 pub mod paired;
 pub mod power;
 pub mod precision;
+pub mod processes;
 pub mod regression;
 mod resample;
 pub mod rng;

@@ -101,6 +101,27 @@ pub fn sign_test_ratio(ratios: &[f64], confidence: f64) -> Option<RatioInterval>
     })
 }
 
+/// The two-sided sign test's p-value for "the median ratio is 1": ratios
+/// within [`crate::RELATIVE_ROUNDING`] of 1 are ties and dropped, and with
+/// `s` of the remaining `n` above 1, `p = min(1, 2 · P(Bin(n, ½) ≤ min(s, n − s)))`.
+/// It agrees with [`sign_test_ratio`]: an interval that excludes 1 has
+/// `p ≤ 1 − confidence`. `None` without an untied ratio.
+#[must_use]
+pub fn sign_test_p(ratios: &[f64]) -> Option<f64> {
+    let untied: Vec<f64> = ratios
+        .iter()
+        .copied()
+        .filter(|r| (r - 1.0).abs() > crate::RELATIVE_ROUNDING)
+        .collect();
+    let n = untied.len();
+    if n == 0 || untied.iter().any(|r| !r.is_finite()) {
+        return None;
+    }
+    let above = untied.iter().filter(|&&r| r > 1.0).count();
+    let fewer = above.min(n - above);
+    Some((2.0 * binom_half_cdf(fewer as i64, n)).min(1.0))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -126,6 +147,21 @@ mod tests {
         assert!((ci.coverage - (1.0 - 2.0 * 0.020_694_732_666_015_625)).abs() < 1e-12);
         assert!(ci.is_significant());
         assert!(ci.lower <= ci.ratio && ci.ratio <= ci.upper);
+    }
+
+    #[test]
+    fn the_p_value_is_scipys_binomtest() {
+        // scipy.stats.binomtest(15, 20, 0.5).pvalue = 0.041389465332031250
+        let mut r = vec![1.1; 15];
+        r.extend([0.9; 5]);
+        assert!((sign_test_p(&r).unwrap() - 0.041_389_465_332_031_25).abs() < 1e-15);
+        // Ties at 1 are dropped: binomtest(6, 6, 0.5).pvalue = 0.03125.
+        r = vec![1.0, 1.0, 1.2, 1.2, 1.2, 1.2, 1.2, 1.2];
+        assert!((sign_test_p(&r).unwrap() - 0.031_25).abs() < 1e-15);
+        // Balanced: binomtest(5, 10, 0.5).pvalue = 1.
+        r = [vec![1.1; 5], vec![0.9; 5]].concat();
+        assert_eq!(sign_test_p(&r), Some(1.0));
+        assert_eq!(sign_test_p(&[1.0, 1.0]), None);
     }
 
     #[test]

@@ -26,17 +26,23 @@ fn tasty_format_csv_baseline_and_fail_if_slower() {
     ]);
     let r = run(&h, &args(&a), &[("FIXTURE_WORK", "2000")]);
     assert_eq!(r.code, 0, "{}", r.stderr);
+    // tasty-bench's tree: All, then each group opened once, ids split on
+    // '/', the result two spaces under its name.
     let lines: Vec<&str> = r.stdout.lines().collect();
-    let i = lines
-        .iter()
-        .position(|l| l.starts_with("fake/work: OK ("))
-        .expect(&r.stdout);
-    assert!(lines[i].ends_with("s)"), "{}", lines[i]);
-    let second = lines[i + 1];
+    assert_eq!(lines[..2], ["All", "  fake"], "{}", r.stdout);
     assert!(
-        second.starts_with("  ") && second.contains(" ± ") && second.ends_with("s"),
+        lines[2].starts_with("    work: OK (") && lines[2].ends_with("s)"),
+        "{}",
+        lines[2]
+    );
+    let second = lines[3];
+    assert!(
+        second.starts_with("      ") && second.contains(" ± ") && second.ends_with("s"),
         "{second}"
     );
+    assert_eq!(lines[4..6], ["  sizes", "    sum"], "{}", r.stdout);
+    assert!(lines[6].starts_with("      64: OK ("), "{}", r.stdout);
+    assert!(lines[8].starts_with("      256: OK ("), "{}", r.stdout);
     assert!(r.stdout.contains("All 3 tests passed ("), "{}", r.stdout);
     assert!(
         !r.stdout.contains("Benchmarking"),
@@ -59,7 +65,7 @@ fn tasty_format_csv_baseline_and_fail_if_slower() {
     // failure past --fail-if-slower 20, named, with a non-zero exit.
     let a = quick(&[
         "--output-format",
-        "tasty",
+        "tasty-flat",
         "--baseline-csv",
         csv_arg,
         "--fail-if-slower",
@@ -96,7 +102,7 @@ fn tasty_format_csv_baseline_and_fail_if_slower() {
     // time to well within 5 %).
     let a = quick(&[
         "--output-format",
-        "tasty",
+        "tasty-flat",
         "--baseline-csv",
         csv_arg,
         "--fail-if-slower",
@@ -116,7 +122,7 @@ fn tasty_format_csv_baseline_and_fail_if_slower() {
     // --hide-successes prints only the failures.
     let a = quick(&[
         "--output-format",
-        "tasty",
+        "tasty-flat",
         "--hide-successes",
         "--baseline-csv",
         csv_arg,
@@ -138,12 +144,18 @@ fn fail_if_slower_20_fails_a_22_percent_slowdown_and_passes_a_10_percent_one() {
     let h = home("tasty-limit");
     let csv = h.join("before.csv");
     let csv_arg = csv.to_str().unwrap();
-    let a = quick(&["--output-format", "tasty", "--csv", csv_arg, "fake/work"]);
+    let a = quick(&[
+        "--output-format",
+        "tasty-flat",
+        "--csv",
+        csv_arg,
+        "fake/work",
+    ]);
     let r = run(&h, &args(&a), &[("FIXTURE_WORK", "2000")]);
     assert_eq!(r.code, 0, "{}", r.stderr);
     let limit = quick(&[
         "--output-format",
-        "tasty",
+        "tasty-flat",
         "--baseline-csv",
         csv_arg,
         "--fail-if-slower",
@@ -529,11 +541,194 @@ fn nanobench_table_with_dashes_for_what_was_not_measured() {
         !instructions_measured,
         "{row}"
     );
+    // A note above the first header says why the other columns are `-`.
+    let note = if instructions_measured {
+        "`-`: not measured. `--measure cycles,branches,branch-misses` reads the counter columns where the machine has hardware counters.\n"
+    } else {
+        "`-`: not measured. `--measure instructions,cycles,branches,branch-misses` reads the counter columns where the machine has hardware counters.\n"
+    };
+    assert!(r.stdout.contains(note), "{}", r.stdout);
     // Throughput in bytes: a new header, per byte.
     assert!(
         r.stdout
             .contains("|             ns/byte |              byte/s |"),
         "{}",
         r.stdout
+    );
+}
+
+#[test]
+fn stdev_is_tasty_benchs_rule_on_a_fake_clock() {
+    // fake/work: 2000 ns per iteration (±0.2 %). tasty-bench's rule with
+    // its 1 ms perturbation: the pair (n, 2n) is off the line by about
+    // 3 ms / √5 = 1.342 ms (±9 % with the pattern), so σ per iteration is
+    // 1.342 ms / n; below 5 % of 2000 ns first at n = 16 384 (81.9 ns; at
+    // 8192 it is 163.8 ns). The estimate is (t₁ + 2t₂) / 5n = 2000 ns and
+    // ± is 2σ = 163.8 ns, both in tasty-bench's CSV.
+    let h = home("stdev");
+    let csv = h.join("stdev.csv");
+    let a = [
+        "--bench",
+        "--stdev",
+        "5",
+        "--nresamples",
+        "2000",
+        "--output-format",
+        "tasty-flat",
+        "--csv",
+        csv.to_str().unwrap(),
+        "--exact",
+        "fake/work",
+    ];
+    let r = run(&h, &a, &[("FIXTURE_WORK", "2000")]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(r.stdout.contains("fake/work: OK ("), "{}", r.stdout);
+    assert!(r.stdout.contains("  2.0 μs ± "), "{}", r.stdout);
+    let text = std::fs::read_to_string(&csv).unwrap();
+    let row: Vec<f64> = text
+        .lines()
+        .find_map(|l| l.strip_prefix("fake/work,"))
+        .unwrap()
+        .split(',')
+        .map(|x| x.parse().unwrap())
+        .collect();
+    assert!((row[0] / 2_000_000.0 - 1.0).abs() < 0.005, "{row:?}");
+    assert!((140_000.0..190_000.0).contains(&row[1]), "{row:?}");
+    // The doubling pair is what was saved: n = 16 384 and 32 768.
+    let dir = std::fs::read_dir(&h)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| {
+            p.file_name()
+                .unwrap()
+                .to_string_lossy()
+                .starts_with("fake_work")
+        })
+        .unwrap();
+    let sample = std::fs::read_to_string(dir.join("new/sample.json")).unwrap();
+    assert!(sample.contains("[16384.0,32768.0]"), "{sample}");
+
+    // Criterion.rs's interval target and tasty-bench's rule are two ways
+    // to stop: asking for both is an error, in one line.
+    let both = run(
+        &h,
+        &["--bench", "--stdev", "5", "--target-precision", "1"],
+        &[],
+    );
+    assert_eq!(both.code, 2);
+    assert!(both.stderr.contains("--stdev"), "{}", both.stderr);
+}
+
+#[test]
+fn group_options_are_tasty_benchs_local_options() {
+    let h = home("local");
+    let base = ["--bench", "--nresamples", "2000", "--color", "never"];
+    let with = |extra: &[&'static str]| -> Vec<&'static str> {
+        base.iter().chain(extra).copied().collect()
+    };
+    let env = [("FIXTURE_LOCAL", "1"), ("FIXTURE_WORK", "2000")];
+    let first = run(&h, &with(&["--save-baseline", "old", "local"]), &env);
+    assert_eq!(first.code, 0, "{}", first.stderr);
+    // The group's stdev chose tasty-bench's rule; the other group's
+    // target and time-out replaced the defaults (±1 %, 5 s): its ±50 %
+    // noise cannot reach ±0.5 % in 0.3 s.
+    assert!(
+        first
+            .stdout
+            .contains("Benchmarking local/work: Doubling until the relative standard deviation is below 5% (at most 2.0000 s)"),
+        "{}",
+        first.stdout
+    );
+    assert!(
+        first.stdout.contains(
+            "Benchmarking local_adaptive/noisy: Sampling until ±0.5% (at most 300.00 ms)"
+        ),
+        "{}",
+        first.stdout
+    );
+    assert!(
+        first.stderr.contains("not the ±0.5% asked for"),
+        "{}",
+        first.stderr
+    );
+
+    // 25 % slower: past the group's 10 % limit, with no limit on the
+    // command line; the run fails naming the benchmark.
+    let slow_env = [("FIXTURE_LOCAL", "1"), ("FIXTURE_WORK", "2500")];
+    let slow = run(&h, &with(&["--baseline", "old", "local/work"]), &slow_env);
+    assert_eq!(slow.code, 1, "{}\n{}", slow.stdout, slow.stderr);
+    assert!(
+        slow.stderr
+            .contains("more than the 10% --fail-if-slower allows"),
+        "{}",
+        slow.stderr
+    );
+    assert!(
+        slow.stderr.contains("1 benchmark failed: local/work"),
+        "{}",
+        slow.stderr
+    );
+}
+
+#[test]
+fn allocations_show_on_the_tasty_line_and_in_a_memory_block() {
+    // alloc/vec100 allocates one Vec<u64> of 100: 800 bytes an iteration.
+    let h = home("memory");
+    let env = [("FIXTURE_METERS", "1")];
+    let tasty = quick(&[
+        "--measure",
+        "allocs",
+        "--output-format",
+        "tasty-flat",
+        "--exact",
+        "alloc/vec100",
+    ]);
+    let r = run(&h, &args(&tasty), &env);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let line = r
+        .stdout
+        .lines()
+        .find(|l| l.contains(" ± "))
+        .unwrap_or_else(|| panic!("{}", r.stdout));
+    assert!(line.contains(", 800 B allocated, "), "{line}");
+    assert!(line.ends_with(" peak memory"), "{line}");
+
+    let stats = quick(&[
+        "--measure",
+        "allocs",
+        "--output-format",
+        "stats",
+        "--exact",
+        "alloc/vec100",
+    ]);
+    let r = run(&h, &args(&stats), &env);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let block: Vec<&str> = r
+        .stdout
+        .lines()
+        .skip_while(|l| *l != "===> Stats for memory")
+        .collect();
+    assert!(block.len() >= 12, "{}", r.stdout);
+    for (line, label) in block[1..6].iter().zip([
+        "Min:",
+        "25 percentile:",
+        "Median:",
+        "75 percentile:",
+        "Max:",
+    ]) {
+        assert!(line.starts_with(label), "{line}");
+        // Compared with the first run's: the same 800 bytes.
+        assert!(line.ends_with(" 800.00 (+      0.00 /  0.0%)"), "{line}");
+    }
+    assert_eq!(block[6], "Outliers:         Lo: 0; Hi: 0; Sum: 0");
+    assert_eq!(block[7], "Outlier variance:  0.00000e0 (unaffected)");
+    assert_eq!(
+        block[9],
+        "Mean:                 800.00 (+      0.00 /  0.0%)"
+    );
+    assert_eq!(block[10], "Std deviation:          0.00");
+    assert_eq!(
+        block[11..],
+        ["> Relative", "No difference proven at 95.0% confidence"]
     );
 }

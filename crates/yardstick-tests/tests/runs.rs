@@ -372,13 +372,16 @@ fn quick_mode_stops_early() {
 fn without_a_plan_sampling_stops_once_precise_or_at_the_time_out() {
     let h = home("adaptive");
     let env = [("FIXTURE_ADAPTIVE", "1")];
-    // By default it samples for at least 0.5 s, precise or not: more than
+    // In one process (`--processes 1`; the default sampling in worker
+    // processes is tested in processes.rs) it samples for at least 0.5 s, precise or not: more than
     // the ten samples the fake clock needs. 0.5 s of linear samples from
     // 100 µs up is about 100 samples; a loaded machine makes them fewer.
     let r = run(
         &h,
         &[
             "--bench",
+            "--processes",
+            "1",
             "--exact",
             "adaptive/stable",
             "--warm-up-time",
@@ -393,6 +396,8 @@ fn without_a_plan_sampling_stops_once_precise_or_at_the_time_out() {
         &h,
         &[
             "--bench",
+            "--processes",
+            "1",
             "--exact",
             "adaptive/stable",
             "--warm-up-time",
@@ -428,6 +433,8 @@ fn without_a_plan_sampling_stops_once_precise_or_at_the_time_out() {
         &h,
         &[
             "--bench",
+            "--processes",
+            "1",
             "--exact",
             "adaptive/noisy",
             "--warm-up-time",
@@ -453,6 +460,8 @@ fn without_a_plan_sampling_stops_once_precise_or_at_the_time_out() {
         &h,
         &[
             "--bench",
+            "--processes",
+            "1",
             "--exact",
             "adaptive/stable",
             "--sample-size",

@@ -31,7 +31,7 @@ pub(crate) const FLAT_ABOVE_NS: f64 = 1e6;
 
 /// The first linear sample aims at this much time, long against the clock's
 /// resolution and the loop's overhead.
-const FIRST_SAMPLE_NS: f64 = 1e5;
+pub(crate) const FIRST_SAMPLE_NS: f64 = 1e5;
 
 /// The warm-up ends once two consecutive timings per iteration agree this
 /// well, after at least [`MIN_WARM_UP`].
@@ -59,6 +59,8 @@ pub(crate) struct Sampled {
     pub mode: ActualSamplingMode,
     pub iters: Vec<f64>,
     pub values: Vec<f64>,
+    /// The worker process of each sample, when several took them.
+    pub processes: Option<Vec<u32>>,
     /// The relative half-width reached, if it could be computed.
     pub precision: Option<f64>,
     /// Whether the target was reached before the time-out.
@@ -73,6 +75,18 @@ pub(crate) fn warm_up<M: Measurement>(
     f: &mut RoutineFn<'_, M>,
     max: Duration,
 ) -> Result<f64, NotIterated> {
+    warm_up_within(m, f, MIN_WARM_UP.min(max), max)
+}
+
+/// [`warm_up`] with the shortest warm-up given: a worker process after the
+/// first needs only its own caches and pages warmed, not the machine's
+/// clock.
+pub(crate) fn warm_up_within<M: Measurement>(
+    m: &M,
+    f: &mut RoutineFn<'_, M>,
+    min: Duration,
+    max: Duration,
+) -> Result<f64, NotIterated> {
     let start = Instant::now();
     let mut iters: u64 = 1;
     let mut previous: Option<f64> = None;
@@ -80,10 +94,9 @@ pub(crate) fn warm_up<M: Measurement>(
         let (_, took) = run_once(m, f, iters)?;
         let per_iter = (took.as_nanos() as f64).max(1.0) / iters as f64;
         let elapsed = start.elapsed();
-        let stable = previous.is_some_and(|p| {
-            ((per_iter - p) / p).abs() < WARM_UP_AGREEMENT && elapsed >= MIN_WARM_UP
-        });
-        if stable || elapsed >= max || iters >= 1 << 62 {
+        let stable = previous
+            .is_some_and(|p| ((per_iter - p) / p).abs() < WARM_UP_AGREEMENT && elapsed >= min);
+        if stable || elapsed >= max || iters >= crate::limits::MAX_ITERS {
             return Ok(per_iter);
         }
         previous = Some(per_iter);
@@ -112,7 +125,7 @@ pub(crate) fn sample<M: Measurement>(
     loop {
         let k = iters.len() as u64 + 1;
         let n = match mode {
-            ActualSamplingMode::Linear => k.saturating_mul(d),
+            ActualSamplingMode::Linear => crate::limits::cap(k.saturating_mul(d)),
             ActualSamplingMode::Flat => 1,
         };
         let (value, _) = run_once(m, f, n)?;
@@ -133,6 +146,7 @@ pub(crate) fn sample<M: Measurement>(
                     mode,
                     iters,
                     values,
+                    processes: None,
                     precision,
                     reached: true,
                 });
@@ -143,6 +157,7 @@ pub(crate) fn sample<M: Measurement>(
                 mode,
                 iters,
                 values,
+                processes: None,
                 precision,
                 reached: false,
             });

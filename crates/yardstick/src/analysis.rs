@@ -8,10 +8,76 @@ use yardstick_stats::{
 };
 
 use crate::config::{ActualSamplingMode, BenchmarkConfig};
+use crate::store::SavedSample;
 
 /// The seed of every bootstrap: the analysis is a pure function of the
 /// samples, so saved samples always give the same numbers.
 pub(crate) const SEED: u64 = yardstick_stats::DEFAULT_SEED;
+
+/// What sampling produced: the plain value the analysis starts from.
+#[derive(Debug, Clone)]
+pub(crate) struct Samples {
+    pub mode: ActualSamplingMode,
+    pub iters: Vec<f64>,
+    pub values: Vec<f64>,
+    /// The worker process of each sample, when several took them.
+    pub processes: Option<Vec<u32>>,
+}
+
+impl Samples {
+    pub(crate) fn in_one_process(
+        mode: ActualSamplingMode,
+        iters: Vec<f64>,
+        values: Vec<f64>,
+    ) -> Samples {
+        Samples {
+            mode,
+            iters,
+            values,
+            processes: None,
+        }
+    }
+
+    pub(crate) fn from_sampled(s: crate::adaptive::Sampled) -> Samples {
+        Samples {
+            mode: s.mode,
+            iters: s.iters,
+            values: s.values,
+            processes: s.processes,
+        }
+    }
+
+    pub(crate) fn from_saved(s: SavedSample) -> Samples {
+        Samples {
+            mode: s.sampling_mode,
+            iters: s.iters,
+            values: s.times,
+            processes: s.processes,
+        }
+    }
+
+    /// One estimate per worker process (slope or mean per iteration), when
+    /// at least two processes took the samples.
+    fn per_process(&self) -> Option<Vec<f64>> {
+        per_process_estimates(
+            self.mode,
+            &self.iters,
+            &self.values,
+            self.processes.as_deref(),
+        )
+    }
+}
+
+fn per_process_estimates(
+    mode: ActualSamplingMode,
+    iters: &[f64],
+    values: &[f64],
+    processes: Option<&[u32]>,
+) -> Option<Vec<f64>> {
+    let linear = mode == ActualSamplingMode::Linear;
+    let e = yardstick_stats::processes::per_process(iters, values, processes?, linear).ok()?;
+    (e.len() >= 2).then_some(e)
+}
 
 /// What the analysis of one benchmark found.
 #[derive(Debug, Clone)]
@@ -26,6 +92,14 @@ pub(crate) struct Analysis {
     /// R² of the slope line at the lower and upper bounds of its interval.
     pub r2_bounds: Option<(f64, f64)>,
     pub change: Option<Change>,
+    /// The worker process of each sample, when several took them.
+    pub processes: Option<Vec<u32>>,
+    /// One estimate per worker process; the typical estimate's interval is
+    /// Student's t over them.
+    pub per_process: Option<Vec<f64>>,
+    /// Whether the change was judged between processes on both sides (it
+    /// carries run-to-run noise), rather than between samples.
+    pub change_between_processes: bool,
     /// The bootstrap distributions, kept for the report's plots.
     #[cfg_attr(not(feature = "report"), allow(dead_code))]
     pub distributions: Option<Distributions>,
@@ -45,15 +119,28 @@ impl Analysis {
 }
 
 /// Analyses samples (`values[i]` measured over `iters[i]` iterations),
-/// comparing with `baseline` (a baseline's per-iteration averages) if given.
+/// comparing with a saved `baseline` if given. When several worker
+/// processes took the samples, the typical estimate (slope, or mean) is
+/// their mean with Student's t interval over the processes, and a baseline
+/// taken the same way is compared process against process
+/// (`yardstick_stats::processes`); the other estimates and the plots' distributions stay the
+/// bootstrap's over samples.
 pub(crate) fn analyse(
-    mode: ActualSamplingMode,
-    iters: Vec<f64>,
-    values: Vec<f64>,
-    baseline: Option<&[f64]>,
+    samples: Samples,
+    baseline: Option<&SavedSample>,
     config: &BenchmarkConfig,
     keep_distributions: bool,
 ) -> Result<Analysis, StatsError> {
+    let per_process = samples.per_process();
+    let Samples {
+        mode,
+        iters,
+        values,
+        processes,
+    } = samples;
+    let old_sample = baseline;
+    let old_averages = baseline.map(SavedSample::averages);
+    let baseline = old_averages.as_deref();
     let averages: Vec<f64> = values.iter().zip(&iters).map(|(v, n)| v / n).collect();
     let tukey = classify(&averages);
     let boot = BootstrapConfig {
@@ -71,24 +158,29 @@ pub(crate) fn analyse(
         .map(|old| {
             // The estimates just resampled the new run's means and medians;
             // the comparison reuses them.
-            compare_with_resampled_new(
-                old,
-                &averages,
-                &distributions,
-                &ChangeConfig {
-                    nresamples: config.nresamples,
-                    confidence: config.confidence_level,
-                    significance: config.significance_level,
-                    noise_threshold: config.noise_threshold,
-                    seed: SEED,
-                },
-            )
+            compare_with_resampled_new(old, &averages, &distributions, &change_config(config))
         })
         .transpose()?;
-    let (change, change_distributions) = match compared {
+    let (mut change, change_distributions) = match compared {
         Some((c, d)) => (Some(c), Some(d)),
         None => (None, None),
     };
+    let mut estimates = estimates;
+    let mut change_between_processes = false;
+    if let Some(e) = &per_process {
+        let honest = yardstick_stats::processes::interval(e, config.confidence_level)?;
+        if let Some(honest) = honest {
+            *estimates.slope.as_mut().unwrap_or(&mut estimates.mean) = honest;
+        }
+        let old = old_sample.and_then(|o| {
+            per_process_estimates(o.sampling_mode, &o.iters, &o.times, o.processes.as_deref())
+        });
+        if let Some(old) = old {
+            let cfg = change_config(config);
+            change = Some(yardstick_stats::processes::compare(&old, e, &cfg)?);
+            change_between_processes = true;
+        }
+    }
     Ok(Analysis {
         mode,
         iters,
@@ -98,9 +190,22 @@ pub(crate) fn analyse(
         tukey,
         r2_bounds,
         change,
+        processes,
+        per_process,
+        change_between_processes,
         distributions: keep_distributions.then_some(distributions),
         change_distributions: change_distributions.filter(|_| keep_distributions),
     })
+}
+
+fn change_config(config: &BenchmarkConfig) -> ChangeConfig {
+    ChangeConfig {
+        nresamples: config.nresamples,
+        confidence: config.confidence_level,
+        significance: config.significance_level,
+        noise_threshold: config.noise_threshold,
+        seed: SEED,
+    }
 }
 
 /// Centred R² of the line `y = slope · x` through the origin.
@@ -125,9 +230,7 @@ mod tests {
             ..BenchmarkConfig::default()
         };
         let a = analyse(
-            ActualSamplingMode::Linear,
-            iters.clone(),
-            values.clone(),
+            Samples::in_one_process(ActualSamplingMode::Linear, iters.clone(), values.clone()),
             None,
             &config,
             false,
@@ -138,7 +241,8 @@ mod tests {
         assert_eq!(a.typical().point, slope.point);
         let (lo, hi) = a.r2_bounds.unwrap();
         assert!(lo > 0.99 && hi > 0.99);
-        let flat = analyse(ActualSamplingMode::Flat, iters, values, None, &config, true).unwrap();
+        let flat = Samples::in_one_process(ActualSamplingMode::Flat, iters, values);
+        let flat = analyse(flat, None, &config, true).unwrap();
         assert!(flat.distributions.is_some());
         assert!(flat.estimates.slope.is_none());
         assert_eq!(flat.typical().point, flat.estimates.mean.point);
@@ -162,17 +266,97 @@ mod tests {
             nresamples: 2000,
             ..BenchmarkConfig::default()
         };
-        let a = analyse(
-            ActualSamplingMode::Flat,
-            iters,
-            new,
-            Some(&old),
-            &config,
-            false,
-        )
-        .unwrap();
+        let old = SavedSample {
+            sampling_mode: ActualSamplingMode::Flat,
+            iters: iters.clone(),
+            times: old,
+            processes: None,
+        };
+        let new = Samples::in_one_process(ActualSamplingMode::Flat, iters, new);
+        let a = analyse(new, Some(&old), &config, false).unwrap();
         let change = a.change.unwrap();
         assert_eq!(change.verdict, yardstick_stats::Verdict::Regressed);
         assert!((change.mean.point - 0.2).abs() < 1e-9);
+    }
+
+    /// Flat samples in five processes: process `p` takes 100 + `offsets[p]`
+    /// ns per iteration in each of its four samples, ±0.5.
+    fn in_processes(offsets: [f64; 5], scale: f64) -> (Vec<f64>, Vec<f64>, Vec<u32>) {
+        let mut out = (Vec::new(), Vec::new(), Vec::new());
+        for (p, off) in offsets.iter().enumerate() {
+            for i in 0..4 {
+                out.0.push(10.0);
+                let wobble = if i % 2 == 0 { 0.5 } else { -0.5 };
+                out.1.push(10.0 * scale * (100.0 + off + wobble));
+                out.2.push(p as u32);
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn samples_from_several_processes_get_the_interval_between_processes() {
+        // Per-process means 102, 98, 105, 101, 99 (the ±0.5 cancels): by
+        // hand, mean 101, deviations 1, −3, 4, 0, −2, sd √(30/4) = 2.7386, se 1.2247; t(0.975, 4) =
+        // 2.7764451051977934 (scipy.stats.t.ppf) gives ±3.4004.
+        let (iters, values, procs) = in_processes([2.0, -2.0, 5.0, 1.0, -1.0], 1.0);
+        let samples = Samples {
+            mode: ActualSamplingMode::Flat,
+            iters,
+            values,
+            processes: Some(procs),
+        };
+        let config = BenchmarkConfig {
+            nresamples: 500,
+            ..BenchmarkConfig::default()
+        };
+        let a = analyse(samples, None, &config, false).unwrap();
+        let t = a.typical();
+        assert!((t.point - 101.0).abs() < 1e-9, "{t:?}");
+        let half = 2.776_445_105_197_793_4 * (30.0_f64 / 4.0 / 5.0).sqrt();
+        assert!((t.upper - 101.0 - half).abs() < 1e-6, "{t:?}");
+        assert_eq!(a.per_process.as_ref().map(Vec::len), Some(5));
+    }
+
+    #[test]
+    fn runs_in_processes_are_compared_process_against_process() {
+        let config = BenchmarkConfig {
+            nresamples: 500,
+            ..BenchmarkConfig::default()
+        };
+        let (iters, times, procs) = in_processes([2.0, -2.0, 5.0, 1.0, -1.0], 1.0);
+        let old = SavedSample {
+            sampling_mode: ActualSamplingMode::Flat,
+            iters,
+            times,
+            processes: Some(procs),
+        };
+        // The same offsets in another order: the same processes' spread, so
+        // no change; within each process the samples agree to ±0.5 %, so a
+        // comparison of samples would call the shuffled run different.
+        let (iters, values, procs) = in_processes([-2.0, 5.0, -1.0, 2.0, 1.0], 1.0);
+        let same = Samples {
+            mode: ActualSamplingMode::Flat,
+            iters,
+            values,
+            processes: Some(procs),
+        };
+        let a = analyse(same, Some(&old), &config, false).unwrap();
+        assert!(a.change_between_processes);
+        let ch = a.change.unwrap();
+        assert!(ch.mean.point.abs() < 1e-12, "{ch:?}");
+        assert_eq!(ch.verdict, yardstick_stats::Verdict::NoChange);
+        // 20 % slower in every process: a regression.
+        let (iters, values, procs) = in_processes([2.0, -2.0, 5.0, 1.0, -1.0], 1.2);
+        let slower = Samples {
+            mode: ActualSamplingMode::Flat,
+            iters,
+            values,
+            processes: Some(procs),
+        };
+        let a = analyse(slower, Some(&old), &config, false).unwrap();
+        let ch = a.change.unwrap();
+        assert!((ch.mean.point - 0.2).abs() < 1e-9, "{ch:?}");
+        assert_eq!(ch.verdict, yardstick_stats::Verdict::Regressed);
     }
 }

@@ -1,17 +1,25 @@
 //! Executors that [`Bencher::to_async`](crate::Bencher::to_async) runs async
-//! benchmarks on, as in Criterion.rs.
+//! benchmarks on, as in Criterion.rs: each is the runtime its feature names,
+//! so a future that needs that runtime (its timers, its spawned tasks, its
+//! I/O reactor) runs as it does in the program under test.
 //!
-//! [`FuturesExecutor`], [`SmolExecutor`] and [`AsyncStdExecutor`] drive the
-//! future on the calling thread with a small parking executor from the
-//! standard library (smol and async-std futures are driven by their own
-//! reactor threads, so any executor can poll them); Tokio futures need
-//! Tokio's runtime, which the `async_tokio` feature supports.
+//! | feature | executor | runs the future with |
+//! | --- | --- | --- |
+//! | (none) or `async_futures` | [`FuturesExecutor`] | `futures::executor::block_on` (without the feature: the same thread-parking loop, from `std`) |
+//! | `async_smol` | `SmolExecutor` | `smol::block_on` |
+//! | `async_std` | `AsyncStdExecutor` | `async_std::task::block_on` |
+//! | `async_tokio` | `tokio::runtime::Runtime`, `&Runtime` | `Runtime::block_on` |
+//!
+//! None of them is in the default build.
 
 use std::future::Future;
-use std::pin::pin;
-use std::sync::Arc;
-use std::task::{Context, Poll, Wake, Waker};
-use std::thread::{self, Thread};
+#[cfg(any(test, not(feature = "async_futures")))]
+use std::{
+    pin::pin,
+    sync::Arc,
+    task::{Context, Poll, Wake, Waker},
+    thread::{self, Thread},
+};
 
 /// Runs a future to completion.
 pub trait AsyncExecutor {
@@ -19,8 +27,10 @@ pub trait AsyncExecutor {
     fn block_on<T>(&self, future: impl Future<Output = T>) -> T;
 }
 
+#[cfg(any(test, not(feature = "async_futures")))]
 struct ThreadWaker(Thread);
 
+#[cfg(any(test, not(feature = "async_futures")))]
 impl Wake for ThreadWaker {
     fn wake(self: Arc<Self>) {
         self.0.unpark();
@@ -31,6 +41,7 @@ impl Wake for ThreadWaker {
 }
 
 /// Polls `future` on this thread, parking between wake-ups.
+#[cfg(any(test, not(feature = "async_futures")))]
 fn park_block_on<T>(future: impl Future<Output = T>) -> T {
     let mut future = pin!(future);
     let waker = Waker::from(Arc::new(ThreadWaker(thread::current())));
@@ -43,35 +54,47 @@ fn park_block_on<T>(future: impl Future<Output = T>) -> T {
     }
 }
 
-/// The executor of the `futures` crate's `block_on`, as Criterion.rs's
-/// `async_futures` feature.
+/// The executor of the `futures` crate's `block_on` (Criterion.rs's
+/// `async_futures` feature). Without the feature it is a thread-parking loop
+/// from `std`, which is what `futures::executor::block_on` is, so that
+/// benchmarks written for it build without the dependency.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct FuturesExecutor;
 
 impl AsyncExecutor for FuturesExecutor {
+    #[cfg(feature = "async_futures")]
+    fn block_on<T>(&self, future: impl Future<Output = T>) -> T {
+        futures_executor::block_on(future)
+    }
+    #[cfg(not(feature = "async_futures"))]
     fn block_on<T>(&self, future: impl Future<Output = T>) -> T {
         park_block_on(future)
     }
 }
 
-/// An executor for smol futures (Criterion.rs's `async_smol`).
+/// smol's `block_on` (Criterion.rs's `async_smol`): the calling thread
+/// drives smol's reactor while it waits.
+#[cfg(feature = "async_smol")]
 #[derive(Debug, Clone, Copy, Default)]
 pub struct SmolExecutor;
 
+#[cfg(feature = "async_smol")]
 impl AsyncExecutor for SmolExecutor {
     fn block_on<T>(&self, future: impl Future<Output = T>) -> T {
-        park_block_on(future)
+        smol::block_on(future)
     }
 }
 
-/// An executor for async-std futures (Criterion.rs's `async_std`, removed
-/// in 0.8).
+/// async-std's `task::block_on` (Criterion.rs's `async_std`, removed in
+/// 0.8): the future runs as an async-std task.
+#[cfg(feature = "async_std")]
 #[derive(Debug, Clone, Copy, Default)]
 pub struct AsyncStdExecutor;
 
+#[cfg(feature = "async_std")]
 impl AsyncExecutor for AsyncStdExecutor {
     fn block_on<T>(&self, future: impl Future<Output = T>) -> T {
-        park_block_on(future)
+        async_std::task::block_on(future)
     }
 }
 
@@ -104,7 +127,7 @@ mod tests {
             waker.wake();
         });
         let mut sent = false;
-        let value = FuturesExecutor.block_on(std::future::poll_fn(|cx| {
+        let value = park_block_on(std::future::poll_fn(|cx| {
             if done.load(std::sync::atomic::Ordering::SeqCst) {
                 Poll::Ready(42)
             } else {

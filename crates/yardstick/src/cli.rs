@@ -10,6 +10,9 @@ use std::time::Duration;
 
 use lexopt::prelude::*;
 
+mod options;
+use options::{Opt, OPTIONS};
+
 /// What the binary was asked to do.
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) enum Mode {
@@ -49,14 +52,27 @@ pub(crate) enum Color {
 pub(crate) enum OutputFormat {
     Criterion,
     Bencher,
-    /// tasty-bench's `name: OK (2.13s)` / `63 ns ± 3.4 ns`.
+    /// tasty-bench's tree: `All`, its groups, `name: OK (2.13s)` /
+    /// `63 ns ± 3.4 ns`.
     Tasty,
+    /// The same with the whole id on each line, no tree.
+    TastyFlat,
     /// rebar3_bench's statistics block.
     Stats,
     /// A markdown table of the run at the end (CI step summaries).
     Markdown,
     /// nanobench's markdown table, a row per benchmark.
     Table,
+    /// Nothing per benchmark: a front-end (yardstick-divan) prints its own
+    /// table. Not a `--output-format` value.
+    Silent,
+}
+
+impl OutputFormat {
+    /// tasty-bench's lines, as a tree or flat.
+    pub(crate) fn is_tasty(self) -> bool {
+        matches!(self, OutputFormat::Tasty | OutputFormat::TastyFlat)
+    }
 }
 
 /// How much the terminal output says.
@@ -84,6 +100,11 @@ pub(crate) struct Args {
     pub confidence_level: Option<f64>,
     pub significance_level: Option<f64>,
     pub target_precision: Option<f64>,
+    /// tasty-bench's `--stdev`, a fraction: its own stopping rule.
+    pub stdev: Option<f64>,
+    pub processes: Option<usize>,
+    /// `--complexity`: the Big-O table even when no model fits.
+    pub complexity: bool,
     pub timeout: Option<Duration>,
     pub min_time: Option<Duration>,
     pub noplot: bool,
@@ -124,50 +145,6 @@ impl From<lexopt::Error> for CliError {
     }
 }
 
-const VALUE_OPTIONS: &[&str] = &[
-    "save-baseline",
-    "baseline",
-    "baseline-lenient",
-    "load-baseline",
-    "sample-size",
-    "warm-up-time",
-    "measurement-time",
-    "nresamples",
-    "noise-threshold",
-    "confidence-level",
-    "significance-level",
-    "profile-time",
-    "target-precision",
-    "stdev",
-    "timeout",
-    "min-time",
-    "color",
-    "output-format",
-    "plotting-backend",
-    "home",
-    "csv",
-    "baseline-csv",
-    "fail-if-slower",
-    "fail-if-faster",
-    "confidence",
-    "measure",
-    "message-format",
-    "message-file",
-    "time-mode",
-    "svg",
-    "template",
-    "template-output",
-];
-
-const FLAG_OPTIONS: &[&str] = &[
-    "discard-baseline",
-    "noplot",
-    "quick",
-    "verbose",
-    "quiet",
-    "hide-successes",
-];
-
 impl Args {
     /// Reads the process's environment and command line.
     pub(crate) fn from_env() -> Result<Args, CliError> {
@@ -184,238 +161,219 @@ impl Args {
         I::Item: Into<OsString>,
     {
         let mut b = Builder::default();
-        for name in VALUE_OPTIONS.iter().chain(FLAG_OPTIONS) {
-            let var = format!("YARDSTICK_{}", name.replace('-', "_").to_uppercase());
+        for opt in OPTIONS.iter().filter(|o| o.env) {
+            let var = opt.env_var();
             if let Some((_, value)) = env.iter().find(|(k, _)| *k == var) {
-                if FLAG_OPTIONS.contains(name) {
+                if opt.value.is_none() {
                     if !matches!(value.as_str(), "" | "0" | "false") {
-                        b.flag(name)?;
+                        b.flags.push(opt.long);
                     }
                 } else {
-                    b.value(name, value, &var)?;
+                    b.value(opt, value, var)?;
                 }
             }
         }
         let mut parser = lexopt::Parser::from_args(args);
         while let Some(arg) = parser.next()? {
-            match arg {
-                Short('h') | Long("help") => b.help = true,
-                Long("bench") => b.bench = true,
-                Long("test") => b.test = true,
-                Long("list") => b.list = true,
-                Long("exact") => b.exact = true,
-                Long("ignored") => b.ignored = true,
-                Short('v') => b.flag("verbose")?,
-                Short('q') => b.flag("quiet")?,
-                Short('n') => b.flag("noplot")?,
-                Short('s') => b.value_from(&mut parser, "save-baseline")?,
-                Short('b') => b.value_from(&mut parser, "baseline")?,
-                Short('c') => b.value_from(&mut parser, "color")?,
+            let opt = match &arg {
+                Long(name) => options::by_long(name),
+                Short(c) => options::by_short(*c),
+                _ => None,
+            };
+            match (opt, arg) {
+                (Some(opt), _) if opt.value.is_none() => b.flags.push(opt.long),
+                (Some(opt), _) => {
+                    let v = parser
+                        .value()
+                        .map_err(|_| CliError(format!("--{} needs a value", opt.long)))?
+                        .into_string()
+                        .map_err(|_| {
+                            CliError(format!("--{}: the value is not valid UTF-8", opt.long))
+                        })?;
+                    b.value(opt, &v, format!("--{}", opt.long))?;
+                }
                 // libtest's flags, which cargo and IDEs pass: accepted, unused.
-                Long(
-                    "nocapture"
-                    | "show-output"
-                    | "include-ignored"
-                    | "force-run-in-process"
-                    | "no-fail-fast",
+                (
+                    None,
+                    Long(
+                        "nocapture"
+                        | "show-output"
+                        | "include-ignored"
+                        | "force-run-in-process"
+                        | "no-fail-fast",
+                    ),
                 ) => {}
-                Long("test-threads" | "format" | "logfile" | "skip" | "report-time")
-                | Short('Z') => {
+                (None, Long("test-threads" | "format" | "logfile" | "skip" | "report-time"))
+                | (None, Short('Z')) => {
                     parser.value()?;
                 }
-                Long(name) if FLAG_OPTIONS.contains(&name) => {
-                    let name = name.to_owned();
-                    b.flag(&name)?;
-                }
-                Long(name) if VALUE_OPTIONS.contains(&name) => {
-                    let name = name.to_owned();
-                    b.value_from(&mut parser, &name)?;
-                }
-                Value(v) => b.filters.push(v.string()?),
-                _ => return Err(arg.unexpected().into()),
+                (None, Value(v)) => b.filters.push(v.string()?),
+                (None, arg) => return Err(arg.unexpected().into()),
             }
         }
         b.finish()
     }
 }
 
+/// The options as given: each value already checked against its bounds.
 #[derive(Default)]
 struct Builder {
-    help: bool,
-    bench: bool,
-    test: bool,
-    list: bool,
-    exact: bool,
-    ignored: bool,
     filters: Vec<String>,
-    values: Vec<(String, String)>,
-    flags: Vec<String>,
+    values: Vec<(&'static str, String)>,
+    flags: Vec<&'static str>,
 }
 
 impl Builder {
-    fn flag(&mut self, name: &str) -> Result<(), CliError> {
-        self.flags.push(name.to_owned());
+    /// Records `value` of `opt`, from `source` (`--flag` or a variable),
+    /// after checking its bounds: a bad value names where it came from.
+    fn value(&mut self, opt: &'static Opt, value: &str, source: String) -> Result<(), CliError> {
+        opt.check(value)
+            .map_err(|expected| bad(&source, value, &expected))?;
+        self.values.retain(|(k, _)| *k != opt.long);
+        self.values.push((opt.long, value.trim().to_owned()));
         Ok(())
-    }
-
-    fn value(&mut self, name: &str, value: &str, _source: &str) -> Result<(), CliError> {
-        self.values.retain(|(k, _)| k != name);
-        self.values.push((name.to_owned(), value.to_owned()));
-        Ok(())
-    }
-
-    fn value_from(&mut self, parser: &mut lexopt::Parser, name: &str) -> Result<(), CliError> {
-        let v = parser
-            .value()
-            .map_err(|_| CliError(format!("--{name} needs a value")))?
-            .into_string()
-            .map_err(|_| CliError(format!("--{name}: the value is not valid UTF-8")))?;
-        self.value(name, &v, "")
     }
 
     fn get(&self, name: &str) -> Option<&str> {
         self.values
             .iter()
-            .find(|(k, _)| k == name)
+            .find(|(k, _)| *k == name)
             .map(|(_, v)| v.as_str())
     }
 
     fn has(&self, name: &str) -> bool {
-        self.flags.iter().any(|f| f == name)
+        self.flags.contains(&name)
+    }
+
+    /// A checked number (the table's bounds hold, so it parses).
+    fn number<T: std::str::FromStr>(&self, name: &str) -> Option<T> {
+        self.get(name).and_then(|v| v.parse().ok())
+    }
+
+    fn seconds(&self, name: &str) -> Option<Duration> {
+        self.number::<f64>(name).map(Duration::from_secs_f64)
+    }
+
+    fn percent(&self, name: &str) -> Option<f64> {
+        self.number::<f64>(name).map(|p| p / 100.0)
+    }
+
+    fn path(&self, name: &str) -> Option<PathBuf> {
+        self.get(name).map(PathBuf::from)
     }
 
     fn finish(self) -> Result<Args, CliError> {
-        let sample_size = self
-            .parse_num::<usize>("sample-size", "an integer of at least 10")?
-            .map(|n| check(n, n >= 10, "sample-size", "an integer of at least 10"))
-            .transpose()?;
-        let nresamples = self
-            .parse_num::<usize>("nresamples", "a positive integer")?
-            .map(|n| check(n, n > 0, "nresamples", "a positive integer"))
-            .transpose()?;
-        let noise_threshold = self
-            .parse_num::<f64>("noise-threshold", "a fraction of at least 0, e.g. 0.02")?
-            .map(|x| {
-                check(
-                    x,
-                    x >= 0.0,
-                    "noise-threshold",
-                    "a fraction of at least 0, e.g. 0.02",
-                )
-            })
-            .transpose()?;
-        let mut confidence_level = self.unit_interval("confidence-level")?;
-        if let Some(v) = self.get("confidence") {
-            // rebar3_bench's --confidence, in percent.
-            let expected = "one of 80, 90, 95, 98, 99 (percent)";
-            let p: f64 = v
-                .trim()
-                .parse()
-                .map_err(|_| bad("confidence", v, expected))?;
-            if !(p > 0.0 && p < 100.0) {
-                return Err(bad("confidence", v, expected));
-            }
-            if confidence_level.is_some() {
+        let confidence_level = match (self.number("confidence-level"), self.percent("confidence")) {
+            (Some(_), Some(_)) => {
                 return Err(CliError(
                     "--confidence and --confidence-level are the same option; give one".into(),
-                ));
+                ))
             }
-            confidence_level = Some(p / 100.0);
-        }
-        let percent = |name: &str| -> Result<Option<f64>, CliError> {
-            let expected = "a percentage of at least 0, e.g. 10";
-            self.parse_num::<f64>(name, expected)?
-                .map(|p| check(p, p.is_finite() && p >= 0.0, name, expected).map(|p| p / 100.0))
-                .transpose()
+            (level, percent) => level.or(percent),
         };
+        if self.get("target-precision").is_some() && self.get("stdev").is_some() {
+            return Err(CliError(
+                "--stdev (tasty-bench's stopping rule) and --target-precision (the interval's) choose different sampling; give one".into(),
+            ));
+        }
         let metrics = self
             .get("measure")
             .map(|list| {
                 crate::meters::parse_metrics(list).map_err(|e| CliError(format!("--measure: {e}")))
             })
             .transpose()?;
-        let json_messages = match self.get("message-format") {
-            None | Some("human") => false,
-            Some("json") => true,
-            Some(v) => return Err(bad("message-format", v, "json or human")),
-        };
-        let time_mode = match self.get("time-mode") {
-            None => None,
-            Some("wall") => Some(crate::measurement::TimeMode::Wall),
-            Some("cpu") => Some(crate::measurement::TimeMode::ProcessCpu),
-            Some("thread-cpu") => Some(crate::measurement::TimeMode::ThreadCpu),
-            Some(v) => return Err(bad("time-mode", v, "one of wall, cpu, thread-cpu")),
-        };
-        let fail_if_slower = percent("fail-if-slower")?;
-        let fail_if_faster = percent("fail-if-faster")?;
-        let significance_level = self.unit_interval("significance-level")?;
-        let warm_up_time = self.seconds("warm-up-time")?;
-        let measurement_time = self.seconds("measurement-time")?;
-        let profile_time = self.seconds("profile-time")?;
-        let timeout = self.seconds("timeout")?;
-        // 0 is allowed: stop as soon as the precision is reached.
-        let min_time = self
-            .parse_num::<f64>("min-time", "a number of seconds, 0 or more, e.g. 0.5")?
-            .map(|x| {
-                check(
-                    x,
-                    x.is_finite() && (0.0..1e9).contains(&x),
-                    "min-time",
-                    "a number of seconds, 0 or more, e.g. 0.5",
-                )
-                .map(Duration::from_secs_f64)
-            })
-            .transpose()?;
-        if self.get("target-precision").is_some() && self.get("stdev").is_some() {
-            return Err(CliError(
-                "--target-precision and --stdev are the same option; give one".into(),
-            ));
-        }
-        let precision_flag = if self.get("stdev").is_some() {
-            "stdev"
-        } else {
-            "target-precision"
-        };
-        let target_precision = self
-            .parse_num::<f64>(precision_flag, "a percentage above 0, e.g. 1 for ±1 %")?
-            .map(|p| {
-                check(
-                    p,
-                    p.is_finite() && p > 0.0 && p < 100.0,
-                    precision_flag,
-                    "a percentage above 0, e.g. 1 for ±1 %",
-                )
-                .map(|p| p / 100.0)
-            })
-            .transpose()?;
+        let (baseline, load_baseline) = self.baselines()?;
+        Ok(Args {
+            mode: self.mode(),
+            filters: self.filters.clone(),
+            exact: self.has("exact"),
+            ignored: self.has("ignored"),
+            baseline,
+            load_baseline,
+            sample_size: self.number("sample-size"),
+            warm_up_time: self.seconds("warm-up-time"),
+            measurement_time: self.seconds("measurement-time"),
+            nresamples: self.number("nresamples"),
+            noise_threshold: self.number("noise-threshold"),
+            confidence_level,
+            significance_level: self.number("significance-level"),
+            target_precision: self.percent("target-precision"),
+            stdev: self.percent("stdev"),
+            processes: self.number("processes"),
+            complexity: self.has("complexity"),
+            timeout: self.seconds("timeout"),
+            min_time: self.seconds("min-time"),
+            noplot: self.has("noplot"),
+            quick: self.has("quick"),
+            verbosity: self.verbosity()?,
+            color: match self.get("color") {
+                Some("always") => Color::Always,
+                Some("never") => Color::Never,
+                _ => Color::Auto,
+            },
+            output_format: self.output_format(),
+            home: self.path("home"),
+            csv: self.path("csv"),
+            baseline_csv: self.path("baseline-csv"),
+            fail_if_slower: self.percent("fail-if-slower"),
+            fail_if_faster: self.percent("fail-if-faster"),
+            hide_successes: self.has("hide-successes"),
+            metrics,
+            json_messages: self.get("message-format") == Some("json"),
+            time_mode: self.get("time-mode").map(|m| match m {
+                "cpu" => crate::measurement::TimeMode::ProcessCpu,
+                "thread-cpu" => crate::measurement::TimeMode::ThreadCpu,
+                _ => crate::measurement::TimeMode::Wall,
+            }),
+            svg: self.path("svg"),
+            template: self.get("template").map(str::to_owned),
+            template_output: self.path("template-output"),
+            message_file: self.path("message-file"),
+            help: self.has("help"),
+        })
+    }
 
-        let color = match self.get("color") {
-            None | Some("auto") => Color::Auto,
-            Some("always") => Color::Always,
-            Some("never") => Color::Never,
-            Some(v) => return Err(bad("color", v, "one of auto, always, never")),
-        };
-        let output_format = match self.get("output-format") {
-            None | Some("criterion") => OutputFormat::Criterion,
+    /// As libtest and Criterion.rs: without --bench (cargo test --benches
+    /// runs the binary so), each benchmark runs once as a test.
+    fn mode(&self) -> Mode {
+        if self.has("list") {
+            Mode::List
+        } else if self.has("test") || !self.has("bench") {
+            Mode::Test
+        } else if let Some(t) = self.seconds("profile-time") {
+            Mode::Profile(t)
+        } else {
+            Mode::Benchmark
+        }
+    }
+
+    fn verbosity(&self) -> Result<Verbosity, CliError> {
+        Ok(match (self.has("verbose"), self.has("quiet")) {
+            (true, true) => {
+                return Err(CliError(
+                    "--verbose and --quiet cannot be used together".into(),
+                ))
+            }
+            (true, false) => Verbosity::Verbose,
+            (false, true) => Verbosity::Quiet,
+            (false, false) => Verbosity::Normal,
+        })
+    }
+
+    fn output_format(&self) -> OutputFormat {
+        match self.get("output-format") {
             Some("bencher") => OutputFormat::Bencher,
             Some("tasty") => OutputFormat::Tasty,
+            Some("tasty-flat") => OutputFormat::TastyFlat,
             Some("stats") => OutputFormat::Stats,
             Some("markdown") => OutputFormat::Markdown,
             Some("table") => OutputFormat::Table,
-            Some(v) => {
-                return Err(bad(
-                    "output-format",
-                    v,
-                    "one of criterion, bencher, tasty, stats, markdown, table",
-                ))
-            }
-        };
-        if let Some(v) = self.get("plotting-backend") {
-            if !matches!(v, "gnuplot" | "plotters") {
-                return Err(bad("plotting-backend", v, "one of gnuplot, plotters"));
-            }
+            _ => OutputFormat::Criterion,
         }
+    }
 
+    /// The baseline options, which exclude each other, and --load-baseline.
+    fn baselines(&self) -> Result<(Option<Baseline>, Option<String>), CliError> {
         let mut baselines = Vec::new();
         if let Some(name) = self.get("save-baseline") {
             baselines.push(("--save-baseline", Baseline::Save(name.to_owned())));
@@ -457,108 +415,14 @@ impl Builder {
                 ));
             }
         }
-
-        let verbosity = match (self.has("verbose"), self.has("quiet")) {
-            (true, true) => {
-                return Err(CliError(
-                    "--verbose and --quiet cannot be used together".into(),
-                ))
-            }
-            (true, false) => Verbosity::Verbose,
-            (false, true) => Verbosity::Quiet,
-            (false, false) => Verbosity::Normal,
-        };
-
-        // As libtest and Criterion.rs: without --bench (cargo test --benches
-        // runs the binary so), each benchmark runs once as a test.
-        let mode = if self.list {
-            Mode::List
-        } else if self.test || !self.bench {
-            Mode::Test
-        } else if let Some(t) = profile_time {
-            Mode::Profile(t)
-        } else {
-            Mode::Benchmark
-        };
-
-        Ok(Args {
-            mode,
-            filters: self.filters.clone(),
-            exact: self.exact,
-            ignored: self.ignored,
-            baseline: baselines.pop().map(|(_, b)| b),
-            load_baseline,
-            sample_size,
-            warm_up_time,
-            measurement_time,
-            nresamples,
-            noise_threshold,
-            confidence_level,
-            significance_level,
-            target_precision,
-            timeout,
-            min_time,
-            noplot: self.has("noplot"),
-            quick: self.has("quick"),
-            verbosity,
-            color,
-            output_format,
-            home: self.get("home").map(PathBuf::from),
-            csv: self.get("csv").map(PathBuf::from),
-            baseline_csv: self.get("baseline-csv").map(PathBuf::from),
-            fail_if_slower,
-            fail_if_faster,
-            hide_successes: self.has("hide-successes"),
-            metrics,
-            json_messages,
-            time_mode,
-            svg: self.get("svg").map(PathBuf::from),
-            template: self.get("template").map(str::to_owned),
-            template_output: self.get("template-output").map(PathBuf::from),
-            message_file: self.get("message-file").map(PathBuf::from),
-            help: self.help,
-        })
-    }
-
-    fn parse_num<T: std::str::FromStr>(
-        &self,
-        name: &str,
-        expected: &str,
-    ) -> Result<Option<T>, CliError> {
-        self.get(name)
-            .map(|v| v.trim().parse::<T>().map_err(|_| bad(name, v, expected)))
-            .transpose()
-    }
-
-    fn unit_interval(&self, name: &str) -> Result<Option<f64>, CliError> {
-        let expected = "a number strictly between 0 and 1, e.g. 0.95";
-        self.parse_num::<f64>(name, expected)?
-            .map(|x| check(x, x > 0.0 && x < 1.0, name, expected))
-            .transpose()
-    }
-
-    fn seconds(&self, name: &str) -> Result<Option<Duration>, CliError> {
-        let expected = "a positive number of seconds, e.g. 2.5";
-        self.parse_num::<f64>(name, expected)?
-            .map(|x| {
-                check(x, x.is_finite() && x > 0.0 && x < 1e9, name, expected)
-                    .map(Duration::from_secs_f64)
-            })
-            .transpose()
+        Ok((baselines.pop().map(|(_, b)| b), load_baseline))
     }
 }
 
-fn check<T: fmt::Display>(x: T, ok: bool, name: &str, expected: &str) -> Result<T, CliError> {
-    if ok {
-        Ok(x)
-    } else {
-        Err(bad(name, &x.to_string(), expected))
-    }
-}
-
-fn bad(name: &str, value: &str, expected: &str) -> CliError {
+/// `source` is `--flag` or the `YARDSTICK_*` variable the value came from.
+fn bad(source: &str, value: &str, expected: &str) -> CliError {
     CliError(format!(
-        "invalid value '{value}' for --{name}: expected {expected}"
+        "invalid value '{value}' for {source}: expected {expected}"
     ))
 }
 
@@ -573,8 +437,16 @@ fn check_baseline_name(name: &str) -> Result<(), CliError> {
     Ok(())
 }
 
-/// The text of `--help`.
-pub(crate) const HELP: &str = "\
+/// Whether long option `--name` takes a value (for front-ends that pass
+/// yardstick's options through).
+pub(crate) fn takes_value(name: &str) -> bool {
+    OPTIONS.iter().any(|o| o.long == name && o.value.is_some())
+}
+
+/// The text of `--help`; the options come from [`OPTIONS`].
+pub(crate) fn help() -> String {
+    format!(
+        "\
 Runs the benchmarks of this binary (yardstick, a Criterion.rs-compatible harness).
 
 Usage: cargo bench [--bench NAME] -- [OPTIONS] [FILTER]...
@@ -583,58 +455,7 @@ Arguments:
   [FILTER]...  Run only benchmarks whose id matches (a regex; a plain substring works)
 
 Options:
-      --exact                        Match FILTER against the whole id, literally
-      --list                         List the benchmarks (`<id>: benchmark`) and exit
-      --ignored                      Run only ignored benchmarks (yardstick has none)
-      --test                         Run each benchmark once, as a test (the default without --bench)
-  -s, --save-baseline <NAME>         Save results under NAME (default: base)
-  -b, --baseline <NAME>              Compare with baseline NAME, which must exist; save nothing
-      --baseline-lenient <NAME>      Compare with baseline NAME when it exists; save nothing
-      --load-baseline <NAME>         Analyse saved baseline NAME instead of running (needs --baseline)
-      --discard-baseline             Neither compare nor save
-      --sample-size <N>              Samples per benchmark (at least 10; default 100)
-      --warm-up-time <SECS>          Warm-up time (default 3)
-      --measurement-time <SECS>      Target measurement time (default 5)
-      --nresamples <N>               Bootstrap resamples (default 100000)
-      --noise-threshold <FRACTION>   Changes smaller than this are noise (default 0.01)
-      --confidence-level <LEVEL>     Confidence level of intervals (default 0.95)
-      --significance-level <LEVEL>   Significance level of the change test (default 0.05)
-      --target-precision <PERCENT>   Sample until the 95% interval is within ±PERCENT (default 1)
-      --stdev <PERCENT>              The same, by tasty-bench's name
-      --timeout <SECS>               Stop sampling a benchmark after this long (default 5)
-      --min-time <SECS>              Sample at least this long, precise or not (default 0.5)
-      --quick                        Stop as soon as two measurements agree (tasty-bench's rule)
-      --profile-time <SECS>          Iterate each benchmark this long without analysis (profilers)
-  -n, --noplot                       Write no HTML report
-      --home <DIR>                   Where results go (default: target/criterion)
-  -v, --verbose                      Print slope, mean, median and their spreads
-      --quiet                        Print only the result lines
-  -c, --color <WHEN>                 auto, always or never (honours NO_COLOR and CARGO_TERM_COLOR)
-      --output-format <FORMAT>       criterion (default), bencher (`test id ... bench: N ns/iter`),
-                                     tasty (`id: OK (0.44s)` / `53 ns ± 2.7 ns`), stats (rebar3_bench)
-                                     markdown (a table of the run, for CI step summaries) or
-                                     table (nanobench's: ns/op, op/s, err%, ins/op, cyc/op, IPC, …)
-      --time-mode <MODE>             What time is: wall (default), cpu (the process's CPU time, as
-                                     tasty-bench) or thread-cpu (the benchmark thread's)
-      --measure <LIST>               Also measure, per iteration: wall, cpu, thread-cpu, instructions,
-                                     cycles, branches, branch-misses, cache-references, cache-misses,
-                                     task-clock, context-switches, cpu-migrations, page-faults, allocs
-                                     (needs yardstick's counting allocator), counters, all
-      --message-format <json|human>  json: cargo-criterion's messages, one JSON line per benchmark
-                                     and group, to --message-file FILE (appended) or to stdout
-      --svg <FILE>                   Write one SVG of every benchmark's mean and interval (tasty-bench)
-      --template <NAME|FILE>         Render the run with a template: csv, json, html, pyperf or a file
-                                     (needs the `templates` feature)
-      --template-output <FILE>       Where the template's output goes (default: stdout)
-      --csv <FILE>                   Write tasty-bench's CSV of results (Name,Mean (ps),2*Stdev (ps))
-      --baseline-csv <FILE>          Compare with such a CSV (`8% more than baseline`)
-      --fail-if-slower <PERCENT>     Fail benchmarks more than PERCENT slower than the baseline
-      --fail-if-faster <PERCENT>     Fail benchmarks more than PERCENT faster than the baseline
-      --hide-successes               Print only benchmarks that failed
-      --confidence <PERCENT>         rebar3_bench's name for --confidence-level, in percent (95)
-      --plotting-backend <NAME>      Accepted for compatibility (gnuplot, plotters)
-  -h, --help                         Print this help
-
+{}
 Without --sample-size or --measurement-time (in code or here), each benchmark is
 sampled adaptively: until its estimate is within the target precision or the
 time-out passes. With either, sampling is exactly Criterion.rs's.
@@ -644,7 +465,10 @@ Every option can be set by an environment variable: YARDSTICK_SAMPLE_SIZE=20 is
 CRITERION_HOME, $CARGO_TARGET_DIR/criterion, then the target folder of the binary.
 libtest's --nocapture, --show-output, --test-threads, --format and -Z are accepted
 and ignored.
-";
+",
+        options::help_lines()
+    )
+}
 
 #[cfg(test)]
 mod tests {
@@ -692,7 +516,8 @@ mod tests {
         assert_eq!(a.min_time, Some(Duration::ZERO));
         assert!(parse(&["--bench", "--min-time", "-1"]).is_err());
         let a = parse(&["--bench", "--stdev", "5", "--timeout", "2"]).unwrap();
-        assert_eq!(a.target_precision, Some(0.05));
+        assert_eq!((a.stdev, a.target_precision), (Some(0.05), None));
+        assert!(parse(&["--stdev", "0"]).is_err());
         assert_eq!(a.timeout, Some(Duration::from_secs(2)));
         assert!(parse(&["--target-precision", "0"]).is_err());
         assert!(parse(&["--target-precision", "1", "--stdev", "2"]).is_err());
@@ -725,7 +550,7 @@ mod tests {
         let e = parse(&["--sample-size", "abc"]).unwrap_err();
         assert_eq!(
             e.0,
-            "invalid value 'abc' for --sample-size: expected an integer of at least 10"
+            "invalid value 'abc' for --sample-size: expected an integer from 10 to 100000"
         );
         let e = parse(&["--sample-size", "5"]).unwrap_err();
         assert!(e.0.contains("--sample-size"), "{e}");
@@ -762,7 +587,40 @@ mod tests {
         assert!(a.noplot);
         let a = Args::parse(["--bench", "--sample-size", "40"], &env).unwrap();
         assert_eq!(a.sample_size, Some(40));
-        let env = [("YARDSTICK_SAMPLE_SIZE".to_owned(), "x".to_owned())];
-        assert!(Args::parse(["--bench"], &env).is_err());
+        let env = [("YARDSTICK_SAMPLE_SIZE".to_owned(), "abc".to_owned())];
+        assert_eq!(
+            Args::parse(["--bench"], &env).unwrap_err().0,
+            "invalid value 'abc' for YARDSTICK_SAMPLE_SIZE: expected an integer from 10 to 100000"
+        );
+    }
+
+    #[test]
+    fn numeric_options_are_bounded_at_their_extremes() {
+        // The campaign's crashes: each is now one line naming the flag.
+        for (flag, value) in [
+            ("--sample-size", "100000000000"),
+            ("--sample-size", "18446744073709551615"),
+            ("--nresamples", "18446744073709551615"),
+            ("--nresamples", "0"),
+            ("--noise-threshold", "inf"),
+            ("--noise-threshold", "NaN"),
+            ("--measurement-time", "1e300"),
+            ("--warm-up-time", "inf"),
+            ("--timeout", "0"),
+            ("--min-time", "-0.5"),
+            ("--fail-if-slower", "inf"),
+            ("--confidence", "85"),
+            ("--stdev", "100"),
+        ] {
+            let e = parse(&["--bench", flag, value]).unwrap_err();
+            assert!(
+                e.0.starts_with(&format!("invalid value '{value}' for {flag}: expected ")),
+                "{flag} {value}: {e}"
+            );
+            assert!(!e.0.contains('\n'), "{e}");
+        }
+        let a = parse(&["--bench", "--confidence", "90"]).unwrap();
+        assert_eq!(a.confidence_level, Some(0.9));
+        assert!(parse(&["--confidence", "90", "--confidence-level", "0.9"]).is_err());
     }
 }

@@ -113,13 +113,28 @@ pub(crate) struct BenchmarkConfig {
     pub min_time: Duration,
     /// Metrics read around every sample besides the measurement.
     pub metrics: Vec<crate::meters::Metric>,
+    /// Most worker processes adaptive sampling uses (1: none, sample in
+    /// this process).
+    pub processes: usize,
+    /// tasty-bench's `--stdev` (`RelStDev`): when set, sampling is
+    /// tasty-bench's doubling until the relative standard deviation of its
+    /// estimate is below this fraction (or the time-out nears).
+    pub stdev: Option<f64>,
+    /// `--fail-if-slower`: fail past this fraction slower than the baseline.
+    pub fail_if_slower: Option<f64>,
+    /// `--fail-if-faster`: fail past this fraction faster than the baseline.
+    pub fail_if_faster: Option<f64>,
 }
+
+/// Worker processes per benchmark by default: enough for an interval with
+/// 9 degrees of freedom, few enough to stay well under a second.
+pub(crate) const DEFAULT_PROCESSES: usize = 10;
 
 impl BenchmarkConfig {
     /// Whether to sample adaptively: the default, unless a sample size or
-    /// measurement time was asked for.
+    /// measurement time was asked for, or another stopping rule chosen.
     pub(crate) fn adaptive(&self) -> bool {
-        !self.explicit_plan && !self.quick_mode
+        !self.explicit_plan && !self.quick_mode && self.stdev.is_none()
     }
 }
 
@@ -139,7 +154,11 @@ impl Default for BenchmarkConfig {
             target_precision: 0.01,
             timeout: Duration::from_secs(5),
             min_time: Duration::from_millis(500),
+            processes: DEFAULT_PROCESSES,
             metrics: Vec::new(),
+            stdev: None,
+            fail_if_slower: None,
+            fail_if_faster: None,
         }
     }
 }
@@ -156,6 +175,11 @@ pub(crate) struct PartialConfig {
     pub warm_up_time: Option<Duration>,
     pub sampling_mode: Option<SamplingMode>,
     pub metrics: Option<Vec<crate::meters::Metric>>,
+    pub target_precision: Option<f64>,
+    pub timeout: Option<Duration>,
+    pub stdev: Option<f64>,
+    pub fail_if_slower: Option<f64>,
+    pub fail_if_faster: Option<f64>,
 }
 
 impl PartialConfig {
@@ -173,10 +197,14 @@ impl PartialConfig {
             explicit_plan: base.explicit_plan
                 || self.sample_size.is_some()
                 || self.measurement_time.is_some(),
-            target_precision: base.target_precision,
-            timeout: base.timeout,
+            target_precision: self.target_precision.unwrap_or(base.target_precision),
+            timeout: self.timeout.unwrap_or(base.timeout),
             min_time: base.min_time,
+            processes: base.processes,
             metrics: self.metrics.clone().unwrap_or_else(|| base.metrics.clone()),
+            stdev: self.stdev.or(base.stdev),
+            fail_if_slower: self.fail_if_slower.or(base.fail_if_slower),
+            fail_if_faster: self.fail_if_faster.or(base.fail_if_faster),
         }
     }
 }
@@ -211,5 +239,40 @@ mod tests {
         // Asking for a sample size turns adaptive sampling off.
         assert!(base.adaptive());
         assert!(!merged.adaptive());
+    }
+
+    #[test]
+    fn group_options_win_over_the_command_line_as_tastys_local_option() {
+        // The command line asked for ±2 % and a 10 % slow-down limit; the
+        // group asks for tasty-bench's 2 % stdev rule, a 1 s time-out and
+        // a 50 % limit (tasty-bench's `localOption (FailIfSlower 0.50)`).
+        let base = BenchmarkConfig {
+            target_precision: 0.02,
+            fail_if_slower: Some(0.10),
+            fail_if_faster: Some(0.30),
+            ..BenchmarkConfig::default()
+        };
+        let partial = PartialConfig {
+            stdev: Some(0.02),
+            timeout: Some(Duration::from_secs(1)),
+            fail_if_slower: Some(0.50),
+            ..PartialConfig::default()
+        };
+        let merged = partial.apply(&base);
+        assert_eq!(merged.stdev, Some(0.02));
+        assert_eq!(merged.timeout, Duration::from_secs(1));
+        assert_eq!(merged.fail_if_slower, Some(0.50));
+        // What the group leaves alone comes from the command line.
+        assert_eq!(merged.fail_if_faster, Some(0.30));
+        assert_eq!(merged.target_precision, 0.02);
+        // tasty-bench's rule replaces adaptive sampling.
+        assert!(!merged.adaptive());
+        let precise = PartialConfig {
+            target_precision: Some(0.005),
+            ..PartialConfig::default()
+        }
+        .apply(&base);
+        assert_eq!(precise.target_precision, 0.005);
+        assert!(precise.adaptive());
     }
 }

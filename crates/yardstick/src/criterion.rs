@@ -3,7 +3,7 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
-use crate::cli::{Args, Baseline, Color, Mode, OutputFormat, Verbosity, HELP};
+use crate::cli::{help, Args, Baseline, Color, Mode, OutputFormat, Verbosity};
 use crate::config::{BenchmarkConfig, PlottingBackend};
 use crate::filter::Filter;
 use crate::id::{BenchmarkId, FullId};
@@ -29,9 +29,9 @@ pub(crate) struct RunSettings {
     pub csv: Option<PathBuf>,
     /// Means (ps) by name from `--baseline-csv`.
     pub baseline_csv: Option<std::collections::HashMap<String, f64>>,
-    pub fail_if_slower: Option<f64>,
-    pub fail_if_faster: Option<f64>,
     pub hide_successes: bool,
+    /// `--complexity`: print the Big-O table even when no model fits.
+    pub complexity: bool,
     /// Outputs of the whole run (markdown, --svg, --template).
     pub outputs: crate::report::RunOutputs,
     /// cargo-criterion's JSON messages, when asked for.
@@ -89,9 +89,8 @@ impl Default for Criterion<WallTime> {
                 plots: true,
                 csv: None,
                 baseline_csv: None,
-                fail_if_slower: None,
-                fail_if_faster: None,
                 hide_successes: false,
+                complexity: false,
                 messages: None,
                 outputs: crate::report::RunOutputs::default(),
             },
@@ -325,7 +324,7 @@ impl<M: Measurement> Criterion<M> {
     /// A bad flag or value prints one line naming it and exits with status
     /// 2; `--help` prints the help and exits with status 0.
     #[must_use]
-    pub fn configure_from_args(mut self) -> Criterion<M> {
+    pub fn configure_from_args(self) -> Criterion<M> {
         let args = match Args::from_env() {
             Ok(a) => a,
             Err(e) => {
@@ -334,9 +333,15 @@ impl<M: Measurement> Criterion<M> {
             }
         };
         if args.help {
-            crate::output::out!("{HELP}");
+            crate::output::out!("{}", help());
             std::process::exit(0);
         }
+        self.configure_with(args)
+    }
+
+    /// Applies validated command-line arguments over the settings made in
+    /// code (`configure_from_args`, and the front-ends' own command lines).
+    pub(crate) fn configure_with(mut self, args: Args) -> Criterion<M> {
         let c = &mut self.config;
         c.sample_size = args.sample_size.unwrap_or(c.sample_size);
         c.warm_up_time = args.warm_up_time.unwrap_or(c.warm_up_time);
@@ -353,6 +358,10 @@ impl<M: Measurement> Criterion<M> {
         }
         c.timeout = args.timeout.unwrap_or(c.timeout);
         c.min_time = args.min_time.unwrap_or(c.min_time);
+        c.processes = args.processes.unwrap_or(c.processes);
+        c.stdev = args.stdev.or(c.stdev);
+        c.fail_if_slower = args.fail_if_slower.or(c.fail_if_slower);
+        c.fail_if_faster = args.fail_if_faster.or(c.fail_if_faster);
         let r = &mut self.run;
         r.mode = args.mode.clone();
         if !args.filters.is_empty() {
@@ -373,9 +382,8 @@ impl<M: Measurement> Criterion<M> {
             r.plots = false;
         }
         r.csv = args.csv.clone();
-        r.fail_if_slower = args.fail_if_slower;
-        r.fail_if_faster = args.fail_if_faster;
         r.hide_successes = args.hide_successes;
+        r.complexity = args.complexity;
         if let Some(path) = &args.baseline_csv {
             match crate::tasty_csv::read(path) {
                 Ok(map) => r.baseline_csv = Some(map),
@@ -427,6 +435,17 @@ impl<M: Measurement> Criterion<M> {
     where
         F: FnMut(&mut Bencher<'_, M>),
     {
+        // Criterion.rs panics here, which ends the whole run; one failed
+        // benchmark is enough.
+        if id.is_empty() {
+            let id = "(empty id)";
+            self.run.terminal().failure(
+                id,
+                "bench_function was given an empty id; give the benchmark a name",
+            );
+            state::record_failure(id);
+            return self;
+        }
         self.benchmark_group(id)
             .bench_function(BenchmarkId::no_function(), f);
         self
@@ -451,6 +470,9 @@ impl<M: Measurement> Criterion<M> {
     /// Ends the run: reports the benchmarks that failed and exits non-zero
     /// if any did. `criterion_main!` calls it after the last group.
     pub fn final_summary(&self) {
+        if crate::worker::active() {
+            crate::worker::end_of_run();
+        }
         let terminal = self.run.terminal();
         // --discard-baseline writes nothing, the report's index included.
         let discard = self.run.baseline == Baseline::Discard;
@@ -492,7 +514,7 @@ impl<M: Measurement> Criterion<M> {
             }
         }
         let failed = state::failures();
-        if self.run.output_format == OutputFormat::Tasty {
+        if self.run.output_format.is_tasty() {
             let (ran, secs) = (state::attempted_count(), state::elapsed_secs());
             if failed.is_empty() {
                 crate::output::outln!("\nAll {ran} tests passed ({secs:.2}s)");
@@ -533,11 +555,15 @@ impl<M: Measurement> Criterion<M> {
         requirements: &[crate::group_summary::Requirement],
     ) {
         use crate::group_summary as gs;
+        if crate::worker::active() {
+            return;
+        }
         let terminal = self.run.terminal();
         if self.run.output_format == OutputFormat::Criterion && !self.run.hide_successes {
             for (function, fits) in gs::complexity(members) {
                 let name = function.map_or_else(|| group.to_owned(), |f| format!("{group}/{f}"));
-                crate::output::outln!("\n{name}: complexity over the inputs{fits}");
+                let text = gs::complexity_text(&name, &fits, self.run.complexity);
+                crate::output::outln!("{text}");
             }
             if compare_by_id {
                 for line in gs::ratios(members) {
@@ -559,6 +585,9 @@ impl<M: Measurement> Criterion<M> {
         log_scale: bool,
         members: &[crate::group_summary::Member],
     ) {
+        if crate::worker::active() {
+            return;
+        }
         if let Some(sink) = &self.run.messages {
             let dir = self
                 .run

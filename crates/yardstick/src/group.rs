@@ -13,9 +13,9 @@ use crate::{Bencher, Criterion, Throughput};
 /// Settings made on the group apply to the benchmarks added after them.
 /// The group ends with [`finish`](Self::finish), or when it is dropped.
 pub struct BenchmarkGroup<'a, M: Measurement> {
-    criterion: &'a mut Criterion<M>,
-    group_name: String,
-    partial: PartialConfig,
+    pub(crate) criterion: &'a mut Criterion<M>,
+    pub(crate) group_name: String,
+    pub(crate) partial: PartialConfig,
     throughput: Option<Throughput>,
     plot_config: PlotConfiguration,
     /// What was measured in this group: its page, message and summary
@@ -126,6 +126,83 @@ impl<'a, M: Measurement> BenchmarkGroup<'a, M> {
     /// benchmarks (see [`Criterion::with_metrics`]).
     pub fn metrics(&mut self, metrics: &[crate::meters::Metric]) -> &mut Self {
         self.partial.metrics = Some(metrics.to_vec());
+        self
+    }
+
+    /// Adaptive sampling's target for this group: sample until the 95 %
+    /// interval is within ±`precision` (a fraction: 0.005 is ±0.5 %),
+    /// instead of `--target-precision`.
+    ///
+    /// # Panics
+    ///
+    /// Unless `precision` is a positive finite number.
+    pub fn target_precision(&mut self, precision: f64) -> &mut Self {
+        assert!(
+            precision > 0.0 && precision.is_finite(),
+            "target_precision must be a positive fraction, e.g. 0.01"
+        );
+        self.partial.target_precision = Some(precision);
+        self
+    }
+
+    /// tasty-bench's stopping rule for this group (`localOption (RelStDev
+    /// 0.02)`): double the iterations until the relative standard
+    /// deviation of the estimate is below `rel_std_dev` (a fraction: 0.05
+    /// is tasty-bench's default 5 %), as `--stdev` does for the run.
+    ///
+    /// # Panics
+    ///
+    /// Unless `rel_std_dev` is a positive finite number.
+    pub fn stdev(&mut self, rel_std_dev: f64) -> &mut Self {
+        assert!(
+            rel_std_dev > 0.0 && rel_std_dev.is_finite(),
+            "stdev must be a positive fraction, e.g. 0.05"
+        );
+        self.partial.stdev = Some(rel_std_dev);
+        self
+    }
+
+    /// The time-out of each benchmark in this group (tasty-bench's
+    /// `localOption (mkTimeout 100000000)`), instead of `--timeout`.
+    ///
+    /// # Panics
+    ///
+    /// If `dur` is zero.
+    pub fn timeout(&mut self, dur: Duration) -> &mut Self {
+        assert!(dur > Duration::ZERO, "timeout must be positive");
+        self.partial.timeout = Some(dur);
+        self
+    }
+
+    /// Fails a benchmark of this group that is more than `fraction` slower
+    /// than its baseline (tasty-bench's `localOption (FailIfSlower
+    /// 0.10)`), instead of `--fail-if-slower`.
+    ///
+    /// # Panics
+    ///
+    /// If `fraction` is negative or not finite.
+    pub fn fail_if_slower(&mut self, fraction: f64) -> &mut Self {
+        assert!(
+            fraction >= 0.0 && fraction.is_finite(),
+            "fail_if_slower must be a fraction of at least 0, e.g. 0.10"
+        );
+        self.partial.fail_if_slower = Some(fraction);
+        self
+    }
+
+    /// Fails a benchmark of this group that is more than `fraction` faster
+    /// than its baseline (tasty-bench's `FailIfFaster`), instead of
+    /// `--fail-if-faster`.
+    ///
+    /// # Panics
+    ///
+    /// If `fraction` is negative or not finite.
+    pub fn fail_if_faster(&mut self, fraction: f64) -> &mut Self {
+        assert!(
+            fraction >= 0.0 && fraction.is_finite(),
+            "fail_if_faster must be a fraction of at least 0, e.g. 0.10"
+        );
+        self.partial.fail_if_faster = Some(fraction);
         self
     }
 

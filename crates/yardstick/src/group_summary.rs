@@ -57,6 +57,34 @@ pub(crate) fn complexity(members: &[Member]) -> Vec<(Option<String>, ComplexityF
         .collect()
 }
 
+/// The largest error (normalised RMS, nanobench's err%) at which a Big-O fit
+/// is printed without `--complexity`: beyond it the best model explains the
+/// times too poorly to name (fibonacci's exponential growth is "O(n^3),
+/// err 51.7%").
+pub(crate) const GOOD_FIT: f64 = 0.10;
+
+/// What a group prints about the complexity of function `name`: the table
+/// when the best fit is good or `asked` (`--complexity`); otherwise one line
+/// saying that no model fits, and how close the closest came.
+pub(crate) fn complexity_text(name: &str, fits: &ComplexityFits, asked: bool) -> String {
+    let Some(best) = fits.best() else {
+        return String::new();
+    };
+    if best.normalized_rms <= GOOD_FIT {
+        return format!("\n{name}: complexity over the inputs{fits}");
+    }
+    let line = format!(
+        "\n{name}: no complexity model fits the times over the inputs (the closest, {}, is off by {:.1}%)",
+        best.name,
+        best.normalized_rms * 100.0
+    );
+    if asked {
+        format!("{line}{fits}")
+    } else {
+        format!("{line}; --complexity prints the fits")
+    }
+}
+
 /// For every input measured by two or more functions, each function's time
 /// over the first function's, tasty-bench style: `0.08x`, `128.36x`.
 pub(crate) fn ratios(members: &[Member]) -> Vec<String> {
@@ -143,6 +171,43 @@ mod tests {
         assert_eq!(fits[0].1.best().unwrap().name, "O(n)");
         assert_eq!(fits[1].1.best().unwrap().name, "O(n^2)");
         assert!((fits[0].1[0].coefficient - 5e-9).abs() < 1e-15);
+    }
+
+    #[test]
+    fn a_big_o_table_only_when_the_fit_is_good_or_asked() {
+        let mut members = Vec::new();
+        for n in [10u32, 20, 30, 40] {
+            // 3 ns per element: O(n) fits exactly.
+            members.push(m("lin", &n.to_string(), 3.0 * f64::from(n)));
+            // fibonacci: twice the time per step of n, no polynomial fits.
+            members.push(m("fib", &n.to_string(), 2f64.powi(n as i32)));
+        }
+        let fits = complexity(&members);
+        let lin = complexity_text("g/lin", &fits[0].1, false);
+        assert!(
+            lin.starts_with("\ng/lin: complexity over the inputs\n|   coefficient"),
+            "{lin}"
+        );
+        assert!(lin.contains("| O(n)\n"), "{lin}");
+        let fib = complexity_text("g/fib", &fits[1].1, false);
+        assert!(
+            fib.starts_with(
+                "\ng/fib: no complexity model fits the times over the inputs (the closest, O("
+            ),
+            "{fib}"
+        );
+        assert!(fib.ends_with("%); --complexity prints the fits"), "{fib}");
+        assert!(!fib.contains("coefficient"), "{fib}");
+        let asked = complexity_text("g/fib", &fits[1].1, true);
+        assert!(asked.contains("no complexity model fits"), "{asked}");
+        assert!(
+            asked.contains("|   coefficient |   err% | complexity"),
+            "{asked}"
+        );
+        // The error printed is the best fit's, in per cent.
+        let best = fits[1].1.best().unwrap();
+        assert!(best.normalized_rms > GOOD_FIT);
+        assert!(fib.contains(&format!("{:.1}%", best.normalized_rms * 100.0)));
     }
 
     #[test]

@@ -118,6 +118,11 @@ impl<'a, M: Measurement> Comparison<'_, 'a, M> {
     /// the time-out passes), prints the verdicts and returns them. In test
     /// mode each alternative runs once; in list mode they are listed.
     pub fn run(&mut self) -> Vec<PairedResult> {
+        // Alternatives in one process already cancel drift; a worker process
+        // serving another benchmark leaves them to its parent.
+        if crate::worker::active() {
+            return Vec::new();
+        }
         let ids: Vec<String> = self
             .alternatives
             .iter()

@@ -41,6 +41,7 @@ mod adaptive;
 mod analysis;
 mod async_bencher;
 pub mod async_executor;
+mod baseline;
 mod bencher;
 mod cli;
 mod compat;
@@ -48,10 +49,13 @@ mod config;
 mod criterion;
 mod filter;
 mod format;
+#[doc(hidden)]
+pub mod frontend;
 mod group;
 mod group_summary;
 mod id;
 mod interleave;
+mod limits;
 mod macros;
 pub mod measurement;
 mod metered;
@@ -66,6 +70,9 @@ mod runner;
 mod state;
 mod store;
 mod tasty_csv;
+mod tasty_sampling;
+#[doc(hidden)]
+pub mod worker;
 
 pub use crate::async_bencher::AsyncBencher;
 pub use crate::bencher::Bencher;

@@ -90,6 +90,9 @@ pub(crate) struct MetricResult {
     pub values: Vec<f64>,
     /// The change from the baseline's same metric, when it has one.
     pub change: Option<Change>,
+    /// The baseline's values per iteration, when it has this metric
+    /// (rebar3_bench's block compares them sample by sample).
+    pub baseline_per_iteration: Option<Vec<f64>>,
 }
 
 /// Analyses each metric's samples like the primary measurement: the slope
@@ -119,6 +122,7 @@ pub(crate) fn analyse(
                     peak,
                     values,
                     change: None,
+                    baseline_per_iteration: None,
                 };
             }
             let estimate = usable
@@ -131,6 +135,7 @@ pub(crate) fn analyse(
                 peak: None,
                 values,
                 change: None,
+                baseline_per_iteration: None,
             }
         })
         .collect()
@@ -161,6 +166,7 @@ pub(crate) fn compare_with(
             per_iter(&r.values, new_iters),
         ) {
             r.change = compare(&o, &n, cfg).ok();
+            r.baseline_per_iteration = Some(o);
         }
     }
 }

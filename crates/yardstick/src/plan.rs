@@ -42,7 +42,9 @@ pub(crate) fn iteration_counts(
     match mode {
         ActualSamplingMode::Linear => {
             let total_runs = n * (n + 1) / 2;
-            let d = ((target_ns / met / total_runs as f64).ceil() as u64).max(1);
+            // Capped so that the last sample, n·d, stays within MAX_ITERS.
+            let d = ((target_ns / met / total_runs as f64).ceil() as u64)
+                .clamp(1, (crate::limits::MAX_ITERS / n).max(1));
             let expected = total_runs as f64 * d as f64 * met;
             let warning = (d == 1).then(|| {
                 let recommended = recommend_linear_sample_size(target_ns, met);
@@ -62,7 +64,8 @@ pub(crate) fn iteration_counts(
             ((1..=n).map(|i| i.saturating_mul(d)).collect(), warning)
         }
         ActualSamplingMode::Flat => {
-            let per_sample = ((target_ns / n as f64 / met).ceil() as u64).max(1);
+            let per_sample =
+                crate::limits::cap(((target_ns / n as f64 / met).ceil() as u64).max(1));
             let expected = met * per_sample as f64 * n as f64;
             let warning = (per_sample == 1).then(|| {
                 let recommended = recommend_flat_sample_size(target_ns, met);
@@ -136,6 +139,18 @@ mod tests {
         );
         // c = 50, n = (-1 + sqrt(200)) / 2 = 6.57 -> 0 -> clamped to 10.
         assert!(w.ends_with("reduce sample count to 10."), "{w}");
+    }
+
+    #[test]
+    fn a_routine_that_looks_infinitely_fast_gets_a_capped_plan() {
+        // An iter_custom that ignores its iteration count: the warm-up
+        // reaches 2^40 iterations in a few microseconds, so met ~ 1e-7 ns.
+        for mode in [ActualSamplingMode::Linear, ActualSamplingMode::Flat] {
+            let (counts, _) = iteration_counts(mode, 1e-7, 10, Duration::from_secs(5));
+            assert_eq!(counts.len(), 10);
+            assert!(counts.iter().all(|&k| k <= 1 << 40), "{mode:?}: {counts:?}");
+            assert!(counts.iter().any(|&k| k > 1 << 30), "{mode:?}: {counts:?}");
+        }
     }
 
     #[test]

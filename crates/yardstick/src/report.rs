@@ -105,9 +105,13 @@ fn render(template: &str, run: &yardstick_report::RunResults) -> Result<String, 
     .map_err(|e| e.to_string())
 }
 
+/// Without the template engine only pyperf's file, which is plain serde.
 #[cfg(all(feature = "report", not(feature = "templates")))]
-fn render(_: &str, _: &yardstick_report::RunResults) -> Result<String, String> {
-    Err("this build has no templates: enable yardstick's `templates` feature".into())
+fn render(template: &str, run: &yardstick_report::RunResults) -> Result<String, String> {
+    match template {
+        "pyperf" => Ok(yardstick_report::pyperf_json(run)),
+        _ => Err("this build has templates only for pyperf: enable yardstick's `templates` feature for csv, json, html or a file".into()),
+    }
 }
 
 #[cfg(not(feature = "report"))]
@@ -181,4 +185,20 @@ pub(crate) fn group(_: &Path, _: &str, _: bool) -> Result<(), String> {
 #[cfg(not(feature = "report"))]
 pub(crate) fn index(_: &Path) -> Result<(), String> {
     Ok(())
+}
+
+#[cfg(all(test, feature = "report"))]
+mod tests {
+    /// `--template pyperf` works in every build with the report, with or
+    /// without the template engine (`cargo test -p yardstick` builds
+    /// without it, the workspace's tests with it).
+    #[test]
+    fn the_pyperf_template_needs_no_template_engine() {
+        let run = yardstick_report::RunResults::new("run", vec![]);
+        let json = super::render("pyperf", &run).expect("pyperf renders");
+        assert!(json.contains("\"version\": \"1.0\""), "{json}");
+        assert!(json.contains("\"description\": \"run\""), "{json}");
+        let other = super::render("csv", &run);
+        assert_eq!(other.is_ok(), cfg!(feature = "templates"), "{other:?}");
+    }
 }

@@ -51,7 +51,7 @@ pub(crate) fn warm_up<M: Measurement>(
         let (_, took) = run_once(m, f, iters)?;
         total_iters = total_iters.saturating_add(iters);
         elapsed += took;
-        if elapsed > how_long || iters >= 1 << 62 {
+        if elapsed > how_long || iters >= crate::limits::MAX_ITERS {
             // A zero elapsed time would make the plan divide by zero.
             return Ok((elapsed.as_nanos().max(1) as f64, total_iters));
         }
@@ -90,7 +90,10 @@ pub(crate) fn quick<M: Measurement>(
         let t = (t_prev + 2.0 * t_now) / 5.0;
         let stdev = ((t_prev - t).powi(2) + (t_now - 2.0 * t).powi(2)).sqrt();
         let elapsed = start.elapsed();
-        if (stdev < target_rel * t && elapsed > min) || elapsed > max || n >= 1 << 61 {
+        if (stdev < target_rel * t && elapsed > min)
+            || elapsed > max
+            || n >= crate::limits::MAX_ITERS / 2
+        {
             return Ok((vec![n as f64, (n * 2) as f64], vec![t_prev, t_now]));
         }
         n *= 2;
@@ -110,7 +113,7 @@ pub(crate) fn profile<M: Measurement>(
     let time_ns = time.as_nanos() as f64;
     if elapsed < time_ns {
         let met = elapsed / iters as f64;
-        let remaining = ((time_ns - elapsed) / met) as u64;
+        let remaining = crate::limits::cap(((time_ns - elapsed) / met) as u64);
         if remaining > 0 {
             run_once(m, f, remaining)?;
         }

@@ -1,7 +1,7 @@
 //! Runs one benchmark through the whole flow: filter, mode, sampling,
 //! analysis, comparison, files and output.
 
-use crate::analysis::{analyse, Analysis};
+use crate::analysis::{analyse, Analysis, Samples};
 use crate::cli::{Baseline, Mode};
 use crate::config::{ActualSamplingMode, BenchmarkConfig};
 use crate::id::FullId;
@@ -12,7 +12,7 @@ use crate::store::{
     estimate_file, estimates_file, BenchmarkDir, BenchmarkRecord, ChangeFile, RawRow, RunFiles,
     SavedSample,
 };
-use crate::{adaptive, metered, plan, report, state, Criterion};
+use crate::{adaptive, limits, metered, plan, report, state, worker, Criterion};
 
 /// Runs `id` unless the filter excludes it. Failures are reported and
 /// recorded, never propagated: the other benchmarks still run. Returns
@@ -34,6 +34,13 @@ pub(crate) fn run<M: Measurement>(
             "this id was already used by another benchmark of this binary; ids must be unique",
         );
         state::record_failure(&id.full_id);
+        return None;
+    }
+    if worker::active() {
+        // A worker measures only what its parent asks for, and prints nothing.
+        if c.run.mode == Mode::Benchmark {
+            worker::serve(&c.measurement, &id.full_id, f);
+        }
         return None;
     }
     let measuring = c.run.mode == Mode::Benchmark;
@@ -90,15 +97,6 @@ fn profile<M: Measurement>(
     Ok(())
 }
 
-/// The baseline to compare with, and whether one must exist.
-fn compare_target(baseline: &Baseline) -> Option<(&str, bool)> {
-    match baseline {
-        Baseline::Save(n) | Baseline::CompareLenient(n) => Some((n, false)),
-        Baseline::CompareStrict(n) => Some((n, true)),
-        Baseline::Discard => None,
-    }
-}
-
 fn benchmark<M: Measurement>(
     c: &Criterion<M>,
     terminal: &Terminal,
@@ -108,34 +106,13 @@ fn benchmark<M: Measurement>(
 ) -> Result<f64, String> {
     let started = std::time::Instant::now();
     let dir = BenchmarkDir::new(&c.run.home, &id.directory_name);
+    dir.check_owner(&id.full_id).map_err(|e| e.to_string())?;
     let m = &c.measurement;
 
     // Read the baseline first: a missing strict baseline fails before any
     // time is spent measuring.
-    let mut corrupt_baseline = None;
-    let baseline_sample = match compare_target(&c.run.baseline) {
-        Some((name, strict)) if dir.has_baseline(name) => match dir.load_sample(name) {
-            Ok(sample) => Some(sample),
-            Err(e) => {
-                terminal.warning(&format!(
-                    "ignoring baseline '{name}' of {}: {e}",
-                    id.full_id
-                ));
-                corrupt_baseline = Some(name.to_owned());
-                if strict {
-                    return Err(format!("baseline '{name}' is unreadable"));
-                }
-                None
-            }
-        },
-        Some((name, true)) => {
-            return Err(format!(
-                "baseline '{name}' not found under {} — run with --save-baseline {name} first",
-                dir.root.display()
-            ))
-        }
-        _ => None,
-    };
+    let loaded = crate::baseline::load(&dir, &c.run.baseline, id, terminal)?;
+    let (baseline_sample, corrupt_baseline) = (loaded.sample, loaded.corrupt);
     let baseline = baseline_sample.as_ref().map(SavedSample::averages);
 
     if terminal.verbosity == crate::cli::Verbosity::Verbose && state::first_time("clock resolution")
@@ -149,11 +126,11 @@ fn benchmark<M: Measurement>(
     }
     terminal.benchmark_start(&id.full_id);
     let mut metric_rows = None;
-    let (mode, iters, values) = if let Some(name) = &c.run.load_baseline {
+    let samples = if let Some(name) = &c.run.load_baseline {
         let s = dir.load_sample(name).map_err(|e| {
             format!("cannot load baseline '{name}' ({e}) — run with --save-baseline {name} first")
         })?;
-        (s.sampling_mode, s.iters, s.times)
+        Samples::from_saved(s)
     } else {
         for note in metered::activate(&config.metrics) {
             if state::first_time(&note) {
@@ -162,17 +139,20 @@ fn benchmark<M: Measurement>(
         }
         let sampled = state::catch_panic(|| sample(m, terminal, id, config, f));
         let rows = metered::deactivate();
-        let (mode, iters, values) = sampled?.map_err(|e| e.to_string())?;
+        let samples = sampled??;
+        if let Some(w) = limits::capped_warning(&id.full_id, &samples.iters) {
+            terminal.warning(&w);
+        }
         // The last rows are the samples' (earlier ones are the warm-up's).
         metric_rows = rows.map(|(metrics, rows)| {
-            let skip = rows.len().saturating_sub(iters.len());
+            let skip = rows.len().saturating_sub(samples.iters.len());
             (metrics, rows[skip..].to_vec())
         });
-        (mode, iters, values)
+        samples
     };
 
     terminal.analysing(&id.full_id);
-    if values.iter().all(|&v| v == 0.0) {
+    if samples.values.iter().all(|&v| v == 0.0) {
         return Err("every sample measured zero time; if it uses iter_custom, check that the routine returns the time it measured".into());
     }
     let plots = report::ENABLED && c.run.plots;
@@ -196,7 +176,7 @@ fn benchmark<M: Measurement>(
         },
         None => config.clone(),
     };
-    let analysis = analyse(mode, iters, values, baseline.as_deref(), config, plots)
+    let analysis = analyse(samples, baseline_sample.as_ref(), config, plots)
         .map_err(|e| format!("analysis failed: {e}"))?;
     let unit = {
         let mut probe = [analysis.typical().point];
@@ -211,7 +191,10 @@ fn benchmark<M: Measurement>(
         let linear = analysis.mode == ActualSamplingMode::Linear;
         let mut results = metered::analyse(&metrics, &rows, &analysis.iters, linear, &cfg);
         // Compare with the baseline's metrics, when it measured them too.
-        if let (Some((name, _)), Some(old)) = (compare_target(&c.run.baseline), &baseline_sample) {
+        if let (Some((name, _)), Some(old)) = (
+            crate::baseline::compare_target(&c.run.baseline),
+            &baseline_sample,
+        ) {
             match dir.load_metrics(name) {
                 Ok(Some(saved)) => metered::compare_with(
                     &mut results,
@@ -239,15 +222,7 @@ fn benchmark<M: Measurement>(
     let mut optimised_away = false;
     if c.run.load_baseline.is_none() {
         optimised_away = check_optimised_away(m, terminal, id, &analysis);
-        // --discard-baseline writes nothing, the metrics included.
-        if !metrics.is_empty() && c.run.baseline != Baseline::Discard {
-            if let Err(e) = dir.save_metrics("new", &metrics) {
-                terminal.warning(&format!(
-                    "could not save the metrics of {}: {e}",
-                    id.full_id
-                ));
-            }
-        }
+        // The metrics are saved with the run's other files, as one unit.
         let (record, sample) = save(
             c,
             terminal,
@@ -255,15 +230,8 @@ fn benchmark<M: Measurement>(
             &dir,
             &analysis,
             corrupt_baseline.as_deref(),
+            &metrics,
         );
-        if let (Baseline::Save(name), false) = (&c.run.baseline, metrics.is_empty()) {
-            if let Err(e) = dir.save_metrics(name, &metrics) {
-                terminal.warning(&format!(
-                    "could not save the metrics of {} as baseline '{name}': {e}",
-                    id.full_id
-                ));
-            }
-        }
         if c.run.outputs.any() {
             report::record(&record, &sample, unit, &analysis, baseline_sample.as_ref());
         }
@@ -303,8 +271,8 @@ fn benchmark<M: Measurement>(
         ));
     }
     let ratio = ratio_to_baseline(c, id, &analysis, unit);
-    let failure = ratio.and_then(|r| limit_breach(c, r));
-    if failure.is_none() || c.run.output_format != crate::cli::OutputFormat::Tasty {
+    let failure = ratio.and_then(|r| limit_breach(config, r));
+    if failure.is_none() || !c.run.output_format.is_tasty() {
         if let Some(f) = &failure {
             terminal.failure(&id.full_id, f);
         }
@@ -329,10 +297,11 @@ fn benchmark<M: Measurement>(
         });
     }
     if unit == "ns" {
+        let (mean, two_stdev) = crate::output::tasty_estimate(&analysis, unit);
         state::record_completed(crate::tasty_csv::Row {
             name: id.full_id.clone(),
-            mean_ps: analysis.typical().point * 1e3,
-            two_stdev_ps: 2.0 * analysis.typical().standard_error * 1e3,
+            mean_ps: mean * 1e3,
+            two_stdev_ps: two_stdev * 1e3,
         });
     }
     if failure.is_some() {
@@ -361,9 +330,9 @@ fn ratio_to_baseline<M: Measurement>(
 }
 
 /// The `--fail-if-slower`/`--fail-if-faster` limit `ratio` breaks, in words.
-fn limit_breach<M: Measurement>(c: &Criterion<M>, ratio: f64) -> Option<String> {
+fn limit_breach(config: &BenchmarkConfig, ratio: f64) -> Option<String> {
     let pct = (ratio - 1.0) * 100.0;
-    if let Some(limit) = c.run.fail_if_slower {
+    if let Some(limit) = config.fail_if_slower {
         if ratio > 1.0 + limit {
             return Some(format!(
                 "{pct:.1}% slower than the baseline, more than the {:.0}% --fail-if-slower allows",
@@ -371,7 +340,7 @@ fn limit_breach<M: Measurement>(c: &Criterion<M>, ratio: f64) -> Option<String> 
             ));
         }
     }
-    if let Some(limit) = c.run.fail_if_faster {
+    if let Some(limit) = config.fail_if_faster {
         if ratio < 1.0 - limit {
             return Some(format!(
                 "{:.1}% faster than the baseline, more than the {:.0}% --fail-if-faster allows",
@@ -390,15 +359,38 @@ fn sample<M: Measurement>(
     id: &FullId,
     config: &BenchmarkConfig,
     f: &mut RoutineFn<'_, M>,
-) -> Result<(ActualSamplingMode, Vec<f64>, Vec<f64>), routine::NotIterated> {
+) -> Result<Samples, String> {
+    if let Some(target) = config.stdev {
+        let (mode, iters, values) =
+            crate::tasty_sampling::run(m, terminal, &id.full_id, target, config.timeout, f)
+                .map_err(|e| e.to_string())?;
+        return Ok(Samples::in_one_process(mode, iters, values));
+    }
     if config.quick_mode {
         let (iters, values) =
-            routine::quick(m, f, config.significance_level, config.measurement_time)?;
-        return Ok((ActualSamplingMode::Linear, iters, values));
+            routine::quick(m, f, config.significance_level, config.measurement_time)
+                .map_err(|e| e.to_string())?;
+        return Ok(Samples::in_one_process(
+            ActualSamplingMode::Linear,
+            iters,
+            values,
+        ));
     }
     if config.adaptive() {
         return sample_adaptively(m, terminal, id, config, f);
     }
+    sample_as_planned(m, terminal, id, config, f).map_err(|e| e.to_string())
+}
+
+/// Criterion.rs's analysis process: warm-up for the warm-up time, then the
+/// planned sample counts.
+fn sample_as_planned<M: Measurement>(
+    m: &M,
+    terminal: &Terminal,
+    id: &FullId,
+    config: &BenchmarkConfig,
+    f: &mut RoutineFn<'_, M>,
+) -> Result<Samples, routine::NotIterated> {
     let warm_up = config.warm_up_time;
     terminal.warm_up(&id.full_id, warm_up.as_nanos() as f64);
     let (elapsed, warm_iters) = routine::warm_up(m, f, warm_up)?;
@@ -414,7 +406,8 @@ fn sample<M: Measurement>(
     let total = counts.iter().fold(0u64, |a, &k| a.saturating_add(k));
     terminal.measurement_start(&id.full_id, counts.len(), expected, total);
     let values = routine::bench(m, f, &counts)?;
-    Ok((mode, counts.iter().map(|&k| k as f64).collect(), values))
+    let iters = counts.iter().map(|&k| k as f64).collect();
+    Ok(Samples::in_one_process(mode, iters, values))
 }
 
 fn sample_adaptively<M: Measurement>(
@@ -423,7 +416,63 @@ fn sample_adaptively<M: Measurement>(
     id: &FullId,
     config: &BenchmarkConfig,
     f: &mut RoutineFn<'_, M>,
-) -> Result<(ActualSamplingMode, Vec<f64>, Vec<f64>), routine::NotIterated> {
+) -> Result<Samples, String> {
+    // Extra metrics are read in this process's meters; sample here then.
+    if config.processes > 1 && config.metrics.is_empty() {
+        terminal.sampling_adaptive(
+            &id.full_id,
+            config.target_precision,
+            config.timeout.as_nanos() as f64,
+        );
+        match worker::sampling::sample(&id.full_id, config) {
+            Ok(s) => {
+                say_how_precise(terminal, id, config, &s);
+                return Ok(Samples::from_sampled(s));
+            }
+            Err(worker::sampling::Unavailable::Failed(e)) => return Err(e),
+            Err(worker::sampling::Unavailable::Fallback(why)) => {
+                let note = format!("sampling in this process only, so intervals do not include run-to-run noise: {why}");
+                if state::first_time(&note) {
+                    terminal.warning(&note);
+                }
+            }
+        }
+    }
+    sample_in_this_process(m, terminal, id, config, f).map_err(|e| e.to_string())
+}
+
+/// Says how a multi-process sampling ended: precise, or limited by the
+/// machine's run-to-run noise.
+fn say_how_precise(
+    terminal: &Terminal,
+    id: &FullId,
+    config: &BenchmarkConfig,
+    s: &adaptive::Sampled,
+) {
+    if s.reached {
+        return;
+    }
+    let n = s.processes.as_ref().map_or(0, |p| {
+        p.iter().collect::<std::collections::BTreeSet<_>>().len()
+    });
+    let reached = s.precision.map_or_else(
+        || "no measurable precision".to_owned(),
+        |p| format!("±{:.1}%", p * 100.0),
+    );
+    terminal.note(&format!(
+        "{}: {reached} over {n} processes, not the ±{}% asked for: this is the machine's run-to-run noise, which more time would not narrow",
+        id.full_id,
+        config.target_precision * 100.0
+    ));
+}
+
+fn sample_in_this_process<M: Measurement>(
+    m: &M,
+    terminal: &Terminal,
+    id: &FullId,
+    config: &BenchmarkConfig,
+    f: &mut RoutineFn<'_, M>,
+) -> Result<Samples, routine::NotIterated> {
     let target = adaptive::Target {
         precision: config.target_precision,
         confidence: config.confidence_level,
@@ -451,38 +500,22 @@ fn sample_adaptively<M: Measurement>(
             target.precision * 100.0
         ));
     }
-    Ok((s.mode, s.iters, s.values))
+    Ok(Samples::from_sampled(s))
 }
 
-/// Warns when the routine costs no more than an empty loop: its body was
-/// most likely optimised away.
+/// Warns when the routine costs no more than an empty loop (see
+/// [`limits::optimised_away`]).
 fn check_optimised_away<M: Measurement>(
     m: &M,
     terminal: &Terminal,
     id: &FullId,
     analysis: &Analysis,
 ) -> bool {
-    let largest = analysis.iters.iter().copied().fold(1.0, f64::max) as u64;
-    let empty = routine::empty_loop_per_iteration(m, (largest / 10).max(1000));
-    // The fastest sample, as noise only ever adds time: an optimised-away
-    // body sits at the empty loop's cost however busy the machine is.
-    let typical = analysis.typical().point;
-    let fastest = analysis
-        .averages
-        .iter()
-        .copied()
-        .fold(f64::INFINITY, f64::min);
-    if fastest <= empty * 1.25 {
-        let f = m.formatter();
-        terminal.warning(&format!(
-            "{}: {} per iteration is no more than an empty loop costs here ({}): the body was probably optimised away — pass its inputs and result through black_box",
-            id.full_id,
-            f.format_value(typical).trim(),
-            f.format_value(empty).trim()
-        ));
-        return true;
+    let warning = limits::optimised_away(m, &id.full_id, &analysis.iters, &analysis.averages);
+    if let Some(w) = &warning {
+        terminal.warning(w);
     }
-    false
+    warning.is_some()
 }
 
 fn save<M: Measurement>(
@@ -492,6 +525,7 @@ fn save<M: Measurement>(
     dir: &BenchmarkDir,
     a: &Analysis,
     corrupt_baseline: Option<&str>,
+    metrics: &[crate::metered::MetricResult],
 ) -> (BenchmarkRecord, SavedSample) {
     let mut unit_probe = [a.typical().point];
     let unit = c
@@ -502,6 +536,7 @@ fn save<M: Measurement>(
         sampling_mode: a.mode,
         iters: a.iters.clone(),
         times: a.values.clone(),
+        processes: a.processes.clone(),
     };
     let estimates = estimates_file(&a.estimates);
     let record = BenchmarkRecord {
@@ -548,6 +583,7 @@ fn save<M: Measurement>(
         benchmark: &record,
         tukey: a.tukey.fences.as_array(),
         raw: &raw,
+        metrics,
     };
     let report = |r: Result<(), crate::store::StoreError>| {
         if let Err(e) = r {
@@ -564,7 +600,8 @@ fn save<M: Measurement>(
     if let Baseline::Save(name) = &c.run.baseline {
         if corrupt_baseline == Some(name.as_str()) {
             match dir.set_aside(name) {
-                Ok(to) => terminal.warning(&format!(
+                Ok(None) => {}
+                Ok(Some(to)) => terminal.warning(&format!(
                     "kept the unreadable baseline '{name}' as {}",
                     to.display()
                 )),

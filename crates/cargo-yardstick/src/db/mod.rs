@@ -7,9 +7,13 @@
 //! raw samples, read only when two runs are compared). The database runs in
 //! WAL mode with a busy timeout, so concurrent writers wait for each other,
 //! and each run is written in one transaction, so a run killed midway
-//! leaves nothing behind.
+//! leaves nothing behind. Each run names its machine and carries a `uid`,
+//! so that exports of several machines merge into one history without
+//! duplicates (schema version 2).
 
+mod migrate;
 mod read;
+mod uid;
 mod write;
 
 use std::path::{Path, PathBuf};
@@ -17,10 +21,12 @@ use std::time::Duration;
 
 use rusqlite::Connection;
 
-pub use read::{RunKey, Trend};
+mod open;
+
+pub use read::{RunInfo, RunKey, Trend};
 
 /// The schema version stored in `PRAGMA user_version`.
-const SCHEMA_VERSION: i64 = 1;
+const SCHEMA_VERSION: i64 = 2;
 
 const SCHEMA: &str = "
 CREATE TABLE IF NOT EXISTS runs (
@@ -87,12 +93,7 @@ impl Db {
         std::fs::create_dir_all(home)
             .map_err(|e| format!("cannot create the home directory {}: {e}", home.display()))?;
         let path = path_in(home);
-        let fail = |e: rusqlite::Error| {
-            format!(
-                "{}: {e}; it is not a readable yardstick history (move it away to start a new one)",
-                path.display()
-            )
-        };
+        let fail = |e: rusqlite::Error| open::describe(&path, &e);
         let conn = Connection::open(&path).map_err(fail)?;
         conn.busy_timeout(Duration::from_secs(30)).map_err(fail)?;
         conn.pragma_update(None, "journal_mode", "WAL")
@@ -110,10 +111,15 @@ impl Db {
                 path.display()
             ));
         }
-        conn.execute_batch(&format!(
-            "BEGIN IMMEDIATE; {SCHEMA} PRAGMA user_version = {SCHEMA_VERSION}; COMMIT;"
-        ))
-        .map_err(fail)?;
+        conn.execute_batch(&format!("BEGIN IMMEDIATE; {SCHEMA}"))
+            .and_then(|()| migrate::to_v2(&conn, version))
+            .and_then(|()| {
+                conn.execute_batch(&format!("PRAGMA user_version = {SCHEMA_VERSION}; COMMIT;"))
+            })
+            .map_err(|e| {
+                let _ = conn.execute_batch("ROLLBACK");
+                fail(e)
+            })?;
         Ok(Db { conn, path })
     }
 

@@ -13,6 +13,8 @@ pub struct RunInfo {
     pub id: i64,
     /// Its context.
     pub meta: RunMeta,
+    /// Its identity across histories.
+    pub uid: String,
 }
 
 /// A benchmark's typical value in one run.
@@ -28,21 +30,23 @@ pub struct HistoryPoint {
     pub typical: Interval,
 }
 
-/// One benchmark's values over the runs, oldest first.
+/// One benchmark's values over the runs of one machine, oldest first.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Trend {
     /// The benchmark id.
     pub name: String,
+    /// The machine the runs were made on.
+    pub machine: String,
     /// Its unit (of the latest run).
     pub unit: String,
     /// Its values, in run order.
     pub points: Vec<HistoryPoint>,
 }
 
-const RUN_COLUMNS: &str =
-    "id, time, commit_hash, branch, dirty, cpu, cores, os, rustc, config, source, label";
+pub(super) const RUN_COLUMNS: &str =
+    "id, time, commit_hash, branch, dirty, cpu, cores, os, rustc, config, source, label, machine, uid";
 
-fn run_info(r: &Row<'_>) -> rusqlite::Result<RunInfo> {
+pub(super) fn run_info(r: &Row<'_>) -> rusqlite::Result<RunInfo> {
     Ok(RunInfo {
         id: r.get(0)?,
         meta: RunMeta {
@@ -57,7 +61,9 @@ fn run_info(r: &Row<'_>) -> rusqlite::Result<RunInfo> {
             config: r.get(9)?,
             source: r.get(10)?,
             label: r.get(11)?,
+            machine: r.get(12)?,
         },
+        uid: r.get::<_, Option<String>>(13)?.unwrap_or_default(),
     })
 }
 
@@ -99,6 +105,29 @@ impl Db {
             .query_row(
                 &format!("SELECT {RUN_COLUMNS} FROM runs ORDER BY id DESC LIMIT 1 OFFSET ?1"),
                 [skip],
+                run_info,
+            )
+            .optional()
+            .map_err(|e| self.err(&e))
+    }
+
+    /// The latest run before run `id` that has a result for one of run
+    /// `id`'s benchmarks: the run a comparison with `id` means when none is
+    /// named (an unrelated `exec` or `import` in between is passed over).
+    ///
+    /// # Errors
+    ///
+    /// As [`Db::run`].
+    pub fn previous_sharing(&self, id: i64) -> Result<Option<RunInfo>, String> {
+        self.conn
+            .query_row(
+                &format!(
+                    "SELECT {RUN_COLUMNS} FROM runs WHERE id < ?1 AND id IN (
+                         SELECT run_id FROM results WHERE bench_id IN (
+                             SELECT bench_id FROM results WHERE run_id = ?1))
+                     ORDER BY id DESC LIMIT 1"
+                ),
+                [id],
                 run_info,
             )
             .optional()
@@ -166,27 +195,24 @@ impl Db {
         rows.collect::<Result<_, _>>().map_err(|e| self.err(&e))
     }
 
-    /// The trends of every benchmark whose id contains `filter`, over the
-    /// last `last` runs (all when `None`). Reads only the `results` index
+    /// The trends of every benchmark whose id contains `filter`, one per
+    /// machine, in time order, over the last `last` runs (all when `None`). Reads only the `results` index
     /// ranges of the matching benchmarks, never the samples.
     ///
     /// # Errors
     ///
     /// As [`Db::run`].
     pub fn trends(&self, filter: &str, last: Option<i64>) -> Result<Vec<Trend>, String> {
-        let min_run: i64 = match last {
-            Some(n) => self.latest(n.max(1) - 1).map(|r| r.map_or(0, |r| r.id))?,
-            None => 0,
-        };
+        let min_run = self.first_of_last(last)?;
         let mut stmt = self
             .conn
             .prepare(
-                "SELECT b.name, r.unit, r.run_id, u.time, u.commit_hash, r.typical, r.lower, r.upper
+                "SELECT b.name, r.unit, r.run_id, u.time, u.commit_hash, r.typical, r.lower, r.upper, u.machine
                  FROM benchmarks b
                  JOIN results r ON r.bench_id = b.id AND r.run_id >= ?2
                  JOIN runs u ON u.id = r.run_id
                  WHERE instr(b.name, ?1) > 0
-                 ORDER BY b.name, r.run_id",
+                 ORDER BY b.name, u.machine, u.time, r.run_id",
             )
             .map_err(|e| self.err(&e))?;
         let mut rows = stmt
@@ -197,6 +223,7 @@ impl Db {
             let get = |e: rusqlite::Error| self.err(&e);
             let name: String = r.get(0).map_err(get)?;
             let unit: String = r.get(1).map_err(get)?;
+            let machine: String = r.get(8).map_err(get)?;
             let point = HistoryPoint {
                 run_id: r.get(2).map_err(get)?,
                 time: r.get(3).map_err(get)?,
@@ -208,17 +235,45 @@ impl Db {
                 },
             };
             match trends.last_mut() {
-                Some(t) if t.name == name => {
+                Some(t) if t.name == name && t.machine == machine => {
                     t.unit = unit;
                     t.points.push(point);
                 }
                 _ => trends.push(Trend {
                     name,
+                    machine,
                     unit,
                     points: vec![point],
                 }),
             }
         }
         Ok(trends)
+    }
+
+    /// The smallest run id among the last `last` runs (0 for all).
+    fn first_of_last(&self, last: Option<i64>) -> Result<i64, String> {
+        match last {
+            Some(n) => self.latest(n.max(1) - 1).map(|r| r.map_or(0, |r| r.id)),
+            None => Ok(0),
+        }
+    }
+
+    /// Every run among the last `last` (all when `None`), oldest id first.
+    ///
+    /// # Errors
+    ///
+    /// As [`Db::run`].
+    pub fn runs(&self, last: Option<i64>) -> Result<Vec<RunInfo>, String> {
+        let min_run = self.first_of_last(last)?;
+        let mut stmt = self
+            .conn
+            .prepare(&format!(
+                "SELECT {RUN_COLUMNS} FROM runs WHERE id >= ?1 ORDER BY id"
+            ))
+            .map_err(|e| self.err(&e))?;
+        let rows = stmt
+            .query_map([min_run], run_info)
+            .map_err(|e| self.err(&e))?;
+        rows.collect::<Result<_, _>>().map_err(|e| self.err(&e))
     }
 }

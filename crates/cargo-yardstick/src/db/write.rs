@@ -2,28 +2,60 @@
 
 use rusqlite::{params, OptionalExtension, TransactionBehavior};
 
-use super::{to_blob, Db};
+use super::{to_blob, uid, Db};
 use crate::record::Run;
 
 impl Db {
-    /// Stores `run` and returns its id.
+    /// Stores `run` and returns its id, under a new uid.
     ///
     /// # Errors
     ///
     /// A sentence naming the database when the write fails (after waiting
     /// for other writers up to the busy timeout).
     pub fn record(&mut self, run: &Run) -> Result<i64, String> {
+        let mut sorted: Vec<&crate::record::BenchResult> = run.results.iter().collect();
+        sorted.sort_by(|a, b| a.name.cmp(&b.name));
+        let uid = uid::of(
+            &run.meta,
+            sorted.iter().map(|r| {
+                let t = r.typical;
+                (
+                    r.name.as_str(),
+                    r.unit.as_str(),
+                    [t.point, t.lower, t.upper],
+                )
+            }),
+            &uid::fresh_salt(),
+        );
+        self.merge(run, &uid)?
+            .ok_or_else(|| format!("{}: this very run is already recorded", self.path.display()))
+    }
+
+    /// Stores `run` under `uid` unless a run with that uid is already
+    /// there (then `None`): what makes importing an export idempotent.
+    ///
+    /// # Errors
+    ///
+    /// As [`Db::record`].
+    pub fn merge(&mut self, run: &Run, uid: &str) -> Result<Option<i64>, String> {
         let path = self.path.clone();
         let err = |e: rusqlite::Error| format!("{}: cannot record the run: {e}", path.display());
         let tx = self
             .conn
             .transaction_with_behavior(TransactionBehavior::Immediate)
             .map_err(err)?;
+        let known = tx
+            .query_row("SELECT 1 FROM runs WHERE uid = ?1", [uid], |_| Ok(()))
+            .optional()
+            .map_err(err)?;
+        if known.is_some() {
+            return Ok(None);
+        }
         let m = &run.meta;
         tx.execute(
-            "INSERT INTO runs (time, commit_hash, branch, dirty, cpu, cores, os, rustc, config, source, label)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
-            params![m.time, m.commit, m.branch, m.dirty, m.cpu, m.cores, m.os, m.rustc, m.config, m.source, m.label],
+            "INSERT INTO runs (time, commit_hash, branch, dirty, cpu, cores, os, rustc, config, source, label, machine, uid)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)",
+            params![m.time, m.commit, m.branch, m.dirty, m.cpu, m.cores, m.os, m.rustc, m.config, m.source, m.label, m.machine, uid],
         )
         .map_err(err)?;
         let run_id = tx.last_insert_rowid();
@@ -82,6 +114,6 @@ impl Db {
             }
         }
         tx.commit().map_err(err)?;
-        Ok(run_id)
+        Ok(Some(run_id))
     }
 }

@@ -666,8 +666,8 @@ fn print(text: &str) -> Result<(), Failure> {
 /// A [`Failure`]: 2 for bad arguments, 1 when a command fails or valgrind
 /// is missing.
 pub fn run(a: &ExecArgs) -> Result<u8, Failure> {
-    if a.nresamples == 0 {
-        return Err(bad("--nresamples must be at least 1".into()));
+    if !(1..=yardstick_stats::MAX_NRESAMPLES).contains(&a.nresamples) {
+        return Err(bad("--nresamples must be from 1 to 10000000".into()));
     }
     let p = plan(a)?;
     if a.report && p.min_runs < 2 {

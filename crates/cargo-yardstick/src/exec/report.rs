@@ -96,6 +96,7 @@ fn files(t: &Timed<'_>, s: Settings) -> Result<Vec<(&'static str, Vec<u8>)>, Str
         sampling_mode: SamplingMode::Flat,
         iters,
         times: t.ns.to_vec(),
+        processes: None,
     };
     let raw: Vec<RawRow> =
         t.ns.iter()
@@ -207,15 +208,15 @@ mod tests {
     #[test]
     fn folder_names_are_the_harness_rule() {
         assert_eq!(folder_component("sleep 0.1"), "sleep 0.1");
-        // FNV-1a 64 of "" is its offset basis; its low 32 bits name "".
-        assert_eq!(folder_component(""), "__84222325");
+        // FNV-1a 64 of "" is its offset basis, all 64 bits in the name.
+        assert_eq!(folder_component(""), "__cbf29ce484222325");
         let f = folder_component("a/b:c");
         assert!(
-            f.starts_with("a_b_c_") && f.len() == "a_b_c_".len() + 8,
+            f.starts_with("a_b_c_") && f.len() == "a_b_c_".len() + 16,
             "{f}"
         );
         assert_ne!(folder_component("a/b"), folder_component("a:b"));
-        assert!(folder_component(&"x".repeat(200)).len() <= 64 + 9);
+        assert!(folder_component(&"x".repeat(200)).len() <= 64 + 17);
         let r = record("a/b:c");
         assert_eq!(r.full_id, "exec/a/b:c");
         assert_eq!(r.directory_name, format!("exec/{f}"));

@@ -7,7 +7,8 @@ use crate::record::{BenchResult, Interval};
 
 /// Parses the messages; lines of other kinds (`group-complete`) are skipped.
 pub fn parse(text: &str) -> Result<Vec<BenchResult>, String> {
-    let mut out: Vec<BenchResult> = Vec::new();
+    let mut out: Vec<Option<BenchResult>> = Vec::new();
+    let mut seen: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
     for (i, line) in text.lines().enumerate() {
         let line = line.trim();
         if line.is_empty() {
@@ -55,9 +56,12 @@ pub fn parse(text: &str) -> Result<Vec<BenchResult>, String> {
                 i + 1
             ));
         }
-        // A rerun of the same id replaces the earlier result.
-        out.retain(|o| o.name != r.name);
-        out.push(r);
+        // A rerun of the same id replaces the earlier result (found by
+        // name in a map: a scan per line made large files quadratic).
+        if let Some(old) = seen.insert(r.name.clone(), out.len()) {
+            out[old] = None;
+        }
+        out.push(Some(r));
     }
-    Ok(out)
+    Ok(out.into_iter().flatten().collect())
 }

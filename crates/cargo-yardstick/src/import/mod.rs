@@ -100,7 +100,54 @@ pub fn parse_text(format: Format, text: &str) -> Result<Vec<BenchResult>, String
     if results.is_empty() {
         return Err("no benchmark results in it".into());
     }
+    for r in &results {
+        check_possible(r)?;
+    }
     Ok(results)
+}
+
+/// The largest file `import` reads: larger ones (or endless streams such
+/// as /dev/zero) are refused with one line rather than read until memory
+/// runs out.
+pub const MAX_IMPORT_BYTES: u64 = 64 << 20;
+
+/// Rejects values no measurement can have: a typical time of zero or less,
+/// or negative sample values (they would show as "latest -1.0000 s" and
+/// NaN changes later).
+fn check_possible(r: &BenchResult) -> Result<(), String> {
+    let t = &r.typical;
+    if !(t.point > 0.0 && t.point.is_finite() && t.lower.is_finite() && t.upper.is_finite()) {
+        return Err(format!(
+            "'{}': a typical value of {} {} is impossible (it must be positive and finite)",
+            r.name, t.point, r.unit
+        ));
+    }
+    if r.values.iter().any(|&v| !(v >= 0.0 && v.is_finite())) {
+        return Err(format!(
+            "'{}': a sample value is negative or not finite",
+            r.name
+        ));
+    }
+    Ok(())
+}
+
+/// The text of `path`, refusing more than [`MAX_IMPORT_BYTES`].
+fn read_bounded(path: &Path) -> Result<String, String> {
+    use std::io::Read;
+    let f = std::fs::File::open(path)
+        .map_err(|e| format!("{}: cannot read it: {e}", path.display()))?;
+    let mut bytes = Vec::new();
+    f.take(MAX_IMPORT_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| format!("{}: cannot read it: {e}", path.display()))?;
+    if bytes.len() as u64 > MAX_IMPORT_BYTES {
+        return Err(format!(
+            "{}: larger than the {} MiB an import reads; split it or keep only the results",
+            path.display(),
+            MAX_IMPORT_BYTES >> 20
+        ));
+    }
+    String::from_utf8(bytes).map_err(|_| format!("{}: not UTF-8 text", path.display()))
 }
 
 /// Reads `path` in `format`.
@@ -113,8 +160,7 @@ pub fn import(format: Format, path: &Path) -> Result<Vec<BenchResult>, String> {
         Format::Criterion => criterion_home::read(path),
         Format::IaiCallgrind if path.is_dir() => iai::read_dir(path),
         _ => {
-            let text = std::fs::read_to_string(path)
-                .map_err(|e| format!("{}: cannot read it: {e}", path.display()))?;
+            let text = read_bounded(path)?;
             parse_text(format, &text).map_err(|e| {
                 format!(
                     "{}: not a valid {} file: {e}",

@@ -29,6 +29,12 @@ pub(crate) const ALL_PLOTS: &[&str] = &[
     "change/mean.svg",
     "change/median.svg",
     "change/t-test.svg",
+    "pdf_small.svg",
+    "regression_small.svg",
+    "iteration_times_small.svg",
+    "relative_pdf_small.svg",
+    "relative_regression_small.svg",
+    "relative_iteration_times_small.svg",
 ];
 
 /// Renders the page and its plots.
@@ -129,6 +135,13 @@ pub(crate) fn render(r: &BenchmarkReport<'_>) -> Files {
     let pdf = sample::pdf(&samples, r.estimates.mean.point, WIDE);
     let pdf_caption = "<b>Probability density</b> of the time per iteration; dots are the samples (amber: mild outliers, red: severe), dashed lines the outlier fences.";
     let pdf_file = push(&mut files, "pdf.svg", pdf);
+    // The thumbnails Criterion.rs writes beside each plot, which the index
+    // and group pages show (and scripts written for Criterion.rs expect).
+    push(
+        &mut files,
+        "pdf_small.svg",
+        sample::pdf(&samples, r.estimates.mean.point, SMALL),
+    );
     page.figure(
         pdf_file,
         "probability density",
@@ -139,6 +152,8 @@ pub(crate) fn render(r: &BenchmarkReport<'_>) -> Files {
         Some(slope) if r.sample.sampling_mode == SamplingMode::Linear => {
             let svg = sample::regression(&samples, slope, WIDE);
             let f = push(&mut files, "regression.svg", Some(svg));
+            let small = sample::regression(&samples, slope, SMALL);
+            push(&mut files, "regression_small.svg", Some(small));
             page.figure(
                 f,
                 "regression",
@@ -149,6 +164,8 @@ pub(crate) fn render(r: &BenchmarkReport<'_>) -> Files {
         _ => {
             let svg = sample::iteration_times(&samples, r.estimates.mean.point, WIDE);
             let f = push(&mut files, "iteration_times.svg", Some(svg));
+            let small = sample::iteration_times(&samples, r.estimates.mean.point, SMALL);
+            push(&mut files, "iteration_times_small.svg", Some(small));
             page.figure(
                 f,
                 "iteration times",
@@ -246,6 +263,8 @@ fn comparison(
     let new_avg = r.sample.averages();
     let both = compare::both_pdf(&base_avg, &new_avg, scale, WIDE);
     let f = push(files, "both/pdf.svg", both);
+    let small = compare::both_pdf(&base_avg, &new_avg, scale, SMALL);
+    push(files, "relative_pdf_small.svg", small);
     page.figure(
         f,
         "both runs",
@@ -262,6 +281,13 @@ fn comparison(
             WIDE,
         );
         let f = push(files, "both/regression.svg", Some(svg));
+        let small = compare::both_regression(
+            (&base.iters, &base.times),
+            (&r.sample.iters, &r.sample.times),
+            &scale.source_unit,
+            SMALL,
+        );
+        push(files, "relative_regression_small.svg", Some(small));
         page.figure(
             f,
             "both regressions",
@@ -271,6 +297,8 @@ fn comparison(
     } else {
         let svg = compare::both_iteration_times(&base_avg, &new_avg, scale, WIDE);
         let f = push(files, "both/iteration_times.svg", Some(svg));
+        let small = compare::both_iteration_times(&base_avg, &new_avg, scale, SMALL);
+        push(files, "relative_iteration_times_small.svg", Some(small));
         page.figure(
             f,
             "both iteration times",

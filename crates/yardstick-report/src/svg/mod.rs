@@ -29,6 +29,7 @@ text{font:12px system-ui,-apple-system,'Segoe UI',Roboto,Helvetica,Arial,sans-se
 .s5{stroke:#0891b2}.s6{stroke:#ca8a04}.s7{stroke:#db2777}.s8{stroke:#4b5563}.s9{stroke:#65a30d}\
 .f0{fill:#2563eb}.f1{fill:#ea580c}.f2{fill:#16a34a}.f3{fill:#9333ea}.f4{fill:#dc2626}\
 .f5{fill:#0891b2}.f6{fill:#ca8a04}.f7{fill:#db2777}.f8{fill:#4b5563}.f9{fill:#65a30d}\
+.dirty{fill-opacity:.2;stroke:#2563eb;stroke-width:1}\
 .dash{stroke-dasharray:6 4;stroke-width:1.5}.ln{stroke-width:2;fill:none}.vio{fill-opacity:.35;stroke-width:1.2}";
 
 /// Number of distinct series colours (`s0`…`s9`, `f0`…`f9`).
@@ -154,11 +155,70 @@ impl Svg {
         self.buf.push_str("</g>");
     }
 
+    /// Appends trusted markup (built by this crate, with text escaped).
+    pub(crate) fn raw(&mut self, markup: &str) {
+        self.buf.push_str(markup);
+    }
+
+    /// The markup written so far, to append to.
+    pub(crate) fn buf_mut(&mut self) -> &mut String {
+        &mut self.buf
+    }
+
+    /// Appends a number as coordinates are written (a tenth of a pixel).
+    pub(crate) fn num(&mut self, v: f64) {
+        num(&mut self.buf, v);
+    }
+
     /// The finished document.
     pub(crate) fn finish(mut self) -> String {
         self.buf.push_str("</svg>\n");
         self.buf
     }
+}
+
+/// A sparkline: `values` as a `width`×`height` line with no axes, and a
+/// red dot at each index of `marks`. Inline attributes only (no style
+/// sheet), so that a hundred of them stay small in one page.
+pub(crate) fn sparkline(values: &[f64], marks: &[usize], width: f64, height: f64) -> String {
+    let mut buf = String::with_capacity(values.len() * 10 + 200);
+    let _ = write!(
+        buf,
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{width}\" height=\"{height}\" viewBox=\"0 0 {width} {height}\" aria-hidden=\"true\">"
+    );
+    let finite = values.iter().copied().filter(|v| v.is_finite());
+    let lo = finite.clone().fold(f64::INFINITY, f64::min);
+    let hi = finite.fold(f64::NEG_INFINITY, f64::max);
+    let span = if hi > lo { hi - lo } else { 1.0 };
+    let n = values.len().max(2) - 1;
+    let at = |i: usize, v: f64| {
+        let x = 2.0 + (width - 4.0) * i as f64 / n as f64;
+        let y = if hi > lo {
+            height - 3.0 - (height - 6.0) * (v - lo) / span
+        } else {
+            height / 2.0
+        };
+        (x, y)
+    };
+    buf.push_str("<path d=\"");
+    for (i, &v) in values.iter().enumerate() {
+        let (x, y) = at(i, v);
+        buf.push(if i == 0 { 'M' } else { 'L' });
+        num(&mut buf, x);
+        buf.push(' ');
+        num(&mut buf, y);
+    }
+    buf.push_str("\" fill=\"none\" stroke=\"#2563eb\" stroke-width=\"1.5\"/>");
+    for &i in marks.iter().filter(|&&i| i < values.len()) {
+        let (x, y) = at(i, values[i]);
+        buf.push_str("<circle cx=\"");
+        num(&mut buf, x);
+        buf.push_str("\" cy=\"");
+        num(&mut buf, y);
+        buf.push_str("\" r=\"2.5\" fill=\"#dc2626\"/>");
+    }
+    buf.push_str("</svg>");
+    buf
 }
 
 /// Writes `v` rounded to one decimal, without a trailing `.0` (`12`,

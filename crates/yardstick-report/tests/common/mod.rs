@@ -128,6 +128,7 @@ fn sample(rng: &mut Rng, per_iter: f64, linear: bool) -> SavedSample {
         },
         iters,
         times,
+        processes: None,
     }
 }
 
@@ -283,4 +284,42 @@ pub fn files_under(dir: &Path) -> Vec<PathBuf> {
     }
     out.sort();
     out
+}
+
+/// Writes the report of the benchmark in `dir` again with its saved sample
+/// as its own baseline, as a second run that compared with the first.
+pub fn rewrite_with_baseline(home: &Path, dir: &str) {
+    let stored = yardstick_report::StoredBenchmark::load(&home.join(dir)).unwrap();
+    let s = &stored.sample;
+    let linear = s.sampling_mode == SamplingMode::Linear;
+    let boot = BootstrapConfig {
+        nresamples: 2_000,
+        confidence: 0.95,
+        seed: 3,
+    };
+    let (estimates, dists) =
+        estimates_with_distributions(&s.iters, &s.times, linear, &boot).unwrap();
+    let change_cfg = ChangeConfig {
+        nresamples: 2_000,
+        seed: 3,
+        ..ChangeConfig::default()
+    };
+    let (change, change_dists) =
+        compare_with_distributions(&s.averages(), &s.averages(), &change_cfg).unwrap();
+    let tukey = classify(&s.averages());
+    write_benchmark(
+        home,
+        &BenchmarkReport {
+            record: &stored.record,
+            sample: s,
+            unit: &stored.unit,
+            estimates: &estimates,
+            distributions: Some(&dists),
+            tukey: &tukey,
+            baseline: Some(s),
+            change: Some(&change),
+            change_distributions: Some(&change_dists),
+        },
+    )
+    .unwrap();
 }

@@ -99,17 +99,98 @@ fn adaptive(c: &mut Criterion) {
             std::time::Duration::from_nanos(100u64.saturating_mul(n))
         })
     });
+    c.bench_function("adaptive/noisy", noisy(100.0));
+}
+
+/// `cost` ns per iteration on a fake clock with ±50 % noise per sample,
+/// and a short real pause per sample so that time-outs pass.
+fn noisy(cost: f64) -> impl FnMut(&mut criterion::Bencher<'_>) {
     let mut state = 0x2545_f491_4f6c_dd1du64;
-    c.bench_function("adaptive/noisy", |b| {
+    move |b| {
         b.iter_custom(|n| {
             state ^= state << 13;
             state ^= state >> 7;
             state ^= state << 17;
-            // ±50 % per sample; a short real pause so the time-out passes.
             let noise = 0.5 + (state % 1000) as f64 / 1000.0;
             spin(n);
             std::thread::sleep(std::time::Duration::from_millis(1));
-            std::time::Duration::from_nanos((100.0 * n as f64 * noise) as u64)
+            std::time::Duration::from_nanos((cost * n as f64 * noise) as u64)
+        })
+    }
+}
+
+/// Per-group options, tasty-bench's `localOption`: one group stops by
+/// tasty-bench's rule and fails past a 10 % slow-down; another samples to
+/// ±0.5 % with a 0.3 s time-out. Both on fake clocks costing FIXTURE_WORK
+/// ns per iteration (the second with ±50 % noise, so it times out).
+fn local_options(c: &mut Criterion) {
+    if std::env::var_os("FIXTURE_LOCAL").is_none() {
+        return;
+    }
+    let work: f64 = std::env::var("FIXTURE_WORK")
+        .ok()
+        .and_then(|w| w.parse().ok())
+        .unwrap_or(200.0);
+    let mut g = c.benchmark_group("local");
+    g.stdev(0.05)
+        .fail_if_slower(0.10)
+        .timeout(std::time::Duration::from_secs(2));
+    g.bench_function("work", |b| {
+        b.iter_custom(|n| {
+            spin(n);
+            std::time::Duration::from_nanos((n as f64 * work) as u64)
+        })
+    });
+    g.finish();
+    let mut g = c.benchmark_group("local_adaptive");
+    g.target_precision(0.005)
+        .timeout(std::time::Duration::from_millis(300));
+    g.bench_function("noisy", noisy(work));
+    g.finish();
+}
+
+/// Routines for sampling in worker processes, on a fake clock so that
+/// verdicts do not depend on the machine: `processes/steady` costs
+/// `FIXTURE_WORK` ns per iteration (times `FIXTURE_SLOWER`, default 1) in
+/// every process; `processes/offset` adds +6 % in even-numbered worker
+/// processes and −6 % in odd ones, a run-to-run noise the same in every
+/// run. `FIXTURE_HANG` adds a benchmark that never returns,
+/// `FIXTURE_PROCESS_PANIC` one that panics.
+fn processes(c: &mut Criterion) {
+    if std::env::var_os("FIXTURE_PROCESSES").is_none() {
+        return;
+    }
+    let var = |name: &str, default: f64| {
+        std::env::var(name)
+            .ok()
+            .and_then(|v| v.parse::<f64>().ok())
+            .unwrap_or(default)
+    };
+    let per_iter = var("FIXTURE_WORK", 200.0) * var("FIXTURE_SLOWER", 1.0);
+    if std::env::var_os("FIXTURE_HANG").is_some() {
+        c.bench_function("processes/hangs", |b| {
+            b.iter(|| loop {
+                std::thread::sleep(std::time::Duration::from_secs(1));
+            })
+        });
+    }
+    if std::env::var_os("FIXTURE_PROCESS_PANIC").is_some() {
+        c.bench_function("processes/panics", |b| {
+            b.iter(|| assert!(black_box(false), "deliberate failure in a worker"))
+        });
+    }
+    c.bench_function("processes/steady", |b| {
+        b.iter_custom(|n| {
+            spin(n);
+            std::time::Duration::from_nanos((n as f64 * per_iter) as u64)
+        })
+    });
+    let index: u64 = var("YARDSTICK_WORKER_INDEX", 0.0) as u64;
+    let offset = if index % 2 == 0 { 1.06 } else { 0.94 };
+    c.bench_function("processes/offset", |b| {
+        b.iter_custom(|n| {
+            spin(n);
+            std::time::Duration::from_nanos((n as f64 * per_iter * offset) as u64)
         })
     });
 }
@@ -268,7 +349,7 @@ impl Profiler for LineProfiler {
 criterion_group! {
     name = group;
     config = Criterion::default().with_profiler(LineProfiler);
-    targets = benches, legacy, adaptive, metered, interleaved, scaling
+    targets = benches, legacy, adaptive, metered, interleaved, scaling, processes, local_options
 }
 criterion_group! {
     name = custom_group;

@@ -61,6 +61,7 @@ mod set;
 #[cfg(test)]
 mod tests;
 
+pub(crate) use alloc::snapshot as alloc_snapshot;
 pub use alloc::CountingAllocator;
 pub use clock::peak_rss;
 pub(crate) use clock::CpuClock;

@@ -410,6 +410,61 @@ impl<'a> Bench<'a> {
         self
     }
 
+    /// The name the next [`run_current`](Self::run_current) runs under
+    /// (nanobench's `name()`); [`run`](Self::run) sets it too.
+    ///
+    /// ```
+    /// use yardstick::nanobench::Bench;
+    ///
+    /// let mut bench = Bench::new();
+    /// bench.output(None).epochs(1).name("add").run_current(|| 1 + 1);
+    /// assert_eq!(bench.results()[0].name(), "add");
+    /// ```
+    pub fn name(&mut self, name: impl Into<String>) -> &mut Self {
+        self.config.name = name.into();
+        self
+    }
+
+    /// Benchmarks `body` under the name set last (nanobench's `run(op)`
+    /// without a name), as [`run`](Self::run) does.
+    pub fn run_current<R>(&mut self, body: impl FnMut() -> R) -> &mut Self {
+        let name = self.config.name.clone();
+        self.run(name, body)
+    }
+
+    /// Attaches `value` under `key` to the results that follow (nanobench's
+    /// `context()`): shown after the name in the table, kept in each
+    /// [`BenchResult::context`], and `{{ b.context.key }}` in templates.
+    /// Setting a key again replaces its value; a new title keeps the
+    /// context (only [`clear_context`](Self::clear_context) removes it).
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use yardstick::nanobench::Bench;
+    ///
+    /// let mut out = Vec::new();
+    /// let mut bench = Bench::new();
+    /// bench.output(Some(Box::new(&mut out))).epochs(1);
+    /// bench.context("scalar", "f32").run_custom("+=", |n| Duration::from_nanos(n));
+    /// assert_eq!(bench.results()[0].context("scalar"), Some("f32"));
+    /// drop(bench);
+    /// assert!(String::from_utf8(out).unwrap().contains("| `+=` (scalar=f32)"));
+    /// ```
+    pub fn context(&mut self, key: impl Into<String>, value: impl Into<String>) -> &mut Self {
+        let (key, value) = (key.into(), value.into());
+        match self.config.context.iter_mut().find(|(k, _)| *k == key) {
+            Some(entry) => entry.1 = value,
+            None => self.config.context.push((key, value)),
+        }
+        self
+    }
+
+    /// Removes every [`context`](Self::context) value.
+    pub fn clear_context(&mut self) -> &mut Self {
+        self.config.context.clear();
+        self
+    }
+
     /// The results kept so far, in the order they ran (cleared by a new
     /// title or unit).
     ///

@@ -22,6 +22,9 @@ pub(super) struct Config {
     pub(super) warmup: u64,
     pub(super) relative: bool,
     pub(super) performance_counters: bool,
+    /// nanobench's context: named values kept with every result, in the
+    /// order they were first set.
+    pub(super) context: Vec<(String, String)>,
 }
 
 impl Default for Config {
@@ -41,6 +44,7 @@ impl Default for Config {
             warmup: 0,
             relative: false,
             performance_counters: true,
+            context: Vec::new(),
         }
     }
 }

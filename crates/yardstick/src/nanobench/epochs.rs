@@ -184,6 +184,26 @@ mod tests {
         assert_eq!(Epochs::new(&config, 1e6).target_ns(), 1e8);
     }
 
+    #[test]
+    fn clock_resolution_multiple_sets_the_target() {
+        // target = resolution × multiple, clamped to 1–100 ms (by hand).
+        let with = |multiple| Config {
+            clock_resolution_multiple: multiple,
+            ..Config::default()
+        };
+        assert_eq!(Epochs::new(&with(10_000), 5_000.0).target_ns(), 5e7);
+        assert_eq!(Epochs::new(&with(100), 5_000.0).target_ns(), 1e6);
+        assert_eq!(Epochs::new(&with(1_000_000), 5_000.0).target_ns(), 1e8);
+        // 20 ns × 200 000 = 4 ms: epochs of 100 ns iterations are sized to
+        // 4 ms / 100 ns = 40 000 iterations, stretched by 0–20 %.
+        let (_, epochs) = run(&with(200_000), 20.0, 100);
+        let measured = epochs.into_epochs();
+        assert_eq!(measured.len(), 11);
+        for e in &measured {
+            assert!((40_000..=48_000).contains(&e.iterations), "{measured:?}");
+        }
+    }
+
     /// Epoch sizes of nanobench itself (v4.3 `detail::IterationLogic`, 1 ms
     /// target, fed `iterations × ns` as the elapsed time of each epoch).
     #[test]

@@ -70,6 +70,8 @@ mod config;
 mod counters;
 mod epochs;
 pub(crate) mod format;
+#[cfg(feature = "templates")]
+mod render;
 mod result;
 mod rng;
 pub(crate) mod table;
@@ -77,7 +79,10 @@ pub(crate) mod table;
 pub use self::bench::Bench;
 pub use self::compare::Ratio;
 pub use self::complexity::ComplexityFits;
+#[cfg(feature = "templates")]
+pub use self::render::{templates, RenderError};
 pub use self::result::{BenchResult, Counters, Epoch};
+pub use self::rng::Rng;
 pub use yardstick_stats::complexity::BigO;
 
 /// Keeps the compiler from optimising `value`, or the work that produced

@@ -121,6 +121,17 @@ impl BenchResult {
         &self.config.name
     }
 
+    /// The value set with [`Bench::context`](super::Bench::context) under
+    /// `key` when this result ran, if any.
+    #[must_use]
+    pub fn context(&self, key: &str) -> Option<&str> {
+        self.config
+            .context
+            .iter()
+            .find(|(k, _)| k == key)
+            .map(|(_, v)| v.as_str())
+    }
+
     /// The title of the table the result belongs to (default `benchmark`).
     ///
     /// ```

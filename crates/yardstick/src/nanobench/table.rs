@@ -163,7 +163,15 @@ pub(crate) fn header(columns: &[Column], title: &str) -> String {
 
 /// One result's row, ending in a newline.
 pub(super) fn row(columns: &[Column], config: &Config, result: &BenchResult) -> String {
-    let name = markdown_code(&config.name);
+    let mut name = markdown_code(&config.name);
+    if !config.context.is_empty() {
+        let pairs: Vec<String> = config
+            .context
+            .iter()
+            .map(|(k, v)| format!("{k}={v}"))
+            .collect();
+        name.push_str(&format!(" ({})", pairs.join(", ")));
+    }
     if result.overflowed() {
         let mut out: String = columns.iter().map(Column::missing_cell).collect();
         out.push_str(&format!("| :boom: {name} ({OVERFLOW})\n"));

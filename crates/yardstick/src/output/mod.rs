@@ -40,4 +40,5 @@ mod tasty;
 mod terminal;
 
 pub(crate) use style::Style;
+pub(crate) use tasty::estimate as tasty_estimate;
 pub(crate) use terminal::{Completed, Terminal};

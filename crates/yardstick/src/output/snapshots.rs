@@ -43,24 +43,19 @@ fn config() -> BenchmarkConfig {
 /// The analysis of a run at 100 ns, compared with `baseline_level`'s run
 /// when given.
 fn analysis(baseline_level: Option<f64>) -> (Analysis, Option<Vec<f64>>) {
-    let baseline = baseline_level.map(|l| {
-        let (iters, values) = samples(l);
-        values
-            .iter()
-            .zip(&iters)
-            .map(|(v, n)| v / n)
-            .collect::<Vec<_>>()
+    let saved = baseline_level.map(|l| {
+        let (iters, times) = samples(l);
+        crate::store::SavedSample {
+            sampling_mode: ActualSamplingMode::Linear,
+            iters,
+            times,
+            processes: None,
+        }
     });
+    let baseline = saved.as_ref().map(crate::store::SavedSample::averages);
     let (iters, values) = samples(100.0);
-    let a = analyse(
-        ActualSamplingMode::Linear,
-        iters,
-        values,
-        baseline.as_deref(),
-        &config(),
-        false,
-    )
-    .expect("valid samples");
+    let new = crate::analysis::Samples::in_one_process(ActualSamplingMode::Linear, iters, values);
+    let a = analyse(new, saved.as_ref(), &config(), false).expect("valid samples");
     (a, baseline)
 }
 
@@ -137,6 +132,7 @@ fn criterion_lines_with_metrics() {
         peak: None,
         values: a.values.clone(),
         change: None,
+        baseline_per_iteration: None,
     };
     let c = completed(&a, None, None, std::slice::from_ref(&cpu));
     insta::assert_snapshot!(

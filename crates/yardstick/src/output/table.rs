@@ -71,11 +71,42 @@ pub(crate) fn columns(c: &Completed<'_>) -> Vec<Column> {
     ]
 }
 
-/// The header (when `show_header`) and the row of one benchmark.
+/// The counters of the table's columns, in column order.
+const COUNTERS: [Metric; 4] = [
+    Metric::Instructions,
+    Metric::Cycles,
+    Metric::Branches,
+    Metric::BranchMisses,
+];
+
+/// Why counter cells show `-`, printed above the header: a counter is read
+/// only when `--measure` names it, and only where the machine has hardware
+/// counters (a counter that could not be read was warned about on stderr).
+fn counter_note(c: &Completed<'_>) -> Option<String> {
+    let missing: Vec<&str> = COUNTERS
+        .iter()
+        .filter(|&&m| {
+            !c.metrics
+                .iter()
+                .any(|r| r.metric == m && r.estimate.is_some())
+        })
+        .map(Metric::name)
+        .collect();
+    (!missing.is_empty()).then(|| {
+        format!(
+            "`-`: not measured. `--measure {}` reads the counter columns where the machine has hardware counters.\n",
+            missing.join(",")
+        )
+    })
+}
+
+/// The header (when `show_header`, with a note on the columns left `-`) and
+/// the row of one benchmark.
 pub(crate) fn lines(c: &Completed<'_>, show_header: bool, optimised_away: bool) -> String {
     let cols = columns(c);
     let mut out = String::new();
     if show_header {
+        out.extend(counter_note(c));
         out.push_str(&header(&cols, "benchmark"));
     }
     let name = markdown_code(c.title);
@@ -105,7 +136,6 @@ mod tests {
     use super::*;
     use crate::analysis::{analyse, Analysis};
     use crate::config::{ActualSamplingMode, BenchmarkConfig};
-    use crate::measurement::DurationFormatter;
 
     /// err% 9.09 %: the errors |x − 100| / x sorted are 0 ×4, 10/110 ×2,
     /// 10/90 ×2, 20/120 and 20/80, and their median is 10/110.
@@ -122,36 +152,36 @@ mod tests {
         };
         let values = per_iter.iter().map(|v| v * iters).collect();
         let counts = vec![iters; per_iter.len()];
-        analyse(
-            ActualSamplingMode::Flat,
-            counts,
-            values,
-            None,
-            &config,
-            false,
-        )
-        .unwrap()
+        let samples =
+            crate::analysis::Samples::in_one_process(ActualSamplingMode::Flat, counts, values);
+        analyse(samples, None, &config, false).unwrap()
     }
 
     fn row(title: &str, a: &Analysis, optimised_away: bool) -> String {
+        with_header(title, a, optimised_away, false)
+    }
+
+    fn with_header(title: &str, a: &Analysis, optimised_away: bool, header: bool) -> String {
         let c = Completed {
-            title,
-            analysis: a,
-            throughput: None,
-            formatter: &DurationFormatter,
-            unit: "ns",
-            significance: 0.05,
-            confidence: 0.95,
-            noise_threshold: 0.01,
-            baseline: None,
-            ratio_to_baseline: None,
-            failure: None,
-            elapsed: std::time::Duration::ZERO,
-            metrics: &[],
-            drift: None,
             optimised_away,
+            ..Completed::for_test(title, a)
         };
-        lines(&c, false, optimised_away)
+        lines(&c, header, optimised_away)
+    }
+
+    #[test]
+    fn the_header_says_why_the_counter_columns_are_dashes() {
+        let a = analysis(&[100.0; 10], 1000.0);
+        let table = with_header("steady", &a, false, true);
+        let mut lines = table.lines();
+        assert_eq!(
+            lines.next().unwrap(),
+            "`-`: not measured. `--measure instructions,cycles,branches,branch-misses` reads the counter columns where the machine has hardware counters."
+        );
+        assert_eq!(lines.next().unwrap(), "");
+        assert!(lines.next().unwrap().contains("ins/op"), "{table}");
+        // Rows without a header carry no note.
+        assert!(row("steady", &a, false).starts_with('|'));
     }
 
     /// The cells of a row, trimmed, and the benchmark's cell.

@@ -41,6 +41,31 @@ pub(crate) struct Completed<'a> {
     pub optimised_away: bool,
 }
 
+#[cfg(test)]
+impl<'a> Completed<'a> {
+    /// A finished time benchmark with no baseline, failure or metrics, for
+    /// the formats' tests to adjust.
+    pub(crate) fn for_test(title: &'a str, analysis: &'a Analysis) -> Completed<'a> {
+        Completed {
+            title,
+            analysis,
+            throughput: None,
+            formatter: &crate::measurement::DurationFormatter,
+            unit: "ns",
+            significance: 0.05,
+            confidence: 0.95,
+            noise_threshold: 0.01,
+            baseline: None,
+            ratio_to_baseline: None,
+            failure: None,
+            elapsed: std::time::Duration::ZERO,
+            metrics: &[],
+            drift: None,
+            optimised_away: false,
+        }
+    }
+}
+
 /// Prints progress and results.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Terminal {
@@ -111,6 +136,14 @@ impl Terminal {
         ));
     }
 
+    pub(crate) fn sampling_tasty(&self, id: &str, stdev: f64, timeout_ns: f64) {
+        self.progress(&format!(
+            "Benchmarking {id}: Doubling until the relative standard deviation is below {}% (at most {})",
+            stdev * 100.0,
+            format::time(timeout_ns).trim_start()
+        ));
+    }
+
     pub(crate) fn measurement_start(&self, id: &str, samples: usize, ns: f64, iters: u64) {
         self.progress(&format!(
             "Benchmarking {id}: Collecting {samples} samples in estimated {} ({})",
@@ -139,8 +172,21 @@ impl Terminal {
 
     /// A problem that does not stop the benchmark, on stderr.
     pub(crate) fn warning(&self, message: &str) {
+        // A front-end that fixed the plan chose its iteration counts: the
+        // plan's advice is not for its users.
+        if self.format == OutputFormat::Silent && message.starts_with("Unable to complete") {
+            return;
+        }
         self.clear_progress();
         crate::output::errln!("{} {message}", self.style.yellow("warning:"));
+    }
+
+    /// How a measurement ended, when it did not end as asked, on stderr.
+    pub(crate) fn note(&self, message: &str) {
+        self.clear_progress();
+        if self.verbosity > Verbosity::Quiet {
+            crate::output::errln!("{} {message}", self.style.faint("note:"));
+        }
     }
 
     /// A benchmark that failed, on stderr.
@@ -150,10 +196,16 @@ impl Terminal {
     }
 
     pub(crate) fn test_start(&self, id: &str) {
+        if self.format == OutputFormat::Silent {
+            return;
+        }
         crate::output::outln!("Testing {id}");
     }
 
     pub(crate) fn test_success(&self) {
+        if self.format == OutputFormat::Silent {
+            return;
+        }
         crate::output::outln!("Success");
     }
 
@@ -185,9 +237,10 @@ impl Terminal {
         match self.format {
             OutputFormat::Bencher => vec![bencher_line(c)],
             OutputFormat::Criterion => self.criterion_lines(c),
-            OutputFormat::Tasty => super::tasty::lines(c),
+            OutputFormat::Tasty => super::tasty::lines(c, true),
+            OutputFormat::TastyFlat => super::tasty::lines(c, false),
             OutputFormat::Stats => super::rebar::lines(c, c.confidence),
-            OutputFormat::Markdown => Vec::new(),
+            OutputFormat::Markdown | OutputFormat::Silent => Vec::new(),
             OutputFormat::Table => vec![super::table::lines(c, true, c.optimised_away)
                 .trim_end_matches('\n')
                 .to_owned()],
@@ -250,6 +303,14 @@ impl Terminal {
                         c.drift.unwrap_or_default() * 100.0
                     ),
                 ),
+                _ if too_noisy(c).is_some() => (
+                    format::change(mean.point, true),
+                    format::change(to_thrpt(mean.point), true),
+                    format!(
+                        "Too noisy to tell: this machine's run-to-run noise is ±{:.1}% here, and changes under that cannot be told from noise; compare in lock-step with cargo yardstick ab.",
+                        too_noisy(c).unwrap_or_default() * 100.0
+                    ),
+                ),
                 v => (
                     format::change(mean.point, true),
                     format::change(to_thrpt(mean.point), true),
@@ -280,7 +341,15 @@ impl Terminal {
                 lines.push(format!("{INDENT}change: [{lo} {point} {hi}] {p}"));
             }
             lines.push(format!("{INDENT}{explanation}"));
-            if matches!(change.verdict, Verdict::NoChange | Verdict::WithinNoise) {
+            if a.per_process.is_some() && !a.change_between_processes {
+                lines.push(format!(
+                    "{INDENT}{}",
+                    s.faint("The baseline was measured in one process, so this comparison leaves out run-to-run noise; the next one will not.")
+                ));
+            }
+            if matches!(change.verdict, Verdict::NoChange | Verdict::WithinNoise)
+                && !a.change_between_processes
+            {
                 if let Some(line) =
                     super::power::guidance(c).and_then(|g| super::power::unseen_line(&g))
                 {
@@ -419,4 +488,15 @@ fn bencher_line(c: &Completed<'_>) -> String {
         format::integer(values[0]),
         format::integer(values[1])
     )
+}
+
+/// The half-width of the change's interval when it was judged between
+/// processes and is too wide to say anything: more than twice the noise
+/// threshold, with no change found.
+fn too_noisy(c: &Completed<'_>) -> Option<f64> {
+    let a = c.analysis;
+    let ch = a.change.as_ref()?;
+    let half = (ch.mean.upper - ch.mean.lower) / 2.0;
+    let quiet = matches!(ch.verdict, Verdict::NoChange | Verdict::WithinNoise);
+    (a.change_between_processes && quiet && half > 2.0 * c.noise_threshold).then_some(half)
 }

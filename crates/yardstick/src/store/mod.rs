@@ -20,7 +20,7 @@ use yardstick_format::metrics::{MetricsFile, SavedMetric};
 
 use std::fmt;
 use std::fs;
-use std::io::{self, Write};
+use std::io;
 use std::path::{Path, PathBuf};
 
 /// A file that could not be read or written, with the reason.
@@ -45,23 +45,10 @@ impl StoreError {
     }
 }
 
-/// Writes `bytes` to `path` atomically: a temporary file in the same folder,
-/// flushed, then renamed over `path`.
+/// Writes `bytes` to `path` atomically (the workspace's one writer,
+/// [`yardstick_format::atomic`]).
 pub(crate) fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), StoreError> {
-    let dir = path.parent().unwrap_or(Path::new("."));
-    fs::create_dir_all(dir).map_err(|e| StoreError::io(dir, &e))?;
-    let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("file");
-    let tmp = dir.join(format!(".{name}.{}.tmp", std::process::id()));
-    let result = (|| {
-        let mut f = fs::File::create(&tmp)?;
-        f.write_all(bytes)?;
-        f.sync_all()?;
-        fs::rename(&tmp, path)
-    })();
-    result.map_err(|e| {
-        let _ = fs::remove_file(&tmp);
-        StoreError::io(path, &e)
-    })
+    yardstick_format::atomic::write_file(path, bytes).map_err(|e| StoreError::io(path, &e))
 }
 
 fn write_json<T: serde::Serialize>(path: &Path, value: &T) -> Result<(), StoreError> {
@@ -131,6 +118,37 @@ fn metrics_csv(metrics: &[crate::metered::MetricResult]) -> String {
     out
 }
 
+/// `metrics.json`: every extra metric's unit, sample totals and
+/// per-iteration estimate (yardstick's own file, versioned).
+fn metrics_json(metrics: &[crate::metered::MetricResult]) -> MetricsFile {
+    MetricsFile {
+        version: yardstick_format::metrics::VERSION,
+        metrics: metrics
+            .iter()
+            .map(|r| SavedMetric {
+                name: r.metric.name().to_owned(),
+                unit: r.metric.unit().to_owned(),
+                per_iteration: r.metric.is_additive(),
+                values: r.values.iter().map(|v| v.is_finite().then_some(*v)).collect(),
+                estimate: r.estimate.as_ref().map(estimate_file),
+                peak: r.peak,
+            })
+            .collect(),
+    }
+}
+
+/// Serialising any of a run's files through one closure.
+mod erased {
+    pub(super) trait Json {
+        fn bytes(&self) -> serde_json::Result<Vec<u8>>;
+    }
+    impl<T: serde::Serialize> Json for T {
+        fn bytes(&self) -> serde_json::Result<Vec<u8>> {
+            serde_json::to_vec(self)
+        }
+    }
+}
+
 /// Everything one run writes for one benchmark.
 pub(crate) struct RunFiles<'a> {
     pub sample: &'a SavedSample,
@@ -138,6 +156,8 @@ pub(crate) struct RunFiles<'a> {
     pub benchmark: &'a BenchmarkRecord,
     pub tukey: [f64; 4],
     pub raw: &'a [RawRow],
+    /// Extra metrics (`metrics.json` and `metrics.csv`), when measured.
+    pub metrics: &'a [crate::metered::MetricResult],
 }
 
 /// The folder of one benchmark under the home directory.
@@ -157,6 +177,39 @@ impl BenchmarkDir {
         self.root.join(name)
     }
 
+    /// Checks that the folder belongs to `full_id`: its `new/benchmark.json`
+    /// (or, without one, any baseline's) records the id it was written for.
+    /// Another id there means two ids map to one folder: an error, never a
+    /// comparison of one with the other. A folder without a readable record
+    /// is taken as this id's (a corrupt file is reported where it is read).
+    pub(crate) fn check_owner(&self, full_id: &str) -> Result<(), StoreError> {
+        let Ok(entries) = fs::read_dir(&self.root) else {
+            return Ok(());
+        };
+        let mut records: Vec<PathBuf> = entries
+            .filter_map(|e| Some(e.ok()?.path().join("benchmark.json")))
+            .filter(|p| p.is_file())
+            .collect();
+        // new/ first: it is the last run's.
+        records.sort_by_key(|p| !p.starts_with(self.sub("new")));
+        for path in records {
+            if let Ok(record) = read_json::<BenchmarkRecord>(&path) {
+                if record.full_id == full_id {
+                    return Ok(());
+                }
+                return Err(StoreError {
+                    problem: format!(
+                        "this folder holds benchmark '{}', whose folder name is the same as \
+                         '{full_id}'s; rename one of them (neither is compared with the other)",
+                        record.full_id
+                    ),
+                    path,
+                });
+            }
+        }
+        Ok(())
+    }
+
     /// Whether a baseline folder has a sample to compare with.
     pub(crate) fn has_baseline(&self, name: &str) -> bool {
         self.sub(name).join("sample.json").exists()
@@ -172,47 +225,73 @@ impl BenchmarkDir {
         Ok(sample)
     }
 
-    /// Writes the five files of a run into the folder `name` (`new` or a
-    /// baseline).
-    pub(crate) fn save(&self, name: &str, files: &RunFiles<'_>) -> Result<(), StoreError> {
-        let dir = self.sub(name);
-        write_json(&dir.join("sample.json"), files.sample)?;
-        write_json(&dir.join("estimates.json"), files.estimates)?;
-        write_json(&dir.join("benchmark.json"), files.benchmark)?;
-        write_json(&dir.join("tukey.json"), &files.tukey)?;
-        write_atomic(&dir.join("raw.csv"), raw_csv(files.raw).as_bytes())
+    /// The problems of baseline `name`'s files other than `sample.json`
+    /// (which [`load_sample`](Self::load_sample) reads), and of the last
+    /// comparison's `change/estimates.json`: each unreadable file, in
+    /// words. Tools such as critcmp read these, so a bad one is reported
+    /// even though the comparison does not need it.
+    pub(crate) fn check_baseline_files(&self, name: &str) -> Vec<String> {
+        fn check<T: serde::de::DeserializeOwned>(path: &Path) -> Option<String> {
+            path.exists()
+                .then(|| read_json::<T>(path).err().map(|e| e.to_string()))
+                .flatten()
+        }
+        let base = self.sub(name);
+        let raw = base.join("raw.csv");
+        let raw_problem = raw.exists().then(|| match fs::read(&raw) {
+            Ok(bytes) if bytes.starts_with(yardstick_format::criterion::RAW_HEADER.as_bytes()) => {
+                None
+            }
+            Ok(_) => Some(format!(
+                "{}: not a raw.csv (its first line is not Criterion.rs's header)",
+                raw.display()
+            )),
+            Err(e) => Some(StoreError::io(&raw, &e).to_string()),
+        });
+        [
+            check::<EstimatesFile>(&base.join("estimates.json")),
+            check::<BenchmarkRecord>(&base.join("benchmark.json")),
+            check::<[f64; 4]>(&base.join("tukey.json")),
+            raw_problem.flatten(),
+            check::<ChangeFile>(&self.sub("change").join("estimates.json")),
+        ]
+        .into_iter()
+        .flatten()
+        .collect()
     }
 
-    /// Writes `<name>/metrics.json`: every extra metric's unit, sample
-    /// totals and per-iteration estimate (yardstick's own file, versioned).
-    pub(crate) fn save_metrics(
-        &self,
-        name: &str,
-        metrics: &[crate::metered::MetricResult],
-    ) -> Result<(), StoreError> {
-        let doc = MetricsFile {
-            version: yardstick_format::metrics::VERSION,
-            metrics: metrics
-                .iter()
-                .map(|r| SavedMetric {
-                    name: r.metric.name().to_owned(),
-                    unit: r.metric.unit().to_owned(),
-                    per_iteration: r.metric.is_additive(),
-                    values: r
-                        .values
-                        .iter()
-                        .map(|v| v.is_finite().then_some(*v))
-                        .collect(),
-                    estimate: r.estimate.as_ref().map(estimate_file),
-                    peak: r.peak,
+    /// Replaces the folder `name` (`new` or a baseline) by the files of a
+    /// run, as one unit: a kill or a concurrent run never leaves
+    /// `sample.json` of one run beside `estimates.json` of another.
+    pub(crate) fn save(&self, name: &str, files: &RunFiles<'_>) -> Result<(), StoreError> {
+        let dir = self.sub(name);
+        let json = |file: &str, v: &dyn erased::Json| {
+            v.bytes()
+                .map(|b| (file.to_owned(), b))
+                .map_err(|e| StoreError {
+                    path: dir.join(file),
+                    problem: e.to_string(),
                 })
-                .collect(),
         };
-        write_json(&self.sub(name).join("metrics.json"), &doc)?;
-        write_atomic(
-            &self.sub(name).join("metrics.csv"),
-            metrics_csv(metrics).as_bytes(),
-        )
+        let mut list = vec![
+            json("sample.json", files.sample)?,
+            json("estimates.json", files.estimates)?,
+            json("benchmark.json", files.benchmark)?,
+            json("tukey.json", &files.tukey)?,
+            ("raw.csv".to_owned(), raw_csv(files.raw).into_bytes()),
+        ];
+        if !files.metrics.is_empty() {
+            list.push(json("metrics.json", &metrics_json(files.metrics))?);
+            list.push((
+                "metrics.csv".to_owned(),
+                metrics_csv(files.metrics).into_bytes(),
+            ));
+        }
+        let refs: Vec<(&str, &[u8])> = list
+            .iter()
+            .map(|(n, b)| (n.as_str(), b.as_slice()))
+            .collect();
+        yardstick_format::atomic::replace_dir(&dir, &refs).map_err(|e| StoreError::io(&dir, &e))
     }
 
     /// Reads a baseline's `metrics.json`: each metric's name and sample
@@ -262,17 +341,24 @@ impl BenchmarkDir {
 
     /// Moves a corrupt baseline folder aside (to `<name>.corrupt`, or
     /// `<name>.corrupt.N`) so that saving over it loses nothing. Returns the
-    /// new place.
-    pub(crate) fn set_aside(&self, name: &str) -> Result<PathBuf, StoreError> {
+    /// new place; `None` when there is nothing to move any more, because a
+    /// concurrent run has already moved it or saved a readable one there.
+    pub(crate) fn set_aside(&self, name: &str) -> Result<Option<PathBuf>, StoreError> {
         let from = self.sub(name);
+        if !from.exists() || self.load_sample(name).is_ok() {
+            return Ok(None);
+        }
         let mut to = self.sub(&format!("{name}.corrupt"));
         let mut n = 1;
         while to.exists() {
             n += 1;
             to = self.sub(&format!("{name}.corrupt.{n}"));
         }
-        fs::rename(&from, &to).map_err(|e| StoreError::io(&from, &e))?;
-        Ok(to)
+        match fs::rename(&from, &to) {
+            Ok(()) => Ok(Some(to)),
+            Err(_) if !from.exists() => Ok(None),
+            Err(e) => Err(StoreError::io(&from, &e)),
+        }
     }
 }
 
@@ -303,6 +389,30 @@ mod tests {
     }
 
     #[test]
+    fn a_folder_of_another_id_is_an_error() {
+        let d = tempdir("owner");
+        let dir = BenchmarkDir::new(&d, "x_c8556df9");
+        dir.check_owner("anything").unwrap();
+        let record = |id: &str| BenchmarkRecord {
+            group_id: id.into(),
+            function_id: None,
+            value_str: None,
+            throughput: None,
+            full_id: id.into(),
+            directory_name: "x_c8556df9".into(),
+            title: id.into(),
+        };
+        write_json(&dir.sub("base").join("benchmark.json"), &record("x??/")).unwrap();
+        dir.check_owner("x??/").unwrap();
+        let e = dir.check_owner("x??\"").unwrap_err();
+        assert!(e.problem.contains("holds benchmark 'x??/'"), "{e}");
+        // new/ is the last run's and decides.
+        write_json(&dir.sub("new").join("benchmark.json"), &record("x??\"")).unwrap();
+        dir.check_owner("x??\"").unwrap();
+        fs::remove_dir_all(d).unwrap();
+    }
+
+    #[test]
     fn corrupt_samples_are_errors_naming_the_file() {
         let d = tempdir("corrupt");
         let dir = BenchmarkDir::new(&d, "fib");
@@ -317,7 +427,7 @@ mod tests {
         .unwrap();
         let e = dir.load_sample("base").unwrap_err();
         assert!(e.problem.contains("2 iteration counts but 1 times"), "{e}");
-        let aside = dir.set_aside("base").unwrap();
+        let aside = dir.set_aside("base").unwrap().unwrap();
         assert!(aside.join("sample.json").exists());
         assert!(!dir.has_baseline("base"));
         fs::remove_dir_all(d).unwrap();

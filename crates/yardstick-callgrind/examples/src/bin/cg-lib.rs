@@ -15,12 +15,11 @@ use yardstick_callgrind::{
     ValgrindTool,
 };
 
-library_benchmark! {
-    #[bench::small(1000)]
-    #[bench::large(2000)]
-    fn bench_sum(n: u64) -> u64 {
-        black_box(sum_to(n))
-    }
+#[library_benchmark]
+#[bench::small(1000)]
+#[bench::large(2000)]
+fn bench_sum(n: u64) -> u64 {
+    black_box(sum_to(n))
 }
 
 fn work_from_env(default: u64) -> u64 {
@@ -30,11 +29,10 @@ fn work_from_env(default: u64) -> u64 {
         .unwrap_or(default)
 }
 
-library_benchmark! {
-    #[bench::env(args = (1000), setup = work_from_env)]
-    fn bench_work(n: u64) -> u64 {
-        black_box(sum_to(n))
-    }
+#[library_benchmark]
+#[bench::env(args = (1000), setup = work_from_env)]
+fn bench_work(n: u64) -> u64 {
+    black_box(sum_to(n))
 }
 
 library_benchmark_group!(
@@ -42,18 +40,16 @@ library_benchmark_group!(
     benchmarks = bench_sum, bench_work
 );
 
-library_benchmark! {
-    #[bench::case_3(vec![1, 2, 3])]
-    fn bench_sorted(v: Vec<i32>) -> Vec<i32> {
-        black_box(bubble_sort(v))
-    }
+#[library_benchmark]
+#[bench::case_3(vec![1, 2, 3])]
+fn bench_sorted(v: Vec<i32>) -> Vec<i32> {
+    black_box(bubble_sort(v))
 }
 
-library_benchmark! {
-    #[bench::case_3(vec![3, 2, 1])]
-    fn bench_reversed(v: Vec<i32>) -> Vec<i32> {
-        black_box(bubble_sort(v))
-    }
+#[library_benchmark]
+#[bench::case_3(vec![3, 2, 1])]
+fn bench_reversed(v: Vec<i32>) -> Vec<i32> {
+    black_box(bubble_sort(v))
 }
 
 library_benchmark_group!(
@@ -71,10 +67,9 @@ fn leak() -> usize {
     len
 }
 
-library_benchmark! {
-    fn bench_leak() -> usize {
-        leak()
-    }
+#[library_benchmark]
+fn bench_leak() -> usize {
+    leak()
 }
 
 library_benchmark_group!(
@@ -94,12 +89,11 @@ fn costly_teardown(total: u64) {
     eprintln!("costly teardown ran: {total} {check}");
 }
 
-library_benchmark! {
-    #[bench::without(args = (3000))]
-    #[bench::with_costly(args = (3000), teardown = costly_teardown)]
-    fn bench_teardown(n: u64) -> u64 {
-        black_box(sum_to(n))
-    }
+#[library_benchmark]
+#[bench::without(args = (3000))]
+#[bench::with_costly(args = (3000), teardown = costly_teardown)]
+fn bench_teardown(n: u64) -> u64 {
+    black_box(sum_to(n))
 }
 
 library_benchmark_group!(
@@ -114,11 +108,10 @@ fn hold_block(bytes: usize) -> u64 {
     block.iter().step_by(4096).map(|&b| u64::from(b)).sum()
 }
 
-library_benchmark! {
-    #[bench::kib_256(256 * 1024)]
-    fn bench_block(bytes: usize) -> u64 {
-        hold_block(bytes)
-    }
+#[library_benchmark]
+#[bench::kib_256(256 * 1024)]
+fn bench_block(bytes: usize) -> u64 {
+    hold_block(bytes)
 }
 
 library_benchmark_group!(
@@ -159,16 +152,14 @@ fn racy() -> u64 {
     SHARED.load(Ordering::Relaxed)
 }
 
-library_benchmark! {
-    fn bench_disjoint() -> u64 {
-        disjoint()
-    }
+#[library_benchmark]
+fn bench_disjoint() -> u64 {
+    disjoint()
 }
 
-library_benchmark! {
-    fn bench_racy() -> u64 {
-        racy()
-    }
+#[library_benchmark]
+fn bench_racy() -> u64 {
+    racy()
 }
 
 library_benchmark_group!(

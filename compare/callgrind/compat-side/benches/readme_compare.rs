@@ -1,0 +1,1 @@
+../../../../crates/yardstick-callgrind/iai-compat/iai/readme_compare.rs

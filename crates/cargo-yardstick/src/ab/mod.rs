@@ -1,0 +1,525 @@
+//! `cargo yardstick ab [REV_A [REV_B [FILTER]]]`: two builds of the same
+//! benchmarks compared in lock-step, so that the machine's drift cancels.
+//!
+//! A defaults to `HEAD` and B to the working tree (uncommitted changes
+//! included), the "did my edit slow it down?" loop. A revision is checked
+//! out into its own detached worktree under `target/yardstick-ab/<sha>/`
+//! (the user's tree is never touched) and built into a target directory of
+//! its own (see [`target_dir`] for why not a shared one); the working tree
+//! is built where `cargo bench` builds it. A second `ab` of the same
+//! revisions finds everything fresh. Each side's bench binary then runs as
+//! long-lived worker processes, and each benchmark present in both is
+//! measured in short alternating rounds of equal iteration counts
+//! ([`lockstep`]); the per-round ratios B/A give a distribution-free
+//! interval of the median ratio by the sign test
+//! ([`yardstick_stats::paired::sign_test_ratio`]), and the suite's verdicts
+//! go through Benjamini–Hochberg as `compare`'s do ([`verdict`]).
+
+pub mod lockstep;
+pub mod verdict;
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use crate::cli::TableFormat;
+use crate::runner::{self, BenchBinary};
+use lockstep::{Engine, Settings};
+use verdict::{Header, Outcome, Row};
+
+/// Confidence of the reported intervals (and the false-discovery rate held
+/// across the suite: 1 − confidence).
+const CONFIDENCE: f64 = 0.95;
+
+/// Rounds before the precision is looked at (the sign test needs 6 for a
+/// 95% interval; more keep an early lucky streak from stopping it).
+const MIN_ROUNDS: usize = 16;
+
+/// `ab` arguments.
+#[derive(Debug, Clone, clap::Args)]
+pub struct AbArgs {
+    /// Revision A, the reference: any git revision (branch, tag, commit,
+    /// HEAD~3). Default: HEAD.
+    pub rev_a: Option<String>,
+    /// Revision B, compared with A. Default (or `.`): the working tree,
+    /// uncommitted changes included.
+    pub rev_b: Option<String>,
+    /// Only benchmarks matching this filter (as the bench binaries read it).
+    pub filter: Option<String>,
+    /// Stop a benchmark once the 95% interval of B/A is within ± this share
+    /// of the ratio (0.005 = ±0.5%)…
+    #[arg(long, default_value_t = 0.005, value_name = "SHARE")]
+    pub precision: f64,
+    /// …or after this many seconds on it.
+    #[arg(long, default_value_t = 2.5, value_name = "SECS")]
+    pub timeout: f64,
+    /// Worker process pairs per bench binary; rounds are spread over them so
+    /// that process-level effects (layout, ASLR) are sampled.
+    #[arg(long, default_value_t = 3, value_name = "N")]
+    pub pairs: usize,
+    /// Each side's share of a round, in milliseconds.
+    #[arg(long, default_value_t = 2.0, value_name = "MS")]
+    pub round_ms: f64,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = TableFormat::Terminal)]
+    pub format: TableFormat,
+    /// Package to build (passed to cargo; repeatable).
+    #[arg(long, short = 'p', value_name = "SPEC")]
+    pub package: Vec<String>,
+    /// Bench target to build (passed to cargo; repeatable).
+    #[arg(long, value_name = "NAME")]
+    pub bench: Vec<String>,
+    /// Exit with status 3 when some benchmark is significantly slower in B
+    /// (after the false-discovery control), by at least P% when given
+    /// (`--fail-on-regression=3%`).
+    #[arg(long, value_name = "P%", num_args = 0..=1, require_equals = true, default_missing_value = "0")]
+    pub fail_on_regression: Option<String>,
+    /// Where the revisions' target directories go (`DIR/target-<sha>`;
+    /// default `target/yardstick-ab/`); the working tree is built into the
+    /// project's own target directory (or `DIR/target-worktree`).
+    #[arg(long, value_name = "DIR")]
+    pub target_dir: Option<PathBuf>,
+    /// Remove the worktrees and binary copies afterwards (by default they
+    /// are kept and reused by the next `ab`).
+    #[arg(long)]
+    pub clean: bool,
+}
+
+/// Exit status for bad usage or bad input.
+const BAD_INPUT: u8 = 2;
+/// Exit status with `--fail-on-regression` when B is slower.
+const REGRESSION: u8 = 3;
+
+fn bad(m: String) -> (u8, String) {
+    (BAD_INPUT, m)
+}
+
+fn other(m: String) -> (u8, String) {
+    (1, m)
+}
+
+/// Runs `git ARGS` in `dir`; its trimmed stdout.
+fn git(dir: &Path, args: &[&str]) -> Result<String, String> {
+    let out = Command::new("git")
+        .current_dir(dir)
+        .args(args)
+        .stdin(Stdio::null())
+        .output()
+        .map_err(|e| format!("cannot run git: {e}"))?;
+    if out.status.success() {
+        Ok(String::from_utf8_lossy(&out.stdout).trim().to_owned())
+    } else {
+        Err(format!(
+            "`git {}` failed: {}",
+            args.join(" "),
+            String::from_utf8_lossy(&out.stderr).trim()
+        ))
+    }
+}
+
+/// Checks out `sha` into `dir` as a detached worktree, reusing a clean one
+/// already at `sha`.
+fn worktree(top: &Path, dir: &Path, sha: &str) -> Result<(), String> {
+    if dir.join(".git").exists()
+        && git(dir, &["rev-parse", "HEAD"]).is_ok_and(|h| h == sha)
+        // Cargo may rewrite the lock file (a stale entry pruned); that
+        // alone does not make the checkout another revision's.
+        && git(dir, &["status", "--porcelain", "--untracked-files=no"])
+            .is_ok_and(|s| s.lines().all(|l| l.ends_with("Cargo.lock")))
+    {
+        return Ok(());
+    }
+    let d = dir.to_string_lossy();
+    if dir.exists() {
+        let _ = git(top, &["worktree", "remove", "--force", &d]);
+        if dir.exists() {
+            std::fs::remove_dir_all(dir)
+                .map_err(|e| format!("{}: cannot remove the stale worktree: {e}", dir.display()))?;
+        }
+    }
+    let _ = git(top, &["worktree", "prune"]);
+    git(top, &["worktree", "add", "--detach", "--quiet", &d, sha]).map(drop)
+}
+
+/// Copies the binaries into `dir`; the copies.
+fn keep(bins: &[BenchBinary], dir: &Path) -> Result<Vec<BenchBinary>, String> {
+    let _ = std::fs::remove_dir_all(dir);
+    std::fs::create_dir_all(dir).map_err(|e| format!("{}: cannot create: {e}", dir.display()))?;
+    bins.iter()
+        .map(|b| {
+            let name = b.executable.file_name().unwrap_or_default();
+            let to = dir.join(name);
+            std::fs::copy(&b.executable, &to).map_err(|e| {
+                format!(
+                    "cannot copy {} to {}: {e}",
+                    b.executable.display(),
+                    to.display()
+                )
+            })?;
+            Ok(BenchBinary {
+                executable: to,
+                package_dir: b.package_dir.clone(),
+            })
+        })
+        .collect()
+}
+
+fn short(sha: &str) -> &str {
+    &sha[..sha.len().min(10)]
+}
+
+/// `--fail-on-regression`'s threshold: `3%`, `3` or `0.5%` → 0.03, 0.03,
+/// 0.005.
+fn threshold(text: &str) -> Result<f64, String> {
+    let t = text.trim().trim_end_matches('%');
+    match t.parse::<f64>() {
+        Ok(p) if p.is_finite() && p >= 0.0 => Ok(p / 100.0),
+        _ => Err(format!(
+            "--fail-on-regression takes a percentage (e.g. --fail-on-regression=3%), got '{text}'"
+        )),
+    }
+}
+
+fn check(args: &AbArgs) -> Result<Option<f64>, (u8, String)> {
+    let positive = |v: f64| v > 0.0 && v.is_finite();
+    if !positive(args.precision) {
+        return Err(bad(format!(
+            "--precision must be a positive share (e.g. 0.005 for ±0.5%), got {}",
+            args.precision
+        )));
+    }
+    if !positive(args.timeout) || !positive(args.round_ms) {
+        return Err(bad(
+            "--timeout and --round-ms must be positive numbers".to_owned()
+        ));
+    }
+    if args.pairs == 0 {
+        return Err(bad("--pairs must be at least 1".to_owned()));
+    }
+    args.fail_on_regression
+        .as_deref()
+        .map(threshold)
+        .transpose()
+        .map_err(bad)
+}
+
+/// One side to build: a revision, or the working tree.
+struct Side {
+    /// How the user named it, with the commit: `main (1a2b3c4d5e)`.
+    label: String,
+    /// The commit, or `None` for the working tree.
+    sha: Option<String>,
+}
+
+/// The target directory of one side. A revision gets its own
+/// (`target-<sha>` under `--target-dir`, by default
+/// `target/yardstick-ab/`): cargo decides freshness by file times and
+/// names the units of a workspace alike in every checkout, so two checkouts
+/// sharing a target directory can be handed each other's binary. The
+/// working tree is built where `cargo bench` builds it (`--target-dir`'s
+/// `target-worktree` when given), which reuses the user's own artefacts.
+fn target_dir(args: &AbArgs, side: &Side, cwd: &Path, root: &Path) -> PathBuf {
+    let base = args.target_dir.clone().unwrap_or_else(|| root.to_owned());
+    if let Some(sha) = &side.sha {
+        return base.join(format!("target-{sha}"));
+    }
+    if args.target_dir.is_some() {
+        return base.join("target-worktree");
+    }
+    if let Some(t) = std::env::var_os("CARGO_TARGET_DIR") {
+        return PathBuf::from(t);
+    }
+    Command::new(runner::cargo())
+        .current_dir(cwd)
+        .args(["metadata", "--no-deps", "--format-version", "1"])
+        .stderr(Stdio::null())
+        .output()
+        .ok()
+        .and_then(|o| serde_json::from_slice::<serde_json::Value>(&o.stdout).ok())
+        .and_then(|v| v["target_directory"].as_str().map(PathBuf::from))
+        .unwrap_or_else(|| cwd.join("target"))
+}
+
+/// Builds one side; its bench binaries, copied out of the way of the next
+/// build.
+fn build(
+    side: &Side,
+    top: &Path,
+    prefix: &str,
+    target: &Path,
+    cargo_args: &[String],
+) -> Result<Vec<BenchBinary>, (u8, String)> {
+    let root = top.join("target").join("yardstick-ab");
+    let start = Instant::now();
+    let (dir, keep_dir) = match &side.sha {
+        Some(sha) => {
+            let dir = root.join(sha);
+            worktree(top, &dir, sha).map_err(other)?;
+            (dir, root.join(format!("bin-{sha}")))
+        }
+        None => (top.to_owned(), root.join("bin-worktree")),
+    };
+    eprintln!("building {}", side.label);
+    let bins = runner::build(&dir.join(prefix), target, cargo_args)
+        .map_err(|e| other(format!("{}: {e}", side.label)))?;
+    if bins.is_empty() {
+        return Err(bad(format!("{} has no bench target", side.label)));
+    }
+    eprintln!(
+        "built {} in {:.1} s",
+        side.label,
+        start.elapsed().as_secs_f64()
+    );
+    // The bench binaries of two checkouts differ in their hashes, but a
+    // later build may still replace one: measure copies.
+    keep(&bins, &keep_dir).map_err(other)
+}
+
+/// A bench target's name: its file name without cargo's `-<hash>`.
+fn target_name(b: &BenchBinary) -> String {
+    let stem = b
+        .executable
+        .file_stem()
+        .unwrap_or_default()
+        .to_string_lossy()
+        .into_owned();
+    match stem.rsplit_once('-') {
+        Some((name, hash)) if hash.chars().all(|c| c.is_ascii_hexdigit()) => name.to_owned(),
+        _ => stem,
+    }
+}
+
+/// Measures the benchmarks of one pair of bench binaries (either may be
+/// missing); rows in A's order, then B's own.
+fn measure(
+    a: Option<&BenchBinary>,
+    b: Option<&BenchBinary>,
+    filter: Option<&str>,
+    settings: &Settings,
+) -> Result<Vec<Row>, String> {
+    let spawner = |bin: Option<&BenchBinary>| {
+        let bin = bin.cloned();
+        let filter = filter.map(str::to_owned);
+        move || {
+            let bin = bin.clone().expect("spawned only when present");
+            let mut c = Command::new(&bin.executable);
+            c.current_dir(&bin.package_dir).arg("--bench").args(&filter);
+            c
+        }
+    };
+    let (sa, sb) = (spawner(a), spawner(b));
+    let ids_a = a.map_or(Ok(Vec::new()), |_| lockstep::list(&sa))?;
+    let ids_b = b.map_or(Ok(Vec::new()), |_| lockstep::list(&sb))?;
+    let mut engine = Engine::new(&sa, &sb, settings.clone());
+    let mut rows = Vec::new();
+    for id in &ids_a {
+        if !ids_b.contains(id) {
+            rows.push(Row {
+                id: id.clone(),
+                outcome: Outcome::OnlyA,
+            });
+            continue;
+        }
+        let row = match engine.measure(id) {
+            Ok(m) => verdict::paired(id, &m, settings.confidence),
+            Err(e) => Row {
+                id: id.clone(),
+                outcome: Outcome::Failed(e),
+            },
+        };
+        match &row.outcome {
+            Outcome::Failed(e) => eprintln!("{id}: failed: {e}"),
+            _ => eprintln!("{id}: {}", row.verdict()),
+        }
+        rows.push(row);
+    }
+    rows.extend(ids_b.iter().filter(|id| !ids_a.contains(id)).map(|id| Row {
+        id: id.clone(),
+        outcome: Outcome::OnlyB,
+    }));
+    Ok(rows)
+}
+
+/// Resolves the two sides named by the arguments.
+fn sides(args: &AbArgs, cwd: &Path) -> Result<[Side; 2], (u8, String)> {
+    let resolve = |rev: &str| {
+        git(
+            cwd,
+            &[
+                "rev-parse",
+                "--verify",
+                "--quiet",
+                &format!("{rev}^{{commit}}"),
+            ],
+        )
+        .map_err(|_| bad(format!("'{rev}' is not a commit of this repository")))
+    };
+    let rev_a = args.rev_a.as_deref().unwrap_or("HEAD");
+    let sha_a = resolve(rev_a)?;
+    let a = Side {
+        label: format!("{rev_a} ({})", short(&sha_a)),
+        sha: Some(sha_a),
+    };
+    let b = match args.rev_b.as_deref() {
+        None | Some(".") => {
+            let head = resolve("HEAD")?;
+            let dirty = !git(cwd, &["status", "--porcelain", "--untracked-files=no"])
+                .map_err(other)?
+                .is_empty();
+            Side {
+                label: format!(
+                    "the working tree (HEAD {}{})",
+                    short(&head),
+                    if dirty {
+                        " + uncommitted changes"
+                    } else {
+                        ", clean"
+                    }
+                ),
+                sha: None,
+            }
+        }
+        Some(rev) => {
+            let sha = resolve(rev)?;
+            Side {
+                label: format!("{rev} ({})", short(&sha)),
+                sha: Some(sha),
+            }
+        }
+    };
+    Ok([a, b])
+}
+
+/// Runs `ab`; returns the exit status.
+///
+/// # Errors
+///
+/// The exit status and one line: 2 for bad arguments or revisions, 1 when
+/// a build or git fails.
+pub fn run(args: &AbArgs) -> Result<u8, (u8, String)> {
+    let fail_at = check(args)?;
+    let cwd = std::env::current_dir().map_err(|e| other(format!("no working directory: {e}")))?;
+    let top = PathBuf::from(
+        git(&cwd, &["rev-parse", "--show-toplevel"])
+            .map_err(|e| bad(format!("not inside a git repository: {e}")))?,
+    );
+    let prefix = git(&cwd, &["rev-parse", "--show-prefix"]).map_err(other)?;
+    let sides = sides(args, &cwd)?;
+    let root = top.join("target").join("yardstick-ab");
+    std::fs::create_dir_all(&root)
+        .map_err(|e| other(format!("{}: cannot create: {e}", root.display())))?;
+    let mut cargo_args = Vec::new();
+    for p in &args.package {
+        cargo_args.extend(["--package".to_owned(), p.clone()]);
+    }
+    for b in &args.bench {
+        cargo_args.extend(["--bench".to_owned(), b.clone()]);
+    }
+    let target = |side: &Side| target_dir(args, side, &cwd, &root);
+    let bins_a = build(&sides[0], &top, &prefix, &target(&sides[0]), &cargo_args)?;
+    let bins_b = if sides[1].sha.is_some() && sides[1].sha == sides[0].sha {
+        bins_a.clone()
+    } else {
+        build(&sides[1], &top, &prefix, &target(&sides[1]), &cargo_args)?
+    };
+    let settings = Settings {
+        pairs: args.pairs,
+        round: Duration::from_secs_f64(args.round_ms / 1e3),
+        precision: args.precision,
+        timeout: Duration::from_secs_f64(args.timeout),
+        min_rounds: MIN_ROUNDS,
+        confidence: CONFIDENCE,
+        seed: u64::from(std::process::id()),
+    };
+    eprintln!("measuring in lock-step");
+    let start = Instant::now();
+    let mut rows = Vec::new();
+    let mut names: Vec<String> = bins_a.iter().chain(&bins_b).map(target_name).collect();
+    names.dedup();
+    let mut seen = std::collections::BTreeSet::new();
+    for name in names.into_iter().filter(|n| seen.insert(n.clone())) {
+        let a = bins_a.iter().find(|b| target_name(b) == name);
+        let b = bins_b.iter().find(|b| target_name(b) == name);
+        match measure(a, b, args.filter.as_deref(), &settings) {
+            Ok(r) => rows.extend(r),
+            Err(e) => eprintln!("warning: bench target {name}: {e}"),
+        }
+    }
+    let seconds = start.elapsed().as_secs_f64();
+    if args.clean {
+        clean(&top, &root, &sides);
+        if args.target_dir.is_none() {
+            for sha in sides.iter().filter_map(|s| s.sha.as_ref()) {
+                let _ = std::fs::remove_dir_all(root.join(format!("target-{sha}")));
+            }
+        }
+    }
+    if rows.is_empty() {
+        return Err(bad(
+            "no benchmark to compare (does the filter match any?)".into()
+        ));
+    }
+    let fdr = verdict::control(&mut rows, 1.0 - CONFIDENCE);
+    let header = Header {
+        a: sides[0].label.clone(),
+        b: sides[1].label.clone(),
+        how: format!(
+            "Lock-step workers ({} process pairs), ABBA rounds of {} ms a side, until ±{}% or {} s per benchmark; \
+             95% sign-test intervals of the per-round ratio B/A; {:.1} s measuring.",
+            args.pairs,
+            args.round_ms,
+            args.precision * 100.0,
+            args.timeout,
+            seconds
+        ),
+    };
+    let text = match args.format {
+        TableFormat::Terminal => verdict::terminal(&header, &rows, fdr.as_deref()),
+        TableFormat::Markdown => verdict::markdown(&header, &rows, fdr.as_deref()),
+    };
+    print!("{text}");
+    let regressed = fail_at.is_some_and(|p| rows.iter().any(|r| r.regressed(p)));
+    Ok(if regressed { REGRESSION } else { 0 })
+}
+
+/// Removes the worktrees and binary copies of this run.
+fn clean(top: &Path, root: &Path, sides: &[Side; 2]) {
+    for side in sides {
+        let Some(sha) = &side.sha else {
+            let _ = std::fs::remove_dir_all(root.join("bin-worktree"));
+            continue;
+        };
+        let dir = root.join(sha);
+        let _ = git(
+            top,
+            &["worktree", "remove", "--force", &dir.to_string_lossy()],
+        );
+        let _ = std::fs::remove_dir_all(root.join(format!("bin-{sha}")));
+    }
+    let _ = git(top, &["worktree", "prune"]);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn thresholds_read_as_percentages() {
+        assert_eq!(threshold("3%"), Ok(0.03));
+        assert_eq!(threshold("3"), Ok(0.03));
+        assert_eq!(threshold("0"), Ok(0.0));
+        assert!(threshold("x").unwrap_err().contains("got 'x'"));
+        assert!(threshold("-1%").is_err());
+    }
+
+    #[test]
+    fn target_names_drop_cargos_hash() {
+        let b = |p: &str| BenchBinary {
+            executable: PathBuf::from(p),
+            package_dir: PathBuf::from("."),
+        };
+        assert_eq!(target_name(&b("/t/deps/spin-0a1b2c3d4e5f6789")), "spin");
+        assert_eq!(target_name(&b("/t/deps/my-bench-0a1b2c")), "my-bench");
+        assert_eq!(target_name(&b("/t/deps/plain")), "plain");
+    }
+}

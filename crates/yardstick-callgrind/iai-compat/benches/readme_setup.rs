@@ -1,0 +1,3 @@
+//! `iai/readme_setup.rs`, a bench file written for iai-callgrind 0.12 (kept out of
+//! rustfmt's reach, so it stays as written).
+include!("../iai/readme_setup.rs");

@@ -1,0 +1,2 @@
+//! `iai/forms.rs` as a plain binary, for the tests.
+include!("../../iai/forms.rs");

@@ -1,0 +1,107 @@
+//! Valgrind's client requests, in Rust: no Valgrind headers, no C compiler,
+//! no bindgen at build time.
+//!
+//! A client request is a "magic" instruction sequence that does nothing on
+//! a real CPU (rotations of a register by 128 bits in total, then a no-op
+//! exchange) and that Valgrind recognises while translating the code: it
+//! reads the request code and arguments from the array the sequence points
+//! at and returns a result in place of the default. Outside Valgrind the
+//! default comes back, at the cost of a handful of register instructions.
+//!
+//! - Feature `client_requests_defs`: the functions exist and do nothing
+//!   (return the default), for production code that carries them.
+//! - Feature `client_requests`: they issue the request, on x86_64 and
+//!   aarch64 (other targets get the `_defs` behaviour).
+//!
+//! The request codes are those of Valgrind's `valgrind.h`, `callgrind.h`
+//! and `memcheck.h`; the tests run the requests under Valgrind.
+
+pub mod callgrind;
+pub mod memcheck;
+pub mod valgrind;
+
+/// A thread id as Valgrind reports it.
+pub type ThreadId = usize;
+/// A stack id returned by [`valgrind::stack_register`].
+pub type StackId = usize;
+
+/// `VG_USERREQ_TOOL_BASE(a, b)` of `valgrind.h`.
+pub(crate) const fn tool_base(a: u8, b: u8) -> usize {
+    ((a as usize) << 24) | ((b as usize) << 16)
+}
+
+/// Issues request `code` with five arguments; `default` when not running
+/// under Valgrind.
+#[inline(always)]
+pub(crate) fn request(default: usize, code: usize, args: [usize; 5]) -> usize {
+    #[cfg(all(feature = "client_requests", target_arch = "x86_64"))]
+    {
+        let block: [usize; 6] = [code, args[0], args[1], args[2], args[3], args[4]];
+        let mut result = default;
+        // SAFETY: the sequence only rotates rdi by 3+13+61+51 = 128 bits
+        // (back to its value) and exchanges rbx with itself; under Valgrind
+        // the request reads `block` (alive for the asm) and writes rdx.
+        unsafe {
+            std::arch::asm!(
+                "rol rdi, 3",
+                "rol rdi, 13",
+                "rol rdi, 61",
+                "rol rdi, 51",
+                "xchg rbx, rbx",
+                in("rax") block.as_ptr(),
+                inout("rdx") result,
+                options(nostack),
+            );
+        }
+        result
+    }
+    #[cfg(all(feature = "client_requests", target_arch = "aarch64"))]
+    {
+        let block: [usize; 6] = [code, args[0], args[1], args[2], args[3], args[4]];
+        let mut result = default;
+        // SAFETY: x12 is rotated by 3+13+51+61 = 128 bits (back to its
+        // value) and `orr x10, x10, x10` is a no-op; under Valgrind the
+        // request reads `block` through x4 and writes x3.
+        unsafe {
+            std::arch::asm!(
+                "ror x12, x12, #3",
+                "ror x12, x12, #13",
+                "ror x12, x12, #51",
+                "ror x12, x12, #61",
+                "orr x10, x10, x10",
+                in("x4") block.as_ptr(),
+                inout("x3") result,
+                options(nostack),
+            );
+        }
+        result
+    }
+    #[cfg(not(all(
+        feature = "client_requests",
+        any(target_arch = "x86_64", target_arch = "aarch64")
+    )))]
+    {
+        let _ = (code, args);
+        default
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tool_bases_match_the_headers() {
+        // VG_USERREQ_TOOL_BASE('C','T') and ('M','C') of valgrind.h.
+        assert_eq!(tool_base(b'C', b'T'), 0x4354_0000);
+        assert_eq!(tool_base(b'M', b'C'), 0x4d43_0000);
+    }
+
+    #[test]
+    fn outside_valgrind_requests_return_the_default() {
+        // `cargo test` does not run under Valgrind.
+        assert_eq!(valgrind::running_on_valgrind(), 0);
+        assert_eq!(valgrind::count_errors(), 0);
+        callgrind::toggle_collect();
+    }
+}

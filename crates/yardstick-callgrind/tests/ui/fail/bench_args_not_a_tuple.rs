@@ -1,0 +1,9 @@
+use yardstick_callgrind::library_benchmark;
+
+#[library_benchmark]
+#[bench::id(args = 1)]
+fn bench(value: u64) -> u64 {
+    value
+}
+
+fn main() {}

@@ -1,0 +1,3 @@
+use yardstick_callgrind::main;
+
+main!(library_benchmark_groups =);

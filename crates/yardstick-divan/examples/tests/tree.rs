@@ -1,0 +1,230 @@
+//! The fixture bench file run end to end: divan's tree table, `--list`,
+//! `--test`, filters, saved baselines and comparisons, JSON messages.
+
+use std::path::Path;
+use std::process::Command;
+
+fn run(home: &Path, args: &[&str]) -> (String, String, bool) {
+    let out = Command::new(env!("CARGO_BIN_EXE_tree_fixture"))
+        .args(args)
+        .env("YARDSTICK_HOME", home)
+        .env_remove("DIVAN_SAMPLE_COUNT")
+        .env_remove("DIVAN_THREADS")
+        .output()
+        .expect("the fixture runs");
+    (
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+        out.status.success(),
+    )
+}
+
+fn home(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("yardstick-divan-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    dir
+}
+
+/// Each line's label column (the tree, as wide as the header's title
+/// column), numbers dropped.
+fn labels(table: &str) -> Vec<String> {
+    let header = table.lines().next().unwrap_or("");
+    let width = header.split("fastest").next().unwrap_or("").chars().count();
+    table
+        .lines()
+        .map(|l| {
+            l.chars()
+                .take(width)
+                .collect::<String>()
+                .trim_end()
+                .to_owned()
+        })
+        .collect()
+}
+
+#[test]
+fn the_tree_lists_every_benchmark_in_divans_order() {
+    let h = home("tree");
+    let (out, err, ok) = run(
+        &h,
+        &["--bench", "--sample-count", "5", "--discard-baseline"],
+    );
+    assert!(ok, "{err}");
+    assert_eq!(
+        labels(&out),
+        [
+            "tree_fixture",
+            "├─ args",
+            "│  ├─ 1",
+            "│  │",
+            "│  ╰─ 2",
+            "│",
+            "├─ generic",
+            "│  ├─ u8",
+            "│  │  ├─ t=1",
+            "│  │  ╰─ t=2",
+            "│  ╰─ u32",
+            "│     ├─ t=1",
+            "│     ╰─ t=2",
+            "├─ plain",
+            "╰─ grouped",
+            "   ╰─ inner",
+        ],
+        "{out}"
+    );
+    let header = out.lines().next().unwrap();
+    assert!(
+        header.ends_with(
+            "fastest       │ slowest       │ median        │ mean          │ samples │ iters"
+        ),
+        "{header}"
+    );
+    // Every measured row has 5 samples; the counter rows are rates.
+    let plain = out.lines().find(|l| l.starts_with("├─ plain")).unwrap();
+    let cells: Vec<&str> = plain.split('│').map(str::trim).collect();
+    assert_eq!(cells[4], "5", "{plain}");
+    assert!(
+        cells[0].ends_with(" ns") || cells[0].ends_with(" µs"),
+        "{plain}"
+    );
+    assert!(out.contains("item/s"), "{out}");
+}
+
+#[test]
+fn list_test_and_filters_behave_like_divan() {
+    let h = home("list");
+    let (out, _, ok) = run(&h, &["--list"]);
+    assert!(ok);
+    assert_eq!(
+        out.lines().collect::<Vec<_>>(),
+        [
+            "args::1: benchmark",
+            "args::2: benchmark",
+            "generic::u8::t=1: benchmark",
+            "generic::u8::t=2: benchmark",
+            "generic::u32::t=1: benchmark",
+            "generic::u32::t=2: benchmark",
+            "plain: benchmark",
+            "grouped::inner: benchmark",
+        ]
+    );
+    let (out, _, _) = run(&h, &["--list", "--ignored"]);
+    assert_eq!(out.trim(), "grouped::skipped: benchmark");
+    let (out, _, _) = run(&h, &["--list", "--exact", "plain"]);
+    assert_eq!(out.trim(), "plain: benchmark");
+    let (out, _, _) = run(&h, &["--list", "gen", "--skip", "u32"]);
+    assert_eq!(out.lines().count(), 2, "{out}");
+    // Without --bench (cargo test --benches): each benchmark runs once,
+    // the tree has no figures, nothing is saved.
+    let (out, err, ok) = run(&h, &[]);
+    assert!(ok, "{err}");
+    assert!(out.contains("├─ plain"), "{out}");
+    assert!(!out.contains(" ns"), "{out}");
+    assert!(!h.exists(), "a test run saves nothing");
+}
+
+#[test]
+fn baselines_are_saved_and_compared() {
+    let h = home("baseline");
+    let args = ["--bench", "--sample-count", "10", "--exact", "plain"];
+    let (_, err, ok) = run(&h, &[&args[..], &["--save-baseline", "before"]].concat());
+    assert!(ok, "{err}");
+    let saved = h
+        .join("tree_fixture__plain")
+        .join("before")
+        .join("sample.json");
+    let found: Vec<_> = walk(&h)
+        .into_iter()
+        .filter(|p| p.ends_with("before/sample.json"))
+        .collect();
+    assert_eq!(
+        found.len(),
+        1,
+        "one saved baseline ({saved:?} or similar): {found:?}"
+    );
+    let (out, err, ok) = run(&h, &[&args[..], &["--baseline", "before"]].concat());
+    assert!(ok, "{err}");
+    let row = out.lines().find(|l| l.starts_with("╰─ plain")).unwrap();
+    assert!(
+        ["improved", "regressed", "no change"]
+            .iter()
+            .any(|v| row.ends_with(v))
+            && row.contains("% ["),
+        "{row}"
+    );
+    // A missing strict baseline fails, naming it.
+    let (_, err, ok) = run(&h, &[&args[..], &["--baseline", "never-saved"]].concat());
+    assert!(!ok);
+    assert!(err.contains("baseline 'never-saved' not found"), "{err}");
+}
+
+#[test]
+fn json_messages_and_yardstick_output_on_request() {
+    let h = home("json");
+    let (out, err, ok) = run(
+        &h,
+        &[
+            "--bench",
+            "--sample-count",
+            "5",
+            "--exact",
+            "plain",
+            "--message-format",
+            "json",
+            "--discard-baseline",
+        ],
+    );
+    assert!(ok, "{err}");
+    let messages: Vec<serde_json::Value> = out
+        .lines()
+        .filter(|l| l.starts_with('{'))
+        .map(|l| serde_json::from_str(l).expect("JSON"))
+        .collect();
+    let ids: Vec<&str> = messages.iter().filter_map(|m| m["id"].as_str()).collect();
+    assert!(ids.contains(&"tree_fixture::plain"), "{out}");
+    let (out, err, ok) = run(
+        &h,
+        &[
+            "--bench",
+            "--sample-count",
+            "5",
+            "--exact",
+            "plain",
+            "--output-format",
+            "bencher",
+            "--discard-baseline",
+        ],
+    );
+    assert!(ok, "{err}");
+    assert!(out.contains("test tree_fixture::plain ... bench:"), "{out}");
+    assert!(!out.contains("fastest"), "{out}");
+}
+
+#[test]
+fn bad_options_name_the_flag() {
+    let h = home("bad");
+    let (_, err, ok) = run(&h, &["--sample-count", "lots"]);
+    assert!(!ok);
+    assert_eq!(
+        err.trim(),
+        "error: invalid value 'lots' for --sample-count: expected a non-negative whole number"
+    );
+    let (_, err, ok) = run(&h, &["--save-baseline"]);
+    assert!(!ok);
+    assert!(err.contains("save-baseline"), "{err}");
+}
+
+fn walk(dir: &Path) -> Vec<std::path::PathBuf> {
+    let mut out = Vec::new();
+    if let Ok(rd) = std::fs::read_dir(dir) {
+        for e in rd.flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                out.extend(walk(&p));
+            } else {
+                out.push(p);
+            }
+        }
+    }
+    out
+}

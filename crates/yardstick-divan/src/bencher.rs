@@ -1,0 +1,467 @@
+//! [`Bencher`]: what a benchmark function taking one is handed, with
+//! divan's methods. Each `bench*` method hands one sampling routine to the
+//! runner, which measures it through yardstick's engine.
+
+use std::hint::black_box;
+use std::marker::PhantomData;
+use std::mem;
+use std::sync::Barrier;
+use std::time::{Duration, Instant};
+
+use crate::counter::{AnyCounter, CounterSet, IntoCounter};
+
+/// One sample as the routine measured it.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Sample {
+    /// Iterations per thread.
+    pub iters: u64,
+    /// Mean over the threads of each thread's time for its iterations.
+    pub time: Duration,
+    /// Allocation counts per thread over the timed loop: allocations,
+    /// deallocations, reallocations, allocated bytes, live bytes.
+    pub alloc: [i128; 5],
+    /// Per-input counter totals over the first thread's inputs.
+    pub input_counts: Vec<(AnyCounter, u128)>,
+}
+
+/// What measures the routines handed over by [`Bencher`] (the runner).
+pub(crate) trait Runner {
+    /// Measures `sample` (which runs `iters` iterations on `threads`
+    /// threads) with the benchmark's counters.
+    fn run(&mut self, counters: CounterSet, local: bool, sample: &mut dyn FnMut(u64) -> Sample);
+    /// Threads each sample runs on.
+    fn threads(&self) -> usize;
+}
+
+/// The default configuration of a [`Bencher`]: no inputs.
+#[derive(Debug, Default)]
+pub struct BencherConfig<GenI = ()> {
+    gen_input: GenI,
+}
+
+/// Per-input counters, type-erased: counts one input.
+type InputCounter<'i, I> = Box<dyn Fn(&I) -> AnyCounter + Send + Sync + 'i>;
+
+/// Runs a benchmark's routine, as divan's `Bencher`: set counters and
+/// inputs, then call one of the `bench*` methods once.
+///
+/// ```
+/// # extern crate yardstick_divan as divan;
+/// #[divan::bench]
+/// fn sort(bencher: divan::Bencher) {
+///     bencher
+///         .with_inputs(|| vec![3, 1, 2])
+///         .bench_local_refs(|v| v.sort());
+/// }
+/// # fn main() {}
+/// ```
+#[must_use = "a benchmark must call one of the bench methods"]
+pub struct Bencher<'a, 'b, C = BencherConfig> {
+    runner: &'a mut dyn Runner,
+    counters: CounterSet,
+    config: C,
+    _b: PhantomData<&'b ()>,
+}
+
+impl<'a, 'b> Bencher<'a, 'b> {
+    pub(crate) fn new(runner: &'a mut dyn Runner, counters: CounterSet) -> Self {
+        Bencher {
+            runner,
+            counters,
+            config: BencherConfig { gen_input: () },
+            _b: PhantomData,
+        }
+    }
+
+    /// Times `benched`, called repeatedly, on each of the benchmark's
+    /// thread counts; its outputs are dropped after the clock stops.
+    pub fn bench<O, B>(self, benched: B)
+    where
+        B: Fn() -> O + Sync,
+    {
+        let threads = self.runner.threads();
+        let f = &benched;
+        let mut sample = move |n: u64| on_threads(threads, n, |sync| time_loop(n, sync, f));
+        self.runner.run(self.counters, false, &mut sample);
+    }
+
+    /// Like [`bench`](Self::bench) for routines that are not `Sync`: runs
+    /// on the current thread only.
+    pub fn bench_local<O, B>(self, mut benched: B)
+    where
+        B: FnMut() -> O,
+    {
+        let mut sample = |n: u64| time_loop_mut(n, &|| {}, &mut benched);
+        self.runner.run(self.counters, true, &mut sample);
+    }
+
+    /// Generates an input for every iteration with `gen_input`, untimed.
+    pub fn with_inputs<G>(self, gen_input: G) -> Bencher<'a, 'b, BencherConfig<G>> {
+        Bencher {
+            runner: self.runner,
+            counters: self.counters,
+            config: BencherConfig { gen_input },
+            _b: PhantomData,
+        }
+    }
+}
+
+impl<C> Bencher<'_, '_, C> {
+    /// Sets how much each iteration processes (one counter per kind; a
+    /// later one replaces an earlier one of its kind).
+    pub fn counter<I: IntoCounter>(mut self, counter: I) -> Self {
+        self.counters.set(counter.into_counter().into());
+        self
+    }
+}
+
+impl<'a, 'b, I, G> Bencher<'a, 'b, BencherConfig<G>>
+where
+    G: FnMut() -> I,
+{
+    /// Counts each input with `make_counter` (its bytes, characters…);
+    /// the rate uses the mean count per iteration.
+    pub fn input_counter<F, Ctr>(self, make_counter: F) -> InputBencher<'a, 'b, I, G>
+    where
+        F: Fn(&I) -> Ctr + Send + Sync + 'static,
+        Ctr: IntoCounter,
+    {
+        InputBencher {
+            inner: self,
+            counters: vec![Box::new(move |i: &I| make_counter(i).into_counter().into())],
+        }
+    }
+
+    /// Times `benched` taking each input by value, on the benchmark's thread
+    /// counts. Inputs are made before the clock starts, outputs dropped after
+    /// it stops.
+    pub fn bench_values<O, B>(self, benched: B)
+    where
+        B: Fn(I) -> O + Sync,
+        G: Fn() -> I + Sync,
+    {
+        InputBencher::from(self).bench_values(benched);
+    }
+
+    /// Times `benched` taking each input by mutable reference; inputs are
+    /// dropped after the clock stops.
+    pub fn bench_refs<O, B>(self, benched: B)
+    where
+        B: Fn(&mut I) -> O + Sync,
+        G: Fn() -> I + Sync,
+    {
+        InputBencher::from(self).bench_refs(benched);
+    }
+
+    /// [`bench_values`](Self::bench_values) on the current thread only, for
+    /// routines and generators that are not `Sync`.
+    pub fn bench_local_values<O, B>(self, benched: B)
+    where
+        B: FnMut(I) -> O,
+    {
+        InputBencher::from(self).bench_local_values(benched);
+    }
+
+    /// [`bench_refs`](Self::bench_refs) on the current thread only.
+    pub fn bench_local_refs<O, B>(self, benched: B)
+    where
+        B: FnMut(&mut I) -> O,
+    {
+        InputBencher::from(self).bench_local_refs(benched);
+    }
+}
+
+/// A [`Bencher`] with inputs and per-input counters (what
+/// [`Bencher::input_counter`] returns).
+#[must_use = "a benchmark must call one of the bench methods"]
+pub struct InputBencher<'a, 'b, I, G> {
+    inner: Bencher<'a, 'b, BencherConfig<G>>,
+    counters: Vec<InputCounter<'static, I>>,
+}
+
+impl<'a, 'b, I, G> From<Bencher<'a, 'b, BencherConfig<G>>> for InputBencher<'a, 'b, I, G> {
+    fn from(inner: Bencher<'a, 'b, BencherConfig<G>>) -> Self {
+        InputBencher {
+            inner,
+            counters: Vec::new(),
+        }
+    }
+}
+
+impl<I, G> InputBencher<'_, '_, I, G>
+where
+    G: FnMut() -> I,
+{
+    /// Adds another per-input counter.
+    pub fn input_counter<F, Ctr>(mut self, make_counter: F) -> Self
+    where
+        F: Fn(&I) -> Ctr + Send + Sync + 'static,
+        Ctr: IntoCounter,
+    {
+        self.counters
+            .push(Box::new(move |i: &I| make_counter(i).into_counter().into()));
+        self
+    }
+
+    /// Sets a counter for every iteration.
+    pub fn counter<C: IntoCounter>(mut self, counter: C) -> Self {
+        self.inner.counters.set(counter.into_counter().into());
+        self
+    }
+
+    /// See [`Bencher::bench_values`].
+    pub fn bench_values<O, B>(self, benched: B)
+    where
+        B: Fn(I) -> O + Sync,
+        G: Fn() -> I + Sync,
+    {
+        let threads = self.inner.runner.threads();
+        let (gen, counters) = (&self.inner.config.gen_input, &self.counters);
+        let f = &benched;
+        let mut sample = move |n: u64| {
+            on_threads(threads, n, |sync| {
+                let inputs: Vec<I> = (0..n).map(|_| gen()).collect();
+                let counts = count_inputs(counters, &inputs);
+                let mut s = time_inputs(inputs, sync, f);
+                s.input_counts = counts;
+                s
+            })
+        };
+        self.inner
+            .runner
+            .run(self.inner.counters, false, &mut sample);
+    }
+
+    /// See [`Bencher::bench_refs`].
+    pub fn bench_refs<O, B>(self, benched: B)
+    where
+        B: Fn(&mut I) -> O + Sync,
+        G: Fn() -> I + Sync,
+    {
+        let threads = self.inner.runner.threads();
+        let (gen, counters) = (&self.inner.config.gen_input, &self.counters);
+        let f = &benched;
+        let mut sample = move |n: u64| {
+            on_threads(threads, n, |sync| {
+                let inputs: Vec<I> = (0..n).map(|_| gen()).collect();
+                let counts = count_inputs(counters, &inputs);
+                let mut s = time_refs(inputs, sync, |i| f(i));
+                s.input_counts = counts;
+                s
+            })
+        };
+        self.inner
+            .runner
+            .run(self.inner.counters, false, &mut sample);
+    }
+
+    /// See [`Bencher::bench_local_values`].
+    pub fn bench_local_values<O, B>(mut self, mut benched: B)
+    where
+        B: FnMut(I) -> O,
+    {
+        let (gen, counters) = (&mut self.inner.config.gen_input, &self.counters);
+        let mut sample = |n: u64| {
+            let inputs: Vec<I> = (0..n).map(|_| gen()).collect();
+            let counts = count_inputs(counters, &inputs);
+            let mut s = time_inputs(inputs, &|| {}, &mut benched);
+            s.input_counts = counts;
+            s
+        };
+        self.inner
+            .runner
+            .run(self.inner.counters, true, &mut sample);
+    }
+
+    /// See [`Bencher::bench_local_refs`].
+    pub fn bench_local_refs<O, B>(mut self, mut benched: B)
+    where
+        B: FnMut(&mut I) -> O,
+    {
+        let (gen, counters) = (&mut self.inner.config.gen_input, &self.counters);
+        let mut sample = |n: u64| {
+            let inputs: Vec<I> = (0..n).map(|_| gen()).collect();
+            let counts = count_inputs(counters, &inputs);
+            let mut s = time_refs(inputs, &|| {}, &mut benched);
+            s.input_counts = counts;
+            s
+        };
+        self.inner
+            .runner
+            .run(self.inner.counters, true, &mut sample);
+    }
+}
+
+fn count_inputs<I>(counters: &[InputCounter<'static, I>], inputs: &[I]) -> Vec<(AnyCounter, u128)> {
+    counters
+        .iter()
+        .filter_map(|c| {
+            let first = c(inputs.first()?);
+            let total: u128 = inputs.iter().map(|i| u128::from(c(i).count)).sum();
+            Some((first, total))
+        })
+        .collect()
+}
+
+/// Runs `body` on `threads` threads (the current one among them) that
+/// start their timed loops together, and averages their samples.
+/// `body` prepares its inputs, calls the synchronisation point it is
+/// given, then times its loop.
+fn on_threads<F>(threads: usize, n: u64, body: F) -> Sample
+where
+    F: Fn(&dyn Fn()) -> Sample + Sync,
+{
+    if threads <= 1 {
+        return body(&|| {});
+    }
+    let barrier = Barrier::new(threads);
+    let sync = || {
+        barrier.wait();
+    };
+    let samples: Vec<Sample> = std::thread::scope(|s| {
+        let handles: Vec<_> = (1..threads).map(|_| s.spawn(|| body(&sync))).collect();
+        let mut all = vec![body(&sync)];
+        for h in handles {
+            match h.join() {
+                Ok(sample) => all.push(sample),
+                Err(payload) => std::panic::resume_unwind(payload),
+            }
+        }
+        all
+    });
+    let k = samples.len() as u32;
+    let mut out = Sample {
+        iters: n,
+        time: samples.iter().map(|s| s.time).sum::<Duration>() / k,
+        alloc: [0; 5],
+        input_counts: samples[0].input_counts.clone(),
+    };
+    for s in &samples {
+        for (o, v) in out.alloc.iter_mut().zip(s.alloc) {
+            *o += v;
+        }
+    }
+    for o in &mut out.alloc {
+        *o /= i128::from(k);
+    }
+    out
+}
+
+/// Times `n` calls of `f`. Outputs that need dropping are kept and dropped
+/// after the clock stops, as divan does.
+fn time_loop<O>(n: u64, sync: &dyn Fn(), f: &impl Fn() -> O) -> Sample {
+    let mut outs: Vec<O> = Vec::with_capacity(if mem::needs_drop::<O>() {
+        n as usize
+    } else {
+        0
+    });
+    sync();
+    let a0 = yardstick::frontend::alloc_counts();
+    let start = Instant::now();
+    if mem::needs_drop::<O>() {
+        for _ in 0..n {
+            outs.push(f());
+        }
+    } else {
+        for _ in 0..n {
+            black_box(f());
+        }
+    }
+    let time = start.elapsed();
+    let a1 = yardstick::frontend::alloc_counts();
+    drop(black_box(outs));
+    finish(n, time, a0, a1)
+}
+
+fn time_loop_mut<O>(n: u64, sync: &dyn Fn(), f: &mut impl FnMut() -> O) -> Sample {
+    let mut outs: Vec<O> = Vec::with_capacity(if mem::needs_drop::<O>() {
+        n as usize
+    } else {
+        0
+    });
+    sync();
+    let a0 = yardstick::frontend::alloc_counts();
+    let start = Instant::now();
+    if mem::needs_drop::<O>() {
+        for _ in 0..n {
+            outs.push(f());
+        }
+    } else {
+        for _ in 0..n {
+            black_box(f());
+        }
+    }
+    let time = start.elapsed();
+    let a1 = yardstick::frontend::alloc_counts();
+    drop(black_box(outs));
+    finish(n, time, a0, a1)
+}
+
+/// Times `f` on every input by value.
+fn time_inputs<I, O>(inputs: Vec<I>, sync: &dyn Fn(), mut f: impl FnMut(I) -> O) -> Sample {
+    let n = inputs.len() as u64;
+    let mut outs: Vec<O> = Vec::with_capacity(if mem::needs_drop::<O>() {
+        inputs.len()
+    } else {
+        0
+    });
+    let inputs = black_box(inputs);
+    sync();
+    let a0 = yardstick::frontend::alloc_counts();
+    let start = Instant::now();
+    // By hand, so that the inputs' buffer is freed after the clock stops.
+    let mut inputs = inputs.into_iter();
+    for i in inputs.by_ref() {
+        let o = f(i);
+        if mem::needs_drop::<O>() {
+            outs.push(o);
+        } else {
+            black_box(o);
+        }
+    }
+    let time = start.elapsed();
+    let a1 = yardstick::frontend::alloc_counts();
+    drop(inputs);
+    drop(black_box(outs));
+    finish(n, time, a0, a1)
+}
+
+/// Times `f` on every input by mutable reference.
+fn time_refs<I, O>(inputs: Vec<I>, sync: &dyn Fn(), mut f: impl FnMut(&mut I) -> O) -> Sample {
+    let n = inputs.len() as u64;
+    let mut outs: Vec<O> = Vec::with_capacity(if mem::needs_drop::<O>() {
+        inputs.len()
+    } else {
+        0
+    });
+    let mut inputs = black_box(inputs);
+    sync();
+    let a0 = yardstick::frontend::alloc_counts();
+    let start = Instant::now();
+    for input in &mut inputs {
+        let o = f(input);
+        if mem::needs_drop::<O>() {
+            outs.push(o);
+        } else {
+            black_box(o);
+        }
+    }
+    let time = start.elapsed();
+    let a1 = yardstick::frontend::alloc_counts();
+    drop(black_box(outs));
+    drop(black_box(inputs));
+    finish(n, time, a0, a1)
+}
+
+fn finish(n: u64, time: Duration, a0: [i128; 5], a1: [i128; 5]) -> Sample {
+    let mut alloc = [0; 5];
+    for (d, (x, y)) in alloc.iter_mut().zip(a0.iter().zip(a1)) {
+        *d = y - x;
+    }
+    Sample {
+        iters: n,
+        time,
+        alloc,
+        input_counts: Vec::new(),
+    }
+}

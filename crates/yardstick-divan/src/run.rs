@@ -1,0 +1,572 @@
+//! Builds the tree of registered benchmarks and runs each leaf through
+//! yardstick's engine (one `BenchmarkGroup` per benchmark function), then
+//! prints divan's tree table, or lets the engine print yardstick's output.
+
+use std::rc::Rc;
+use std::time::Duration;
+
+use yardstick::frontend::{self, FixedPlan, RunMode};
+use yardstick::measurement::WallTime;
+use yardstick::{BenchmarkGroup, Criterion};
+
+use crate::__private::{entries, BenchOptions, Entry, EntryKind, Leaf, Registrar};
+use crate::bencher::{Runner, Sample};
+use crate::cli::{Args, SortBy};
+use crate::counter::CounterSet;
+use crate::table::{self, Stats};
+
+/// Samples per benchmark unless told otherwise (divan's default).
+const DEFAULT_SAMPLE_COUNT: u32 = 100;
+
+/// A node of the tree: a module, a function, or a leaf below one.
+#[derive(Default)]
+struct Node {
+    label: String,
+    /// (kind rank: 0 benchmark, 1 module, 2 argument; name, file, line)
+    /// for sorting.
+    key: (u8, String, &'static str, u32),
+    children: Vec<Node>,
+    /// Set on a benchmark function's node: its full path (the group id).
+    function: Option<String>,
+    leaf: Option<LeafSpec>,
+}
+
+struct LeafSpec {
+    param: Option<String>,
+    threads: usize,
+    options: Rc<BenchOptions>,
+    leaf: Rc<Leaf>,
+}
+
+/// Runs every registered benchmark as `args` asks.
+pub(crate) fn main(args: &Args, title: &str) {
+    if args.help {
+        print!("{}", crate::cli::HELP);
+        return;
+    }
+    let mut c = match frontend::configure(Criterion::default(), args.forward.clone()) {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("error: {e}");
+            std::process::exit(2);
+        }
+    };
+    let mut tree = build(args, title);
+    sort(&mut tree, args.sort, args.reverse);
+    if args.list {
+        list(&tree, &mut Vec::new());
+        return;
+    }
+    // yardstick's output on request: any `--output-format` is one of its.
+    let tree_output = !args
+        .forward
+        .iter()
+        .any(|a| a.to_string_lossy().starts_with("--output-format"));
+    if tree_output {
+        frontend::silence(&mut c);
+    }
+    let mode = frontend::mode(&c);
+    let printer = Printer {
+        on: tree_output && matches!(mode, RunMode::Benchmark | RunMode::Test),
+        width: label_width(&tree, 0).max(title.chars().count()),
+        bytes_format: args.bytes_format,
+    };
+    if printer.on {
+        println!("{}", table::header(title, printer.width));
+    }
+    let mut ctx = Ctx {
+        printer,
+        mode,
+        cli: &args.options,
+    };
+    let n = tree.children.len();
+    for (i, child) in tree.children.iter().enumerate() {
+        run_node(&mut c, &mut ctx, child, &mut vec![i + 1 == n]);
+    }
+    c.final_summary();
+}
+
+struct Printer {
+    on: bool,
+    width: usize,
+    bytes_format: crate::counter::BytesFormat,
+}
+
+struct Ctx<'a> {
+    printer: Printer,
+    mode: RunMode,
+    cli: &'a BenchOptions,
+}
+
+fn label_width(node: &Node, depth: usize) -> usize {
+    let own = if depth == 0 {
+        0
+    } else {
+        3 * depth + node.label.chars().count()
+    };
+    node.children
+        .iter()
+        .map(|c| label_width(c, depth + 1))
+        .fold(own, usize::max)
+}
+
+fn run_node(c: &mut Criterion<WallTime>, ctx: &mut Ctx<'_>, node: &Node, last: &mut Vec<bool>) {
+    let label = format!("{}{}", table::prefix(last), node.label);
+    if let Some(path) = &node.function {
+        let mut g = c.benchmark_group(path.clone());
+        run_under(&mut g, ctx, node, &label, last);
+        return;
+    }
+    if ctx.printer.on {
+        println!("{}", table::empty(&label, ctx.printer.width));
+    }
+    let n = node.children.len();
+    for (i, child) in node.children.iter().enumerate() {
+        last.push(i + 1 == n);
+        run_node(c, ctx, child, last);
+        last.pop();
+    }
+}
+
+/// Runs a benchmark function's node and what is below it, in its group.
+fn run_under(
+    g: &mut BenchmarkGroup<'_, WallTime>,
+    ctx: &mut Ctx<'_>,
+    node: &Node,
+    label: &str,
+    last: &mut Vec<bool>,
+) {
+    if let Some(spec) = &node.leaf {
+        run_leaf(g, ctx, spec, label, last);
+    } else if ctx.printer.on {
+        println!("{}", table::empty(label, ctx.printer.width));
+    }
+    let n = node.children.len();
+    for (i, child) in node.children.iter().enumerate() {
+        last.push(i + 1 == n);
+        let label = format!("{}{}", table::prefix(last), child.label);
+        run_under(g, ctx, child, &label, last);
+        last.pop();
+    }
+}
+
+fn run_leaf(
+    g: &mut BenchmarkGroup<'_, WallTime>,
+    ctx: &mut Ctx<'_>,
+    spec: &LeafSpec,
+    label: &str,
+    last: &[bool],
+) {
+    let options = ctx.cli.over(&spec.options);
+    if options.sample_count == Some(0) || options.sample_size == Some(0) {
+        return;
+    }
+    let mut runner = LeafRunner {
+        group: g,
+        param: spec.param.clone(),
+        threads: spec.threads,
+        options: &options,
+        mode: ctx.mode,
+        samples: Vec::new(),
+        planned: 0,
+        counters: CounterSet::default(),
+        called: false,
+    };
+    let counters = options.counters.clone();
+    let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        (spec.leaf.run)(crate::Bencher::new(&mut runner, counters));
+    }));
+    if let Err(payload) = outcome {
+        // A panic outside the timed routine (in the benchmark function's
+        // own code): report it as the engine reports failures.
+        let what = payload
+            .downcast_ref::<&str>()
+            .map(|s| (*s).to_owned())
+            .or_else(|| payload.downcast_ref::<String>().cloned())
+            .unwrap_or_else(|| "a panic".into());
+        eprintln!(
+            "FAILED {}: panicked: {what}",
+            leaf_id(runner.group_name(), &spec.param)
+        );
+        yardstick::frontend::record_failure(&leaf_id(runner.group_name(), &spec.param));
+        return;
+    }
+    if !runner.called && ctx.mode != RunMode::List {
+        eprintln!(
+            "warning: {}: the benchmark function never called a Bencher::bench method",
+            leaf_id(runner.group_name(), &spec.param)
+        );
+    }
+    if !ctx.printer.on {
+        return;
+    }
+    let samples = runner.measured();
+    let Some(stats) = Stats::of(&samples) else {
+        println!("{}", table::empty(label, ctx.printer.width));
+        return;
+    };
+    let mut row = table::line(label, ctx.printer.width, &stats.time_cells());
+    if let Some(change) = frontend::change(runner.c(), runner.group_name(), spec.param.as_deref()) {
+        row.push_str(&change_text(&change));
+    }
+    println!("{row}");
+    let below = table::continuation(last);
+    for cells in stats.extra_rows(&samples, &runner.counters, ctx.printer.bytes_format) {
+        println!("{}", table::line(&below, ctx.printer.width, &cells));
+    }
+}
+
+fn leaf_id(group: &str, param: &Option<String>) -> String {
+    match param {
+        Some(p) => format!("{group}/{p}"),
+        None => group.to_owned(),
+    }
+}
+
+/// The comparison with the baseline, after the row.
+fn change_text(ch: &frontend::Change) -> String {
+    let [p, lo, hi] = ch.mean.map(|x| x * 100.0);
+    let verdict = match (ch.flagged, p < 0.0) {
+        (true, true) => "improved",
+        (true, false) => "regressed",
+        (false, _) => "no change",
+    };
+    format!("   {p:+.2}% [{lo:+.2}% {hi:+.2}%] {verdict}")
+}
+
+/// Hands a leaf's routine to the engine.
+struct LeafRunner<'g, 'c, 'o> {
+    group: &'g mut BenchmarkGroup<'c, WallTime>,
+    param: Option<String>,
+    threads: usize,
+    options: &'o BenchOptions,
+    mode: RunMode,
+    /// Every sample the engine took (warm-up included).
+    samples: Vec<Sample>,
+    /// Samples of the plan (the last ones taken).
+    planned: usize,
+    counters: CounterSet,
+    called: bool,
+}
+
+impl LeafRunner<'_, '_, '_> {
+    fn group_name(&self) -> &str {
+        frontend::group_name(self.group)
+    }
+
+    fn c(&self) -> &Criterion<WallTime> {
+        frontend::group_criterion(self.group)
+    }
+
+    /// The samples of the plan: the last `planned` ones, all of the same
+    /// size (the warm-up's come before them).
+    fn measured(&self) -> Vec<Sample> {
+        let Some(last) = self.samples.last() else {
+            return Vec::new();
+        };
+        let mut out: Vec<Sample> = self
+            .samples
+            .iter()
+            .rev()
+            .take(self.planned)
+            .take_while(|s| s.iters == last.iters)
+            .cloned()
+            .collect();
+        out.reverse();
+        out
+    }
+
+    /// divan's plan: `sample_count` samples, each long enough against the
+    /// clock's resolution (100 times it) or of `sample_size` iterations,
+    /// fewer samples when `max_time` would be passed, more when `min_time`
+    /// would not be reached.
+    fn plan(&self, sample: &mut dyn FnMut(u64) -> Sample) -> FixedPlan {
+        let o = self.options;
+        let mut samples = o.sample_count.unwrap_or(DEFAULT_SAMPLE_COUNT) as usize;
+        let floor = frontend::clock_resolution()
+            .saturating_mul(100)
+            .max(Duration::from_micros(1));
+        let probe_iters = u64::from(o.sample_size.unwrap_or(1)).max(1);
+        let probe = sample(probe_iters).time;
+        // A routine slower than the floor runs once per sample, as in
+        // divan: asking for three quarters of one call's time keeps the
+        // engine's rounding up from making it two.
+        let sample_time = match o.sample_size {
+            Some(_) => probe.max(Duration::from_nanos(1)),
+            None if probe > floor => probe.mul_f64(0.75),
+            None => floor,
+        };
+        let secs = sample_time.as_secs_f64();
+        if let Some(max) = o.max_time {
+            samples = samples.min((max.as_secs_f64() / secs) as usize).max(2);
+        }
+        if let Some(min) = o.min_time {
+            samples = samples.max((min.as_secs_f64() / secs).ceil() as usize);
+        }
+        FixedPlan {
+            samples: samples.max(2),
+            sample_time,
+            // The engine sizes samples from the wall time of whole calls;
+            // starting threads costs tens of microseconds per call, so
+            // threaded runs warm up long enough to amortise it.
+            warm_up: sample_time.saturating_mul(10).clamp(
+                if self.threads > 1 {
+                    Duration::from_millis(20)
+                } else {
+                    Duration::from_micros(100)
+                },
+                Duration::from_millis(50),
+            ),
+            nresamples: 10_000,
+        }
+    }
+}
+
+impl Runner for LeafRunner<'_, '_, '_> {
+    fn threads(&self) -> usize {
+        self.threads
+    }
+
+    fn run(&mut self, counters: CounterSet, _local: bool, sample: &mut dyn FnMut(u64) -> Sample) {
+        if self.called {
+            eprintln!(
+                "warning: {}: a Bencher was used twice; the second routine is ignored",
+                leaf_id(self.group_name(), &self.param)
+            );
+            return;
+        }
+        self.called = true;
+        self.counters = counters;
+        if self.mode == RunMode::Benchmark {
+            let plan = self.plan(sample);
+            self.planned = plan.samples;
+            frontend::fixed_plan(self.group, &plan);
+        }
+        let samples = &mut self.samples;
+        frontend::bench(self.group, self.param.as_deref(), |b| {
+            b.iter_custom(|n| {
+                let s = sample(n);
+                let t = s.time;
+                samples.push(s);
+                t
+            });
+        });
+    }
+}
+
+/// Builds the tree of the entries `args` selects.
+fn build(args: &Args, binary: &str) -> Node {
+    let all = entries();
+    let groups: Vec<&Entry> = all
+        .iter()
+        .copied()
+        .filter(|e| e.kind == EntryKind::Group)
+        .collect();
+    let filter = Filter::new(args);
+    let mut root = Node::default();
+    for e in all.iter().filter(|e| e.kind == EntryKind::Bench) {
+        let (path, options, ignored) = resolve(e, &groups);
+        if ignored && !(args.ignored || args.include_ignored) || !ignored && args.ignored {
+            continue;
+        }
+        let mut reg = Registrar::default();
+        if let Some(register) = e.register {
+            register(&mut reg);
+        }
+        let options = Rc::new(options);
+        let function = path.join("::");
+        // The engine's id starts with the bench binary's name, so that two
+        // binaries' `add` never share a baseline; filters see divan's path.
+        let group_id = format!("{binary}::{function}");
+        for leaf in reg.leaves {
+            let leaf = Rc::new(leaf);
+            let threads = thread_counts(&args.options.over(&options));
+            for &t in &threads {
+                let mut names = leaf.names.clone();
+                if threads != [1] {
+                    names.push(format!("t={t}"));
+                }
+                let full = std::iter::once(function.clone())
+                    .chain(names.iter().cloned())
+                    .collect::<Vec<_>>()
+                    .join("::");
+                if !filter.keeps(&function, &full) {
+                    continue;
+                }
+                let spec = LeafSpec {
+                    param: (!names.is_empty()).then(|| names.join("/")),
+                    threads: t,
+                    options: Rc::clone(&options),
+                    leaf: Rc::clone(&leaf),
+                };
+                insert(&mut root, e, &path, &group_id, &names, spec);
+            }
+        }
+    }
+    root
+}
+
+/// The entry's path (module components renamed by their groups), its
+/// options over its groups' (innermost first), and whether it is ignored.
+fn resolve(e: &Entry, groups: &[&Entry]) -> (Vec<String>, BenchOptions, bool) {
+    let modules: Vec<&str> = e.module_path.split("::").collect();
+    let mut path = Vec::new();
+    let mut options = (e.options)();
+    let mut ignored = e.ignore || options.ignore == Some(true);
+    for depth in 1..modules.len() {
+        let prefix = modules[..=depth].join("::");
+        let group = groups.iter().find(|g| g.module_path == prefix);
+        path.push(group.map_or_else(|| modules[depth].to_owned(), |g| (g.name)().to_owned()));
+    }
+    for depth in (1..modules.len()).rev() {
+        let prefix = modules[..=depth].join("::");
+        if let Some(g) = groups.iter().find(|g| g.module_path == prefix) {
+            let go = (g.options)();
+            ignored |= g.ignore || go.ignore == Some(true);
+            options = options.over(&go);
+        }
+    }
+    path.push((e.name)().to_owned());
+    (path, options, ignored)
+}
+
+fn thread_counts(o: &BenchOptions) -> Vec<usize> {
+    let list = o.threads.as_deref().unwrap_or(&[1]);
+    let available = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let mut v: Vec<usize> = list
+        .iter()
+        .map(|&t| if t == 0 { available } else { t })
+        .collect();
+    v.sort_unstable();
+    v.dedup();
+    if v.is_empty() {
+        v.push(1);
+    }
+    v
+}
+
+fn insert(
+    root: &mut Node,
+    e: &Entry,
+    path: &[String],
+    function: &str,
+    names: &[String],
+    spec: LeafSpec,
+) {
+    let mut node = root;
+    for (i, part) in path.iter().enumerate() {
+        let is_fn = i + 1 == path.len();
+        let pos = node
+            .children
+            .iter()
+            .position(|c| c.label == *part && (c.function.is_some() == is_fn));
+        let idx = pos.unwrap_or_else(|| {
+            node.children.push(Node {
+                label: part.clone(),
+                key: (u8::from(!is_fn), part.clone(), e.file, e.line),
+                function: is_fn.then(|| function.to_owned()),
+                ..Node::default()
+            });
+            node.children.len() - 1
+        });
+        node = &mut node.children[idx];
+    }
+    for (i, name) in names.iter().enumerate() {
+        let pos = node.children.iter().position(|c| c.label == *name);
+        let idx = pos.unwrap_or_else(|| {
+            node.children.push(Node {
+                label: name.clone(),
+                // Arguments keep their order: the key is their position.
+                key: (2, String::new(), "", node.children.len() as u32),
+                ..Node::default()
+            });
+            node.children.len() - 1
+        });
+        node = &mut node.children[idx];
+        let _ = i;
+    }
+    node.leaf = Some(spec);
+}
+
+fn sort(node: &mut Node, by: SortBy, reverse: bool) {
+    for c in &mut node.children {
+        sort(c, by, reverse);
+    }
+    if node.children.first().is_some_and(|c| c.key.0 == 2) {
+        return;
+    }
+    node.children.sort_by(|a, b| {
+        let (ka, kb) = (&a.key, &b.key);
+        let ord = match by {
+            SortBy::Kind => ka.0.cmp(&kb.0).then_with(|| ka.1.cmp(&kb.1)),
+            SortBy::Name => {
+                ka.1.cmp(&kb.1)
+                    .then_with(|| (ka.2, ka.3).cmp(&(kb.2, kb.3)))
+            }
+            SortBy::Location => (ka.2, ka.3)
+                .cmp(&(kb.2, kb.3))
+                .then_with(|| ka.1.cmp(&kb.1)),
+        };
+        if reverse {
+            ord.reverse()
+        } else {
+            ord
+        }
+    });
+}
+
+fn list(node: &Node, path: &mut Vec<String>) {
+    if node.leaf.is_some() {
+        println!("{}: benchmark", path.join("::"));
+    }
+    for c in &node.children {
+        path.push(c.label.clone());
+        list(c, path);
+        path.pop();
+    }
+}
+
+/// divan's filters: regular expressions (or exact names with `--exact`)
+/// matched against a benchmark's path, with or without its arguments.
+struct Filter {
+    include: Vec<regex_lite::Regex>,
+    exclude: Vec<regex_lite::Regex>,
+    exact: Option<(Vec<String>, Vec<String>)>,
+}
+
+impl Filter {
+    fn new(args: &Args) -> Filter {
+        if args.exact {
+            return Filter {
+                include: Vec::new(),
+                exclude: Vec::new(),
+                exact: Some((args.filters.clone(), args.skips.clone())),
+            };
+        }
+        let compile = |list: &[String]| -> Vec<regex_lite::Regex> {
+            list.iter()
+                .map(|f| {
+                    regex_lite::Regex::new(f).unwrap_or_else(|_| {
+                        regex_lite::Regex::new(&regex_lite::escape(f))
+                            .expect("an escaped pattern is valid")
+                    })
+                })
+                .collect()
+        };
+        Filter {
+            include: compile(&args.filters),
+            exclude: compile(&args.skips),
+            exact: None,
+        }
+    }
+
+    fn keeps(&self, function: &str, full: &str) -> bool {
+        if let Some((inc, exc)) = &self.exact {
+            let hit = |l: &[String]| l.iter().any(|f| f == function || f == full);
+            return (inc.is_empty() || hit(inc)) && !hit(exc);
+        }
+        let hit =
+            |l: &[regex_lite::Regex]| l.iter().any(|r| r.is_match(function) || r.is_match(full));
+        (self.include.is_empty() || hit(&self.include)) && !hit(&self.exclude)
+    }
+}

@@ -1,0 +1,222 @@
+//! One run of the history, as `cargo yardstick history --export DIR` writes
+//! it and `cargo yardstick import yardstick DIR` reads it back: one JSON
+//! file per run, so that results of many machines can be gathered in a git
+//! branch (as airspeed velocity keeps its results) and merged into one
+//! history without conflicts.
+//!
+//! The format is described by `schemas/history-run.v1.json` (JSON Schema,
+//! checked by the tests). Adding an optional field keeps version 1; a change
+//! that removes or renames a field makes a new version and a new schema file.
+//!
+//! ```
+//! use yardstick_format::history::{ExportedRun, Machine, RUN_VERSION};
+//!
+//! let json = r#"{"version":1,"uid":"3f2a","machine":{"name":"ci-linux","cpu":"",
+//!   "cores":2,"os":"linux x86_64"},"time":1700000000,"commit":null,"branch":null,
+//!   "dirty":false,"rustc":"rustc 1.80.0","config":"bench","source":"bench",
+//!   "label":null,"benchmarks":[{"name":"fib/20","unit":"ns",
+//!   "typical":{"point":12.5,"lower":12.0,"upper":13.0},"iters":[],"values":[]}]}"#;
+//! let run: ExportedRun = serde_json::from_str(json)?;
+//! assert_eq!(run.version, RUN_VERSION);
+//! assert_eq!(run.machine.name, "ci-linux");
+//! run.validate().expect("a valid run");
+//! # Ok::<(), serde_json::Error>(())
+//! ```
+
+use serde::{Deserialize, Serialize};
+
+/// The version of the exported run format (and of its schema file).
+pub const RUN_VERSION: u32 = 1;
+
+/// One recorded run with its context and every benchmark's result.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ExportedRun {
+    /// The format's version: [`RUN_VERSION`].
+    pub version: u32,
+    /// The run's identity, the same in every history it is merged into:
+    /// importing a run whose `uid` is already there changes nothing.
+    pub uid: String,
+    /// The machine the run was made on; series never mix machines.
+    pub machine: Machine,
+    /// When the run was made, in seconds since the Unix epoch.
+    pub time: i64,
+    /// The git commit measured, if the run was made in a repository.
+    pub commit: Option<String>,
+    /// The git branch, if on one.
+    pub branch: Option<String>,
+    /// Whether the work tree had uncommitted changes.
+    pub dirty: bool,
+    /// `rustc --version`.
+    pub rustc: String,
+    /// The command line and settings, as text.
+    pub config: String,
+    /// What produced the run: `bench`, `exec` or an import format.
+    pub source: String,
+    /// A name given with `--label`, if any.
+    pub label: Option<String>,
+    /// The benchmarks' results.
+    pub benchmarks: Vec<ExportedBenchmark>,
+}
+
+/// Where a run was made.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Machine {
+    /// The machine's name: `YARDSTICK_MACHINE`, else the host name.
+    pub name: String,
+    /// The CPU model (empty when unknown).
+    pub cpu: String,
+    /// Logical cores (0 when unknown).
+    pub cores: i64,
+    /// Operating system and architecture.
+    pub os: String,
+}
+
+/// One benchmark's result in a run.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ExportedBenchmark {
+    /// The benchmark's id.
+    pub name: String,
+    /// Unit of the values (`ns`, `instructions`, …).
+    pub unit: String,
+    /// The typical per-iteration value with its confidence interval.
+    pub typical: Typical,
+    /// Iterations of each sample (empty when the source kept none).
+    pub iters: Vec<f64>,
+    /// Total measured value of each sample, in `unit`.
+    pub values: Vec<f64>,
+}
+
+/// A point estimate with its interval.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct Typical {
+    /// The estimate.
+    pub point: f64,
+    /// Lower bound.
+    pub lower: f64,
+    /// Upper bound.
+    pub upper: f64,
+}
+
+impl ExportedRun {
+    /// Checks what serde cannot: the version, a usable `uid`, a machine
+    /// name, and benchmarks whose numbers are finite with an interval
+    /// around the estimate and one value per iteration count.
+    ///
+    /// # Errors
+    ///
+    /// A sentence saying what is wrong (without the file name).
+    pub fn validate(&self) -> Result<(), String> {
+        if self.version != RUN_VERSION {
+            return Err(format!(
+                "format version {} is not {RUN_VERSION}, the one this yardstick reads",
+                self.version
+            ));
+        }
+        let uid_ok = !self.uid.is_empty()
+            && self.uid.len() <= 64
+            && self
+                .uid
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_');
+        if !uid_ok {
+            return Err(format!(
+                "uid '{}' is not 1 to 64 letters, digits, '-' or '_'",
+                self.uid
+            ));
+        }
+        if self.machine.name.trim().is_empty() {
+            return Err("the machine has no name".into());
+        }
+        if self.benchmarks.is_empty() {
+            return Err("the run has no benchmark".into());
+        }
+        for b in &self.benchmarks {
+            b.validate()?;
+        }
+        Ok(())
+    }
+}
+
+impl ExportedBenchmark {
+    fn validate(&self) -> Result<(), String> {
+        let t = self.typical;
+        if self.name.is_empty() {
+            return Err("a benchmark has an empty name".into());
+        }
+        if ![t.point, t.lower, t.upper].iter().all(|v| v.is_finite())
+            || t.lower > t.point
+            || t.point > t.upper
+        {
+            return Err(format!(
+                "benchmark '{}': its typical value is not a finite number within a finite interval",
+                self.name
+            ));
+        }
+        if self.iters.len() != self.values.len()
+            || self.iters.iter().any(|&i| !(i.is_finite() && i > 0.0))
+            || self.values.iter().any(|v| !v.is_finite())
+        {
+            return Err(format!(
+                "benchmark '{}': iters and values must be finite, as many of each, with positive iteration counts",
+                self.name
+            ));
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn run() -> ExportedRun {
+        ExportedRun {
+            version: RUN_VERSION,
+            uid: "a1".into(),
+            machine: Machine {
+                name: "m".into(),
+                cpu: String::new(),
+                cores: 0,
+                os: "linux".into(),
+            },
+            time: 0,
+            commit: Some("abc".into()),
+            branch: None,
+            dirty: true,
+            rustc: String::new(),
+            config: String::new(),
+            source: "bench".into(),
+            label: None,
+            benchmarks: vec![ExportedBenchmark {
+                name: "b".into(),
+                unit: "ns".into(),
+                typical: Typical {
+                    point: 2.0,
+                    lower: 1.0,
+                    upper: 3.0,
+                },
+                iters: vec![1.0, 2.0],
+                values: vec![2.0, 4.0],
+            }],
+        }
+    }
+
+    #[test]
+    fn round_trips_and_rejects_what_serde_lets_through() {
+        let r = run();
+        let text = serde_json::to_string(&r).unwrap();
+        assert_eq!(serde_json::from_str::<ExportedRun>(&text).unwrap(), r);
+        assert_eq!(r.validate(), Ok(()));
+        let bad = |f: fn(&mut ExportedRun)| {
+            let mut r = run();
+            f(&mut r);
+            r.validate().unwrap_err()
+        };
+        assert!(bad(|r| r.version = 2).contains("version 2"));
+        assert!(bad(|r| r.uid = "../x".into()).contains("uid"));
+        assert!(bad(|r| r.machine.name = " ".into()).contains("machine"));
+        assert!(bad(|r| r.benchmarks.clear()).contains("no benchmark"));
+        assert!(bad(|r| r.benchmarks[0].typical.lower = 2.5).contains("interval"));
+        assert!(bad(|r| r.benchmarks[0].iters.pop().map_or((), drop)).contains("as many"));
+    }
+}

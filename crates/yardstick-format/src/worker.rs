@@ -1,0 +1,122 @@
+//! The worker protocol: how a parent (the bench binary itself, or
+//! `cargo yardstick ab`) drives a bench binary started as a worker.
+//!
+//! A worker is the same bench binary started with the environment variable
+//! [`WORKER_ENV`] set to `1` (and the parent's arguments, so that it selects
+//! the same benchmarks). It walks its benchmarks in registration order
+//! without measuring anything on its own; at each one it says
+//! [`WorkerReply::At`] and waits for requests on its standard input until
+//! told [`WorkerRequest::Next`]. After the last benchmark it says
+//! [`WorkerReply::End`] and exits.
+//!
+//! Every message is one line of JSON after [`LINE_PREFIX`] on the worker's
+//! standard output (requests: plain JSON lines on its standard input). The
+//! prefix starts with an ASCII record separator, so what a benchmark prints
+//! itself is told apart and ignored. A parent checks
+//! [`WorkerReply::Hello`]'s version first: two revisions built with
+//! different protocol versions refuse to pair rather than misread each
+//! other.
+
+use serde::{Deserialize, Serialize};
+
+/// The protocol's version, said in [`WorkerReply::Hello`].
+pub const PROTOCOL_VERSION: u32 = 1;
+
+/// The variable that makes a bench binary a worker.
+pub const WORKER_ENV: &str = "YARDSTICK_WORKER";
+
+/// What starts each of the worker's protocol lines.
+pub const LINE_PREFIX: &str = "\u{1e}yardstick-worker ";
+
+/// A parent's request to a worker waiting at a benchmark.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum WorkerRequest {
+    /// Run the routine with 1, 2, 4, … iterations until two consecutive
+    /// timings per iteration agree within 5 % (after `min_ns`) or `max_ns`
+    /// has passed; answer [`WorkerReply::WarmedUp`].
+    WarmUp {
+        /// The shortest warm-up, in nanoseconds of wall time.
+        min_ns: u64,
+        /// The longest warm-up.
+        max_ns: u64,
+    },
+    /// Take one sample per entry of `iters`, stopping early once `budget_ns`
+    /// of wall time has passed (at least `min_samples` are always taken);
+    /// answer [`WorkerReply::Samples`].
+    Sample {
+        /// Iterations of each sample, in order.
+        iters: Vec<u64>,
+        /// Wall time after which no new sample is started.
+        budget_ns: u64,
+        /// Samples taken whatever the budget.
+        min_samples: u32,
+    },
+    /// Go on to the next benchmark.
+    Next,
+    /// Exit now.
+    Quit,
+}
+
+/// A worker's message to its parent.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum WorkerReply {
+    /// The first line: the protocol version and the worker's process id.
+    Hello {
+        /// [`PROTOCOL_VERSION`] of the worker's build.
+        version: u32,
+        /// The worker's process id.
+        pid: u32,
+    },
+    /// The worker waits at this benchmark (its full id).
+    At {
+        /// The benchmark's full id, as `--list` prints it.
+        id: String,
+    },
+    /// The warm-up's last timing per iteration, in the measurement's unit
+    /// (nanoseconds for time).
+    WarmedUp {
+        /// Measured value per iteration.
+        per_iteration: f64,
+    },
+    /// The samples taken.
+    Samples {
+        /// Iterations of each sample.
+        iters: Vec<f64>,
+        /// Total measured value of each sample.
+        values: Vec<f64>,
+    },
+    /// The request failed (the routine panicked or never iterated); the
+    /// worker still waits at the same benchmark.
+    Failed {
+        /// What went wrong, in words.
+        message: String,
+    },
+    /// No benchmark is left; the worker exits.
+    End,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn messages_are_tagged_json_objects() {
+        let r = WorkerRequest::Sample {
+            iters: vec![10, 20],
+            budget_ns: 1_000,
+            min_samples: 2,
+        };
+        let text = serde_json::to_string(&r).unwrap();
+        assert_eq!(
+            text,
+            r#"{"kind":"sample","iters":[10,20],"budget_ns":1000,"min_samples":2}"#
+        );
+        let back: WorkerRequest = serde_json::from_str(&text).unwrap();
+        assert_eq!(back, r);
+        let at: WorkerReply = serde_json::from_str(r#"{"kind":"at","id":"g/f/1"}"#).unwrap();
+        assert_eq!(at, WorkerReply::At { id: "g/f/1".into() });
+        assert!(serde_json::from_str::<WorkerReply>(r#"{"kind":"bogus"}"#).is_err());
+    }
+}

@@ -1,0 +1,346 @@
+//! The history site: every benchmark over the recorded runs, one series
+//! per machine, as static pages in the style of the report (same CSS, same
+//! SVG writer). Pages are self-contained — inline CSS and SVG, no network —
+//! so the site works from `file://` and from any static host; the only
+//! script is a small inline filter for the search boxes, and every page
+//! reads the same without it.
+//!
+//! * `index.html` — every series: a sparkline, the latest value, the change
+//!   since the previous run and since the reference run, the last shift.
+//! * `regressions.html` — every detected level shift, newest first.
+//! * `b/<benchmark>.html` — per machine: the series over the commits with
+//!   its interval band, the level shifts at their commits, the runs table.
+
+mod bench;
+mod chart;
+mod index;
+mod regressions;
+
+use std::collections::HashSet;
+use std::path::{Path, PathBuf};
+
+use crate::{write, ReportError};
+
+/// Everything the site shows. Built by `cargo yardstick history`.
+#[derive(Debug, Clone, Default)]
+pub struct HistorySite {
+    /// The site's title (`Benchmark history`).
+    pub title: String,
+    /// The reference the index compares with: a branch or label name; the
+    /// newest run of each series on that branch or with that label.
+    pub reference: Option<String>,
+    /// The runs, referred to by index from [`SeriesPoint::run`].
+    pub runs: Vec<HistoryRun>,
+    /// One series per benchmark and machine.
+    pub series: Vec<Series>,
+}
+
+/// The context of one run.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct HistoryRun {
+    /// Its id in the history database.
+    pub id: i64,
+    /// When it was made, in seconds since the Unix epoch.
+    pub time: i64,
+    /// The commit measured.
+    pub commit: Option<String>,
+    /// The branch.
+    pub branch: Option<String>,
+    /// Whether the work tree had uncommitted changes.
+    pub dirty: bool,
+    /// The machine's name.
+    pub machine: String,
+    /// The machine's CPU, cores and OS, in words.
+    pub host: String,
+    /// `rustc --version`.
+    pub rustc: String,
+    /// Its label, if any.
+    pub label: Option<String>,
+}
+
+/// One benchmark on one machine over the runs, oldest first.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Series {
+    /// The benchmark's id.
+    pub benchmark: String,
+    /// The machine.
+    pub machine: String,
+    /// Unit of the values (`ns` is scaled to ps…s on the pages).
+    pub unit: String,
+    /// The values, in run order.
+    pub points: Vec<SeriesPoint>,
+    /// The level shifts found in `points`, in order.
+    pub shifts: Vec<Shift>,
+}
+
+/// A benchmark's typical value in one run.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct SeriesPoint {
+    /// Index of the run in [`HistorySite::runs`].
+    pub run: usize,
+    /// The typical value.
+    pub point: f64,
+    /// Lower bound of its interval.
+    pub lower: f64,
+    /// Upper bound.
+    pub upper: f64,
+}
+
+/// A level shift of a series.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct Shift {
+    /// Index in [`Series::points`] of the first point of the new level.
+    pub index: usize,
+    /// Mean level before it.
+    pub before: f64,
+    /// Mean level from it on.
+    pub after: f64,
+    /// Relative size, `after / before − 1`.
+    pub size: f64,
+    /// p-value of the test that found it; the confidence is `1 − p`.
+    pub p_value: f64,
+}
+
+/// What [`write_history_site`] wrote.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct SiteSummary {
+    /// Every page written, the index first.
+    pub pages: Vec<PathBuf>,
+    /// The size of the largest page, in bytes.
+    pub largest: usize,
+}
+
+/// Writes the site into `dir`: `index.html`, `regressions.html` and
+/// `b/<benchmark>.html` per benchmark, each atomically; pages of
+/// benchmarks no longer in the site are removed from `b/`.
+///
+/// # Errors
+///
+/// [`ReportError::Io`] when a page cannot be written.
+pub fn write_history_site(dir: &Path, site: &HistorySite) -> Result<SiteSummary, ReportError> {
+    let names = benchmark_names(site);
+    let mut files: Vec<(PathBuf, String)> = vec![
+        (dir.join("index.html"), index::render(site)),
+        (dir.join("regressions.html"), regressions::render(site)),
+    ];
+    for name in &names {
+        let series: Vec<&Series> = site
+            .series
+            .iter()
+            .filter(|s| &s.benchmark == name)
+            .collect();
+        files.push((
+            dir.join("b").join(page_name(name)),
+            bench::render(site, name, &series),
+        ));
+    }
+    let mut summary = SiteSummary::default();
+    for (path, html) in files {
+        write::atomic(&path, html.as_bytes())?;
+        summary.largest = summary.largest.max(html.len());
+        summary.pages.push(path);
+    }
+    remove_stale(&dir.join("b"), &summary.pages);
+    Ok(summary)
+}
+
+fn remove_stale(dir: &Path, keep: &[PathBuf]) {
+    let keep: HashSet<&PathBuf> = keep.iter().collect();
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for e in entries.flatten() {
+        let p = e.path();
+        if p.extension().is_some_and(|x| x == "html") && !keep.contains(&p) {
+            write::remove_stale(&p);
+        }
+    }
+}
+
+/// The benchmarks, each once, in the order of the series.
+fn benchmark_names(site: &HistorySite) -> Vec<String> {
+    let mut seen = HashSet::new();
+    site.series
+        .iter()
+        .filter(|s| seen.insert(s.benchmark.as_str()))
+        .map(|s| s.benchmark.clone())
+        .collect()
+}
+
+/// The file name of a benchmark's page: its id with anything but letters,
+/// digits, `-` and `.` turned into `_`, cut to 80 characters, and a hash
+/// of the whole id, so two ids never share a page.
+pub(crate) fn page_name(benchmark: &str) -> String {
+    let mut stem: String = benchmark
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '-' || c == '.' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .take(80)
+        .collect();
+    if stem.starts_with('.') {
+        stem.insert(0, '_');
+    }
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in benchmark.bytes() {
+        h = (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
+    }
+    format!("{stem}-{:08x}.html", h >> 32)
+}
+
+/// The series' reference point: the newest whose run is on the reference
+/// branch or has the reference label.
+pub(crate) fn reference_point(site: &HistorySite, s: &Series) -> Option<usize> {
+    let r = site.reference.as_deref()?;
+    s.points.iter().rposition(|p| {
+        let run = &site.runs[p.run];
+        run.branch.as_deref() == Some(r) || run.label.as_deref() == Some(r)
+    })
+}
+
+/// `2026-11-23 14:05` (UTC) from Unix seconds.
+pub(crate) fn utc(secs: i64) -> String {
+    let [y, m, d, hh, mm, _] = crate::units::utc_fields(secs);
+    format!("{y:04}-{m:02}-{d:02} {hh:02}:{mm:02}")
+}
+
+/// A relative change as a signed percentage with two decimals
+/// (`+11.99%`, `-0.37%`); `n/a` when it is not a number (from a zero).
+pub(crate) fn pct(fraction: f64) -> String {
+    if fraction.is_finite() {
+        format!("{:+.2}%", fraction * 100.0)
+    } else {
+        "n/a".to_owned()
+    }
+}
+
+/// The first 8 characters of a commit, or `no commit`.
+pub(crate) fn short_commit(run: &HistoryRun) -> String {
+    run.commit
+        .as_deref()
+        .map_or_else(|| "no commit".to_owned(), |c| c.chars().take(8).collect())
+}
+
+/// `up` when `new`'s interval lies wholly above `old`'s (slower, or more
+/// counted), `down` when wholly below, `dim` when they overlap.
+pub(crate) fn change_class(old: &SeriesPoint, new: &SeriesPoint) -> &'static str {
+    if new.lower > old.upper {
+        "up"
+    } else if new.upper < old.lower {
+        "down"
+    } else {
+        "dim"
+    }
+}
+
+/// The inline search filter: hides the rows (`tr[data-q]`) whose text does
+/// not contain every word typed. Without script the box is inert and every
+/// row stays shown.
+pub(crate) const FILTER_SCRIPT: &str = "<script>(function(){var q=document.getElementById('q');if(!q)return;\
+var rows=[].slice.call(document.querySelectorAll('tr[data-q]'));\
+function f(){var w=q.value.toLowerCase().split(/\\s+/).filter(Boolean);var n=0;\
+rows.forEach(function(r){var t=r.getAttribute('data-q');var ok=w.every(function(x){return t.indexOf(x)>=0});\
+r.style.display=ok?'':'none';if(ok)n++});var c=document.getElementById('qn');if(c)c.textContent=n+' shown'}\
+q.addEventListener('input',f);if(q.value)f()})();</script>";
+
+/// The search box the filter script reads.
+pub(crate) fn search_box(placeholder: &str) -> String {
+    format!(
+        "<div class=\"search\"><input id=\"q\" type=\"search\" placeholder=\"{}\" autocomplete=\"off\"><span id=\"qn\" class=\"dim\"></span></div>",
+        crate::escape::html(placeholder)
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dates_match_known_calendar_days() {
+        // 0 is the epoch; 951782400 is 2000-02-29 (a leap day, checked
+        // with `date -u -d @951782400`); 1700000000 is 2023-11-14 22:13:20.
+        assert_eq!(utc(0), "1970-01-01 00:00");
+        assert_eq!(utc(951_782_400), "2000-02-29 00:00");
+        assert_eq!(utc(1_700_000_000), "2023-11-14 22:13");
+        assert_eq!(utc(-86_400), "1969-12-31 00:00");
+    }
+
+    fn site(names: &[&str]) -> HistorySite {
+        let runs: Vec<HistoryRun> = (0..12)
+            .map(|i| HistoryRun {
+                id: i + 1,
+                time: 1_700_000_000 + i * 60,
+                commit: Some(format!("{i:040x}")),
+                branch: Some("main".into()),
+                machine: "m&<1>".into(),
+                ..HistoryRun::default()
+            })
+            .collect();
+        let series = names
+            .iter()
+            .map(|n| Series {
+                benchmark: (*n).to_owned(),
+                machine: "m&<1>".into(),
+                unit: "ns".into(),
+                points: (0..12)
+                    .map(|i| {
+                        let v = if i < 6 { 100.0 } else { 120.0 };
+                        SeriesPoint {
+                            run: i,
+                            point: v,
+                            lower: v - 1.0,
+                            upper: v + 1.0,
+                        }
+                    })
+                    .collect(),
+                shifts: vec![Shift {
+                    index: 6,
+                    before: 100.0,
+                    after: 120.0,
+                    size: 0.2,
+                    p_value: 0.001,
+                }],
+            })
+            .collect();
+        HistorySite {
+            title: "t".into(),
+            reference: Some("main".into()),
+            runs,
+            series,
+        }
+    }
+
+    #[test]
+    fn hostile_names_are_inert_and_stale_pages_go() {
+        let dir = std::env::temp_dir().join(format!("yardstick-history-{}", std::process::id()));
+        let evil = "<script>alert(1)</script>\"'&";
+        let out = write_history_site(&dir, &site(&[evil, "plain"])).unwrap();
+        assert_eq!(out.pages.len(), 4);
+        for p in &out.pages {
+            let html = std::fs::read_to_string(p).unwrap();
+            assert!(!html.contains("<script>alert"), "{}", p.display());
+            assert!(!html.contains("m&<1>"), "{}", p.display());
+        }
+        let bench = std::fs::read_to_string(dir.join("b").join(page_name("plain"))).unwrap();
+        // The shift is drawn at its run's commit, with its size.
+        assert!(bench.contains(&format!("data-commit=\"{:040x}\" data-index=\"6\"", 6)));
+        assert!(bench.contains("+20.00% at 0000000 (99.9% confidence)"));
+        let out = write_history_site(&dir, &site(&["plain"])).unwrap();
+        assert_eq!(out.pages.len(), 3);
+        assert!(!dir.join("b").join(page_name(evil)).exists());
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn page_names_are_plain_and_distinct() {
+        let a = page_name("fib/20");
+        assert!(a.starts_with("fib_20-") && a.ends_with(".html"), "{a}");
+        assert_ne!(a, page_name("fib_20"));
+        assert!(page_name("../../etc").starts_with("_.._.._etc-"));
+        assert!(!page_name("<script>").contains('<'));
+    }
+}

@@ -1,0 +1,284 @@
+//! The hostile-input campaign, kept: routines, ids and homes a careless
+//! user produces. Each run has a deadline far above what it needs, so a
+//! hang fails the test instead of stalling CI.
+
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+mod common;
+use common::home;
+
+/// A hang, not a slow machine: the runs below take a second or two.
+const DEADLINE: Duration = Duration::from_secs(180);
+
+struct Run {
+    code: i32,
+    stdout: String,
+    stderr: String,
+}
+
+/// Runs the `hostile` fixture with `args` under `home`, killing it (and
+/// failing) if it outlives [`DEADLINE`].
+fn run(home: &Path, args: &[&str]) -> Run {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_hostile"));
+    cmd.args(args)
+        .arg("--home")
+        .arg(home)
+        .arg("--color")
+        .arg("never");
+    for (var, _) in std::env::vars_os() {
+        if var.to_string_lossy().starts_with("YARDSTICK_") {
+            cmd.env_remove(var);
+        }
+    }
+    let out_path = home.join("stdout.txt");
+    let err_path = home.join("stderr.txt");
+    cmd.stdout(Stdio::from(std::fs::File::create(&out_path).unwrap()));
+    cmd.stderr(Stdio::from(std::fs::File::create(&err_path).unwrap()));
+    let mut child = cmd.spawn().expect("the hostile fixture runs");
+    let start = Instant::now();
+    let status = loop {
+        if let Some(s) = child.try_wait().unwrap() {
+            break s;
+        }
+        if start.elapsed() > DEADLINE {
+            child.kill().unwrap();
+            child.wait().unwrap();
+            panic!(
+                "hung: {args:?} still running after {DEADLINE:?}; output so far:\n{}",
+                std::fs::read_to_string(&out_path).unwrap_or_default()
+            );
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    Run {
+        code: status.code().unwrap_or(-1),
+        stdout: std::fs::read_to_string(&out_path).unwrap(),
+        stderr: std::fs::read_to_string(&err_path).unwrap(),
+    }
+}
+
+const FAST: &[&str] = &[
+    "--bench",
+    "--warm-up-time",
+    "0.05",
+    "--measurement-time",
+    "0.1",
+    "--nresamples",
+    "1000",
+];
+
+fn with(extra: &[&'static str]) -> Vec<&'static str> {
+    FAST.iter().chain(extra).copied().collect()
+}
+
+#[test]
+fn a_clock_that_ignores_the_iteration_count_ends_with_a_warning() {
+    // Fixed sampling (--sample-size) and adaptive sampling (the default).
+    for (tag, args) in [
+        (
+            "ignores-fixed",
+            with(&["--sample-size", "10", "clock/ignores-iters"]),
+        ),
+        (
+            "ignores-adaptive",
+            with(&["--timeout", "0.5", "clock/ignores-iters"]),
+        ),
+    ] {
+        let h = home(tag);
+        let r = run(&h, &args);
+        assert_eq!(r.code, 0, "{tag}: {}{}", r.stdout, r.stderr);
+        assert!(
+            r.stderr
+                .contains("clock/ignores-iters: its measured time does not grow with the number of iterations"),
+            "{tag}: {}",
+            r.stderr
+        );
+        assert!(r.stdout.contains("time:   ["), "{tag}: {}", r.stdout);
+        let _ = std::fs::remove_dir_all(h);
+    }
+}
+
+#[test]
+fn numeric_options_at_their_extremes_are_one_line_and_exit_2() {
+    let h = home("extremes");
+    for (flag, value) in [
+        ("--sample-size", "100000000000"),
+        ("--sample-size", "18446744073709551615"),
+        ("--nresamples", "18446744073709551615"),
+        ("--noise-threshold", "inf"),
+        ("--measurement-time", "1e300"),
+        ("--significance-level", "-0"),
+    ] {
+        let r = run(&h, &["--bench", flag, value, "clock/coarse"]);
+        assert_eq!(r.code, 2, "{flag} {value}: {}{}", r.stdout, r.stderr);
+        assert_eq!(r.stderr.lines().count(), 1, "{flag} {value}: {}", r.stderr);
+        assert!(r.stderr.contains(flag), "{}", r.stderr);
+        assert!(r.stdout.is_empty(), "{}", r.stdout);
+    }
+    // A bad variable names the variable, not the flag.
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_hostile"));
+    let out = cmd
+        .args(["--bench", "--home"])
+        .arg(&h)
+        .env("YARDSTICK_SAMPLE_SIZE", "abc")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("for YARDSTICK_SAMPLE_SIZE: expected an integer"),
+        "{err}"
+    );
+    let _ = std::fs::remove_dir_all(h);
+}
+
+#[test]
+fn ids_whose_folders_collided_get_two_folders_and_a_stolen_folder_is_an_error() {
+    let h = home("collide");
+    let r = run(&h, &with(&["--sample-size", "10", "^ids/"]));
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+    // The campaign's pair, which shared `x________c8556df9`: two folders,
+    // each recording its own id.
+    let ids: Vec<String> = std::fs::read_dir(h.join("ids"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.join("new").is_dir())
+        .map(|p| {
+            let record: serde_json::Value =
+                serde_json::from_slice(&std::fs::read(p.join("new/benchmark.json")).unwrap())
+                    .unwrap();
+            record["full_id"].as_str().unwrap().to_owned()
+        })
+        .collect();
+    assert_eq!(ids.len(), 2, "{ids:?}");
+    assert_ne!(ids[0], ids[1]);
+    // A collision that happens all the same (here by hand): the folder says
+    // whose it is, and the other id fails instead of being compared.
+    let folder = std::fs::read_dir(h.join("ids"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| p.join("new").is_dir())
+        .unwrap();
+    let record = folder.join("new/benchmark.json");
+    let text = std::fs::read_to_string(&record).unwrap();
+    let mut doc: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let mine = doc["full_id"].as_str().unwrap().to_owned();
+    doc["full_id"] = "someone/else".into();
+    std::fs::write(&record, doc.to_string()).unwrap();
+    let sample = std::fs::read(folder.join("new/sample.json")).unwrap();
+    let r = run(&h, &with(&["--sample-size", "10", "^ids/"]));
+    assert_eq!(r.code, 1, "{}{}", r.stdout, r.stderr);
+    assert!(
+        r.stderr.contains(&format!("FAILED {mine}:"))
+            && r.stderr.contains("holds benchmark 'someone/else'"),
+        "{}",
+        r.stderr
+    );
+    assert!(
+        !r.stdout
+            .lines()
+            .any(|l| l.starts_with(&mine) && l.contains("time:")),
+        "{}",
+        r.stdout
+    );
+    assert_eq!(
+        std::fs::read(folder.join("new/sample.json")).unwrap(),
+        sample
+    );
+    let _ = std::fs::remove_dir_all(h);
+}
+
+fn write(path: &Path, text: &str) {
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    std::fs::write(path, text).unwrap();
+}
+
+#[test]
+fn a_baseline_of_zeros_is_a_warning_and_the_next_run_replaces_it() {
+    let h = home("zeros");
+    let args = with(&["--sample-size", "10", "clock/coarse"]);
+    // A clock that ticks every 25 ms: most samples are zero, so is the
+    // median. The run itself still saves (its mean is not zero).
+    let r = run(&h, &args);
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+    let base = std::fs::read_dir(&h)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| p.join("base").is_dir())
+        .expect("a folder for clock/coarse");
+    // Was: "analysis failed: the baseline's mean or median is zero", exit
+    // 1, nothing saved, forever.
+    for _ in 0..2 {
+        let r = run(&h, &args);
+        assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+        assert!(
+            r.stderr
+                .contains("ignoring baseline 'base' of clock/coarse: ")
+                && r.stderr.contains("this run replaces it"),
+            "{}",
+            r.stderr
+        );
+    }
+    // A hand-written baseline of zeros, with every other file corrupt:
+    // one warning per file, and the run goes on and saves.
+    let zeros = r#"{"sampling_mode":"Flat","iters":[1,1,1],"times":[0,0,0]}"#;
+    write(&base.join("base/sample.json"), zeros);
+    for file in ["estimates.json", "benchmark.json", "tukey.json", "raw.csv"] {
+        write(&base.join("base").join(file), "{garbage");
+    }
+    write(&base.join("change/estimates.json"), "[");
+    let r = run(&h, &args);
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+    for file in [
+        "base/estimates.json",
+        "base/benchmark.json",
+        "base/tukey.json",
+        "base/raw.csv",
+        "change/estimates.json",
+    ] {
+        assert!(r.stderr.contains(file), "{file}: {}", r.stderr);
+    }
+    assert!(
+        r.stderr
+            .contains("3 of its 3 samples measured zero time and its mean is zero"),
+        "{}",
+        r.stderr
+    );
+    let saved = std::fs::read_to_string(base.join("base/sample.json")).unwrap();
+    assert_ne!(saved, zeros);
+    // Under a strict --baseline, the same is a failure of that benchmark.
+    write(&base.join("base/sample.json"), zeros);
+    let mut strict = args.clone();
+    strict.extend(["--baseline", "base"]);
+    let r = run(&h, &strict);
+    assert_eq!(r.code, 1, "{}{}", r.stdout, r.stderr);
+    assert!(r.stderr.contains("cannot be compared with"), "{}", r.stderr);
+    let _ = std::fs::remove_dir_all(h);
+}
+
+#[test]
+fn an_empty_id_fails_that_benchmark_not_the_run() {
+    let h = home("empty-id");
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_hostile"));
+    let out = cmd
+        .args(with(&["--sample-size", "10", "clock/ignores-iters"]))
+        .arg("--home")
+        .arg(&h)
+        .env("HOSTILE_EMPTY_ID", "1")
+        .output()
+        .unwrap();
+    let (stdout, stderr) = (
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr),
+    );
+    // Was a panic (exit 101) before any benchmark ran.
+    assert_eq!(out.status.code(), Some(1), "{stdout}{stderr}");
+    assert!(
+        stderr.contains("FAILED (empty id): bench_function was given an empty id"),
+        "{stderr}"
+    );
+    assert!(stdout.contains("time:   ["), "{stdout}");
+    let _ = std::fs::remove_dir_all(h);
+}

@@ -1,0 +1,119 @@
+//! The kill -9 campaign, kept: a run killed at a random point, over and
+//! over, never leaves an unparseable file or a folder mixing two runs, and
+//! the next complete run leaves no temporaries. CI runs 12 trials;
+//! `YARDSTICK_SLOW_TESTS=1` runs 100.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::Duration;
+
+mod common;
+use common::home;
+
+const ARGS: &[&str] = &[
+    "--bench",
+    "--warm-up-time",
+    "0.02",
+    "--measurement-time",
+    "0.05",
+    "--sample-size",
+    "10",
+    "--nresamples",
+    "500",
+    "--color",
+    "never",
+    "^ids/",
+];
+
+fn command(h: &Path) -> Command {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_hostile"));
+    cmd.args(ARGS).arg("--home").arg(h);
+    for (var, _) in std::env::vars_os() {
+        if var.to_string_lossy().starts_with("YARDSTICK_") {
+            cmd.env_remove(var);
+        }
+    }
+    cmd.stdout(Stdio::null()).stderr(Stdio::null());
+    cmd
+}
+
+fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        out.push(path.clone());
+        if path.is_dir() {
+            walk(&path, out);
+        }
+    }
+}
+
+/// Every problem under `h`: unparseable JSON, a folder whose raw.csv is
+/// not the run of its sample.json, and (when `finished`) temporaries.
+fn problems(h: &Path, finished: bool) -> Vec<String> {
+    let mut paths = Vec::new();
+    walk(h, &mut paths);
+    let mut out = Vec::new();
+    for p in &paths {
+        let name = p.file_name().unwrap().to_string_lossy();
+        if finished && name.starts_with('.') && (name.ends_with(".tmp") || name.ends_with(".old")) {
+            out.push(format!("temporary left: {}", p.display()));
+        }
+        if p.extension().is_some_and(|e| e == "json") && !name.starts_with('.') {
+            let bytes = std::fs::read(p).unwrap();
+            if serde_json::from_slice::<serde_json::Value>(&bytes).is_err() {
+                out.push(format!("unparseable: {}", p.display()));
+            }
+        }
+        if name == "sample.json" && !p.parent().unwrap().to_string_lossy().contains(".tmp") {
+            let Ok(sample) =
+                serde_json::from_slice::<serde_json::Value>(&std::fs::read(p).unwrap())
+            else {
+                continue;
+            };
+            let iters: Vec<u64> = sample["iters"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|v| v.as_f64().unwrap() as u64)
+                .collect();
+            let raw = std::fs::read_to_string(p.with_file_name("raw.csv")).unwrap_or_default();
+            let counts: Vec<u64> = raw
+                .lines()
+                .skip(1)
+                .filter_map(|l| l.rsplit(',').next()?.parse().ok())
+                .collect();
+            if counts != iters {
+                out.push(format!("mixed: {} and its raw.csv", p.display()));
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn kills_at_random_points_leave_whole_files_and_unmixed_folders() {
+    let trials = if std::env::var_os("YARDSTICK_SLOW_TESTS").is_some() {
+        100
+    } else {
+        12
+    };
+    let h = home("kills");
+    // One complete run, so that every later kill lands on a full home.
+    assert!(command(&h).status().unwrap().success());
+    let mut state = 0x2545_f491_4f6c_dd1du64 ^ u64::from(std::process::id());
+    for trial in 0..trials {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        let mut child = command(&h).spawn().unwrap();
+        std::thread::sleep(Duration::from_millis(state % 900));
+        let _ = child.kill();
+        child.wait().unwrap();
+        let found = problems(&h, false);
+        assert!(found.is_empty(), "trial {trial}: {found:#?}");
+    }
+    assert!(command(&h).status().unwrap().success());
+    let found = problems(&h, true);
+    assert!(found.is_empty(), "after a complete run: {found:#?}");
+    let _ = std::fs::remove_dir_all(h);
+}

@@ -1,0 +1,132 @@
+//! Reading the baseline a run compares with, so that no saved state can
+//! make a benchmark fail forever: an unreadable or unusable baseline is a
+//! warning, the run goes on uncompared, and saving replaces it.
+
+use crate::cli::Baseline;
+use crate::id::FullId;
+use crate::output::Terminal;
+use crate::store::{BenchmarkDir, SavedSample};
+
+/// The baseline to compare with, and whether one must exist.
+pub(crate) fn compare_target(baseline: &Baseline) -> Option<(&str, bool)> {
+    match baseline {
+        Baseline::Save(n) | Baseline::CompareLenient(n) => Some((n, false)),
+        Baseline::CompareStrict(n) => Some((n, true)),
+        Baseline::Discard => None,
+    }
+}
+
+/// What was read of the baseline.
+#[derive(Default)]
+pub(crate) struct Loaded {
+    /// The samples to compare with.
+    pub sample: Option<SavedSample>,
+    /// The name of a baseline whose `sample.json` is unreadable: it is
+    /// moved aside before saving over it.
+    pub corrupt: Option<String>,
+}
+
+/// Reads the baseline `baseline` names, warning about every file of it that
+/// is unreadable. A strict baseline (`--baseline`) that is missing,
+/// unreadable or unusable is an error; otherwise the run goes on.
+pub(crate) fn load(
+    dir: &BenchmarkDir,
+    baseline: &Baseline,
+    id: &FullId,
+    terminal: &Terminal,
+) -> Result<Loaded, String> {
+    let Some((name, strict)) = compare_target(baseline) else {
+        return Ok(Loaded::default());
+    };
+    if !dir.has_baseline(name) {
+        if strict {
+            return Err(format!(
+                "baseline '{name}' not found under {} — run with --save-baseline {name} first",
+                dir.root.display()
+            ));
+        }
+        return Ok(Loaded::default());
+    }
+    for problem in dir.check_baseline_files(name) {
+        terminal.warning(&format!("baseline '{name}' of {}: {problem}", id.full_id));
+    }
+    let sample = match dir.load_sample(name) {
+        Ok(sample) => sample,
+        Err(e) => {
+            terminal.warning(&format!(
+                "ignoring baseline '{name}' of {}: {e}",
+                id.full_id
+            ));
+            if strict {
+                return Err(format!("baseline '{name}' is unreadable"));
+            }
+            return Ok(Loaded {
+                sample: None,
+                corrupt: Some(name.to_owned()),
+            });
+        }
+    };
+    if let Some(why) = unusable(&sample) {
+        terminal.warning(&format!(
+            "ignoring baseline '{name}' of {}: {why}, so no change can be measured against it{}",
+            id.full_id,
+            if strict { "" } else { "; this run replaces it" }
+        ));
+        if strict {
+            return Err(format!("baseline '{name}' cannot be compared with"));
+        }
+        return Ok(Loaded::default());
+    }
+    Ok(Loaded {
+        sample: Some(sample),
+        corrupt: None,
+    })
+}
+
+/// Why a readable sample cannot be a baseline: a relative change needs a
+/// mean and a median above zero (a clock coarser than the routine saves
+/// samples that are mostly zero).
+pub(crate) fn unusable(sample: &SavedSample) -> Option<String> {
+    let averages = sample.averages();
+    let mean = yardstick_stats::univariate::mean(&averages).unwrap_or(0.0);
+    let median = yardstick_stats::univariate::median(&averages).unwrap_or(0.0);
+    if mean > 0.0 && median > 0.0 {
+        return None;
+    }
+    let zero = averages.iter().filter(|&&v| v == 0.0).count();
+    Some(format!(
+        "{zero} of its {} samples measured zero time and its {} is zero",
+        averages.len(),
+        if mean > 0.0 { "median" } else { "mean" }
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::ActualSamplingMode;
+
+    fn sample(times: &[f64]) -> SavedSample {
+        SavedSample {
+            sampling_mode: ActualSamplingMode::Flat,
+            iters: vec![1.0; times.len()],
+            times: times.to_vec(),
+            processes: None,
+        }
+    }
+
+    #[test]
+    fn mostly_zero_samples_cannot_be_a_baseline() {
+        // 7 of 10 zero: the median is 0, the mean 7.5.
+        let s = sample(&[0.0, 0.0, 0.0, 25.0, 0.0, 0.0, 25.0, 0.0, 25.0, 0.0]);
+        assert_eq!(
+            unusable(&s).unwrap(),
+            "7 of its 10 samples measured zero time and its median is zero"
+        );
+        assert_eq!(
+            unusable(&sample(&[0.0; 10])).unwrap(),
+            "10 of its 10 samples measured zero time and its mean is zero"
+        );
+        assert!(unusable(&sample(&[0.0, 1.0, 2.0])).is_none());
+    }
+}

@@ -1,0 +1,181 @@
+//! Entry points for yardstick's other front-ends (`yardstick-divan`), outside
+//! semver: the few things their registration and output need that the
+//! Criterion.rs API does not offer. Every benchmark still runs through
+//! [`BenchmarkGroup::bench_function`] and so through the one engine.
+
+use std::ffi::OsString;
+use std::time::Duration;
+
+use crate::cli::{Args, Mode, OutputFormat};
+use crate::id::BenchmarkId;
+use crate::measurement::Measurement;
+use crate::{Bencher, BenchmarkGroup, Criterion};
+
+/// What the bench binary was asked to do.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RunMode {
+    /// Measure (`cargo bench`).
+    Benchmark,
+    /// Run each benchmark once (`cargo test --benches`, `--test`).
+    Test,
+    /// List the benchmarks.
+    List,
+    /// `--profile-time`.
+    Profile,
+}
+
+/// Applies yardstick's own flags `args` (without the program name) and the
+/// `YARDSTICK_*` variables, as [`Criterion::configure_from_args`] does with
+/// the process's command line. Errors name the flag.
+pub fn configure<M: Measurement>(
+    c: Criterion<M>,
+    args: Vec<OsString>,
+) -> Result<Criterion<M>, String> {
+    let env: Vec<(String, String)> = std::env::vars_os()
+        .filter_map(|(k, v)| Some((k.into_string().ok()?, v.into_string().ok()?)))
+        .collect();
+    let args = Args::parse(args, &env).map_err(|e| e.to_string())?;
+    if args.help {
+        return Err("--help".into());
+    }
+    Ok(c.configure_with(args))
+}
+
+/// What the run was asked to do.
+pub fn mode<M: Measurement>(c: &Criterion<M>) -> RunMode {
+    match c.run.mode {
+        Mode::Benchmark => RunMode::Benchmark,
+        Mode::Test => RunMode::Test,
+        Mode::List => RunMode::List,
+        Mode::Profile(_) => RunMode::Profile,
+    }
+}
+
+/// Prints no per-benchmark lines: the front-end prints its own table.
+/// Warnings and failures still go to stderr.
+pub fn silence<M: Measurement>(c: &mut Criterion<M>) {
+    c.run.output_format = OutputFormat::Silent;
+}
+
+/// A plan of `samples` samples of equal iteration counts (flat sampling),
+/// sized so that each sample takes about `sample_time`, after a warm-up of
+/// `warm_up`. Adaptive sampling is off for the group's later benchmarks.
+#[derive(Debug, Clone, Copy)]
+pub struct FixedPlan {
+    /// Samples to take (at least 2).
+    pub samples: usize,
+    /// Time each sample should take.
+    pub sample_time: Duration,
+    /// Warm-up before sampling.
+    pub warm_up: Duration,
+    /// Bootstrap resamples of the analysis.
+    pub nresamples: usize,
+}
+
+/// Applies `plan` to the group's next benchmarks.
+pub fn fixed_plan<M: Measurement>(g: &mut BenchmarkGroup<'_, M>, plan: &FixedPlan) {
+    let samples = plan.samples.max(2);
+    let p = &mut g.partial;
+    p.sample_size = Some(samples);
+    p.sampling_mode = Some(crate::SamplingMode::Flat);
+    p.warm_up_time = Some(plan.warm_up.max(Duration::from_nanos(1)));
+    p.measurement_time = Some(
+        plan.sample_time
+            .saturating_mul(samples as u32)
+            .max(Duration::from_nanos(1)),
+    );
+    p.nresamples = Some(plan.nresamples.max(1));
+}
+
+/// Benchmarks `f` in group `g` under `parameter`, or under the group's name
+/// alone when there is none. Returns whether the id was new (it ran or was
+/// filtered out) — a repeated id is reported as a failure by the engine.
+pub fn bench<M: Measurement, F>(g: &mut BenchmarkGroup<'_, M>, parameter: Option<&str>, f: F)
+where
+    F: FnMut(&mut Bencher<'_, M>),
+{
+    let id = match parameter {
+        Some(p) => BenchmarkId::from_parameter(p),
+        None => BenchmarkId::no_function(),
+    };
+    g.bench_function(id, f);
+}
+
+/// Allocation counts of this thread so far (from
+/// [`CountingAllocator`](crate::meters::CountingAllocator)): allocations,
+/// deallocations, reallocations, allocated bytes and live bytes.
+pub fn alloc_counts() -> [i128; 5] {
+    let s = crate::meters::alloc_snapshot();
+    [
+        i128::from(s.allocations),
+        i128::from(s.deallocations),
+        i128::from(s.reallocations),
+        i128::from(s.allocated_bytes),
+        i128::from(s.live_bytes),
+    ]
+}
+
+/// The comparison of the benchmark `full_id` with its baseline in this run:
+/// the relative change of the mean (point, lower, upper) and whether the
+/// engine flagged it as a change.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Change {
+    /// Relative change of the mean, its interval's bounds.
+    pub mean: [f64; 3],
+    /// The engine's verdict: improved or regressed (else within noise).
+    pub flagged: bool,
+}
+
+/// The change the engine found in this run for the benchmark `parameter`
+/// of group `group` (as given to [`bench`]), if it compared it.
+pub fn change<M: Measurement>(
+    c: &Criterion<M>,
+    group: &str,
+    parameter: Option<&str>,
+) -> Option<Change> {
+    let id = crate::id::FullId::new(group, None, parameter.map(str::to_owned), None);
+    let flagged = crate::state::comparisons()
+        .iter()
+        .rev()
+        .find(|(full, _, _)| *full == id.full_id)
+        .map(|c| c.2)?;
+    let dir = crate::store::BenchmarkDir::new(&c.run.home, &id.directory_name);
+    let text = std::fs::read_to_string(dir.sub("change").join("estimates.json")).ok()?;
+    let file: yardstick_format::criterion::ChangeFile = serde_json::from_str(&text).ok()?;
+    let m = &file.mean;
+    Some(Change {
+        mean: [
+            m.point_estimate,
+            m.confidence_interval.lower_bound,
+            m.confidence_interval.upper_bound,
+        ],
+        flagged,
+    })
+}
+
+/// The resolution of the wall clock, measured once.
+pub fn clock_resolution() -> Duration {
+    crate::meters::clock_resolution()
+}
+
+/// Whether yardstick's long option `--name` takes a value (so a front-end
+/// that passes yardstick's options through knows which word is its value).
+pub fn takes_value(name: &str) -> bool {
+    crate::cli::takes_value(name)
+}
+
+/// The name of group `g`.
+pub fn group_name<'g, M: Measurement>(g: &'g BenchmarkGroup<'_, M>) -> &'g str {
+    &g.group_name
+}
+
+/// The `Criterion` group `g` belongs to.
+pub fn group_criterion<'g, M: Measurement>(g: &'g BenchmarkGroup<'_, M>) -> &'g Criterion<M> {
+    g.criterion
+}
+
+/// Records a benchmark that failed outside the engine (the binary exits
+/// non-zero at the end).
+pub fn record_failure(id: &str) {
+    crate::state::record_failure(id);
+}

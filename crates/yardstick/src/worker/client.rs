@@ -1,0 +1,353 @@
+//! The parent's side of the protocol: one [`Worker`] per child process,
+//! with a time limit on every answer so a hung benchmark cannot hang the
+//! parent.
+
+use std::collections::VecDeque;
+use std::io::{BufRead, BufReader, Read, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use yardstick_format::worker::{
+    WorkerReply, WorkerRequest, LINE_PREFIX, PROTOCOL_VERSION, WORKER_ENV,
+};
+
+/// How much of a worker's standard error is kept for error messages.
+const STDERR_TAIL: usize = 4096;
+
+/// Why a worker could not do what was asked.
+#[derive(Debug, Clone, PartialEq)]
+pub enum WorkerError {
+    /// The worker could not be started.
+    Spawn(String),
+    /// No answer within the time limit; the worker was killed.
+    TimedOut(Duration),
+    /// The worker exited or closed its output; `stderr` is the end of what
+    /// it printed there (a panic message, usually).
+    Exited {
+        /// The last lines of its standard error.
+        stderr: String,
+    },
+    /// The request failed in the worker (a panic, a routine that never
+    /// iterated); the worker still runs.
+    Failed(String),
+    /// The worker speaks another protocol version (a revision built with
+    /// another yardstick).
+    Version(u32),
+    /// An answer that does not fit the request.
+    Protocol(String),
+}
+
+impl std::fmt::Display for WorkerError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            WorkerError::Spawn(e) => write!(f, "could not start a worker process: {e}"),
+            WorkerError::TimedOut(d) => write!(
+                f,
+                "no answer within {:.0} s: the benchmark hangs or runs far past its budget (killed)",
+                d.as_secs_f64()
+            ),
+            WorkerError::Exited { stderr } if stderr.trim().is_empty() => {
+                f.write_str("the worker process exited")
+            }
+            WorkerError::Exited { stderr } => {
+                let last = stderr.trim().lines().last().unwrap_or_default();
+                write!(f, "the worker process exited: {last}")
+            }
+            WorkerError::Failed(m) => f.write_str(m),
+            WorkerError::Version(v) => write!(
+                f,
+                "the worker speaks protocol version {v}, this side {PROTOCOL_VERSION}: rebuild both with the same yardstick"
+            ),
+            WorkerError::Protocol(m) => write!(f, "unexpected answer from a worker: {m}"),
+        }
+    }
+}
+
+impl std::error::Error for WorkerError {}
+
+/// Where a worker stands in its walk over the benchmarks.
+#[derive(Debug, Clone, PartialEq)]
+enum Place {
+    /// Started; has not yet reached a benchmark.
+    Starting,
+    /// Waiting at this benchmark.
+    At(String),
+    /// Told to move on; its next answer names where it got to.
+    Moving,
+    /// Past the last benchmark, or dead.
+    Gone,
+}
+
+/// A bench binary running as a worker.
+pub struct Worker {
+    child: Child,
+    stdin: Option<ChildStdin>,
+    replies: Receiver<WorkerReply>,
+    stderr: Arc<Mutex<VecDeque<u8>>>,
+    stderr_reader: Option<std::thread::JoinHandle<()>>,
+    place: Place,
+}
+
+impl Worker {
+    /// Starts `command` (a bench binary and its arguments) as a worker.
+    ///
+    /// # Errors
+    ///
+    /// [`WorkerError::Spawn`] when the process cannot be started.
+    pub fn spawn(mut command: Command) -> Result<Worker, WorkerError> {
+        command
+            .env(WORKER_ENV, "1")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped());
+        let mut child = command
+            .spawn()
+            .map_err(|e| WorkerError::Spawn(e.to_string()))?;
+        let (tx, replies) = mpsc::channel();
+        let stdout = child.stdout.take().expect("piped stdout");
+        std::thread::spawn(move || {
+            // What the benchmark prints itself is not ours: skip it.
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                let Some(at) = line.find(LINE_PREFIX) else {
+                    continue;
+                };
+                let json = &line[at + LINE_PREFIX.len()..];
+                if let Ok(reply) = serde_json::from_str::<WorkerReply>(json) {
+                    if tx.send(reply).is_err() {
+                        break;
+                    }
+                }
+            }
+        });
+        let stderr = Arc::new(Mutex::new(VecDeque::new()));
+        let mut err_pipe = child.stderr.take().expect("piped stderr");
+        let tail = Arc::clone(&stderr);
+        let stderr_reader = std::thread::spawn(move || {
+            let mut buf = [0u8; 1024];
+            while let Ok(n @ 1..) = err_pipe.read(&mut buf) {
+                let mut t = tail.lock().unwrap_or_else(|e| e.into_inner());
+                t.extend(&buf[..n]);
+                let excess = t.len().saturating_sub(STDERR_TAIL);
+                t.drain(..excess);
+            }
+        });
+        Ok(Worker {
+            stdin: child.stdin.take(),
+            child,
+            replies,
+            stderr,
+            stderr_reader: Some(stderr_reader),
+            place: Place::Starting,
+        })
+    }
+
+    /// The worker's process id.
+    #[must_use]
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
+    /// Whether the worker is past its last benchmark or dead.
+    #[must_use]
+    pub fn is_gone(&self) -> bool {
+        self.place == Place::Gone
+    }
+
+    /// The benchmark the worker waits at, if it waits at one.
+    #[must_use]
+    pub fn at(&self) -> Option<&str> {
+        match &self.place {
+            Place::At(id) => Some(id),
+            _ => None,
+        }
+    }
+
+    fn send(&mut self, request: &WorkerRequest) -> Result<(), WorkerError> {
+        let json =
+            serde_json::to_string(request).map_err(|e| WorkerError::Protocol(e.to_string()))?;
+        let written = self
+            .stdin
+            .as_mut()
+            .map(|s| writeln!(s, "{json}").and_then(|()| s.flush()));
+        match written {
+            Some(Ok(())) => Ok(()),
+            _ => Err(self.exited()),
+        }
+    }
+
+    /// The next answer other than the hello, within `limit`.
+    fn recv(&mut self, limit: Duration) -> Result<WorkerReply, WorkerError> {
+        loop {
+            match self.replies.recv_timeout(limit) {
+                Ok(WorkerReply::Hello { version, .. }) if version != PROTOCOL_VERSION => {
+                    self.kill();
+                    return Err(WorkerError::Version(version));
+                }
+                Ok(WorkerReply::Hello { .. }) => continue,
+                Ok(WorkerReply::End) => {
+                    self.place = Place::Gone;
+                    return Ok(WorkerReply::End);
+                }
+                Ok(WorkerReply::At { id }) => {
+                    self.place = Place::At(id.clone());
+                    return Ok(WorkerReply::At { id });
+                }
+                Ok(reply) => return Ok(reply),
+                Err(RecvTimeoutError::Timeout) => {
+                    self.kill();
+                    return Err(WorkerError::TimedOut(limit));
+                }
+                Err(RecvTimeoutError::Disconnected) => return Err(self.exited()),
+            }
+        }
+    }
+
+    fn exited(&mut self) -> WorkerError {
+        self.kill();
+        // Its last words may still be in the pipe: let the reader finish
+        // (briefly: a grandchild may hold the pipe open).
+        if let Some(reader) = self.stderr_reader.take() {
+            for _ in 0..100 {
+                if reader.is_finished() {
+                    let _ = reader.join();
+                    break;
+                }
+                std::thread::sleep(Duration::from_millis(2));
+            }
+        }
+        let tail = self.stderr.lock().unwrap_or_else(|e| e.into_inner());
+        let bytes: Vec<u8> = tail.iter().copied().collect();
+        WorkerError::Exited {
+            stderr: String::from_utf8_lossy(&bytes).into_owned(),
+        }
+    }
+
+    /// Kills the worker (it is gone afterwards).
+    pub fn kill(&mut self) {
+        self.place = Place::Gone;
+        self.stdin = None;
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+
+    /// Walks the worker forward to benchmark `id`, skipping the ones before
+    /// it. `Ok(false)` when the worker got past its last benchmark without
+    /// meeting `id` (it is gone then). `limit` bounds each step.
+    ///
+    /// # Errors
+    ///
+    /// When the worker times out, exits or misbehaves.
+    pub fn advance_to(&mut self, id: &str, limit: Duration) -> Result<bool, WorkerError> {
+        loop {
+            match &self.place {
+                Place::At(here) if here == id => return Ok(true),
+                Place::At(_) => {
+                    self.send(&WorkerRequest::Next)?;
+                    self.place = Place::Moving;
+                }
+                Place::Gone => return Ok(false),
+                Place::Starting | Place::Moving => match self.recv(limit)? {
+                    WorkerReply::At { .. } | WorkerReply::End => {}
+                    other => return Err(WorkerError::Protocol(format!("{other:?}"))),
+                },
+            }
+        }
+    }
+
+    /// Walks the worker through all its benchmarks without measuring and
+    /// returns their ids in order (the worker is gone afterwards): what a
+    /// parent driving two builds uses to see which benchmarks both have.
+    /// `limit` bounds each step.
+    ///
+    /// # Errors
+    ///
+    /// When the worker times out, exits or misbehaves.
+    pub fn ids(&mut self, limit: Duration) -> Result<Vec<String>, WorkerError> {
+        let mut ids = Vec::new();
+        loop {
+            match &self.place {
+                Place::At(here) => {
+                    ids.push(here.clone());
+                    self.send(&WorkerRequest::Next)?;
+                    self.place = Place::Moving;
+                }
+                Place::Gone => return Ok(ids),
+                Place::Starting | Place::Moving => match self.recv(limit)? {
+                    WorkerReply::At { .. } | WorkerReply::End => {}
+                    other => return Err(WorkerError::Protocol(format!("{other:?}"))),
+                },
+            }
+        }
+    }
+
+    /// Warms the routine up (see `WorkerRequest::WarmUp`); returns the last
+    /// timing per iteration.
+    ///
+    /// # Errors
+    ///
+    /// When the worker times out, exits, misbehaves or the routine fails.
+    pub fn warm_up(
+        &mut self,
+        min: Duration,
+        max: Duration,
+        limit: Duration,
+    ) -> Result<f64, WorkerError> {
+        self.send(&WorkerRequest::WarmUp {
+            min_ns: min.as_nanos() as u64,
+            max_ns: max.as_nanos() as u64,
+        })?;
+        match self.recv(limit)? {
+            WorkerReply::WarmedUp { per_iteration } => Ok(per_iteration),
+            WorkerReply::Failed { message } => Err(WorkerError::Failed(message)),
+            other => Err(WorkerError::Protocol(format!("{other:?}"))),
+        }
+    }
+
+    /// Takes samples of `iters` iterations each, stopping after `budget`
+    /// once `min_samples` are taken; returns iterations and values.
+    ///
+    /// # Errors
+    ///
+    /// When the worker times out, exits, misbehaves or the routine fails.
+    pub fn sample(
+        &mut self,
+        iters: Vec<u64>,
+        budget: Duration,
+        min_samples: u32,
+        limit: Duration,
+    ) -> Result<(Vec<f64>, Vec<f64>), WorkerError> {
+        self.send(&WorkerRequest::Sample {
+            iters,
+            budget_ns: budget.as_nanos() as u64,
+            min_samples,
+        })?;
+        match self.recv(limit)? {
+            WorkerReply::Samples { iters, values } if iters.len() == values.len() => {
+                Ok((iters, values))
+            }
+            WorkerReply::Failed { message } => Err(WorkerError::Failed(message)),
+            other => Err(WorkerError::Protocol(format!("{other:?}"))),
+        }
+    }
+}
+
+impl Drop for Worker {
+    fn drop(&mut self) {
+        if self.place != Place::Gone {
+            let _ = self.send(&WorkerRequest::Quit);
+        }
+        self.stdin = None;
+        // A worker that ignores quit (stuck in a benchmark) is killed.
+        for _ in 0..20 {
+            if matches!(self.child.try_wait(), Ok(Some(_))) {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}

@@ -1,0 +1,31 @@
+//! Worker processes: the same bench binary, started by a parent to measure
+//! one benchmark at a time on request.
+//!
+//! Why: samples from one process share its heap layout, address-space
+//! randomisation and moment, so their spread hides the offset between
+//! processes — which is most of what separates two `cargo bench` runs.
+//! By default every benchmark is measured in several short worker
+//! processes (`sampling`) and its interval is taken over them
+//! (`yardstick_stats::processes`). `cargo yardstick ab` drives the workers
+//! of two revisions the same way, in lock-step.
+//!
+//! The protocol's types live in `yardstick_format::worker`: `serve` is
+//! the worker's side, [`Worker`] the parent's.
+
+mod client;
+pub(crate) mod sampling;
+mod serve;
+
+pub use client::{Worker, WorkerError};
+pub(crate) use serve::{end as end_of_run, serve};
+
+use std::sync::OnceLock;
+
+/// Whether this process is a worker (started with `YARDSTICK_WORKER=1`).
+/// A worker measures only on request and prints nothing else.
+pub(crate) fn active() -> bool {
+    static ACTIVE: OnceLock<bool> = OnceLock::new();
+    *ACTIVE.get_or_init(|| {
+        std::env::var_os(yardstick_format::worker::WORKER_ENV).is_some_and(|v| v == "1")
+    })
+}

@@ -1,0 +1,230 @@
+//! The default sampling: one benchmark in several short worker processes,
+//! one after another, each warmed up and sampled on its own; the interval
+//! is then Student's t over the processes' estimates
+//! (`yardstick_stats::processes`), so it carries the offset between
+//! processes that a second `cargo bench` will meet.
+//!
+//! Processes run in turn, not interleaved: a load that comes and goes over
+//! the run then shows up between the processes' estimates, widening the
+//! interval as it should. Sampling stops once the interval is within the
+//! target precision (after the minimum number of processes and the minimum
+//! time), or at the process limit or the time-out — where more time would
+//! no longer narrow it, because what is left is the between-process part.
+
+use std::process::Command;
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+use yardstick_stats::processes;
+
+use super::{Worker, WorkerError};
+use crate::adaptive::{Sampled, FIRST_SAMPLE_NS, FLAT_ABOVE_NS};
+use crate::config::{ActualSamplingMode, BenchmarkConfig};
+
+/// Fewest processes an interval is trusted from (t with 4 df is wide, but
+/// honest; fewer would be wider still).
+pub(crate) const MIN_PROCESSES: usize = 5;
+
+/// The first process warms the machine up (clock frequency, caches) for at
+/// least this long, at most [`FIRST_WARM_UP_MAX`] (or the warm-up time).
+const FIRST_WARM_UP_MIN: Duration = Duration::from_millis(30);
+const FIRST_WARM_UP_MAX: Duration = Duration::from_millis(200);
+
+/// Later processes only need their own pages and caches warm.
+const WARM_UP_MIN: Duration = Duration::from_millis(5);
+const WARM_UP_MAX: Duration = Duration::from_millis(25);
+
+/// Sampling time per process.
+const SLICE: Duration = Duration::from_millis(50);
+
+/// Linear samples planned per process (the slice usually ends sooner).
+const PLANNED_SAMPLES: u64 = 400;
+
+/// Time allowed to reach a benchmark (the setup code before it runs in the
+/// worker as it did here).
+const ADVANCE_LIMIT: Duration = Duration::from_secs(120);
+
+/// The workers of this process. They walk this whole binary's benchmarks
+/// in step with it, whichever `Criterion` (one per group) asks, so they are
+/// the process's, not a `Criterion`'s.
+static POOL: Mutex<Option<Pool>> = Mutex::new(None);
+
+struct Pool {
+    workers: Vec<Worker>,
+    /// Why workers are not used any more in this run, once they failed to
+    /// follow (ids that differ between processes, a worker that cannot
+    /// start).
+    disabled: Option<String>,
+}
+
+/// What the caller does when workers cannot serve a benchmark.
+#[derive(Debug)]
+pub(crate) enum Unavailable {
+    /// Workers cannot be used (said once); sample in this process instead.
+    Fallback(String),
+    /// The benchmark failed in a worker (panic, hang, exit): report it.
+    Failed(String),
+}
+
+/// How long a worker may take to answer one request before it is killed:
+/// the benchmark's time-out three times over, plus two seconds. A routine
+/// whose single iteration takes longer needs a longer `--timeout`.
+fn watchdog(config: &BenchmarkConfig) -> Duration {
+    config.timeout.saturating_mul(3) + Duration::from_secs(2)
+}
+
+/// This binary with this run's arguments, as worker number `k`
+/// (`YARDSTICK_WORKER_INDEX`, for diagnostics and tests).
+fn command(k: usize) -> Result<Command, String> {
+    let exe = std::env::current_exe().map_err(|e| format!("cannot find this executable: {e}"))?;
+    let mut c = Command::new(exe);
+    c.args(std::env::args_os().skip(1))
+        .env("YARDSTICK_WORKER_INDEX", k.to_string());
+    Ok(c)
+}
+
+impl Pool {
+    /// Starts workers until there are `n`: all at once, so that they walk
+    /// to the first benchmark side by side rather than one after another.
+    fn fill(&mut self, n: usize) -> Result<(), Unavailable> {
+        while self.workers.len() < n {
+            let c = command(self.workers.len()).map_err(Unavailable::Fallback)?;
+            let w = Worker::spawn(c).map_err(|e| Unavailable::Fallback(e.to_string()))?;
+            self.workers.push(w);
+        }
+        Ok(())
+    }
+
+    /// Worker `k`, waiting at benchmark `id`, started if need be.
+    fn ready(&mut self, k: usize, id: &str) -> Result<&mut Worker, Unavailable> {
+        if k < self.workers.len() && self.workers[k].is_gone() {
+            self.workers.remove(k);
+        }
+        let mut fresh = false;
+        if k >= self.workers.len() {
+            let c = command(k).map_err(Unavailable::Fallback)?;
+            let w = Worker::spawn(c).map_err(|e| Unavailable::Fallback(e.to_string()))?;
+            self.workers.push(w);
+            fresh = true;
+        }
+        let k = k.min(self.workers.len() - 1);
+        loop {
+            match self.workers[k].advance_to(id, ADVANCE_LIMIT) {
+                Ok(true) => return Ok(&mut self.workers[k]),
+                Ok(false) if fresh => {
+                    return Err(Unavailable::Fallback(format!(
+                        "a worker process never reached benchmark {id}: the benchmarks' ids differ between runs of this binary"
+                    )))
+                }
+                Ok(false) => {
+                    // It had walked past `id` (ids out of order): start over.
+                    let c = command(k).map_err(Unavailable::Fallback)?;
+                    self.workers[k] =
+                        Worker::spawn(c).map_err(|e| Unavailable::Fallback(e.to_string()))?;
+                    fresh = true;
+                }
+                Err(e) => {
+                    self.workers.remove(k);
+                    return Err(Unavailable::Fallback(e.to_string()));
+                }
+            }
+        }
+    }
+}
+
+/// Samples benchmark `id` in worker processes.
+pub(crate) fn sample(id: &str, config: &BenchmarkConfig) -> Result<Sampled, Unavailable> {
+    let mut guard = POOL.lock().unwrap_or_else(|e| e.into_inner());
+    let pool = guard.get_or_insert_with(|| Pool {
+        workers: Vec::new(),
+        disabled: None,
+    });
+    if let Some(why) = &pool.disabled {
+        return Err(Unavailable::Fallback(why.clone()));
+    }
+    let result = run(pool, id, config);
+    if let Err(Unavailable::Fallback(why)) = &result {
+        pool.disabled = Some(why.clone());
+        pool.workers.clear();
+    }
+    result
+}
+
+fn run(pool: &mut Pool, id: &str, config: &BenchmarkConfig) -> Result<Sampled, Unavailable> {
+    let limit = watchdog(config);
+    let start = Instant::now();
+    let max_processes = config.processes.max(2);
+    let min_processes = MIN_PROCESSES.min(max_processes);
+    let mut plan: Option<(ActualSamplingMode, Vec<u64>)> = None;
+    let mut s = Sampled {
+        mode: ActualSamplingMode::Linear,
+        iters: Vec::new(),
+        values: Vec::new(),
+        processes: Some(Vec::new()),
+        precision: None,
+        reached: false,
+    };
+    let mut estimates = Vec::new();
+    pool.workers.retain(|w| !w.is_gone());
+    pool.fill(max_processes)?;
+    for k in 0..max_processes {
+        let worker = pool.ready(k, id)?;
+        let failed = |e: WorkerError| Unavailable::Failed(e.to_string());
+        let (min, max) = if plan.is_none() {
+            (
+                FIRST_WARM_UP_MIN,
+                FIRST_WARM_UP_MAX.min(config.warm_up_time),
+            )
+        } else {
+            (WARM_UP_MIN, WARM_UP_MAX)
+        };
+        let met = worker.warm_up(min, max, limit).map_err(failed)?;
+        let (mode, counts) = plan.get_or_insert_with(|| plan_for(met));
+        s.mode = *mode;
+        let min_samples = if *mode == ActualSamplingMode::Flat {
+            2
+        } else {
+            5
+        };
+        let (iters, values) = worker
+            .sample(counts.clone(), SLICE, min_samples, limit)
+            .map_err(failed)?;
+        let linear = *mode == ActualSamplingMode::Linear;
+        let procs = vec![k as u32; iters.len()];
+        if let Ok(e) = processes::per_process(&iters, &values, &procs, linear) {
+            estimates.extend(e);
+        }
+        s.iters.extend(iters);
+        s.values.extend(values);
+        if let Some(p) = s.processes.as_mut() {
+            p.extend(procs);
+        }
+        if k + 1 < min_processes {
+            continue;
+        }
+        s.precision = processes::relative_half_width(&estimates, config.confidence_level);
+        let elapsed = start.elapsed();
+        if s.precision.is_some_and(|p| p <= config.target_precision)
+            && elapsed >= config.min_time.min(config.timeout)
+        {
+            s.reached = true;
+            break;
+        }
+        if elapsed >= config.timeout {
+            break;
+        }
+    }
+    Ok(s)
+}
+
+/// Linear counts `d, 2d, …` with the first sample about 0.1 ms, or single
+/// iterations for routines slower than 1 ms.
+fn plan_for(met: f64) -> (ActualSamplingMode, Vec<u64>) {
+    let met = met.max(1e-3);
+    if met > FLAT_ABOVE_NS {
+        return (ActualSamplingMode::Flat, vec![1; PLANNED_SAMPLES as usize]);
+    }
+    let d = ((FIRST_SAMPLE_NS / met).ceil() as u64).max(1);
+    let counts = (1..=PLANNED_SAMPLES).map(|k| k.saturating_mul(d)).collect();
+    (ActualSamplingMode::Linear, counts)
+}
