@@ -187,7 +187,8 @@ def cross_verdict(text):
                        ("Performance has improved", "improved"),
                        ("No change in performance detected", "no change"),
                        ("Change within noise threshold", "within noise"),
-                       ("Change within machine drift", "within drift")]:
+                       ("Change within machine drift", "within drift"),
+                       ("Too noisy to tell", "too noisy")]:
         if pattern in text:
             return v
     return "none"

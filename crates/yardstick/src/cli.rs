@@ -610,7 +610,9 @@ mod tests {
             ("--min-time", "-0.5"),
             ("--fail-if-slower", "inf"),
             ("--confidence", "85"),
-            ("--stdev", "100"),
+            ("--stdev", "0"),
+            ("--processes", "0"),
+            ("--processes", "65"),
         ] {
             let e = parse(&["--bench", flag, value]).unwrap_err();
             assert!(

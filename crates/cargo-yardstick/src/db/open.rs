@@ -47,7 +47,9 @@ impl Db {
         let fail = |e: rusqlite::Error| describe(&path, &e);
         if !path.exists() {
             let conn = Connection::open_in_memory().map_err(fail)?;
-            conn.execute_batch(SCHEMA).map_err(fail)?;
+            conn.execute_batch(SCHEMA)
+                .and_then(|()| super::migrate::to_v2(&conn, 0))
+                .map_err(fail)?;
             return Ok(Db { conn, path });
         }
         let flags = OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_URI;

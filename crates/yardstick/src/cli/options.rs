@@ -478,7 +478,7 @@ mod tests {
             "{help}"
         );
         assert!(
-            help.contains("\n                                     tasty (`id: OK"),
+            help.contains("\n                                     tasty (`All`, groups, `id: OK"),
             "{help}"
         );
     }
