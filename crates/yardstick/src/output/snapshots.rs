@@ -147,7 +147,7 @@ fn bencher_tasty_stats_and_table() {
     let c = completed(&a, base.as_deref(), None, &[]);
     for (name, format) in [
         ("bencher", OutputFormat::Bencher),
-        ("tasty", OutputFormat::Tasty),
+        ("tasty", OutputFormat::TastyFlat),
         ("stats", OutputFormat::Stats),
         ("table", OutputFormat::Table),
     ] {
