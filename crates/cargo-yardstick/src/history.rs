@@ -8,9 +8,9 @@ use std::path::{Path, PathBuf};
 
 use yardstick_report::{write_history_site, HistoryRun, HistorySite, Series, SeriesPoint, Shift};
 
-use yardstick_stats::changepoint::{detect, Config};
 use crate::db::{Db, RunInfo, Trend};
 use crate::table::value;
+use yardstick_stats::changepoint::{detect, Config};
 
 const SPARKS: [char; 8] = ['▁', '▂', '▃', '▄', '▅', '▆', '▇', '█'];
 

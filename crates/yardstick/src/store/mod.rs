@@ -129,7 +129,11 @@ fn metrics_json(metrics: &[crate::metered::MetricResult]) -> MetricsFile {
                 name: r.metric.name().to_owned(),
                 unit: r.metric.unit().to_owned(),
                 per_iteration: r.metric.is_additive(),
-                values: r.values.iter().map(|v| v.is_finite().then_some(*v)).collect(),
+                values: r
+                    .values
+                    .iter()
+                    .map(|v| v.is_finite().then_some(*v))
+                    .collect(),
                 estimate: r.estimate.as_ref().map(estimate_file),
                 peak: r.peak,
             })
