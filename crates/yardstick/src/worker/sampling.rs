@@ -83,14 +83,18 @@ fn command(k: usize) -> Result<Command, String> {
     Ok(c)
 }
 
+/// Starts worker number `k`; a failure means workers cannot be used.
+fn spawn(k: usize) -> Result<Worker, Unavailable> {
+    let c = command(k).map_err(Unavailable::Fallback)?;
+    Worker::spawn(c).map_err(|e| Unavailable::Fallback(e.to_string()))
+}
+
 impl Pool {
     /// Starts workers until there are `n`: all at once, so that they walk
     /// to the first benchmark side by side rather than one after another.
     fn fill(&mut self, n: usize) -> Result<(), Unavailable> {
         while self.workers.len() < n {
-            let c = command(self.workers.len()).map_err(Unavailable::Fallback)?;
-            let w = Worker::spawn(c).map_err(|e| Unavailable::Fallback(e.to_string()))?;
-            self.workers.push(w);
+            self.workers.push(spawn(self.workers.len())?);
         }
         Ok(())
     }
@@ -102,9 +106,7 @@ impl Pool {
         }
         let mut fresh = false;
         if k >= self.workers.len() {
-            let c = command(k).map_err(Unavailable::Fallback)?;
-            let w = Worker::spawn(c).map_err(|e| Unavailable::Fallback(e.to_string()))?;
-            self.workers.push(w);
+            self.workers.push(spawn(k)?);
             fresh = true;
         }
         let k = k.min(self.workers.len() - 1);
@@ -118,9 +120,7 @@ impl Pool {
                 }
                 Ok(false) => {
                     // It had walked past `id` (ids out of order): start over.
-                    let c = command(k).map_err(Unavailable::Fallback)?;
-                    self.workers[k] =
-                        Worker::spawn(c).map_err(|e| Unavailable::Fallback(e.to_string()))?;
+                    self.workers[k] = spawn(k)?;
                     fresh = true;
                 }
                 Err(e) => {
