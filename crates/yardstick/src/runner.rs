@@ -97,6 +97,9 @@ fn profile<M: Measurement>(
     Ok(())
 }
 
+/// Measures (or loads), analyses, saves and reports one benchmark: the
+/// pipeline Samples → Analysis → files and lines. Returns the typical
+/// estimate.
 fn benchmark<M: Measurement>(
     c: &Criterion<M>,
     terminal: &Terminal,
@@ -107,14 +110,69 @@ fn benchmark<M: Measurement>(
     let started = std::time::Instant::now();
     let dir = BenchmarkDir::new(&c.run.home, &id.directory_name);
     dir.check_owner(&id.full_id).map_err(|e| e.to_string())?;
-    let m = &c.measurement;
-
     // Read the baseline first: a missing strict baseline fails before any
     // time is spent measuring.
     let loaded = crate::baseline::load(&dir, &c.run.baseline, id, terminal)?;
     let (baseline_sample, corrupt_baseline) = (loaded.sample, loaded.corrupt);
-    let baseline = baseline_sample.as_ref().map(SavedSample::averages);
+    say_clock_resolution(terminal);
+    terminal.benchmark_start(&id.full_id);
+    let (samples, metric_rows) = obtain_samples(c, terminal, id, config, f, &dir)?;
+    terminal.analysing(&id.full_id);
+    if samples.values.iter().all(|&v| v == 0.0) {
+        return Err("every sample measured zero time; if it uses iter_custom, check that the routine returns the time it measured".into());
+    }
+    let plots = report::ENABLED && c.run.plots;
+    let drift = baseline_sample
+        .as_ref()
+        .and_then(|_| measured_drift(&dir, config, terminal));
+    let config = &BenchmarkConfig {
+        noise_threshold: drift.unwrap_or(config.noise_threshold),
+        ..config.clone()
+    };
+    let analysis = analyse(samples, baseline_sample.as_ref(), config, plots)
+        .map_err(|e| format!("analysis failed: {e}"))?;
+    let unit = c
+        .measurement
+        .formatter()
+        .scale_for_machines(&mut [analysis.typical().point]);
+    let metrics = analyse_metrics(
+        c,
+        terminal,
+        &dir,
+        config,
+        &analysis,
+        metric_rows,
+        baseline_sample.as_ref(),
+    );
+    let run = Finished {
+        id,
+        dir: &dir,
+        analysis: &analysis,
+        unit,
+        metrics: &metrics,
+        baseline: baseline_sample.as_ref(),
+        drift,
+    };
+    let optimised_away = c.run.load_baseline.is_none()
+        && persist(c, terminal, &run, corrupt_baseline.as_deref(), plots);
+    announce(c, terminal, config, &run, optimised_away, started.elapsed());
+    Ok(analysis.typical().point)
+}
 
+/// A benchmark measured and analysed: what saving and reporting need.
+struct Finished<'a> {
+    id: &'a FullId,
+    dir: &'a BenchmarkDir,
+    analysis: &'a Analysis,
+    unit: &'a str,
+    metrics: &'a [metered::MetricResult],
+    baseline: Option<&'a SavedSample>,
+    /// The machine's drift, when it is the noise threshold.
+    drift: Option<f64>,
+}
+
+/// The clocks' resolution, once per run, in verbose output.
+fn say_clock_resolution(terminal: &Terminal) {
     if terminal.verbosity == crate::cli::Verbosity::Verbose && state::first_time("clock resolution")
     {
         let cpu = crate::meters::cpu_clock_resolution()
@@ -124,135 +182,161 @@ fn benchmark<M: Measurement>(
             crate::meters::clock_resolution()
         );
     }
-    terminal.benchmark_start(&id.full_id);
-    let mut metric_rows = None;
-    let samples = if let Some(name) = &c.run.load_baseline {
+}
+
+/// Extra metrics' rows: the metrics and one row per sample.
+type MetricRows = (Vec<crate::meters::Metric>, Vec<Vec<f64>>);
+
+/// The samples: measured now, or loaded with `--load-baseline`; with the
+/// extra metrics' rows when `--measure` asked for them.
+fn obtain_samples<M: Measurement>(
+    c: &Criterion<M>,
+    terminal: &Terminal,
+    id: &FullId,
+    config: &BenchmarkConfig,
+    f: &mut RoutineFn<'_, M>,
+    dir: &BenchmarkDir,
+) -> Result<(Samples, Option<MetricRows>), String> {
+    if let Some(name) = &c.run.load_baseline {
         let s = dir.load_sample(name).map_err(|e| {
             format!("cannot load baseline '{name}' ({e}) — run with --save-baseline {name} first")
         })?;
-        Samples::from_saved(s)
-    } else {
-        for note in metered::activate(&config.metrics) {
-            if state::first_time(&note) {
-                terminal.warning(&note);
-            }
-        }
-        let sampled = state::catch_panic(|| sample(m, terminal, id, config, f));
-        let rows = metered::deactivate();
-        let samples = sampled??;
-        if let Some(w) = limits::capped_warning(&id.full_id, &samples.iters) {
-            terminal.warning(&w);
-        }
-        // The last rows are the samples' (earlier ones are the warm-up's).
-        metric_rows = rows.map(|(metrics, rows)| {
-            let skip = rows.len().saturating_sub(samples.iters.len());
-            (metrics, rows[skip..].to_vec())
-        });
-        samples
-    };
-
-    terminal.analysing(&id.full_id);
-    if samples.values.iter().all(|&v| v == 0.0) {
-        return Err("every sample measured zero time; if it uses iter_custom, check that the routine returns the time it measured".into());
+        return Ok((Samples::from_saved(s), None));
     }
-    let plots = report::ENABLED && c.run.plots;
-    // A measured drift wider than the noise threshold becomes the threshold:
-    // a change inside what this machine does between identical runs is not
-    // a regression.
-    let drift = baseline
-        .as_ref()
-        .and_then(|_| match dir.load_drift() {
-            Ok(d) => d,
-            Err(e) => {
-                terminal.warning(&format!("ignoring the measured drift: {e}"));
-                None
-            }
-        })
-        .filter(|&d| d > config.noise_threshold);
-    let config = &match drift {
-        Some(d) => BenchmarkConfig {
-            noise_threshold: d,
-            ..config.clone()
-        },
-        None => config.clone(),
-    };
-    let analysis = analyse(samples, baseline_sample.as_ref(), config, plots)
-        .map_err(|e| format!("analysis failed: {e}"))?;
-    let unit = {
-        let mut probe = [analysis.typical().point];
-        m.formatter().scale_for_machines(&mut probe)
-    };
-    let metrics = metric_rows.map_or_else(Vec::new, |(metrics, rows)| {
-        let cfg = yardstick_stats::BootstrapConfig {
-            nresamples: config.nresamples.min(10_000),
-            confidence: config.confidence_level,
-            seed: crate::analysis::SEED,
-        };
-        let linear = analysis.mode == ActualSamplingMode::Linear;
-        let mut results = metered::analyse(&metrics, &rows, &analysis.iters, linear, &cfg);
-        // Compare with the baseline's metrics, when it measured them too.
-        if let (Some((name, _)), Some(old)) = (
-            crate::baseline::compare_target(&c.run.baseline),
-            &baseline_sample,
-        ) {
-            match dir.load_metrics(name) {
-                Ok(Some(saved)) => metered::compare_with(
-                    &mut results,
-                    &saved,
-                    &old.iters,
-                    &analysis.iters,
-                    &yardstick_stats::ChangeConfig {
-                        nresamples: cfg.nresamples,
-                        confidence: config.confidence_level,
-                        significance: config.significance_level,
-                        noise_threshold: config.noise_threshold,
-                        seed: crate::analysis::SEED,
-                    },
-                ),
-                Ok(None) => {}
-                Err(e) => terminal.warning(&format!("ignoring the baseline's metrics: {e}")),
-            }
+    for note in metered::activate(&config.metrics) {
+        if state::first_time(&note) {
+            terminal.warning(&note);
         }
-        results
+    }
+    let sampled = state::catch_panic(|| sample(&c.measurement, terminal, id, config, f));
+    let rows = metered::deactivate();
+    let samples = sampled??;
+    if let Some(w) = limits::capped_warning(&id.full_id, &samples.iters) {
+        terminal.warning(&w);
+    }
+    // The last rows are the samples' (earlier ones are the warm-up's).
+    let rows = rows.map(|(metrics, rows)| {
+        let skip = rows.len().saturating_sub(samples.iters.len());
+        (metrics, rows[skip..].to_vec())
     });
+    Ok((samples, rows))
+}
 
-    if !metrics.is_empty() {
-        state::record_metered();
+/// The drift `calibrate` measured, when it is wider than the noise
+/// threshold; it then becomes the threshold: a change inside what this
+/// machine does between identical runs is not a regression.
+fn measured_drift(
+    dir: &BenchmarkDir,
+    config: &BenchmarkConfig,
+    terminal: &Terminal,
+) -> Option<f64> {
+    match dir.load_drift() {
+        Ok(d) => d.filter(|&d| d > config.noise_threshold),
+        Err(e) => {
+            terminal.warning(&format!("ignoring the measured drift: {e}"));
+            None
+        }
     }
-    let mut optimised_away = false;
-    if c.run.load_baseline.is_none() {
-        optimised_away = check_optimised_away(m, terminal, id, &analysis);
-        // The metrics are saved with the run's other files, as one unit.
-        let (record, sample) = save(
-            c,
-            terminal,
-            id,
-            &dir,
-            &analysis,
-            corrupt_baseline.as_deref(),
-            &metrics,
+}
+
+/// The extra metrics' estimates, compared with the baseline's metrics when
+/// it measured them too.
+fn analyse_metrics<M: Measurement>(
+    c: &Criterion<M>,
+    terminal: &Terminal,
+    dir: &BenchmarkDir,
+    config: &BenchmarkConfig,
+    analysis: &Analysis,
+    rows: Option<MetricRows>,
+    baseline: Option<&SavedSample>,
+) -> Vec<metered::MetricResult> {
+    let Some((metrics, rows)) = rows else {
+        return Vec::new();
+    };
+    state::record_metered();
+    let cfg = yardstick_stats::BootstrapConfig {
+        nresamples: config.nresamples.min(10_000),
+        confidence: config.confidence_level,
+        seed: crate::analysis::SEED,
+    };
+    let linear = analysis.mode == ActualSamplingMode::Linear;
+    let mut results = metered::analyse(&metrics, &rows, &analysis.iters, linear, &cfg);
+    let (Some((name, _)), Some(old)) = (crate::baseline::compare_target(&c.run.baseline), baseline)
+    else {
+        return results;
+    };
+    match dir.load_metrics(name) {
+        Ok(Some(saved)) => metered::compare_with(
+            &mut results,
+            &saved,
+            &old.iters,
+            &analysis.iters,
+            &yardstick_stats::ChangeConfig {
+                nresamples: cfg.nresamples,
+                confidence: config.confidence_level,
+                significance: config.significance_level,
+                noise_threshold: config.noise_threshold,
+                seed: crate::analysis::SEED,
+            },
+        ),
+        Ok(None) => {}
+        Err(e) => terminal.warning(&format!("ignoring the baseline's metrics: {e}")),
+    }
+    results
+}
+
+/// Saves the run's files (with the metrics, as one unit) and its report;
+/// returns whether the routine looks optimised away.
+fn persist<M: Measurement>(
+    c: &Criterion<M>,
+    terminal: &Terminal,
+    run: &Finished<'_>,
+    corrupt_baseline: Option<&str>,
+    plots: bool,
+) -> bool {
+    let optimised_away = check_optimised_away(&c.measurement, terminal, run.id, run.analysis);
+    let (record, sample) = save(
+        c,
+        terminal,
+        run.id,
+        run.dir,
+        run.analysis,
+        corrupt_baseline,
+        run.metrics,
+    );
+    if c.run.outputs.any() {
+        report::record(&record, &sample, run.unit, run.analysis, run.baseline);
+    }
+    if plots && c.run.baseline != Baseline::Discard {
+        let written = report::benchmark(
+            &c.run.home,
+            &record,
+            &sample,
+            run.unit,
+            run.analysis,
+            run.baseline,
         );
-        if c.run.outputs.any() {
-            report::record(&record, &sample, unit, &analysis, baseline_sample.as_ref());
-        }
-        if plots && c.run.baseline != Baseline::Discard {
-            let written = report::benchmark(
-                &c.run.home,
-                &record,
-                &sample,
-                unit,
-                &analysis,
-                baseline_sample.as_ref(),
-            );
-            if let Err(e) = written {
-                terminal.warning(&format!(
-                    "could not write the report of {}: {e}",
-                    id.full_id
-                ));
-            }
+        if let Err(e) = written {
+            terminal.warning(&format!(
+                "could not write the report of {}: {e}",
+                run.id.full_id
+            ));
         }
     }
+    optimised_away
+}
 
+/// Records the outcome for the run's summary and prints its lines and
+/// messages.
+fn announce<M: Measurement>(
+    c: &Criterion<M>,
+    terminal: &Terminal,
+    config: &BenchmarkConfig,
+    run: &Finished<'_>,
+    optimised_away: bool,
+    elapsed: std::time::Duration,
+) {
+    let (id, analysis) = (run.id, run.analysis);
     if let Some(ch) = &analysis.change {
         let flagged = matches!(
             ch.verdict,
@@ -261,16 +345,16 @@ fn benchmark<M: Measurement>(
         state::record_comparison(&id.full_id, ch.p_value, flagged);
     }
     if let Some(sink) = &c.run.messages {
-        let report_dir = dir.root.join("report");
+        let report_dir = run.dir.root.join("report");
         sink.send(&crate::output::messages::benchmark_complete(
             id,
-            &analysis,
-            unit,
+            analysis,
+            run.unit,
             &report_dir.to_string_lossy(),
-            &metrics,
+            run.metrics,
         ));
     }
-    let ratio = ratio_to_baseline(c, id, &analysis, unit);
+    let ratio = ratio_to_baseline(c, id, analysis, run.unit);
     let failure = ratio.and_then(|r| limit_breach(config, r));
     if failure.is_none() || !c.run.output_format.is_tasty() {
         if let Some(f) = &failure {
@@ -278,26 +362,27 @@ fn benchmark<M: Measurement>(
         }
     }
     if !c.run.hide_successes || failure.is_some() {
+        let baseline = run.baseline.map(SavedSample::averages);
         terminal.complete(&Completed {
             title: &id.title,
-            analysis: &analysis,
+            analysis,
             throughput: id.throughput,
-            formatter: m.formatter(),
-            unit,
+            formatter: c.measurement.formatter(),
+            unit: run.unit,
             significance: config.significance_level,
             confidence: config.confidence_level,
             noise_threshold: config.noise_threshold,
             baseline: baseline.as_deref(),
             ratio_to_baseline: ratio,
             failure: failure.clone(),
-            elapsed: started.elapsed(),
-            metrics: &metrics,
-            drift,
+            elapsed,
+            metrics: run.metrics,
+            drift: run.drift,
             optimised_away,
         });
     }
-    if unit == "ns" {
-        let (mean, two_stdev) = crate::output::tasty_estimate(&analysis, unit);
+    if run.unit == "ns" {
+        let (mean, two_stdev) = crate::output::tasty_estimate(analysis, run.unit);
         state::record_completed(crate::tasty_csv::Row {
             name: id.full_id.clone(),
             mean_ps: mean * 1e3,
@@ -307,7 +392,6 @@ fn benchmark<M: Measurement>(
     if failure.is_some() {
         state::record_failure(&id.full_id);
     }
-    Ok(analysis.typical().point)
 }
 
 /// This run's typical time over the baseline's: from `--baseline-csv` when
@@ -568,18 +652,12 @@ fn save<M: Measurement>(
     corrupt_baseline: Option<&str>,
     metrics: &[crate::metered::MetricResult],
 ) -> (BenchmarkRecord, SavedSample) {
-    let mut unit_probe = [a.typical().point];
-    let unit = c
-        .measurement
-        .formatter()
-        .scale_for_machines(&mut unit_probe);
     let sample = SavedSample {
         sampling_mode: a.mode,
         iters: a.iters.clone(),
         times: a.values.clone(),
         processes: a.processes.clone(),
     };
-    let estimates = estimates_file(&a.estimates);
     let record = BenchmarkRecord {
         group_id: id.group_id.clone(),
         function_id: id.function_id.clone(),
@@ -589,35 +667,11 @@ fn save<M: Measurement>(
         directory_name: id.directory_name.clone(),
         title: id.title.clone(),
     };
-    let (tp_num, tp_type) = match id.throughput {
-        Some(t) => {
-            let (n, k) = t.csv_columns();
-            (Some(n), Some(k))
-        }
-        None => (None, None),
-    };
     if c.run.baseline == Baseline::Discard {
         return (record, sample);
     }
-    let raw: Vec<RawRow> = a
-        .iters
-        .iter()
-        .zip(&a.values)
-        .map(|(&n, &v)| {
-            let mut scaled = [v];
-            c.measurement.formatter().scale_for_machines(&mut scaled);
-            RawRow {
-                group: id.group_id.clone(),
-                function: id.function_id.clone().unwrap_or_default(),
-                value: id.value_str.clone().unwrap_or_default(),
-                throughput_num: tp_num,
-                throughput_type: tp_type,
-                sample_measured_value: scaled[0],
-                unit: unit.to_owned(),
-                iteration_count: n as u64,
-            }
-        })
-        .collect();
+    let estimates = estimates_file(&a.estimates);
+    let raw = raw_rows(c, id, a);
     let files = RunFiles {
         sample: &sample,
         estimates: &estimates,
@@ -639,22 +693,69 @@ fn save<M: Measurement>(
         }));
     }
     if let Baseline::Save(name) = &c.run.baseline {
-        if corrupt_baseline == Some(name.as_str()) {
-            match dir.set_aside(name) {
-                Ok(None) => {}
-                Ok(Some(to)) => terminal.warning(&format!(
-                    "kept the unreadable baseline '{name}' as {}",
-                    to.display()
-                )),
-                Err(e) => {
-                    terminal.warning(&format!(
-                        "not saving baseline '{name}': the unreadable one could not be moved aside ({e})"
-                    ));
-                    return (record, sample);
-                }
-            }
+        if set_aside_unreadable(terminal, dir, name, corrupt_baseline) {
+            report(dir.save(name, &files));
         }
-        report(dir.save(name, &files));
     }
     (record, sample)
+}
+
+/// Moves an unreadable baseline `name` aside before it is replaced; false
+/// when it could not be moved (then it is not overwritten).
+fn set_aside_unreadable(
+    terminal: &Terminal,
+    dir: &BenchmarkDir,
+    name: &str,
+    corrupt_baseline: Option<&str>,
+) -> bool {
+    if corrupt_baseline != Some(name) {
+        return true;
+    }
+    match dir.set_aside(name) {
+        Ok(None) => true,
+        Ok(Some(to)) => {
+            terminal.warning(&format!(
+                "kept the unreadable baseline '{name}' as {}",
+                to.display()
+            ));
+            true
+        }
+        Err(e) => {
+            terminal.warning(&format!(
+                "not saving baseline '{name}': the unreadable one could not be moved aside ({e})"
+            ));
+            false
+        }
+    }
+}
+
+/// `raw.csv`'s rows: each sample in the unit of the typical estimate.
+fn raw_rows<M: Measurement>(c: &Criterion<M>, id: &FullId, a: &Analysis) -> Vec<RawRow> {
+    let formatter = c.measurement.formatter();
+    let unit = formatter.scale_for_machines(&mut [a.typical().point]);
+    let (tp_num, tp_type) = match id.throughput {
+        Some(t) => {
+            let (n, k) = t.csv_columns();
+            (Some(n), Some(k))
+        }
+        None => (None, None),
+    };
+    a.iters
+        .iter()
+        .zip(&a.values)
+        .map(|(&n, &v)| {
+            let mut scaled = [v];
+            formatter.scale_for_machines(&mut scaled);
+            RawRow {
+                group: id.group_id.clone(),
+                function: id.function_id.clone().unwrap_or_default(),
+                value: id.value_str.clone().unwrap_or_default(),
+                throughput_num: tp_num,
+                throughput_type: tp_type,
+                sample_measured_value: scaled[0],
+                unit: unit.to_owned(),
+                iteration_count: n as u64,
+            }
+        })
+        .collect()
 }
