@@ -192,9 +192,8 @@ fn empty() -> Sampled {
 
 /// Adds process `k`'s samples; its estimate, if it has one, to `estimates`.
 fn add(s: &mut Sampled, estimates: &mut Vec<f64>, k: usize, iters: Vec<f64>, values: Vec<f64>) {
-    let linear = s.mode == ActualSamplingMode::Linear;
     let procs = vec![k as u32; iters.len()];
-    if let Ok(e) = processes::per_process(&iters, &values, &procs, linear) {
+    if let Ok(e) = processes::per_process(&iters, &values, &procs) {
         estimates.extend(e);
     }
     s.iters.extend(iters);
