@@ -99,7 +99,9 @@ fn a_sample_size_asked_for_is_spread_over_the_processes() {
 #[test]
 fn an_unchanged_run_is_not_a_change_and_a_slower_one_is_a_regression() {
     let home = home("proc-verdicts");
-    let a = args(&["processes/steady"]);
+    // Criterion.rs's default 100,000 resamples: the sample bootstrap of a
+    // multi-process run draws fewer, and its comparison must agree.
+    let a = ["--bench", "--color", "never", "processes/steady"];
     let first = run(&home, &a, &[("FIXTURE_PROCESSES", "1")]);
     assert_eq!(first.code, 0, "{}", first.stderr);
     let again = run(&home, &a, &[("FIXTURE_PROCESSES", "1")]);

@@ -170,7 +170,11 @@ pub(crate) fn analyse(
         .map(|old| {
             // The estimates just resampled the new run's means and medians;
             // the comparison reuses them.
-            compare_with_resampled_new(old, &averages, &distributions, &change_config(config))
+            let cfg = ChangeConfig {
+                nresamples: boot.nresamples,
+                ..change_config(config)
+            };
+            compare_with_resampled_new(old, &averages, &distributions, &cfg)
         })
         .transpose()?;
     let (mut change, change_distributions) = match compared {
