@@ -185,9 +185,9 @@ impl<'a, M: Measurement> Comparison<'_, 'a, M> {
             config.confidence_level * 100.0
         );
         for (id, times) in ids.iter().zip(&per_round) {
-            let mut t = times.clone();
-            t.sort_by(f64::total_cmp);
-            crate::output::outln!("  {id:<30} median {}", format::time(t[t.len() / 2]).trim());
+            // The median of an even count is the mean of the middle two.
+            let median = yardstick_stats::univariate::median(times).unwrap_or(f64::NAN);
+            crate::output::outln!("  {id:<30} median {}", format::time(median).trim());
         }
         for r in &results {
             crate::output::outln!("  {}", r.verdict());
