@@ -3,7 +3,10 @@
 //!
 //! With samples on both sides (two or more each) the change is Criterion.rs's:
 //! the bootstrapped relative change of the mean, a bootstrapped t-test, and
-//! a verdict against the noise threshold (`yardstick_stats::compare`).
+//! a verdict against the noise threshold (`yardstick_stats::compare`); runs
+//! the harness sampled in worker processes are compared as it compares
+//! them, by the processes' fast ends with the run's own shift counted
+//! (`yardstick_stats::processes::compare_runs`).
 //! Without samples (summaries, exact instruction counts) the change is
 //! `new / old − 1` of the typical values and the verdict compares it with
 //! the noise threshold alone; the p-value is then absent.
@@ -146,9 +149,32 @@ fn control_fdr(rows: &mut [Row], q: f64) -> Option<Fdr> {
     })
 }
 
+/// The comparison of two runs sampled in worker processes, as the harness
+/// makes it (`yardstick_stats::processes::compare_runs`).
+fn between_processes(
+    o: &BenchResult,
+    n: &BenchResult,
+    cfg: &ChangeConfig,
+) -> Option<Result<yardstick_stats::Change, yardstick_stats::StatsError>> {
+    fn side(r: &BenchResult) -> Option<yardstick_stats::processes::RunSamples<'_>> {
+        Some(yardstick_stats::processes::RunSamples {
+            iters: &r.iters,
+            values: &r.values,
+            processes: r.processes.as_deref()?,
+        })
+    }
+    let (old, new) = (side(o)?, side(n)?);
+    yardstick_stats::processes::compare_runs(old, new, cfg)
+}
+
 fn row(o: &BenchResult, n: &BenchResult, cfg: &ChangeConfig) -> Result<Row, String> {
     let (change, p_value, verdict) = if o.iters.len() >= 2 && n.iters.len() >= 2 {
-        let c = stats_compare(&o.averages(), &n.averages(), cfg).map_err(|e| e.to_string())?;
+        // Runs sampled in worker processes: the harness's own comparison.
+        let c = match between_processes(o, n, cfg) {
+            Some(c) => c,
+            None => stats_compare(&o.averages(), &n.averages(), cfg),
+        }
+        .map_err(|e| e.to_string())?;
         (
             Interval {
                 point: c.mean.point,
@@ -214,6 +240,52 @@ mod tests {
             verdict,
             survives_fdr: true,
         }
+    }
+
+    /// Flat samples in five processes, four each, at `level · (1 + off)`
+    /// per iteration with ±0.05 % inside a process.
+    fn in_processes(level: f64, offsets: [f64; 5]) -> BenchResult {
+        let (mut iters, mut values, mut procs) = (Vec::new(), Vec::new(), Vec::new());
+        for (p, off) in offsets.iter().enumerate() {
+            for w in [0.0005, -0.0005, 0.0002, -0.0002] {
+                iters.push(10.0);
+                values.push(10.0 * level * (1.0 + off + w));
+                procs.push(p as u32);
+            }
+        }
+        let mut r = BenchResult::from_samples("b".into(), "ns".into(), iters, values).unwrap();
+        r.processes = Some(procs);
+        r
+    }
+
+    #[test]
+    fn runs_sampled_in_processes_are_compared_as_the_harness_compares_them() {
+        // A whole run 2 % slower, processes ±1 % apart: the samples alone
+        // (tight inside each process) call it a regression; counting the
+        // run's own shift, as `cargo bench` does, it is not one.
+        let offsets = [0.01, -0.01, 0.005, -0.005, 0.0];
+        let (old, new) = (in_processes(100.0, offsets), in_processes(102.0, offsets));
+        let cfg = ChangeConfig {
+            nresamples: 2_000,
+            ..ChangeConfig::default()
+        };
+        let r = super::row(&old, &new, &cfg).unwrap();
+        let fast = |b: &BenchResult| {
+            yardstick_stats::processes::per_process_fast(
+                &b.iters,
+                &b.values,
+                b.processes.as_deref().unwrap(),
+            )
+            .unwrap()
+        };
+        let harness = yardstick_stats::processes::compare(&fast(&old), &fast(&new), &cfg).unwrap();
+        assert_eq!(r.verdict, harness.verdict);
+        assert_eq!(r.p_value, Some(harness.p_value));
+        assert_ne!(r.verdict, Verdict::Regressed);
+        let (mut o, mut n) = (old.clone(), new.clone());
+        (o.processes, n.processes) = (None, None);
+        let by_samples = super::row(&o, &n, &cfg).unwrap();
+        assert_eq!(by_samples.verdict, Verdict::Regressed);
     }
 
     #[test]

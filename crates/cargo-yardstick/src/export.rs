@@ -211,6 +211,7 @@ fn from_exported(run: &ExportedRun) -> Run {
                     lower: b.typical.lower,
                     upper: b.typical.upper,
                 },
+                processes: None,
             })
             .collect(),
     }

@@ -41,6 +41,9 @@ pub struct BenchResult {
     /// The typical per-iteration value (the slope under linear sampling,
     /// else the mean) with its interval.
     pub typical: Interval,
+    /// The worker process of each sample, when the harness sampled in
+    /// several (runs are then compared process against process).
+    pub processes: Option<Vec<u32>>,
 }
 
 impl BenchResult {
@@ -97,6 +100,7 @@ impl BenchResult {
             iters,
             values,
             typical,
+            processes: None,
         })
     }
 
@@ -109,6 +113,7 @@ impl BenchResult {
             iters: Vec::new(),
             values: Vec::new(),
             typical,
+            processes: None,
         }
     }
 

@@ -238,6 +238,38 @@ pub fn compare(old: &[f64], new: &[f64], cfg: &ChangeConfig) -> Result<Change, S
     })
 }
 
+/// One run's samples, with the worker process that took each.
+#[derive(Debug, Clone, Copy)]
+pub struct RunSamples<'a> {
+    /// Iterations of each sample.
+    pub iters: &'a [f64],
+    /// Measured value of each sample.
+    pub values: &'a [f64],
+    /// The process of each sample.
+    pub processes: &'a [u32],
+}
+
+impl RunSamples<'_> {
+    /// The fast end of each process, when at least two took the samples.
+    fn fast_ends(&self) -> Option<Vec<f64>> {
+        let e = per_process_fast(self.iters, self.values, self.processes).ok()?;
+        (e.len() >= 2).then_some(e)
+    }
+}
+
+/// The cross-run comparison every tool makes of two runs sampled in
+/// worker processes: [`compare`] of their [`per_process_fast`] ends.
+/// `None` when either run has fewer than two processes (compare its
+/// samples instead).
+pub fn compare_runs(
+    old: RunSamples<'_>,
+    new: RunSamples<'_>,
+    cfg: &ChangeConfig,
+) -> Option<Result<Change, StatsError>> {
+    let (old, new) = (old.fast_ends()?, new.fast_ends()?);
+    Some(compare(&old, &new, cfg))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

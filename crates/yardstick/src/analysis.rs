@@ -2,6 +2,7 @@
 //! change. A thin layer over `yardstick-stats`: it only chooses what to
 //! compute from the configuration.
 
+use yardstick_stats::processes::{compare_runs, RunSamples};
 use yardstick_stats::{
     classify, compare_with_resampled_new, estimates_with_distributions, BootstrapConfig, Change,
     ChangeConfig, ChangeDistributions, Distributions, Estimate, Estimates, StatsError, Tukey,
@@ -69,12 +70,6 @@ fn per_process_estimates(
     processes: Option<&[u32]>,
 ) -> Option<Vec<f64>> {
     let e = yardstick_stats::processes::per_process(iters, values, processes?).ok()?;
-    (e.len() >= 2).then_some(e)
-}
-
-/// The fast end of each worker process, when at least two took the samples.
-fn fast_ends(iters: &[f64], values: &[f64], processes: Option<&[u32]>) -> Option<Vec<f64>> {
-    let e = yardstick_stats::processes::per_process_fast(iters, values, processes?).ok()?;
     (e.len() >= 2).then_some(e)
 }
 
@@ -190,11 +185,21 @@ pub(crate) fn analyse(
         }
         // Runs are compared by their processes' fast ends, with the run's
         // own shift counted (`yardstick_stats::processes::compare`).
-        let old = old_sample.and_then(|o| fast_ends(&o.iters, &o.times, o.processes.as_deref()));
-        let new = fast_ends(&iters, &values, processes.as_deref());
-        if let (Some(old), Some(new)) = (old, new) {
-            let cfg = change_config(config);
-            change = Some(yardstick_stats::processes::compare(&old, &new, &cfg)?);
+        let runs = old_sample.and_then(|o| {
+            let old = RunSamples {
+                iters: &o.iters,
+                values: &o.times,
+                processes: o.processes.as_deref()?,
+            };
+            let new = RunSamples {
+                iters: &iters,
+                values: &values,
+                processes: processes.as_deref()?,
+            };
+            compare_runs(old, new, &change_config(config))
+        });
+        if let Some(compared) = runs {
+            change = Some(compared?);
             change_between_processes = true;
         }
     }

@@ -189,6 +189,7 @@ impl Db {
                     },
                     iters: iters.map(|b| from_blob(&b)).unwrap_or_default(),
                     values: vals.map(|b| from_blob(&b)).unwrap_or_default(),
+                    processes: None,
                 })
             })
             .map_err(|e| self.err(&e))?;

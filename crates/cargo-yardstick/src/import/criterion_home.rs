@@ -49,10 +49,13 @@ pub fn read_baseline(home: &Path, name: &str) -> Result<Vec<BenchResult>, String
                 let mut r = BenchResult::summary(id, b.unit.clone(), typical);
                 r.iters = b.sample.iters.clone();
                 r.values = b.sample.times.clone();
+                r.processes = b.sample.processes.clone();
                 out.push(r);
             }
         } else if let Some(s) = b.baseline(name) {
-            if let Ok(r) = BenchResult::from_samples(id, b.unit.clone(), s.iters, s.times) {
+            let processes = s.processes.clone();
+            if let Ok(mut r) = BenchResult::from_samples(id, b.unit.clone(), s.iters, s.times) {
+                r.processes = processes;
                 out.push(r);
             }
         }
