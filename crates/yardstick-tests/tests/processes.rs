@@ -71,6 +71,32 @@ fn a_default_run_samples_each_benchmark_in_several_processes() {
 }
 
 #[test]
+fn a_sample_size_asked_for_is_spread_over_the_processes() {
+    // Criterion.rs files often set a sample size: the plan is kept (10
+    // samples) and spread over 10 / 2 = 5 processes, two samples each.
+    let home = home("proc-planned");
+    let env = [("FIXTURE_PROCESSES", "1")];
+    let plan = [
+        "--sample-size",
+        "10",
+        "--warm-up-time",
+        "0.05",
+        "--measurement-time",
+        "0.1",
+        "processes/steady",
+    ];
+    let r = run(&home, &args(&plan), &env);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(r.stdout.contains("Collecting 10 samples"), "{}", r.stdout);
+    let procs = saved_processes(&home, "steady").expect("sample.json names the processes");
+    assert_eq!(procs.len(), 10, "{procs:?}");
+    let mut distinct = procs.clone();
+    distinct.sort_unstable();
+    distinct.dedup();
+    assert_eq!(distinct, [0, 1, 2, 3, 4], "{procs:?}");
+}
+
+#[test]
 fn an_unchanged_run_is_not_a_change_and_a_slower_one_is_a_regression() {
     let home = home("proc-verdicts");
     let a = args(&["processes/steady"]);

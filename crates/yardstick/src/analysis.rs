@@ -79,6 +79,12 @@ fn per_process_estimates(
     (e.len() >= 2).then_some(e)
 }
 
+/// The fast end of each worker process, when at least two took the samples.
+fn fast_ends(iters: &[f64], values: &[f64], processes: Option<&[u32]>) -> Option<Vec<f64>> {
+    let e = yardstick_stats::processes::per_process_fast(iters, values, processes?).ok()?;
+    (e.len() >= 2).then_some(e)
+}
+
 /// What the analysis of one benchmark found.
 #[derive(Debug, Clone)]
 pub(crate) struct Analysis {
@@ -122,8 +128,8 @@ impl Analysis {
 /// comparing with a saved `baseline` if given. When several worker
 /// processes took the samples, the typical estimate (slope, or mean) is
 /// their mean with Student's t interval over the processes, and a baseline
-/// taken the same way is compared process against process
-/// (`yardstick_stats::processes`); the other estimates and the plots' distributions stay the
+/// taken the same way is compared by the processes' fast ends with the
+/// run's own shift counted (`yardstick_stats::processes`); the other estimates and the plots' distributions stay the
 /// bootstrap's over samples.
 pub(crate) fn analyse(
     samples: Samples,
@@ -172,12 +178,13 @@ pub(crate) fn analyse(
         if let Some(honest) = honest {
             *estimates.slope.as_mut().unwrap_or(&mut estimates.mean) = honest;
         }
-        let old = old_sample.and_then(|o| {
-            per_process_estimates(o.sampling_mode, &o.iters, &o.times, o.processes.as_deref())
-        });
-        if let Some(old) = old {
+        // Runs are compared by their processes' fast ends, with the run's
+        // own shift counted (`yardstick_stats::processes::compare`).
+        let old = old_sample.and_then(|o| fast_ends(&o.iters, &o.times, o.processes.as_deref()));
+        let new = fast_ends(&iters, &values, processes.as_deref());
+        if let (Some(old), Some(new)) = (old, new) {
             let cfg = change_config(config);
-            change = Some(yardstick_stats::processes::compare(&old, e, &cfg)?);
+            change = Some(yardstick_stats::processes::compare(&old, &new, &cfg)?);
             change_between_processes = true;
         }
     }

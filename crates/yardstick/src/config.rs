@@ -154,7 +154,10 @@ impl Default for BenchmarkConfig {
             target_precision: 0.01,
             timeout: Duration::from_secs(5),
             min_time: Duration::from_millis(500),
-            processes: DEFAULT_PROCESSES,
+            // Worker processes re-run this binary, which only a harness
+            // main (`configure_from_args`) can serve: code that builds a
+            // `Criterion` itself (a test, a custom main) samples here.
+            processes: 1,
             metrics: Vec::new(),
             stdev: None,
             fail_if_slower: None,

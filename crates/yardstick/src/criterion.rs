@@ -4,7 +4,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use crate::cli::{help, Args, Baseline, Color, Mode, OutputFormat, Verbosity};
-use crate::config::{BenchmarkConfig, PlottingBackend};
+use crate::config::{BenchmarkConfig, PlottingBackend, DEFAULT_PROCESSES};
 use crate::filter::Filter;
 use crate::id::{BenchmarkId, FullId};
 use crate::measurement::{Measurement, WallTime};
@@ -358,7 +358,7 @@ impl<M: Measurement> Criterion<M> {
         }
         c.timeout = args.timeout.unwrap_or(c.timeout);
         c.min_time = args.min_time.unwrap_or(c.min_time);
-        c.processes = args.processes.unwrap_or(c.processes);
+        c.processes = args.processes.unwrap_or(DEFAULT_PROCESSES);
         c.stdev = args.stdev.or(c.stdev);
         c.fail_if_slower = args.fail_if_slower.or(c.fail_if_slower);
         c.fail_if_faster = args.fail_if_faster.or(c.fail_if_faster);

@@ -38,7 +38,12 @@ pub fn configure<M: Measurement>(
     if args.help {
         return Err("--help".into());
     }
-    Ok(c.configure_with(args))
+    // A front-end's fixed plan is sampled here, as its own harness does,
+    // unless `--processes` asks for worker processes.
+    let processes = args.processes.unwrap_or(1);
+    let mut c = c.configure_with(args);
+    c.config.processes = processes;
+    Ok(c)
 }
 
 /// What the run was asked to do.

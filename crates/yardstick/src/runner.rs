@@ -379,7 +379,62 @@ fn sample<M: Measurement>(
     if config.adaptive() {
         return sample_adaptively(m, terminal, id, config, f);
     }
+    if config.processes > 1 && config.metrics.is_empty() {
+        if let Some(s) = sample_as_planned_in_workers(terminal, id, config)? {
+            return Ok(s);
+        }
+    }
     sample_as_planned(m, terminal, id, config, f).map_err(|e| e.to_string())
+}
+
+/// The user's plan spread over worker processes; `None` when workers
+/// cannot be used (said once), to sample in this process instead.
+fn sample_as_planned_in_workers(
+    terminal: &Terminal,
+    id: &FullId,
+    config: &BenchmarkConfig,
+) -> Result<Option<Samples>, String> {
+    terminal.warm_up(&id.full_id, config.warm_up_time.as_nanos() as f64);
+    let planner = |met: f64| planned_counts(terminal, id, config, met);
+    match worker::sampling::sample_planned(&id.full_id, config, &planner) {
+        Ok(s) => Ok(Some(Samples::from_sampled(s))),
+        Err(worker::sampling::Unavailable::Failed(e)) => Err(e),
+        Err(worker::sampling::Unavailable::Fallback(why)) => {
+            fallback_note(terminal, &why);
+            Ok(None)
+        }
+    }
+}
+
+/// Says once per run that workers could not be used.
+fn fallback_note(terminal: &Terminal, why: &str) {
+    let note = format!(
+        "sampling in this process only, so intervals do not include run-to-run noise: {why}"
+    );
+    if state::first_time(&note) {
+        terminal.warning(&note);
+    }
+}
+
+/// Criterion.rs's sampling plan for `met` ns per iteration: the mode and
+/// every sample's iteration count, announced (with its warning, if any).
+fn planned_counts(
+    terminal: &Terminal,
+    id: &FullId,
+    config: &BenchmarkConfig,
+    met: f64,
+) -> (ActualSamplingMode, Vec<u64>) {
+    let n = config.sample_size as u64;
+    let target = config.measurement_time;
+    let mode = plan::choose_mode(config.sampling_mode, met, n, target.as_nanos() as f64);
+    let (counts, warning) = plan::iteration_counts(mode, met, n, target);
+    if let Some(w) = warning {
+        terminal.warning(w.trim_start_matches("Warning: "));
+    }
+    let expected: f64 = counts.iter().map(|&k| k as f64 * met).sum();
+    let total = counts.iter().fold(0u64, |a, &k| a.saturating_add(k));
+    terminal.measurement_start(&id.full_id, counts.len(), expected, total);
+    (mode, counts)
 }
 
 /// Criterion.rs's analysis process: warm-up for the warm-up time, then the
@@ -395,16 +450,7 @@ fn sample_as_planned<M: Measurement>(
     terminal.warm_up(&id.full_id, warm_up.as_nanos() as f64);
     let (elapsed, warm_iters) = routine::warm_up(m, f, warm_up)?;
     let met = elapsed / warm_iters as f64;
-    let n = config.sample_size as u64;
-    let target = config.measurement_time;
-    let mode = plan::choose_mode(config.sampling_mode, met, n, target.as_nanos() as f64);
-    let (counts, warning) = plan::iteration_counts(mode, met, n, target);
-    if let Some(w) = warning {
-        terminal.warning(w.trim_start_matches("Warning: "));
-    }
-    let expected: f64 = counts.iter().map(|&k| k as f64 * met).sum();
-    let total = counts.iter().fold(0u64, |a, &k| a.saturating_add(k));
-    terminal.measurement_start(&id.full_id, counts.len(), expected, total);
+    let (mode, counts) = planned_counts(terminal, id, config, met);
     let values = routine::bench(m, f, &counts)?;
     let iters = counts.iter().map(|&k| k as f64).collect();
     Ok(Samples::in_one_process(mode, iters, values))
@@ -430,12 +476,7 @@ fn sample_adaptively<M: Measurement>(
                 return Ok(Samples::from_sampled(s));
             }
             Err(worker::sampling::Unavailable::Failed(e)) => return Err(e),
-            Err(worker::sampling::Unavailable::Fallback(why)) => {
-                let note = format!("sampling in this process only, so intervals do not include run-to-run noise: {why}");
-                if state::first_time(&note) {
-                    terminal.warning(&note);
-                }
-            }
+            Err(worker::sampling::Unavailable::Fallback(why)) => fallback_note(terminal, &why),
         }
     }
     sample_in_this_process(m, terminal, id, config, f).map_err(|e| e.to_string())

@@ -154,3 +154,70 @@ fn bencher_tasty_stats_and_table() {
         insta::assert_snapshot!(name, render(format, Verbosity::Normal, &c));
     }
 }
+
+/// Flat samples in five processes, four each: process `p` runs at
+/// `level · (1 + offsets[p])` ns per iteration, ±0.1 % inside the process.
+fn in_processes(level: f64, offsets: [f64; 5]) -> (Vec<f64>, Vec<f64>, Vec<u32>) {
+    let mut out = (Vec::new(), Vec::new(), Vec::new());
+    for (p, off) in offsets.iter().enumerate() {
+        for i in 0..4 {
+            let wobble = [0.001, -0.001, 0.0005, -0.0005][i];
+            out.0.push(100.0);
+            out.1.push(100.0 * level * (1.0 + off + wobble));
+            out.2.push(p as u32);
+        }
+    }
+    out
+}
+
+/// A run in processes compared with a baseline in processes (or, with
+/// `old_in_processes` false, a baseline sampled in one process).
+fn analysis_in_processes(
+    new: (f64, [f64; 5]),
+    old: (f64, [f64; 5]),
+    old_in_processes: bool,
+) -> (Analysis, Vec<f64>) {
+    let (iters, times, procs) = in_processes(old.0, old.1);
+    let saved = crate::store::SavedSample {
+        sampling_mode: ActualSamplingMode::Flat,
+        iters,
+        times,
+        processes: old_in_processes.then_some(procs),
+    };
+    let (iters, values, procs) = in_processes(new.0, new.1);
+    let new = crate::analysis::Samples {
+        mode: ActualSamplingMode::Flat,
+        iters,
+        values,
+        processes: Some(procs),
+    };
+    let a = analyse(new, Some(&saved), &config(), false).expect("valid samples");
+    (a, saved.averages())
+}
+
+#[test]
+fn every_verdict_wording() {
+    let quiet = [0.0, 0.001, -0.001, 0.002, -0.002];
+    let still = [0.0, 0.0002, -0.0002, 0.0001, -0.0001];
+    let noisy = [0.06, -0.06, 0.05, -0.05, 0.0];
+    let mut out = String::new();
+    let mut show = |title: &str, a: &Analysis, base: &[f64], drift: Option<f64>| {
+        let mut c = completed(a, Some(base), None, &[]);
+        c.drift = drift;
+        out.push_str(&format!("--- {title}\n"));
+        out.push_str(&render(OutputFormat::Criterion, Verbosity::Normal, &c));
+    };
+    let (a, _) = analysis(Some(120.0));
+    let base = samples(120.0).1;
+    show("improved, one process", &a, &base, None);
+    let (a, base) = analysis_in_processes((110.0, quiet), (100.0, quiet), true);
+    show("regressed, in processes", &a, &base, None);
+    let (a, base) = analysis_in_processes((100.5, still), (100.0, still), true);
+    show("within the noise threshold", &a, &base, None);
+    show("within the machine's drift", &a, &base, Some(0.03));
+    let (a, base) = analysis_in_processes((100.0, noisy), (100.0, noisy), true);
+    show("too noisy to tell", &a, &base, None);
+    let (a, base) = analysis_in_processes((100.0, quiet), (100.0, quiet), false);
+    show("baseline in one process", &a, &base, None);
+    insta::assert_snapshot!("criterion_every_verdict", out);
+}

@@ -134,6 +134,31 @@ impl Pool {
 
 /// Samples benchmark `id` in worker processes.
 pub(crate) fn sample(id: &str, config: &BenchmarkConfig) -> Result<Sampled, Unavailable> {
+    with_pool(|pool| run(pool, id, config))
+}
+
+/// A fixed plan: from the time per iteration the first warm-up measured,
+/// the sampling mode and every sample's iteration count.
+pub(crate) type Planner<'a> = &'a dyn Fn(f64) -> (ActualSamplingMode, Vec<u64>);
+
+/// Samples benchmark `id` by a fixed plan (a sample size or measurement
+/// time the user asked for) spread over the worker processes: each warms
+/// up for its share of the warm-up time and takes every K-th planned
+/// sample, so the plan's time is kept and its interval still carries the
+/// run-to-run noise.
+pub(crate) fn sample_planned(
+    id: &str,
+    config: &BenchmarkConfig,
+    planner: Planner<'_>,
+) -> Result<Sampled, Unavailable> {
+    with_pool(|pool| run_planned(pool, id, config, planner))
+}
+
+/// Runs `f` on this process's pool, unless workers were given up on; gives
+/// them up when `f` finds they cannot be used.
+fn with_pool(
+    f: impl FnOnce(&mut Pool) -> Result<Sampled, Unavailable>,
+) -> Result<Sampled, Unavailable> {
     let mut guard = POOL.lock().unwrap_or_else(|e| e.into_inner());
     let pool = guard.get_or_insert_with(|| Pool {
         workers: Vec::new(),
@@ -142,12 +167,41 @@ pub(crate) fn sample(id: &str, config: &BenchmarkConfig) -> Result<Sampled, Unav
     if let Some(why) = &pool.disabled {
         return Err(Unavailable::Fallback(why.clone()));
     }
-    let result = run(pool, id, config);
+    let result = f(pool);
     if let Err(Unavailable::Fallback(why)) = &result {
         pool.disabled = Some(why.clone());
         pool.workers.clear();
     }
     result
+}
+
+fn failed(e: WorkerError) -> Unavailable {
+    Unavailable::Failed(e.to_string())
+}
+
+fn empty() -> Sampled {
+    Sampled {
+        mode: ActualSamplingMode::Linear,
+        iters: Vec::new(),
+        values: Vec::new(),
+        processes: Some(Vec::new()),
+        precision: None,
+        reached: false,
+    }
+}
+
+/// Adds process `k`'s samples; its estimate, if it has one, to `estimates`.
+fn add(s: &mut Sampled, estimates: &mut Vec<f64>, k: usize, iters: Vec<f64>, values: Vec<f64>) {
+    let linear = s.mode == ActualSamplingMode::Linear;
+    let procs = vec![k as u32; iters.len()];
+    if let Ok(e) = processes::per_process(&iters, &values, &procs, linear) {
+        estimates.extend(e);
+    }
+    s.iters.extend(iters);
+    s.values.extend(values);
+    if let Some(p) = s.processes.as_mut() {
+        p.extend(procs);
+    }
 }
 
 fn run(pool: &mut Pool, id: &str, config: &BenchmarkConfig) -> Result<Sampled, Unavailable> {
@@ -156,20 +210,12 @@ fn run(pool: &mut Pool, id: &str, config: &BenchmarkConfig) -> Result<Sampled, U
     let max_processes = config.processes.max(2);
     let min_processes = MIN_PROCESSES.min(max_processes);
     let mut plan: Option<(ActualSamplingMode, Vec<u64>)> = None;
-    let mut s = Sampled {
-        mode: ActualSamplingMode::Linear,
-        iters: Vec::new(),
-        values: Vec::new(),
-        processes: Some(Vec::new()),
-        precision: None,
-        reached: false,
-    };
+    let mut s = empty();
     let mut estimates = Vec::new();
     pool.workers.retain(|w| !w.is_gone());
     pool.fill(max_processes)?;
     for k in 0..max_processes {
         let worker = pool.ready(k, id)?;
-        let failed = |e: WorkerError| Unavailable::Failed(e.to_string());
         let (min, max) = if plan.is_none() {
             (
                 FIRST_WARM_UP_MIN,
@@ -189,16 +235,7 @@ fn run(pool: &mut Pool, id: &str, config: &BenchmarkConfig) -> Result<Sampled, U
         let (iters, values) = worker
             .sample(counts.clone(), SLICE, min_samples, limit)
             .map_err(failed)?;
-        let linear = *mode == ActualSamplingMode::Linear;
-        let procs = vec![k as u32; iters.len()];
-        if let Ok(e) = processes::per_process(&iters, &values, &procs, linear) {
-            estimates.extend(e);
-        }
-        s.iters.extend(iters);
-        s.values.extend(values);
-        if let Some(p) = s.processes.as_mut() {
-            p.extend(procs);
-        }
+        add(&mut s, &mut estimates, k, iters, values);
         if k + 1 < min_processes {
             continue;
         }
@@ -214,6 +251,55 @@ fn run(pool: &mut Pool, id: &str, config: &BenchmarkConfig) -> Result<Sampled, U
             break;
         }
     }
+    Ok(s)
+}
+
+/// Processes for a plan of `sample_size` samples: at most `--processes`,
+/// and at least two samples each.
+fn planned_processes(config: &BenchmarkConfig) -> usize {
+    config.processes.min(config.sample_size / 2).max(2)
+}
+
+fn run_planned(
+    pool: &mut Pool,
+    id: &str,
+    config: &BenchmarkConfig,
+    planner: Planner<'_>,
+) -> Result<Sampled, Unavailable> {
+    let k_max = planned_processes(config);
+    let share = (config.warm_up_time / k_max as u32).max(WARM_UP_MIN);
+    let mut plan: Option<(Vec<u64>, f64)> = None;
+    let mut s = empty();
+    let mut estimates = Vec::new();
+    pool.workers.retain(|w| !w.is_gone());
+    pool.fill(k_max)?;
+    for k in 0..k_max {
+        let worker = pool.ready(k, id)?;
+        let met = worker
+            .warm_up(WARM_UP_MIN, share, watchdog(config))
+            .map_err(failed)?;
+        let (counts, met) = plan.get_or_insert_with(|| {
+            let (mode, counts) = planner(met);
+            s.mode = mode;
+            (counts, met)
+        });
+        let mine: Vec<u64> = counts.iter().skip(k).step_by(k_max).copied().collect();
+        if mine.is_empty() {
+            break;
+        }
+        // A planned slice may be long (a long measurement time): the
+        // watchdog allows three times what it should take.
+        let expected = mine.iter().map(|&n| n as f64).sum::<f64>() * *met;
+        let limit = watchdog(config)
+            .max(Duration::from_secs_f64((3.0 * expected / 1e9).min(1e6)) + Duration::from_secs(2));
+        let n = mine.len() as u32;
+        let (iters, values) = worker
+            .sample(mine, Duration::ZERO, n, limit)
+            .map_err(failed)?;
+        add(&mut s, &mut estimates, k, iters, values);
+    }
+    s.precision = processes::relative_half_width(&estimates, config.confidence_level);
+    s.reached = true;
     Ok(s)
 }
 
