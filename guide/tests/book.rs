@@ -353,3 +353,20 @@ fn which(tool: &str) -> Option<PathBuf> {
             .find(|p| p.is_file())
     })
 }
+
+#[test]
+fn the_readmes_links_into_the_repository_resolve() {
+    let root = guide().join("..");
+    let readme = fs::read_to_string(root.join("README.md")).unwrap();
+    let mut broken = Vec::new();
+    for (target, line) in links(&readme) {
+        if target.contains("://") {
+            continue;
+        }
+        let file = target.split('#').next().unwrap_or_default();
+        if !root.join(file).exists() {
+            broken.push(format!("README.md:{line}: {target}"));
+        }
+    }
+    assert!(broken.is_empty(), "broken links:\n{}", broken.join("\n"));
+}
