@@ -59,7 +59,7 @@ impl Bench<'_> {
     /// Renders the kept results through `template` (MiniJinja source: one
     /// of [`templates`] or your own) into `out`, as nanobench's
     /// `Bench::render`. The context is the harness's (`title`,
-    /// `benchmarks`, see the README's *Templates*): `title` is the bench's
+    /// `benchmarks`, see the user guide's *Templates* chapter): `title` is the bench's
     /// title; each result is a benchmark whose `group` is its title,
     /// `function` its name, `typical` its median, `err_percent` nanobench's
     /// err%, `samples` its epochs, `throughput` its batch, and `context`
