@@ -14,13 +14,23 @@ use std::collections::BTreeMap;
 use crate::parser::{at, CallgrindProfile};
 
 /// Folded stacks (`a;b;c cost`) for event `index`, rooted at the functions
-/// whose name contains `root` (all functions without callers when none
-/// matches).
+/// whose name contains `root` and that no other such function calls (a
+/// closure inside the benchmark is not a root of its own); all functions
+/// without callers when none matches.
 pub fn folded_stacks(profile: &CallgrindProfile, index: usize, root: &str) -> Vec<String> {
-    let mut roots: Vec<&String> = profile
+    let matching: Vec<&String> = profile
         .functions
         .keys()
         .filter(|name| name.contains(root))
+        .collect();
+    let mut roots: Vec<&String> = matching
+        .iter()
+        .copied()
+        .filter(|name| {
+            !matching
+                .iter()
+                .any(|m| m != name && profile.functions[*m].calls.contains_key(*name))
+        })
         .collect();
     if roots.is_empty() {
         let called: std::collections::BTreeSet<&String> = profile
@@ -161,6 +171,27 @@ fn=helper
         assert_eq!(
             stacks,
             vec!["measure 10", "measure;fib 50", "measure;fib;helper 40"]
+        );
+    }
+
+    #[test]
+    fn a_closure_inside_the_root_is_no_root_of_its_own() {
+        let p = parse_str(
+            "events: Ir
+fn=b::measured
+1 10
+cfn=b::measured::{{closure}}
+calls=2 1
+1 6
+fn=b::measured::{{closure}}
+1 6
+",
+        )
+        .unwrap();
+        // 10 + 6 = 16 in all, as the benchmark's total: the closure counted once.
+        assert_eq!(
+            folded_stacks(&p, 0, "measured"),
+            vec!["b::measured 10", "b::measured;b::measured::{{closure}} 6"]
         );
     }
 

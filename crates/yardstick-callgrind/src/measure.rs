@@ -169,8 +169,10 @@ fn callgrind(
                 }
             }
             args.extend(["--compress-strings=no".into(), "--compress-pos=no".into()]);
-            if let Some(t) = &job.toggle {
+            if !job.toggles.is_empty() {
                 args.push("--collect-atstart=no".into());
+            }
+            for t in &job.toggles {
                 args.push(format!("--toggle-collect={t}").into());
             }
             args.extend(user.into_iter().map(OsString::from));
@@ -185,7 +187,7 @@ fn callgrind(
     let out_path = files.path("out", &new_version);
     let profile = parser::parse_file(&out_path).map_err(|e| e.to_string())?;
     let new = Metrics::from_raw(profile.total_pairs());
-    if job.toggle.is_some()
+    if !job.toggles.is_empty()
         && new.get(crate::EventKind::Ir).unwrap_or(0) == 0
         && new_version == Version::New
     {

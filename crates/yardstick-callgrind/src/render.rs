@@ -31,7 +31,7 @@ pub fn flamegraphs(
     #[cfg(feature = "flamegraph")]
     {
         use crate::flamegraph::{draw, draw_diff, folded_stacks};
-        let root = if job.toggle.is_some() {
+        let root = if !job.toggles.is_empty() {
             "__yardstick_callgrind_measure"
         } else {
             ""
