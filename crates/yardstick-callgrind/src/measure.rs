@@ -4,6 +4,7 @@
 
 use std::ffi::OsString;
 use std::path::Path;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use crate::cli::{NoCapture, Options, OutputFormat};
 use crate::compare::{diffs, format_line, signed_short, Diff};
@@ -70,6 +71,17 @@ pub fn run(job: &Job, opts: &Options, p: &mut Printer) -> BenchmarkSummary {
     }
     if opts.load_baseline.is_none() {
         for tool in crate::tools::tools_of(job, opts) {
+            if let Some(m) = &tool.outfile_modifier {
+                warn_once(
+                    &OUTFILE_MODIFIER_WARNED,
+                    p,
+                    format!(
+                        "warning: Tool::outfile_modifier(\"{m}\") is not supported: {} writes \
+                         one output file per benchmark",
+                        tool.kind.id()
+                    ),
+                );
+            }
             match crate::tools::run(job, &tool) {
                 Ok(t) => {
                     if text {
@@ -92,6 +104,15 @@ pub fn run(job: &Job, opts: &Options, p: &mut Printer) -> BenchmarkSummary {
         }
     }
     s
+}
+
+static OUTFILE_MODIFIER_WARNED: AtomicBool = AtomicBool::new(false);
+
+/// Prints `message` the first time `flag` is seen unset in this process.
+fn warn_once(flag: &AtomicBool, p: &mut Printer, message: String) {
+    if !flag.swap(true, Ordering::Relaxed) {
+        p.err(message);
+    }
 }
 
 fn fail(s: &mut BenchmarkSummary, message: String) {
@@ -142,7 +163,18 @@ fn callgrind(
     if opts.output_format == OutputFormat::Default {
         print_metrics(&all, new_name.as_deref(), old_name.as_deref(), p);
     }
-    let regressions = regressions(job, opts, &all);
+    // Limits reach every counted event, not only the printed ones.
+    let every: Vec<(crate::EventKind, Diff)> = new
+        .0
+        .keys()
+        .map(|k| {
+            (
+                *k,
+                Diff::new(new.get(*k), old.as_ref().and_then(|o| o.get(*k))),
+            )
+        })
+        .collect();
+    let regressions = regressions(job, opts, &every, p);
     for r in &regressions {
         let line = regression_line(r);
         p.err(line.clone());
@@ -307,18 +339,42 @@ fn print_metrics(
 }
 
 /// The limits breached: the command line's (or its environment
-/// variable's) win over the code's.
-fn regressions(job: &Job, opts: &Options, all: &[(crate::EventKind, Diff)]) -> Vec<Regression> {
+/// variable's) win over the code's. A limit on an event callgrind did not
+/// count (`Bc` without `--branch-sim=yes`, iai-callgrind's system-call
+/// kinds) cannot be checked: a warning says so, once.
+fn regressions(
+    job: &Job,
+    opts: &Options,
+    all: &[(crate::EventKind, Diff)],
+    p: &mut Printer,
+) -> Vec<Regression> {
     let from_cli = opts.regression.clone().map(|limits| {
         let mut cfg = RegressionConfig::default();
         cfg.limits(limits).fail_fast(opts.regression_fail_fast);
         cfg
     });
-    match from_cli.or_else(|| job.config.regression.clone()) {
-        Some(cfg) => check_regressions(&cfg, all),
-        None => Vec::new(),
+    let Some(cfg) = from_cli.or_else(|| job.config.regression.clone()) else {
+        return Vec::new();
+    };
+    let limited = cfg.limits.iter().map(|(k, _)| *k);
+    for kind in limited.chain(cfg.hard_limits.iter().map(|(k, _)| *k)) {
+        if !all.iter().any(|(k, d)| *k == kind && d.new.is_some()) {
+            warn_once(
+                &UNCOUNTED_LIMIT_WARNED,
+                p,
+                format!(
+                    "warning: {}: callgrind counted no {} (see the callgrind arguments); \
+                     its regression limit is not checked",
+                    job.header,
+                    kind.name()
+                ),
+            );
+        }
     }
+    check_regressions(&cfg, all)
 }
+
+static UNCOUNTED_LIMIT_WARNED: AtomicBool = AtomicBool::new(false);
 
 /// Draws the flamegraphs the configuration (or `--flamegraph`) asks for;
 /// returns their paths. A failure is a warning.
@@ -457,7 +513,7 @@ pub(crate) fn execute(
 ) -> Result<Outcome, String> {
     let sandbox = if job.sandboxed() {
         Some(
-            Sandbox::new(job.config.fixtures.as_deref())
+            Sandbox::new(job.config.fixtures.as_ref())
                 .map_err(|e| format!("{}: {e}", job.header))?,
         )
     } else {

@@ -164,9 +164,9 @@ pub fn run_binary(
                 }
             };
             let mut merged = group_config.merged(&run.config);
-            if let Some(f) = &merged.fixtures {
-                if f.is_relative() {
-                    merged.fixtures = Some(Path::new(context.manifest_dir).join(f));
+            if let Some(f) = &mut merged.fixtures {
+                if f.dir.is_relative() {
+                    f.dir = Path::new(context.manifest_dir).join(&f.dir);
                 }
             }
             for arg in &run.args {

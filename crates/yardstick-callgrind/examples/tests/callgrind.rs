@@ -206,6 +206,27 @@ fn a_regression_limit_fails_the_run() {
         "names the benchmark: {err}"
     );
     assert!(!err.contains("panicked"), "{err}");
+    // Limits reach events that are counted but not printed: 10 % more
+    // work reads about 10 % more data (Dr) too.
+    let reads = run(
+        LIB,
+        &h,
+        &["bench_work", "--regression=Dr=5"],
+        &[("CG_WORK", "1210")],
+    );
+    let (out, err) = text(&reads);
+    assert_eq!(reads.status.code(), Some(3), "{out}\n{err}");
+    assert!(err.contains("Performance has regressed: Dr ("), "{err}");
+    // A limit on an event callgrind did not count says so, and passes.
+    let branches = run(
+        LIB,
+        &h,
+        &["bench_work", "--regression=Bc=5"],
+        &[("CG_WORK", "1210")],
+    );
+    let (out, err) = text(&branches);
+    assert!(branches.status.success(), "{out}\n{err}");
+    assert_eq!(err.matches("callgrind counted no Bc").count(), 1, "{err}");
 }
 
 #[test]
