@@ -130,8 +130,10 @@ pub fn draw_diff(
 ) -> Result<Vec<u8>, String> {
     let before = old.join("\n");
     let after = new.join("\n");
-    let mut diff_opts = inferno::differential::Options::default();
-    diff_opts.normalize = style.normalize_differential;
+    let diff_opts = inferno::differential::Options {
+        normalize: style.normalize_differential,
+        ..Default::default()
+    };
     let mut folded = Vec::new();
     inferno::differential::from_readers(
         diff_opts,
