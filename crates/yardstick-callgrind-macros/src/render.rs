@@ -1,19 +1,35 @@
-//! The expansion: the function as written (never inlined, so it keeps its
-//! own symbol for `callgrind_annotate` and the flamegraphs), and beside it a
-//! hidden module of the same name whose `__yardstick_benches()` lists its
-//! benchmarks for `library_benchmark_group!`.
+//! The expansion: a hidden module named after the function holding the
+//! function itself, renamed [`MEASURED`], and `__yardstick_benches()`, which
+//! lists its benchmarks for `library_benchmark_group!`. The function keeps
+//! its name through a `use` beside the module.
+//!
+//! Callgrind counts only [`MEASURED`] functions (`--toggle-collect`), as
+//! iai-callgrind counts only its wrapper module's: setup, the arguments and
+//! moving them into the call happen outside, so a benchmark costs what its
+//! own body costs. The name is fixed (not the user's) so one pattern without
+//! a trailing wildcard matches every benchmark, also when the compiler
+//! merges two identical bodies, and never a closure inside the body
+//! (`...::__yardstick_callgrind_measured::{{closure}}`), which would turn
+//! collection off while it runs.
 
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
 use crate::parse::{Bench, Parsed};
 
+/// The name of every benchmark function in the expansion; the harness's
+/// toggle pattern names it too.
+const MEASURED: &str = "__yardstick_callgrind_measured";
+
 /// Renders the function and its benchmark module; `k` is the path of the
 /// harness crate.
 pub fn render(parsed: &Parsed, k: &TokenStream) -> TokenStream {
-    let function = &parsed.function;
-    let name = &function.sig.ident;
-    let vis = &function.vis;
+    let name = &parsed.function.sig.ident;
+    let vis = &parsed.function.vis;
+    let measured = format_ident!("{}", MEASURED);
+    let mut function = parsed.function.clone();
+    function.sig.ident = measured.clone();
+    function.vis = syn::parse_quote!(pub);
     let fn_config = match &parsed.config {
         Some(c) => quote!(::std::option::Option::Some(#k::__private::into_config(#c))),
         None => quote!(::std::option::Option::None),
@@ -21,16 +37,19 @@ pub fn render(parsed: &Parsed, k: &TokenStream) -> TokenStream {
     let benches = parsed.benches.iter().map(|b| bench(b, name, k));
     let files = &parsed.files;
     quote! {
-        #[inline(never)]
-        #function
-
         #[doc(hidden)]
         #[allow(non_snake_case, clippy::module_inception)]
         #vis mod #name {
             #[allow(unused_imports)]
             use super::*;
+            // The body may call the function by its own name.
+            #[allow(unused_imports)]
+            use self::#measured as #name;
 
             #(const _: &str = ::std::include_str!(#files);)*
+
+            #[inline(never)]
+            #function
 
             /// The benchmarks of this function, in attribute order.
             pub fn __yardstick_benches() -> ::std::vec::Vec<#k::LibraryBenchmark> {
@@ -39,6 +58,9 @@ pub fn render(parsed: &Parsed, k: &TokenStream) -> TokenStream {
                 ::std::vec![#(#benches),*]
             }
         }
+
+        #[allow(unused_imports)]
+        #vis use #name::#measured as #name;
     }
 }
 
@@ -53,7 +75,7 @@ fn bench(b: &Bench, name: &syn::Ident, k: &TokenStream) -> TokenStream {
         Some(c) => quote!(::std::option::Option::Some(#k::__private::into_config(#c))),
         None => quote!(::std::option::Option::None),
     };
-    let run = run(b, name, k);
+    let run = run(b);
     quote! {
         #k::LibraryBenchmark {
             function: ::std::stringify!(#name),
@@ -66,11 +88,13 @@ fn bench(b: &Bench, name: &syn::Ident, k: &TokenStream) -> TokenStream {
     }
 }
 
-/// The closure that sets up, calls the function inside the measured region
-/// and tears down. The arguments are evaluated in a `match` scrutinee so that
-/// temporaries they borrow (`&vec![1, 2]`) live through the call, as in
-/// iai-callgrind's single expression.
-fn run(b: &Bench, name: &syn::Ident, k: &TokenStream) -> TokenStream {
+/// The function that sets up, calls the benchmark and tears down. Only the
+/// call's inside is counted; the arguments are evaluated in a `match`
+/// scrutinee so that temporaries they borrow (`&vec![1, 2]`) live through
+/// the call, as in iai-callgrind's single expression, and pass through
+/// `black_box` so the optimiser cannot fold them into the function.
+fn run(b: &Bench) -> TokenStream {
+    let measured = format_ident!("{}", MEASURED);
     let args = &b.args;
     let teardown = match &b.teardown {
         Some(t) => quote!(::std::hint::black_box(#t(_output));),
@@ -80,7 +104,7 @@ fn run(b: &Bench, name: &syn::Ident, k: &TokenStream) -> TokenStream {
         Some(setup) => quote! {
             || match ::std::hint::black_box(#setup(#(#args),*)) {
                 input => {
-                    let _output = #k::__private::measure(move || super::#name(input));
+                    let _output = ::std::hint::black_box(#measured(input));
                     #teardown
                 }
             }
@@ -90,7 +114,7 @@ fn run(b: &Bench, name: &syn::Ident, k: &TokenStream) -> TokenStream {
             quote! {
                 || match (#(::std::hint::black_box(#args),)*) {
                     (#(#binds,)*) => {
-                        let _output = #k::__private::measure(move || super::#name(#(#binds),*));
+                        let _output = ::std::hint::black_box(#measured(#(#binds),*));
                         #teardown
                     }
                 }

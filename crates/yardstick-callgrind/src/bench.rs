@@ -19,8 +19,9 @@ pub struct LibraryBenchmark {
     pub function_config: Option<LibraryBenchmarkConfig>,
     /// The configuration at `#[bench]` level.
     pub config: Option<LibraryBenchmarkConfig>,
-    /// Runs setup, the measured call and teardown. Only the measured call
-    /// (inside [`__private::measure`](crate::__private::measure)) is counted.
+    /// Runs setup, the measured call and teardown. Only the benchmark
+    /// function is counted (named `__yardstick_callgrind_measured`, or
+    /// called inside [`__private::measure`](crate::__private::measure)).
     pub run: fn(),
 }
 

@@ -183,7 +183,17 @@ impl Run {
     /// iai-callgrind's `Options` (`Options::default().exit_with(..)`, as
     /// its README writes it).
     pub fn options(&mut self, options: impl Into<Options>) -> &mut Self {
-        if let Some(exit_with) = options.into().exit_with {
+        let o = options.into();
+        if let Some(clear) = o.env_clear {
+            self.config.env_clear(clear);
+        }
+        if let Some(dir) = o.current_dir {
+            self.config.current_dir(dir);
+        }
+        if let Some(symbol) = o.entry_point {
+            self.config.entry_point(symbol);
+        }
+        if let Some(exit_with) = o.exit_with {
             self.config.exit_with(exit_with);
         }
         self
@@ -247,22 +257,38 @@ impl Run {
     }
 }
 
-/// iai-callgrind's run options: only the expected exit status matters here.
+/// iai-callgrind's run options, applied to the [`Run`] they are given to
+/// (the same as its own builder methods).
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Options {
+    env_clear: Option<bool>,
+    current_dir: Option<PathBuf>,
+    entry_point: Option<String>,
     exit_with: Option<ExitWith>,
 }
 
 impl Options {
-    /// The exit status expected.
-    pub fn exit_with(&mut self, exit_with: impl Into<ExitWith>) -> &mut Self {
-        self.exit_with = Some(exit_with.into());
+    /// Whether the environment is cleared first (default: yes).
+    pub fn env_clear(&mut self, clear: bool) -> &mut Self {
+        self.env_clear = Some(clear);
         self
     }
 
-    /// Accepted for iai-callgrind's API: benchmarks always run in one
-    /// process of their own.
-    pub fn env_clear(&mut self, _clear: bool) -> &mut Self {
+    /// The directory the command runs in.
+    pub fn current_dir(&mut self, dir: impl Into<PathBuf>) -> &mut Self {
+        self.current_dir = Some(dir.into());
+        self
+    }
+
+    /// Counts only from this function on (see [`Run::entry_point`]).
+    pub fn entry_point(&mut self, symbol: impl Into<String>) -> &mut Self {
+        self.entry_point = Some(symbol.into());
+        self
+    }
+
+    /// The exit status expected.
+    pub fn exit_with(&mut self, exit_with: impl Into<ExitWith>) -> &mut Self {
+        self.exit_with = Some(exit_with.into());
         self
     }
 }
@@ -380,5 +406,24 @@ mod tests {
         assert!(ExitWith::Code(3).accepts(Some(3)));
         assert!(!ExitWith::Code(3).accepts(Some(0)));
         assert!(!ExitWith::Code(3).accepts(None));
+    }
+
+    #[test]
+    fn options_reach_the_run() {
+        let mut run = Run::with_arg(Arg::empty("a"));
+        run.options(
+            Options::default()
+                .env_clear(false)
+                .current_dir("inputs")
+                .entry_point("my_exe::main")
+                .exit_with(ExitWith::Code(3)),
+        );
+        assert_eq!(run.config.env_clear, Some(false));
+        assert_eq!(run.config.current_dir, Some(PathBuf::from("inputs")));
+        assert_eq!(run.config.entry_point.as_deref(), Some("my_exe::main"));
+        assert_eq!(run.config.exit_with, Some(ExitWith::Code(3)));
+        // Options that say nothing change nothing.
+        run.options(Options::default());
+        assert_eq!(run.config.env_clear, Some(false));
     }
 }

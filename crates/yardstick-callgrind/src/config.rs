@@ -33,7 +33,7 @@ pub struct LibraryBenchmarkConfig {
     pub(crate) tools: Vec<Tool>,
     pub(crate) flamegraph: Option<FlamegraphConfig>,
     pub(crate) sandbox: Option<bool>,
-    pub(crate) fixtures: Option<PathBuf>,
+    pub(crate) fixtures: Option<Fixtures>,
     pub(crate) current_dir: Option<PathBuf>,
     pub(crate) entry_point: Option<String>,
     pub(crate) exit_with: Option<crate::ExitWith>,
@@ -182,7 +182,7 @@ impl LibraryBenchmarkConfig {
     /// Binary benchmarks: a directory (relative to the package root) copied
     /// into the sandbox, under its own name, before each run.
     pub fn fixtures(&mut self, dir: impl Into<Fixtures>) -> &mut Self {
-        self.fixtures = Some(dir.into().dir);
+        self.fixtures = Some(dir.into());
         self
     }
 
@@ -370,6 +370,7 @@ pub struct Tool {
     pub(crate) kind: ValgrindTool,
     pub(crate) args: Vec<String>,
     pub(crate) enabled: bool,
+    pub(crate) outfile_modifier: Option<String>,
 }
 
 impl Tool {
@@ -380,6 +381,7 @@ impl Tool {
             kind,
             args: Vec::new(),
             enabled: true,
+            outfile_modifier: None,
         }
     }
 
@@ -401,9 +403,13 @@ impl Tool {
         self
     }
 
-    /// Accepted for iai-callgrind's API; the output files keep their
-    /// fixed names (`<tool>.<function>.<id>.out`).
-    pub fn outfile_modifier(&mut self, _modifier: impl Into<String>) -> &mut Self {
+    /// Not supported: the output files keep their fixed names
+    /// (`<tool>.<function>.<id>.out`), one per benchmark, so a program
+    /// traced into its children (`--trace-children=yes`) has them write
+    /// into one file. Accepted so iai-callgrind files compile; the run
+    /// prints a warning.
+    pub fn outfile_modifier(&mut self, modifier: impl Into<String>) -> &mut Self {
+        self.outfile_modifier = Some(modifier.into());
         self
     }
 }
@@ -413,17 +419,22 @@ impl Tool {
 #[derive(Debug, Clone, PartialEq)]
 pub struct Fixtures {
     pub(crate) dir: PathBuf,
+    pub(crate) follow_symlinks: bool,
 }
 
 impl Fixtures {
     /// The directory `dir`.
     pub fn new(dir: impl Into<PathBuf>) -> Fixtures {
-        Fixtures { dir: dir.into() }
+        Fixtures {
+            dir: dir.into(),
+            follow_symlinks: false,
+        }
     }
 
-    /// Accepted for iai-callgrind's API: the copy always follows symbolic
-    /// links.
-    pub fn follow_symlinks(&mut self, _value: bool) -> &mut Self {
+    /// With `true`, a symbolic link in the directory is copied as what it
+    /// points to; by default (as iai-callgrind) the link itself is copied.
+    pub fn follow_symlinks(&mut self, follow: bool) -> &mut Self {
+        self.follow_symlinks = follow;
         self
     }
 }
@@ -523,6 +534,11 @@ pub struct FlamegraphConfig {
     pub(crate) kind: FlamegraphKind,
     pub(crate) event_kinds: Vec<EventKind>,
     pub(crate) title: Option<String>,
+    pub(crate) subtitle: Option<String>,
+    pub(crate) negate_differential: bool,
+    pub(crate) normalize_differential: bool,
+    pub(crate) direction: Direction,
+    pub(crate) min_width: Option<f64>,
 }
 
 impl Default for FlamegraphConfig {
@@ -531,6 +547,11 @@ impl Default for FlamegraphConfig {
             kind: FlamegraphKind::All,
             event_kinds: vec![EventKind::Ir],
             title: None,
+            subtitle: None,
+            negate_differential: false,
+            normalize_differential: false,
+            direction: Direction::BottomToTop,
+            min_width: None,
         }
     }
 }
@@ -555,29 +576,36 @@ impl FlamegraphConfig {
         self
     }
 
-    /// Accepted for iai-callgrind's API (the subtitle names the benchmark).
-    pub fn subtitle(&mut self, _subtitle: impl Into<String>) -> &mut Self {
+    /// The line under the title (default: none).
+    pub fn subtitle(&mut self, subtitle: impl Into<String>) -> &mut Self {
+        self.subtitle = Some(subtitle.into());
         self
     }
 
-    /// Accepted for iai-callgrind's API: differential flamegraphs show
-    /// growth in red, as inferno draws them.
-    pub fn negate_differential(&mut self, _negate: bool) -> &mut Self {
+    /// Differential flamegraphs drawn on the old profile's shape with the
+    /// colours reversed (blue: grew), instead of on the new one's.
+    pub fn negate_differential(&mut self, negate: bool) -> &mut Self {
+        self.negate_differential = negate;
         self
     }
 
-    /// Accepted for iai-callgrind's API.
-    pub fn normalize_differential(&mut self, _normalize: bool) -> &mut Self {
+    /// Scales the old profile's total to the new one's before the
+    /// differential flamegraph, so a uniform change shows no colour.
+    pub fn normalize_differential(&mut self, normalize: bool) -> &mut Self {
+        self.normalize_differential = normalize;
         self
     }
 
-    /// Accepted for iai-callgrind's API: stacks grow upwards.
-    pub fn direction(&mut self, _direction: Direction) -> &mut Self {
+    /// Which way stacks grow (default: bottom to top).
+    pub fn direction(&mut self, direction: Direction) -> &mut Self {
+        self.direction = direction;
         self
     }
 
-    /// Accepted for iai-callgrind's API: inferno's minimum width is used.
-    pub fn min_width(&mut self, _min_width: f64) -> &mut Self {
+    /// Frames narrower than `min_width` pixels are left out (inferno's
+    /// default 0.1 otherwise).
+    pub fn min_width(&mut self, min_width: f64) -> &mut Self {
+        self.min_width = Some(min_width);
         self
     }
 }

@@ -14,13 +14,23 @@ use std::collections::BTreeMap;
 use crate::parser::{at, CallgrindProfile};
 
 /// Folded stacks (`a;b;c cost`) for event `index`, rooted at the functions
-/// whose name contains `root` (all functions without callers when none
-/// matches).
+/// whose name contains `root` and that no other such function calls (a
+/// closure inside the benchmark is not a root of its own); all functions
+/// without callers when none matches.
 pub fn folded_stacks(profile: &CallgrindProfile, index: usize, root: &str) -> Vec<String> {
-    let mut roots: Vec<&String> = profile
+    let matching: Vec<&String> = profile
         .functions
         .keys()
         .filter(|name| name.contains(root))
+        .collect();
+    let mut roots: Vec<&String> = matching
+        .iter()
+        .copied()
+        .filter(|name| {
+            !matching
+                .iter()
+                .any(|m| m != name && profile.functions[*m].calls.contains_key(*name))
+        })
         .collect();
     if roots.is_empty() {
         let called: std::collections::BTreeSet<&String> = profile
@@ -91,10 +101,13 @@ fn walk<'a>(
 ///
 /// When inferno fails (it reports why).
 #[cfg(feature = "flamegraph")]
-pub fn draw(stacks: &[String], title: &str, count_name: &str) -> Result<Vec<u8>, String> {
-    let mut opts = inferno::flamegraph::Options::default();
-    opts.title = title.to_owned();
-    opts.count_name = count_name.to_owned();
+pub fn draw(
+    stacks: &[String],
+    style: &crate::config::FlamegraphConfig,
+    title: &str,
+    count_name: &str,
+) -> Result<Vec<u8>, String> {
+    let mut opts = options(style, title, count_name);
     let mut svg = Vec::new();
     inferno::flamegraph::from_lines(&mut opts, stacks.iter().map(String::as_str), &mut svg)
         .map_err(|e| format!("flamegraph: {e}"))?;
@@ -102,7 +115,7 @@ pub fn draw(stacks: &[String], title: &str, count_name: &str) -> Result<Vec<u8>,
 }
 
 /// Draws the differential flamegraph of `old` → `new` (red: grew, blue:
-/// shrank).
+/// shrank; reversed on the old shape with `negate_differential`).
 ///
 /// # Errors
 ///
@@ -111,27 +124,51 @@ pub fn draw(stacks: &[String], title: &str, count_name: &str) -> Result<Vec<u8>,
 pub fn draw_diff(
     old: &[String],
     new: &[String],
+    style: &crate::config::FlamegraphConfig,
     title: &str,
     count_name: &str,
 ) -> Result<Vec<u8>, String> {
     let before = old.join("\n");
     let after = new.join("\n");
+    let diff_opts = inferno::differential::Options {
+        normalize: style.normalize_differential,
+        ..Default::default()
+    };
     let mut folded = Vec::new();
     inferno::differential::from_readers(
-        inferno::differential::Options::default(),
+        diff_opts,
         before.as_bytes(),
         after.as_bytes(),
         &mut folded,
     )
     .map_err(|e| format!("differential flamegraph: {e}"))?;
     let folded = String::from_utf8_lossy(&folded).into_owned();
-    let mut opts = inferno::flamegraph::Options::default();
-    opts.title = title.to_owned();
-    opts.count_name = count_name.to_owned();
+    let mut opts = options(style, title, count_name);
+    opts.negate_differentials = style.negate_differential;
     let mut svg = Vec::new();
     inferno::flamegraph::from_lines(&mut opts, folded.lines(), &mut svg)
         .map_err(|e| format!("differential flamegraph: {e}"))?;
     Ok(svg)
+}
+
+/// inferno's options for `style`.
+#[cfg(feature = "flamegraph")]
+fn options<'a>(
+    style: &crate::config::FlamegraphConfig,
+    title: &str,
+    count_name: &str,
+) -> inferno::flamegraph::Options<'a> {
+    let mut opts = inferno::flamegraph::Options::default();
+    opts.title = title.to_owned();
+    opts.count_name = count_name.to_owned();
+    opts.subtitle = style.subtitle.clone();
+    if style.direction == crate::config::Direction::TopToBottom {
+        opts.direction = inferno::flamegraph::Direction::Inverted;
+    }
+    if let Some(w) = style.min_width {
+        opts.min_width = w;
+    }
+    opts
 }
 
 #[cfg(test)]
@@ -164,14 +201,56 @@ fn=helper
         );
     }
 
+    #[test]
+    fn a_closure_inside_the_root_is_no_root_of_its_own() {
+        let p = parse_str(
+            "events: Ir
+fn=b::measured
+1 10
+cfn=b::measured::{{closure}}
+calls=2 1
+1 6
+fn=b::measured::{{closure}}
+1 6
+",
+        )
+        .unwrap();
+        // 10 + 6 = 16 in all, as the benchmark's total: the closure counted once.
+        assert_eq!(
+            folded_stacks(&p, 0, "measured"),
+            vec!["b::measured 10", "b::measured;b::measured::{{closure}} 6"]
+        );
+    }
+
     #[cfg(feature = "flamegraph")]
     #[test]
     fn draws_svg() {
         let p = parse_str(PROFILE).unwrap();
         let stacks = folded_stacks(&p, 0, "measure");
-        let svg = draw(&stacks, "t", "Ir").unwrap();
-        assert!(String::from_utf8_lossy(&svg).contains("<svg"));
-        let diff = draw_diff(&stacks, &stacks, "t", "Ir").unwrap();
+        let plain = crate::config::FlamegraphConfig::default();
+        let svg = draw(&stacks, &plain, "t", "Ir").unwrap();
+        let text = String::from_utf8_lossy(&svg);
+        assert!(text.contains("<svg"));
+        assert!(!text.contains("under the title"));
+        let diff = draw_diff(&stacks, &stacks, &plain, "t", "Ir").unwrap();
         assert!(String::from_utf8_lossy(&diff).contains("<svg"));
+        // The options reach inferno: the subtitle is drawn, the inverted
+        // graph differs from the plain one.
+        let mut styled = crate::config::FlamegraphConfig::default();
+        styled
+            .subtitle("under the title")
+            .direction(crate::config::Direction::TopToBottom)
+            .min_width(0.0)
+            .negate_differential(true)
+            .normalize_differential(true);
+        let svg = draw(&stacks, &styled, "t", "Ir").unwrap();
+        assert!(String::from_utf8_lossy(&svg).contains("under the title"));
+        let mut inverted = crate::config::FlamegraphConfig::default();
+        inverted.direction(crate::config::Direction::TopToBottom);
+        assert_ne!(
+            draw(&stacks, &inverted, "t", "Ir").unwrap(),
+            draw(&stacks, &plain, "t", "Ir").unwrap()
+        );
+        assert!(draw_diff(&stacks, &stacks, &styled, "t", "Ir").is_ok());
     }
 }

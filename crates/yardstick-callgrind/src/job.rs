@@ -32,8 +32,9 @@ pub struct Job {
     pub program: PathBuf,
     /// Its arguments.
     pub args: Vec<OsString>,
-    /// Callgrind's `--toggle-collect` pattern; None counts the whole process.
-    pub toggle: Option<String>,
+    /// Callgrind's `--toggle-collect` patterns; none counts the whole
+    /// process.
+    pub toggles: Vec<String>,
     /// The merged configuration.
     pub config: LibraryBenchmarkConfig,
     /// The exit status expected.

@@ -100,7 +100,8 @@ impl EventKind {
         EventKind::DLmw,
     ];
 
-    /// iai-callgrind's other event kinds: accepted by name, not collected.
+    /// iai-callgrind's other event kinds: collected when callgrind's
+    /// arguments turn them on; not printed, but in the limits' reach.
     pub const EXTRA: [EventKind; 15] = [
         EventKind::SysCount,
         EventKind::SysTime,
@@ -228,13 +229,15 @@ pub struct Metrics(pub BTreeMap<EventKind, u64>);
 
 impl Metrics {
     /// Builds the metrics from raw `(event, count)` pairs, adding the derived
-    /// metrics when all cache events are present. Unknown event names are
-    /// ignored.
+    /// metrics when all cache events are present. iai-callgrind's other
+    /// kinds (`Bc` with `--branch-sim=yes`, `sysCount` with
+    /// `--collect-systime=yes`, …) are kept when callgrind counted them;
+    /// unknown event names are ignored.
     pub fn from_raw<'a>(raw: impl IntoIterator<Item = (&'a str, u64)>) -> Metrics {
         let mut map = BTreeMap::new();
         for (name, count) in raw {
             if let Ok(kind) = name.parse::<EventKind>() {
-                if EventKind::RAW.contains(&kind) {
+                if EventKind::RAW.contains(&kind) || EventKind::EXTRA.contains(&kind) {
                     map.insert(kind, count);
                 }
             }

@@ -43,9 +43,7 @@ pub(crate) fn test_natively(jobs: &[Job], hooks: &Hooks<'_>) -> i32 {
 
 fn test_binary(job: &Job) -> Result<(), String> {
     let sandbox = if job.sandboxed() {
-        Some(crate::sandbox::Sandbox::new(
-            job.config.fixtures.as_deref(),
-        )?)
+        Some(crate::sandbox::Sandbox::new(job.config.fixtures.as_ref())?)
     } else {
         None
     };

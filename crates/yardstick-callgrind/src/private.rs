@@ -36,8 +36,14 @@ pub fn __yardstick_callgrind_measure<F: FnOnce() -> R, R>(f: F) -> R {
 /// The same measured region under its documented name.
 pub use __yardstick_callgrind_measure as measure;
 
-/// The callgrind `--toggle-collect` pattern matching [`measure`].
-pub const TOGGLE_PATTERN: &str = "*::__private::__yardstick_callgrind_measure*";
+/// The callgrind `--toggle-collect` patterns of library benchmarks:
+/// [`measure`] (the Iai form and `library_benchmark!`), and the functions
+/// `#[library_benchmark]` renames `__yardstick_callgrind_measured` (no
+/// trailing wildcard, so closures inside them do not match).
+pub const TOGGLE_PATTERNS: [&str; 2] = [
+    "*::__private::__yardstick_callgrind_measure*",
+    "*::__yardstick_callgrind_measured",
+];
 
 /// A configuration written in iai-callgrind's style (a builder chain ending
 /// in `&mut LibraryBenchmarkConfig`) or by value, as a value.

@@ -31,7 +31,7 @@ pub fn flamegraphs(
     #[cfg(feature = "flamegraph")]
     {
         use crate::flamegraph::{draw, draw_diff, folded_stacks};
-        let root = if job.toggle.is_some() {
+        let root = if !job.toggles.is_empty() {
             "__yardstick_callgrind_measure"
         } else {
             ""
@@ -44,7 +44,7 @@ pub fn flamegraphs(
             };
             let stacks = folded_stacks(new, index, root);
             if matches!(fg.kind, FlamegraphKind::Regular | FlamegraphKind::All) {
-                let svg = draw(&stacks, &title, kind.name())?;
+                let svg = draw(&stacks, fg, &title, kind.name())?;
                 let path = files
                     .dir
                     .join(format!("{}.{}.flamegraph.svg", files.stem, kind.name()));
@@ -55,7 +55,7 @@ pub fn flamegraphs(
                 if let Some(old) = old {
                     if let Some(old_index) = old.event_index(kind.name()) {
                         let old_stacks = folded_stacks(old, old_index, root);
-                        let svg = draw_diff(&old_stacks, &stacks, &title, kind.name())?;
+                        let svg = draw_diff(&old_stacks, &stacks, fg, &title, kind.name())?;
                         let tag = match old_version {
                             Version::Base(b) => format!("base@{}", crate::paths::sanitize(b)),
                             _ => "old".to_owned(),

@@ -5,7 +5,7 @@
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 
-use crate::__private::{Context, MainHooks, TOGGLE_PATTERN};
+use crate::__private::{Context, MainHooks, TOGGLE_PATTERNS};
 use crate::bench::LibraryBenchmarkGroup;
 use crate::binary::{BinaryBenchmarkGroup, ExitWith};
 use crate::cli::{self, Options, Parsed};
@@ -119,7 +119,7 @@ pub fn run_library(
                     OsString::from(cli::CHILD_FLAG),
                     OsString::from(format!("{gi}/{bi}")),
                 ],
-                toggle: Some(TOGGLE_PATTERN.to_owned()),
+                toggles: TOGGLE_PATTERNS.map(str::to_owned).to_vec(),
                 config: merged,
                 exit_with: ExitWith::Success,
                 setup: None,
@@ -164,9 +164,9 @@ pub fn run_binary(
                 }
             };
             let mut merged = group_config.merged(&run.config);
-            if let Some(f) = &merged.fixtures {
-                if f.is_relative() {
-                    merged.fixtures = Some(Path::new(context.manifest_dir).join(f));
+            if let Some(f) = &mut merged.fixtures {
+                if f.dir.is_relative() {
+                    f.dir = Path::new(context.manifest_dir).join(&f.dir);
                 }
             }
             for arg in &run.args {
@@ -189,7 +189,7 @@ pub fn run_binary(
                     details: shown,
                     program: cmd.clone(),
                     args: arg.args.clone(),
-                    toggle: merged.entry_point.clone(),
+                    toggles: merged.entry_point.iter().cloned().collect(),
                     config: merged.clone(),
                     exit_with: merged.exit_with.unwrap_or(ExitWith::Success),
                     setup: group.setup,

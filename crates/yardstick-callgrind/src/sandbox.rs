@@ -3,6 +3,8 @@
 
 use std::path::{Path, PathBuf};
 
+use crate::config::Fixtures;
+
 /// A temporary directory, removed on drop.
 #[derive(Debug)]
 pub struct Sandbox {
@@ -17,7 +19,7 @@ impl Sandbox {
     ///
     /// When the directory cannot be made or a fixture cannot be copied; the
     /// message names the path.
-    pub fn new(fixtures: Option<&Path>) -> Result<Sandbox, String> {
+    pub fn new(fixtures: Option<&Fixtures>) -> Result<Sandbox, String> {
         let base = std::env::temp_dir();
         let mut n = 0u32;
         let dir = loop {
@@ -43,9 +45,10 @@ impl Sandbox {
             }
         };
         let sandbox = Sandbox { dir };
-        if let Some(src) = fixtures {
+        if let Some(f) = fixtures {
+            let src = f.dir.as_path();
             let name = src.file_name().unwrap_or(src.as_os_str());
-            copy_dir(src, &sandbox.dir.join(name)).map_err(|e| {
+            copy_dir(src, &sandbox.dir.join(name), f.follow_symlinks).map_err(|e| {
                 format!(
                     "cannot copy the fixtures {} into the sandbox: {e}",
                     src.display()
@@ -67,18 +70,38 @@ impl Drop for Sandbox {
     }
 }
 
-fn copy_dir(src: &Path, dst: &Path) -> std::io::Result<()> {
+/// Copies `src` into `dst`; a symbolic link is copied as a link, or as
+/// what it points to when `follow`.
+fn copy_dir(src: &Path, dst: &Path, follow: bool) -> std::io::Result<()> {
     std::fs::create_dir_all(dst)?;
     for entry in std::fs::read_dir(src)? {
         let entry = entry?;
         let to = dst.join(entry.file_name());
-        if entry.file_type()?.is_dir() {
-            copy_dir(&entry.path(), &to)?;
+        let kind = entry.file_type()?;
+        if kind.is_symlink() && !follow {
+            copy_link(&entry.path(), &to)?;
+        } else if std::fs::metadata(entry.path())?.is_dir() {
+            copy_dir(&entry.path(), &to, follow)?;
         } else {
             std::fs::copy(entry.path(), to)?;
         }
     }
     Ok(())
+}
+
+#[cfg(unix)]
+fn copy_link(link: &Path, to: &Path) -> std::io::Result<()> {
+    std::os::unix::fs::symlink(std::fs::read_link(link)?, to)
+}
+
+/// Elsewhere links are copied as what they point to.
+#[cfg(not(unix))]
+fn copy_link(link: &Path, to: &Path) -> std::io::Result<()> {
+    if std::fs::metadata(link)?.is_dir() {
+        copy_dir(link, to, true)
+    } else {
+        std::fs::copy(link, to).map(|_| ())
+    }
 }
 
 #[cfg(test)]
@@ -92,7 +115,7 @@ mod tests {
         std::fs::write(src.join("sub/a.txt"), "hi").unwrap();
         let path;
         {
-            let sb = Sandbox::new(Some(&src)).unwrap();
+            let sb = Sandbox::new(Some(&Fixtures::new(&src))).unwrap();
             path = sb.path().to_owned();
             let name = src.file_name().unwrap();
             assert_eq!(
@@ -102,6 +125,29 @@ mod tests {
         }
         assert!(!path.exists());
         std::fs::remove_dir_all(src).unwrap();
-        assert!(Sandbox::new(Some(Path::new("/nonexistent/fixtures"))).is_err());
+        assert!(Sandbox::new(Some(&Fixtures::new("/nonexistent/fixtures"))).is_err());
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn links_are_copied_as_links_unless_followed() {
+        let root = std::env::temp_dir().join(format!("ys-cg-links-{}", std::process::id()));
+        let src = root.join("fixtures");
+        std::fs::create_dir_all(&src).unwrap();
+        std::fs::write(root.join("target.txt"), "pointed at").unwrap();
+        std::os::unix::fs::symlink(root.join("target.txt"), src.join("link.txt")).unwrap();
+        let sb = Sandbox::new(Some(&Fixtures::new(&src))).unwrap();
+        let copied = sb.path().join("fixtures/link.txt");
+        assert!(std::fs::symlink_metadata(&copied).unwrap().is_symlink());
+        assert_eq!(
+            std::fs::read_link(&copied).unwrap(),
+            root.join("target.txt")
+        );
+        let sb = Sandbox::new(Some(Fixtures::new(&src).follow_symlinks(true))).unwrap();
+        let copied = sb.path().join("fixtures/link.txt");
+        assert!(!std::fs::symlink_metadata(&copied).unwrap().is_symlink());
+        assert_eq!(std::fs::read_to_string(&copied).unwrap(), "pointed at");
+        drop(sb);
+        std::fs::remove_dir_all(root).unwrap();
     }
 }

@@ -13,12 +13,25 @@
 //! - Feature `client_requests`: they issue the request, on x86_64 and
 //!   aarch64 (other targets get the `_defs` behaviour).
 //!
-//! The request codes are those of Valgrind's `valgrind.h`, `callgrind.h`
-//! and `memcheck.h`; the tests run the requests under Valgrind.
+//! The request codes are those of Valgrind's `valgrind.h`, `callgrind.h`,
+//! `memcheck.h`, `dhat.h`, `helgrind.h`, `drd.h` and `cachegrind.h`; the
+//! tests run the requests under each tool. Printing to Valgrind's log:
+//! `valgrind_printf!`, `valgrind_println!` and their `_backtrace` and
+//! `_unchecked` variants (at the crate root, as iai-callgrind's).
 
+pub mod cachegrind;
 pub mod callgrind;
+pub mod dhat;
+pub mod drd;
+pub mod error;
+pub mod helgrind;
 pub mod memcheck;
+#[doc(hidden)]
+pub mod print;
 pub mod valgrind;
+
+#[doc(hidden)]
+pub use print::{__valgrind_print, __valgrind_print_backtrace};
 
 /// A thread id as Valgrind reports it.
 pub type ThreadId = usize;
@@ -95,6 +108,12 @@ mod tests {
         // VG_USERREQ_TOOL_BASE('C','T') and ('M','C') of valgrind.h.
         assert_eq!(tool_base(b'C', b'T'), 0x4354_0000);
         assert_eq!(tool_base(b'M', b'C'), 0x4d43_0000);
+        // ('D','H'), ('H','G'), ('D','R'), ('C','G'): DHAT, Helgrind, DRD,
+        // Cachegrind.
+        assert_eq!(tool_base(b'D', b'H'), 0x4448_0000);
+        assert_eq!(tool_base(b'H', b'G'), 0x4847_0000);
+        assert_eq!(tool_base(b'D', b'R'), 0x4452_0000);
+        assert_eq!(tool_base(b'C', b'G'), 0x4347_0000);
     }
 
     #[test]
@@ -103,5 +122,25 @@ mod tests {
         assert_eq!(valgrind::running_on_valgrind(), 0);
         assert_eq!(valgrind::count_errors(), 0);
         callgrind::toggle_collect();
+        assert_eq!(drd::get_valgrind_threadid(), 0);
+        dhat::ad_hoc_event(1);
+        assert!(crate::valgrind_println!("natively {}", 1).is_ok());
+    }
+
+    #[test]
+    fn a_nul_in_a_message_is_an_error() {
+        let result = crate::valgrind_println!("f\0o");
+        if print::__ENABLED {
+            // The bytes shown are the whole message sent: newline and the
+            // terminating NUL included.
+            let e = result.expect_err("a NUL byte");
+            assert_eq!(
+                e.to_string(),
+                "client requests: print error: data provided contains an interior nul byte \
+                 at pos 1: 'f\0o\n\0'"
+            );
+        } else {
+            assert!(result.is_ok());
+        }
     }
 }

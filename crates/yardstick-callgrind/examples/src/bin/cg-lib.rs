@@ -4,7 +4,8 @@
 //! sums `0..CG_WORK` (a variable passed through the cleared environment,
 //! default 1000) so a test can change the work between two runs. `sorts`
 //! compares two functions by id; `leaks` loses memory under Memcheck.
-//! `teardowns` runs the same benchmark with and without a costly teardown;
+//! `teardowns` runs the same benchmark with and without a costly teardown,
+//! and one whose 4 KiB argument comes from a setup function;
 //! `heap` holds a known heap block for Massif; `threads` has a race-free and
 //! a racy two-thread benchmark for Helgrind and DRD.
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -96,9 +97,23 @@ fn bench_teardown(n: u64) -> u64 {
     black_box(sum_to(n))
 }
 
+/// A 4 KiB argument made by a setup function.
+fn page(first: u64) -> [u64; 512] {
+    [first; 512]
+}
+
+/// Reads one word of a 4 KiB by-value argument: two instructions (load,
+/// return). Moving the argument into the call happens outside the counted
+/// function; counted, its copy would cost hundreds.
+#[library_benchmark]
+#[bench::page(args = (7), setup = page)]
+fn bench_moved(words: [u64; 512]) -> u64 {
+    words[0]
+}
+
 library_benchmark_group!(
     name = teardowns;
-    benchmarks = bench_teardown
+    benchmarks = bench_teardown, bench_moved
 );
 
 /// Allocates `bytes` in one block and keeps it while reading it.
