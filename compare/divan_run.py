@@ -13,7 +13,9 @@ Two measurements, each side by side and interleaved (never both at once):
           both harnesses (`divan-side`, `yardstick-divan-side`) at default
           settings, divided by its number of benchmarks; the yardstick side
           also with `--discard-baseline` (no files written) and with
-          `--save-baseline` (the run that compares).
+          `--save-baseline` (the run that compares), and, when eatmydata
+          is installed, with fsync made a no-op (what saving costs without
+          waiting for the disk).
 
 Every timed run records how busy the machine was with other processes
 (cores, from /proc/stat minus this script's children), so a loaded run is
@@ -160,6 +162,11 @@ def measure_bench(args):
         "yardstick-divan --save-baseline b":
             (bins["yardstick-divan"], ["--bench", "--save-baseline", "b"]),
     }
+    # What saving costs without waiting for the disk: fsync made a no-op
+    # (libeatmydata), an estimate of a store that syncs less.
+    if shutil.which("eatmydata"):
+        runs["yardstick-divan, fsync a no-op (eatmydata)"] = (
+            bins["yardstick-divan"], ["--bench"], ["eatmydata"])
     rows = {k: [] for k in runs}
     try:
         # The benchmarks: the rows of divan's table with samples and iters.
@@ -169,8 +176,9 @@ def measure_bench(args):
         for rep in range(args.reps):
             order = list(runs) if rep % 2 == 0 else list(runs)[::-1]
             for k in order:
-                exe, flags = runs[k]
-                wall, cpu, foreign, _ = timed([exe] + flags, HERE, env, args.nice)
+                exe, flags, *wrapper = runs[k]
+                cmd = (wrapper[0] if wrapper else []) + [exe] + flags
+                wall, cpu, foreign, _ = timed(cmd, HERE, env, args.nice)
                 rows[k].append((wall / n, cpu / n, foreign))
                 log(f"bench {k}: {wall / n:.3f} s per benchmark, "
                     f"other processes {foreign:.2f} cores")
