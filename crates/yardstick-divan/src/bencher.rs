@@ -491,3 +491,84 @@ fn finish(n: u64, time: Duration, a0: [i128; 5], a1: [i128; 5]) -> Sample {
         input_counts: Vec::new(),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::HashSet;
+    use std::sync::Mutex;
+    use std::thread::ThreadId;
+
+    /// A runner that takes `samples` samples of `iters` iterations.
+    struct Fake {
+        threads: usize,
+        samples: usize,
+        iters: u64,
+        taken: Vec<Sample>,
+    }
+
+    impl Runner for Fake {
+        fn run(&mut self, _: CounterSet, _: bool, sample: &mut dyn FnMut(u64) -> Sample) {
+            for _ in 0..self.samples {
+                self.taken.push(sample(self.iters));
+            }
+        }
+
+        fn threads(&self) -> usize {
+            self.threads
+        }
+    }
+
+    fn fake(threads: usize) -> Fake {
+        Fake {
+            threads,
+            samples: 20,
+            iters: 5,
+            taken: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn the_threads_start_once_per_benchmark_and_run_every_sample() {
+        let seen: Mutex<HashSet<ThreadId>> = Mutex::default();
+        let calls = std::sync::atomic::AtomicU64::new(0);
+        let mut runner = fake(3);
+        Bencher::new(&mut runner, CounterSet::default()).bench(|| {
+            seen.lock().unwrap().insert(std::thread::current().id());
+            calls.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        });
+        // 3 threads in all over 20 samples (a thread per sample would be
+        // 41), each running every sample's 5 iterations.
+        assert_eq!(seen.lock().unwrap().len(), 3);
+        assert_eq!(calls.into_inner(), 20 * 3 * 5);
+        assert_eq!(runner.taken.len(), 20);
+        assert!(runner.taken.iter().all(|s| s.iters == 5));
+    }
+
+    #[test]
+    fn inputs_are_made_on_every_thread() {
+        let made = std::sync::atomic::AtomicU64::new(0);
+        let mut runner = fake(2);
+        Bencher::new(&mut runner, CounterSet::default())
+            .with_inputs(|| made.fetch_add(1, std::sync::atomic::Ordering::Relaxed))
+            .bench_values(black_box);
+        assert_eq!(made.into_inner(), 20 * 2 * 5);
+    }
+
+    #[test]
+    fn a_panic_on_another_thread_reaches_the_caller() {
+        let main = std::thread::current().id();
+        let mut runner = fake(2);
+        let outcome = panic::catch_unwind(AssertUnwindSafe(|| {
+            Bencher::new(&mut runner, CounterSet::default()).bench(|| {
+                assert_eq!(std::thread::current().id(), main, "not the main thread");
+            });
+        }));
+        let payload = outcome.expect_err("the other thread's panic");
+        let text = payload
+            .downcast_ref::<String>()
+            .cloned()
+            .unwrap_or_default();
+        assert!(text.contains("not the main thread"), "{text}");
+    }
+}
