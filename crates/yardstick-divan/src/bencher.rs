@@ -5,7 +5,8 @@
 use std::hint::black_box;
 use std::marker::PhantomData;
 use std::mem;
-use std::sync::Barrier;
+use std::panic::{self, AssertUnwindSafe};
+use std::sync::{mpsc, Barrier};
 use std::time::{Duration, Instant};
 
 use crate::counter::{AnyCounter, CounterSet, IntoCounter};
@@ -79,10 +80,8 @@ impl<'a, 'b> Bencher<'a, 'b> {
     where
         B: Fn() -> O + Sync,
     {
-        let threads = self.runner.threads();
         let f = &benched;
-        let mut sample = move |n: u64| on_threads(threads, n, |sync| time_loop(n, sync, f));
-        self.runner.run(self.counters, false, &mut sample);
+        run_on_threads(self.runner, self.counters, |n, sync| time_loop(n, sync, f));
     }
 
     /// Like [`bench`](Self::bench) for routines that are not `Sync`: runs
@@ -215,21 +214,15 @@ where
         B: Fn(I) -> O + Sync,
         G: Fn() -> I + Sync,
     {
-        let threads = self.inner.runner.threads();
         let (gen, counters) = (&self.inner.config.gen_input, &self.counters);
         let f = &benched;
-        let mut sample = move |n: u64| {
-            on_threads(threads, n, |sync| {
-                let inputs: Vec<I> = (0..n).map(|_| gen()).collect();
-                let counts = count_inputs(counters, &inputs);
-                let mut s = time_inputs(inputs, sync, f);
-                s.input_counts = counts;
-                s
-            })
-        };
-        self.inner
-            .runner
-            .run(self.inner.counters, false, &mut sample);
+        run_on_threads(self.inner.runner, self.inner.counters, |n, sync| {
+            let inputs: Vec<I> = (0..n).map(|_| gen()).collect();
+            let counts = count_inputs(counters, &inputs);
+            let mut s = time_inputs(inputs, sync, f);
+            s.input_counts = counts;
+            s
+        });
     }
 
     /// See [`Bencher::bench_refs`].
@@ -238,21 +231,15 @@ where
         B: Fn(&mut I) -> O + Sync,
         G: Fn() -> I + Sync,
     {
-        let threads = self.inner.runner.threads();
         let (gen, counters) = (&self.inner.config.gen_input, &self.counters);
         let f = &benched;
-        let mut sample = move |n: u64| {
-            on_threads(threads, n, |sync| {
-                let inputs: Vec<I> = (0..n).map(|_| gen()).collect();
-                let counts = count_inputs(counters, &inputs);
-                let mut s = time_refs(inputs, sync, |i| f(i));
-                s.input_counts = counts;
-                s
-            })
-        };
-        self.inner
-            .runner
-            .run(self.inner.counters, false, &mut sample);
+        run_on_threads(self.inner.runner, self.inner.counters, |n, sync| {
+            let inputs: Vec<I> = (0..n).map(|_| gen()).collect();
+            let counts = count_inputs(counters, &inputs);
+            let mut s = time_refs(inputs, sync, |i| f(i));
+            s.input_counts = counts;
+            s
+        });
     }
 
     /// See [`Bencher::bench_local_values`].
@@ -303,32 +290,71 @@ fn count_inputs<I>(counters: &[InputCounter<'static, I>], inputs: &[I]) -> Vec<(
         .collect()
 }
 
-/// Runs `body` on `threads` threads (the current one among them) that
-/// start their timed loops together, and averages their samples.
-/// `body` prepares its inputs, calls the synchronisation point it is
-/// given, then times its loop.
-fn on_threads<F>(threads: usize, n: u64, body: F) -> Sample
+/// Hands the runner a sampling routine that runs `body` on the benchmark's
+/// threads (the current one among them), which start their timed loops
+/// together, and averages their samples. `body(n, sync)` prepares its
+/// inputs, calls `sync`, then times `n` iterations.
+///
+/// The other threads are started once per benchmark and wait for each
+/// sample's iteration count, as divan's thread pool does: starting threads
+/// for every sample cost tens of microseconds each (more on a busy
+/// machine), a hundred times per benchmark, and stretched its wall time
+/// several-fold.
+fn run_on_threads<F>(runner: &mut dyn Runner, counters: CounterSet, body: F)
 where
-    F: Fn(&dyn Fn()) -> Sample + Sync,
+    F: Fn(u64, &dyn Fn()) -> Sample + Sync,
 {
+    let threads = runner.threads();
     if threads <= 1 {
-        return body(&|| {});
+        runner.run(counters, false, &mut |n| body(n, &|| {}));
+        return;
     }
     let barrier = Barrier::new(threads);
     let sync = || {
         barrier.wait();
     };
-    let samples: Vec<Sample> = std::thread::scope(|s| {
-        let handles: Vec<_> = (1..threads).map(|_| s.spawn(|| body(&sync))).collect();
-        let mut all = vec![body(&sync)];
-        for h in handles {
-            match h.join() {
-                Ok(sample) => all.push(sample),
-                Err(payload) => std::panic::resume_unwind(payload),
+    let (body, sync) = (&body, &sync);
+    std::thread::scope(|s| {
+        let (done_tx, done_rx) = mpsc::channel();
+        let jobs: Vec<mpsc::Sender<u64>> = (1..threads)
+            .map(|_| {
+                let (job_tx, job_rx) = mpsc::channel::<u64>();
+                let done = done_tx.clone();
+                s.spawn(move || {
+                    for n in job_rx {
+                        let r = panic::catch_unwind(AssertUnwindSafe(|| body(n, sync)));
+                        if done.send(r).is_err() {
+                            break;
+                        }
+                    }
+                });
+                job_tx
+            })
+            .collect();
+        let mut sample = |n: u64| {
+            for job in &jobs {
+                // A thread that is gone panicked; its result says so.
+                let _ = job.send(n);
             }
-        }
-        all
+            let mut all = vec![body(n, sync)];
+            for _ in 1..threads {
+                match done_rx.recv() {
+                    Ok(Ok(s)) => all.push(s),
+                    Ok(Err(payload)) => panic::resume_unwind(payload),
+                    Err(_) => panic!("a benchmark thread ended without a sample"),
+                }
+            }
+            average(n, &all)
+        };
+        runner.run(counters, false, &mut sample);
+        // Closing the job channels ends the threads; the scope joins them.
+        drop(jobs);
     });
+}
+
+/// One sample from the threads' samples of `n` iterations each: their mean
+/// time and allocation counts, the first thread's input counts.
+fn average(n: u64, samples: &[Sample]) -> Sample {
     let k = samples.len() as u32;
     let mut out = Sample {
         iters: n,
@@ -336,7 +362,7 @@ where
         alloc: [0; 5],
         input_counts: samples[0].input_counts.clone(),
     };
-    for s in &samples {
+    for s in samples {
         for (o, v) in out.alloc.iter_mut().zip(s.alloc) {
             *o += v;
         }
@@ -463,5 +489,86 @@ fn finish(n: u64, time: Duration, a0: [i128; 5], a1: [i128; 5]) -> Sample {
         time,
         alloc,
         input_counts: Vec::new(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::HashSet;
+    use std::sync::Mutex;
+    use std::thread::ThreadId;
+
+    /// A runner that takes `samples` samples of `iters` iterations.
+    struct Fake {
+        threads: usize,
+        samples: usize,
+        iters: u64,
+        taken: Vec<Sample>,
+    }
+
+    impl Runner for Fake {
+        fn run(&mut self, _: CounterSet, _: bool, sample: &mut dyn FnMut(u64) -> Sample) {
+            for _ in 0..self.samples {
+                self.taken.push(sample(self.iters));
+            }
+        }
+
+        fn threads(&self) -> usize {
+            self.threads
+        }
+    }
+
+    fn fake(threads: usize) -> Fake {
+        Fake {
+            threads,
+            samples: 20,
+            iters: 5,
+            taken: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn the_threads_start_once_per_benchmark_and_run_every_sample() {
+        let seen: Mutex<HashSet<ThreadId>> = Mutex::default();
+        let calls = std::sync::atomic::AtomicU64::new(0);
+        let mut runner = fake(3);
+        Bencher::new(&mut runner, CounterSet::default()).bench(|| {
+            seen.lock().unwrap().insert(std::thread::current().id());
+            calls.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        });
+        // 3 threads in all over 20 samples (a thread per sample would be
+        // 41), each running every sample's 5 iterations.
+        assert_eq!(seen.lock().unwrap().len(), 3);
+        assert_eq!(calls.into_inner(), 20 * 3 * 5);
+        assert_eq!(runner.taken.len(), 20);
+        assert!(runner.taken.iter().all(|s| s.iters == 5));
+    }
+
+    #[test]
+    fn inputs_are_made_on_every_thread() {
+        let made = std::sync::atomic::AtomicU64::new(0);
+        let mut runner = fake(2);
+        Bencher::new(&mut runner, CounterSet::default())
+            .with_inputs(|| made.fetch_add(1, std::sync::atomic::Ordering::Relaxed))
+            .bench_values(black_box);
+        assert_eq!(made.into_inner(), 20 * 2 * 5);
+    }
+
+    #[test]
+    fn a_panic_on_another_thread_reaches_the_caller() {
+        let main = std::thread::current().id();
+        let mut runner = fake(2);
+        let outcome = panic::catch_unwind(AssertUnwindSafe(|| {
+            Bencher::new(&mut runner, CounterSet::default()).bench(|| {
+                assert_eq!(std::thread::current().id(), main, "not the main thread");
+            });
+        }));
+        let payload = outcome.expect_err("the other thread's panic");
+        let text = payload
+            .downcast_ref::<String>()
+            .cloned()
+            .unwrap_or_default();
+        assert!(text.contains("not the main thread"), "{text}");
     }
 }

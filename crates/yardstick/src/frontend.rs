@@ -73,8 +73,8 @@ pub struct FixedPlan {
     pub sample_time: Duration,
     /// Warm-up before sampling.
     pub warm_up: Duration,
-    /// Bootstrap resamples of the analysis.
-    pub nresamples: usize,
+    /// Bootstrap resamples of the analysis (`None`: the run's setting).
+    pub nresamples: Option<usize>,
 }
 
 /// Applies `plan` to the group's next benchmarks.
@@ -89,7 +89,9 @@ pub fn fixed_plan<M: Measurement>(g: &mut BenchmarkGroup<'_, M>, plan: &FixedPla
             .saturating_mul(samples as u32)
             .max(Duration::from_nanos(1)),
     );
-    p.nresamples = Some(plan.nresamples.max(1));
+    if let Some(n) = plan.nresamples {
+        p.nresamples = Some(n.max(1));
+    }
 }
 
 /// Benchmarks `f` in group `g` under `parameter`, or under the group's name
