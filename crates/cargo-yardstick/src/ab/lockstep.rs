@@ -14,7 +14,7 @@ use std::process::Command;
 use std::time::{Duration, Instant};
 
 use yardstick::worker::{Worker, WorkerError};
-use yardstick_stats::paired::{sign_test_ratio, RatioInterval};
+use yardstick_stats::paired::{unit_medians, units_t_ratio, RatioInterval};
 use yardstick_stats::rng::Rng;
 
 /// How long a worker may take to reach a benchmark (its setup code runs).
@@ -40,7 +40,7 @@ pub struct Settings {
     pub precision: f64,
     /// …or after this long on the benchmark.
     pub timeout: Duration,
-    /// Rounds before the precision is looked at.
+    /// Rounds every pair must have before the precision is looked at.
     pub min_rounds: usize,
     /// Confidence of the interval.
     pub confidence: f64,
@@ -55,6 +55,8 @@ pub struct Measured {
     pub a: Vec<f64>,
     /// Time per iteration of B in each round, paired with `a`.
     pub b: Vec<f64>,
+    /// The worker pair of each round (0-based), paired with `a`.
+    pub pair: Vec<usize>,
     /// Iterations per round (the same on both sides).
     pub iters: u64,
     /// Wall time spent on the benchmark, warm-ups included.
@@ -66,6 +68,20 @@ impl Measured {
     #[must_use]
     pub fn ratios(&self) -> Vec<f64> {
         self.b.iter().zip(&self.a).map(|(b, a)| b / a).collect()
+    }
+
+    /// The interval of B/A over the worker pairs (Student's t over each
+    /// pair's median ratio) and its p-value for "B/A = 1"; `None` with
+    /// fewer than two pairs.
+    #[must_use]
+    pub fn interval_and_p(&self, confidence: f64) -> Option<(RatioInterval, f64)> {
+        units_t_ratio(&unit_medians(&self.ratios(), &self.pair), confidence)
+    }
+
+    /// [`Measured::interval_and_p`]'s interval.
+    #[must_use]
+    pub fn interval(&self, confidence: f64) -> Option<RatioInterval> {
+        self.interval_and_p(confidence).map(|(i, _)| i)
     }
 }
 
@@ -198,6 +214,7 @@ impl<'a> Engine<'a> {
         let mut m = Measured {
             a: Vec::new(),
             b: Vec::new(),
+            pair: Vec::new(),
             iters,
             seconds: 0.0,
         };
@@ -218,6 +235,7 @@ impl<'a> Engine<'a> {
                 }
                 m.a.push(got[0]);
                 m.b.push(got[1]);
+                m.pair.push(k);
             }
             if self.done(&m, start) {
                 m.seconds = start.elapsed().as_secs_f64();
@@ -226,16 +244,18 @@ impl<'a> Engine<'a> {
         }
     }
 
-    /// Whether the interval is precise enough, or the time is up.
+    /// Whether the interval is precise enough, or the time is up; never
+    /// before every pair has `min_rounds`.
     fn done(&self, m: &Measured, start: Instant) -> bool {
         let s = &self.settings;
-        if m.a.len() < s.min_rounds {
+        let fewest = (0..self.pairs.len())
+            .map(|k| m.pair.iter().filter(|&&p| p == k).count())
+            .min()
+            .unwrap_or(0);
+        if fewest < s.min_rounds {
             return false;
         }
-        precise(
-            sign_test_ratio(&m.ratios(), s.confidence).as_ref(),
-            s.precision,
-        ) || start.elapsed() >= s.timeout
+        precise(m.interval(s.confidence).as_ref(), s.precision) || start.elapsed() >= s.timeout
     }
 }
 
