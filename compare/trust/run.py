@@ -161,16 +161,18 @@ def executable(msgs, package, kind, name):
     sys.exit(f"no {kind} {name} of {package} was built")
 
 
-def build(target):
+def build(target, methods):
     env = dict(os.environ, CARGO_TARGET_DIR=target)
-    log("building the trust benches (cargo bench --no-run in compare/)")
-    msgs = cargo_json(["bench", "--no-run", "-p", "criterion-side", "-p", "yardstick-side",
-                       "--bench", "trust", "--bench", "trust_interleaved"], COMPARE, env)
-    exes = {
-        "criterion": executable(msgs, "criterion-side", "bench", "trust"),
-        "yardstick": executable(msgs, "yardstick-side", "bench", "trust"),
-        "interleaved": executable(msgs, "yardstick-side", "bench", "trust_interleaved"),
-    }
+    exes = {}
+    if methods != ["ab"]:  # ab builds its own revisions
+        log("building the trust benches (cargo bench --no-run in compare/)")
+        msgs = cargo_json(["bench", "--no-run", "-p", "criterion-side", "-p", "yardstick-side",
+                           "--bench", "trust", "--bench", "trust_interleaved"], COMPARE, env)
+        exes = {
+            "criterion": executable(msgs, "criterion-side", "bench", "trust"),
+            "yardstick": executable(msgs, "yardstick-side", "bench", "trust"),
+            "interleaved": executable(msgs, "yardstick-side", "bench", "trust_interleaved"),
+        }
     log("building cargo-yardstick (cargo build --release -p cargo-yardstick)")
     msgs = cargo_json(["build", "--release", "-p", "cargo-yardstick"], REPO, env)
     exes["cargo-yardstick"] = executable(msgs, "cargo-yardstick", "bin", "cargo-yardstick")
@@ -509,7 +511,7 @@ def main():
         if m not in ("cross", "interleaved", "ab"):
             ap.error(f"--only: unknown method {m!r}")
 
-    exes = build(args.target_dir)
+    exes = build(args.target_dir, methods)
     scratch = tempfile.mkdtemp(prefix="yardstick-trust-")
     load = CompileLoad(scratch) if args.load == "compile" else None
     started = time.monotonic()
