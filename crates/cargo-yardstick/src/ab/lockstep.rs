@@ -20,10 +20,6 @@ use yardstick_stats::rng::Rng;
 /// How long a worker may take to reach a benchmark (its setup code runs).
 const ADVANCE_LIMIT: Duration = Duration::from_secs(120);
 
-/// How long one warm-up or one round may take before the worker is
-/// considered hung and killed.
-const REQUEST_LIMIT: Duration = Duration::from_secs(20);
-
 /// The first pair's warm-up: the shortest, and the longest (the doubling
 /// iteration counts overshoot it by up to twice). It also sets the
 /// iteration count of the rounds.
@@ -55,6 +51,9 @@ pub struct Settings {
     pub confidence: f64,
     /// The seed of the block orders.
     pub seed: u64,
+    /// How long one warm-up or one round may take before the worker is
+    /// considered hung and killed.
+    pub hang_limit: Duration,
 }
 
 /// One benchmark measured in lock-step.
@@ -202,6 +201,7 @@ impl<'a> Engine<'a> {
     fn rounds(&mut self, id: &str, start: Instant) -> Result<Measured, String> {
         let n_pairs = self.pairs.len();
         let mut slowest: f64 = 0.0;
+        let hang = self.settings.hang_limit;
         for k in 0..n_pairs {
             let pair = self.ready(k, id)?;
             let mut failure = None;
@@ -211,7 +211,7 @@ impl<'a> Engine<'a> {
                 (WARM_UP_AGAIN_MIN, WARM_UP_AGAIN_MAX)
             };
             for (s, w) in pair.iter_mut().enumerate() {
-                match w.warm_up(min, max, REQUEST_LIMIT) {
+                match w.warm_up(min, max, hang) {
                     // The iteration count comes from the long warm-ups.
                     Ok(t) if k == 0 => slowest = slowest.max(t),
                     Ok(_) => {}
@@ -243,7 +243,7 @@ impl<'a> Engine<'a> {
                 let mut got = [0.0; 2];
                 for s in order {
                     let pair = self.pairs[k].as_mut().ok_or("a worker pair is gone")?;
-                    match pair[s].sample(vec![iters], Duration::ZERO, 1, REQUEST_LIMIT) {
+                    match pair[s].sample(vec![iters], Duration::ZERO, 1, self.settings.hang_limit) {
                         Ok((_, v)) if v.len() == 1 => got[s] = v[0] / iters as f64,
                         Ok(_) => return Err(format!("{}'s worker: no sample", SIDE[s])),
                         Err(e) => return Err(self.fail(k, s, &e)),

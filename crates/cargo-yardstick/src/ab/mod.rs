@@ -71,6 +71,11 @@ pub struct AbArgs {
     /// the noise they are.
     #[arg(long, default_value_t = 8, value_name = "N")]
     pub pairs: usize,
+    /// A worker that gives no answer to a warm-up or a round within this
+    /// many seconds is taken for hung and killed; its benchmark's row says
+    /// so and the others go on.
+    #[arg(long, default_value_t = 20.0, value_name = "SECS")]
+    pub hang_timeout: f64,
     /// Each side's share of a round, in milliseconds.
     #[arg(long, default_value_t = 2.0, value_name = "MS")]
     pub round_ms: f64,
@@ -207,9 +212,9 @@ fn check(args: &AbArgs) -> Result<Option<f64>, (u8, String)> {
             args.precision
         )));
     }
-    if !positive(args.timeout) || !positive(args.round_ms) {
+    if !positive(args.timeout) || !positive(args.round_ms) || !positive(args.hang_timeout) {
         return Err(bad(
-            "--timeout and --round-ms must be positive numbers".to_owned()
+            "--timeout, --round-ms and --hang-timeout must be positive numbers".to_owned(),
         ));
     }
     if args.pairs < 2 {
@@ -475,6 +480,7 @@ pub fn run(args: &AbArgs) -> Result<u8, (u8, String)> {
         min_rounds: MIN_ROUNDS_PER_PAIR,
         confidence: CONFIDENCE,
         seed: u64::from(std::process::id()),
+        hang_limit: Duration::from_secs_f64(args.hang_timeout),
     };
     eprintln!("measuring in lock-step");
     let start = Instant::now();
@@ -514,15 +520,7 @@ pub fn run(args: &AbArgs) -> Result<u8, (u8, String)> {
     let header = Header {
         a: sides[0].label.clone(),
         b: sides[1].label.clone(),
-        how: format!(
-            "Lock-step workers ({} process pairs), ABBA rounds of {} ms a side, until ±{}% or {} s per benchmark; \
-             95% Student-t intervals over the pairs' median ratios B/A; {:.1} s measuring.",
-            args.pairs,
-            args.round_ms,
-            args.precision * 100.0,
-            args.timeout,
-            seconds
-        ),
+        how: how(args, seconds),
     };
     let text = match args.format {
         TableFormat::Terminal => verdict::terminal(&header, &rows, fdr.as_deref()),
@@ -531,6 +529,19 @@ pub fn run(args: &AbArgs) -> Result<u8, (u8, String)> {
     print!("{text}");
     let regressed = fail_at.is_some_and(|p| rows.iter().any(|r| r.regressed(p)));
     Ok(if regressed { REGRESSION } else { 0 })
+}
+
+/// The line under the title: how it was measured.
+fn how(args: &AbArgs, seconds: f64) -> String {
+    format!(
+        "Lock-step workers ({} process pairs), ABBA rounds of {} ms a side, until ±{}% or {} s per benchmark; \
+         95% Student-t intervals over the pairs' median ratios B/A; {:.1} s measuring.",
+        args.pairs,
+        args.round_ms,
+        args.precision * 100.0,
+        args.timeout,
+        seconds
+    )
 }
 
 /// Removes the worktrees and binary copies of this run.
@@ -561,6 +572,29 @@ mod tests {
         assert_eq!(threshold("0"), Ok(0.0));
         assert!(threshold("x").unwrap_err().contains("got 'x'"));
         assert!(threshold("-1%").is_err());
+    }
+
+    #[test]
+    fn the_line_that_says_how() {
+        use clap::Parser;
+        #[derive(clap::Parser)]
+        struct Cli {
+            #[command(flatten)]
+            ab: AbArgs,
+        }
+        let args = Cli::parse_from(["ab"]).ab;
+        assert_eq!(
+            how(&args, 12.34),
+            "Lock-step workers (8 process pairs), ABBA rounds of 2 ms a side, until ±0.5% or 2.5 s per benchmark; \
+             95% Student-t intervals over the pairs' median ratios B/A; 12.3 s measuring."
+        );
+        let args = Cli::parse_from(["ab", "--pairs", "1"]).ab;
+        assert_eq!(
+            check(&args).unwrap_err().1,
+            "--pairs must be at least 2 (the interval is over the pairs)"
+        );
+        let args = Cli::parse_from(["ab", "--hang-timeout", "0"]).ab;
+        assert!(check(&args).unwrap_err().1.contains("--hang-timeout"));
     }
 
     #[test]
