@@ -446,8 +446,10 @@ def summarize(records):
         if target:
             op, bound = target
             met = "met" if (k / n <= bound if op == "<=" else k / n >= bound) else "NOT met"
-            if kind == "paired" and key[2] != "A/A" and secs and max(secs) > 2.0:
-                met += f" (max {max(secs):.2f} s > 2 s)"
+            # Issue 7 gave interleaved groups 2 s a try; issue 13 gave ab 3 s.
+            budget = 3.0 if key[0] == "ab" else 2.0
+            if kind == "paired" and key[2] != "A/A" and secs and max(secs) > budget:
+                met += f" (max {max(secs):.2f} s > {budget:.0f} s)"
             target = f"{op} {bound * 100:.0f}%"
         rows.append({
             "method": key[0], "harness": key[1], "condition": key[2],
