@@ -2,8 +2,8 @@
 //! dependency is the harness (by path) and whose bench reports exact times
 //! (fake clocks via `iter_custom`) of 1000 ns per iteration in the first
 //! commit, 2000 in the second and 3000 in an uncommitted edit, plus
-//! routines that panic or exit on one side and a benchmark in one side
-//! only. Every row's verdict is exact; the user's tree stays untouched.
+//! routines that panic, exit or hang on one side and a benchmark in one
+//! side only. Every row's verdict is exact; the user's tree stays untouched.
 
 mod common;
 use std::path::{Path, PathBuf};
@@ -67,6 +67,15 @@ fn spin(c: &mut Criterion) {{
             if {broken} {{
                 eprintln!("giving up");
                 std::process::exit(7);
+            }}
+            work(iters * 50)
+        }})
+    }});
+    c.bench_function("hangs", |b| {{
+        b.iter_custom(|iters| {{
+            if {broken} {{
+                // Stuck without burning a core: killed at --hang-timeout.
+                std::thread::sleep(std::time::Duration::from_secs(3600));
             }}
             work(iters * 50)
         }})
@@ -144,7 +153,8 @@ fn ab(repo: &Path, args: &[&str]) -> std::process::Output {
         .current_dir(repo)
         .arg("ab")
         .args(args)
-        .args(["--timeout", "1", "--pairs", "2", "--target-dir"])
+        .args(["--timeout", "1", "--pairs", "2", "--hang-timeout", "2"])
+        .arg("--target-dir")
         .arg(shared_target())
         .env_remove("YARDSTICK_HOME")
         .env_remove("CRITERION_HOME")
@@ -181,6 +191,13 @@ fn ab_compares_revisions_and_the_working_tree_in_lock_step() {
     assert!(row(&out, "boom").contains("boom at "), "{out}");
     assert!(
         row(&out, "quits").ends_with("failed: B's worker: the worker process exited: giving up"),
+        "{out}"
+    );
+    // A worker stuck in B's routine: killed at --hang-timeout, one line.
+    assert!(
+        row(&out, "hangs").ends_with(
+            "failed: B's worker: no answer within 2 s: the benchmark hangs or runs far past its budget (killed)"
+        ),
         "{out}"
     );
     assert!(row(&out, "fresh").ends_with("only in B"), "{out}");
@@ -282,7 +299,7 @@ fn bench_runs_real_cargo_bench_and_records_the_run() {
         stderr(&o)
     );
     assert!(
-        stderr(&o).contains("recorded run 1: 3 benchmarks"),
+        stderr(&o).contains("recorded run 1: 4 benchmarks"),
         "{}",
         stderr(&o)
     );

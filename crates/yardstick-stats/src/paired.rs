@@ -8,6 +8,17 @@
 //! assumes only that rounds are independent and the log ratios' median is
 //! what we want, not normality — rounds hit by an interruption are outliers
 //! a t interval would be dragged by, and the sign test is not.
+//!
+//! Rounds are independent only within one pair of processes. Each process
+//! brings its own offset (heap and stack addresses, which core's caches it
+//! warmed, the load of its moment), and every round it runs shares it; a
+//! sign-test interval over rounds pooled from a few processes takes those
+//! offsets for signal. [`unit_medians`] and [`units_t_ratio`] count the
+//! independent units instead: one median ratio per pair of processes, and
+//! Student's t over those medians (each a median of dozens of rounds, so
+//! close to normal, and an outlying round cannot drag it).
+
+use crate::distributions::{t_quantile, t_sf};
 
 /// The median ratio and its sign-test confidence interval.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -122,9 +133,123 @@ pub fn sign_test_p(ratios: &[f64]) -> Option<f64> {
     Some((2.0 * binom_half_cdf(fewer as i64, n)).min(1.0))
 }
 
+/// The median of each unit's ratios (`unit[i]` names the unit of
+/// `ratios[i]`), in the order the units first appear; with an even count the
+/// geometric midpoint of the middle two, as in [`sign_test_ratio`]. Ratios
+/// that are not positive and finite are left out.
+#[must_use]
+pub fn unit_medians(ratios: &[f64], unit: &[usize]) -> Vec<f64> {
+    let mut order: Vec<usize> = Vec::new();
+    for &u in unit {
+        if !order.contains(&u) {
+            order.push(u);
+        }
+    }
+    order
+        .iter()
+        .filter_map(|&u| {
+            let mut v: Vec<f64> = ratios
+                .iter()
+                .zip(unit)
+                .filter(|&(r, &w)| w == u && r.is_finite() && *r > 0.0)
+                .map(|(&r, _)| r)
+                .collect();
+            v.sort_by(f64::total_cmp);
+            let n = v.len();
+            match n {
+                0 => None,
+                _ if n % 2 == 1 => Some(v[n / 2]),
+                _ => Some((v[n / 2 - 1] * v[n / 2]).sqrt()),
+            }
+        })
+        .collect()
+}
+
+/// Student's t interval of the geometric mean of per-unit ratios (one per
+/// independent unit, e.g. [`unit_medians`]) at `confidence`, with `K − 1`
+/// degrees of freedom, and the two-sided p-value of "the ratio is 1".
+/// `rounds` of the interval counts the units; `coverage` is `confidence`.
+///
+/// Units that agree exactly give a zero-width interval: p = 0 when their
+/// ratio differs from 1 by more than [`crate::RELATIVE_ROUNDING`], 1 when
+/// not. `None` for fewer than two units or a ratio that is not positive and
+/// finite.
+#[must_use]
+pub fn units_t_ratio(units: &[f64], confidence: f64) -> Option<(RatioInterval, f64)> {
+    let k = units.len();
+    if k < 2 || units.iter().any(|r| !(r.is_finite() && *r > 0.0)) {
+        return None;
+    }
+    let logs: Vec<f64> = units.iter().map(|r| r.ln()).collect();
+    let kf = k as f64;
+    let mean = logs.iter().sum::<f64>() / kf;
+    let var = logs.iter().map(|l| (l - mean).powi(2)).sum::<f64>() / (kf - 1.0);
+    let se = (var / kf).sqrt();
+    let p = if se > 0.0 {
+        (2.0 * t_sf((mean / se).abs(), kf - 1.0)).min(1.0)
+    } else if mean.abs() > crate::RELATIVE_ROUNDING {
+        0.0
+    } else {
+        1.0
+    };
+    let half = if se > 0.0 {
+        t_quantile(0.5 + confidence / 2.0, kf - 1.0) * se
+    } else {
+        0.0
+    };
+    let interval = RatioInterval {
+        ratio: mean.exp(),
+        lower: (mean - half).exp(),
+        upper: (mean + half).exp(),
+        coverage: confidence,
+        rounds: k,
+    };
+    Some((interval, p))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn unit_medians_group_in_order_of_appearance() {
+        let r = [1.0, 4.0, 2.0, 9.0, 3.0, 0.0];
+        let u = [5, 5, 5, 2, 2, 2];
+        // Unit 5: median of 1, 4, 2 = 2; unit 2: 9 and 3 (0 left out):
+        // geometric midpoint √27.
+        let m = unit_medians(&r, &u);
+        assert_eq!(m.len(), 2);
+        assert_eq!(m[0], 2.0);
+        assert!((m[1] - 27f64.sqrt()).abs() < 1e-12);
+    }
+
+    #[test]
+    fn the_units_interval_is_students_t_on_the_logarithms() {
+        // scipy: x = log([1.01, 1.02, 0.995, 1.015, 1.008, 1.012]);
+        // m, se = x.mean(), stats.sem(x); t = stats.t.ppf(0.975, 5);
+        // exp(m) = 1.0099703374451108, exp(m - t*se) = 1.0011015729016859,
+        // exp(m + t*se) = 1.0189176704242027;
+        // stats.ttest_1samp(x, 0).pvalue = 0.03412874154464228.
+        let u = [1.01, 1.02, 0.995, 1.015, 1.008, 1.012];
+        let (i, p) = units_t_ratio(&u, 0.95).unwrap();
+        assert!((i.ratio - 1.009_970_337_445_110_8).abs() < 1e-12);
+        assert!((i.lower - 1.001_101_572_901_685_9).abs() < 1e-9);
+        assert!((i.upper - 1.018_917_670_424_202_7).abs() < 1e-9);
+        assert!((p - 0.034_128_741_544_642_28).abs() < 1e-7);
+        assert!(i.is_significant() && i.is_slower());
+        assert_eq!((i.rounds, i.coverage), (6, 0.95));
+    }
+
+    #[test]
+    fn units_that_agree_exactly_or_are_too_few() {
+        let (i, p) = units_t_ratio(&[2.0; 4], 0.95).unwrap();
+        assert_eq!((i.ratio, i.lower, i.upper, p), (2.0, 2.0, 2.0, 0.0));
+        let (i, p) = units_t_ratio(&[1.0; 4], 0.95).unwrap();
+        assert_eq!(p, 1.0);
+        assert!(!i.is_significant());
+        assert!(units_t_ratio(&[1.0], 0.95).is_none());
+        assert!(units_t_ratio(&[1.0, f64::NAN], 0.95).is_none());
+    }
 
     #[test]
     fn binomial_cdf_matches_scipy() {

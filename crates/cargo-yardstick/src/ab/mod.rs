@@ -10,10 +10,22 @@
 //! revisions finds everything fresh. Each side's bench binary then runs as
 //! long-lived worker processes, and each benchmark present in both is
 //! measured in short alternating rounds of equal iteration counts
-//! ([`lockstep`]); the per-round ratios B/A give a distribution-free
-//! interval of the median ratio by the sign test
-//! ([`yardstick_stats::paired::sign_test_ratio`]), and the suite's verdicts
-//! go through Benjamini–Hochberg as `compare`'s do ([`verdict`]).
+//! ([`lockstep`]), spread over several worker pairs. Each pair's median
+//! ratio B/A is one observation, and the interval is Student's t over the
+//! pairs ([`yardstick_stats::paired::units_t_ratio`]): rounds within one
+//! pair share that pair's process-level offset, so only pairs are
+//! independent. The suite's verdicts go through Benjamini–Hochberg as
+//! `compare`'s do ([`verdict`]).
+//!
+//! Two builds of the same code are the same program: the trust
+//! experiment's A/A revisions (the same source, a comment added) build to
+//! binaries whose loaded sections are byte-identical (only ThinLTO's
+//! `.llvm.<hash>` symbol suffixes in the unloaded symbol table differ), and
+//! the working tree built in the user's target directory is byte-identical
+//! to the same commit built in a checkout here. Cargo passes workspace
+//! members' paths relative to the workspace root, so the checkout's path
+//! does not reach the code. A/A false alarms therefore came from the
+//! interval, which pooled rounds of three pairs as if independent.
 
 pub mod lockstep;
 pub mod verdict;
@@ -31,9 +43,9 @@ use verdict::{Header, Outcome, Row};
 /// across the suite: 1 − confidence).
 const CONFIDENCE: f64 = 0.95;
 
-/// Rounds before the precision is looked at (the sign test needs 6 for a
-/// 95% interval; more keep an early lucky streak from stopping it).
-const MIN_ROUNDS: usize = 16;
+/// Rounds each worker pair runs before the precision is looked at (three
+/// ABBA blocks: a median of fewer is mostly noise).
+const MIN_ROUNDS_PER_PAIR: usize = 6;
 
 /// `ab` arguments.
 #[derive(Debug, Clone, clap::Args)]
@@ -53,10 +65,17 @@ pub struct AbArgs {
     /// …or after this many seconds on it.
     #[arg(long, default_value_t = 2.5, value_name = "SECS")]
     pub timeout: f64,
-    /// Worker process pairs per bench binary; rounds are spread over them so
-    /// that process-level effects (layout, ASLR) are sampled.
-    #[arg(long, default_value_t = 3, value_name = "N")]
+    /// Worker process pairs per bench binary (at least 2); rounds are spread
+    /// over them in turn, and the interval is over the pairs, so that
+    /// process-level effects (heap and stack addresses, caches) count as
+    /// the noise they are.
+    #[arg(long, default_value_t = 8, value_name = "N")]
     pub pairs: usize,
+    /// A worker that gives no answer to a warm-up or a round within this
+    /// many seconds is taken for hung and killed; its benchmark's row says
+    /// so and the others go on.
+    #[arg(long, default_value_t = 20.0, value_name = "SECS")]
+    pub hang_timeout: f64,
     /// Each side's share of a round, in milliseconds.
     #[arg(long, default_value_t = 2.0, value_name = "MS")]
     pub round_ms: f64,
@@ -79,6 +98,11 @@ pub struct AbArgs {
     /// project's own target directory (or `DIR/target-worktree`).
     #[arg(long, value_name = "DIR")]
     pub target_dir: Option<PathBuf>,
+    /// Append every benchmark's rounds (times per iteration of A and B,
+    /// worker pair of each round) to this file as JSON lines: the raw data
+    /// of the trust experiment's analysis.
+    #[arg(long, value_name = "FILE", hide = true)]
+    pub rounds_json: Option<PathBuf>,
     /// Remove the worktrees and binary copies afterwards (by default they
     /// are kept and reused by the next `ab`).
     #[arg(long)]
@@ -188,13 +212,15 @@ fn check(args: &AbArgs) -> Result<Option<f64>, (u8, String)> {
             args.precision
         )));
     }
-    if !positive(args.timeout) || !positive(args.round_ms) {
+    if !positive(args.timeout) || !positive(args.round_ms) || !positive(args.hang_timeout) {
         return Err(bad(
-            "--timeout and --round-ms must be positive numbers".to_owned()
+            "--timeout, --round-ms and --hang-timeout must be positive numbers".to_owned(),
         ));
     }
-    if args.pairs == 0 {
-        return Err(bad("--pairs must be at least 1".to_owned()));
+    if args.pairs < 2 {
+        return Err(bad(
+            "--pairs must be at least 2 (the interval is over the pairs)".to_owned(),
+        ));
     }
     args.fail_on_regression
         .as_deref()
@@ -296,6 +322,7 @@ fn measure(
     b: Option<&BenchBinary>,
     filter: Option<&str>,
     settings: &Settings,
+    dump: Option<&Path>,
 ) -> Result<Vec<Row>, String> {
     let spawner = |bin: Option<&BenchBinary>| {
         let bin = bin.cloned();
@@ -321,7 +348,12 @@ fn measure(
             continue;
         }
         let row = match engine.measure(id) {
-            Ok(m) => verdict::paired(id, &m, settings.confidence),
+            Ok(m) => {
+                if let Some(path) = dump {
+                    append_rounds(path, id, &m);
+                }
+                verdict::paired(id, &m, settings.confidence)
+            }
             Err(e) => Row {
                 id: id.clone(),
                 outcome: Outcome::Failed(e),
@@ -338,6 +370,24 @@ fn measure(
         outcome: Outcome::OnlyB,
     }));
     Ok(rows)
+}
+
+/// `--rounds-json`: one JSON line per benchmark; a failure to write is a
+/// warning, the comparison goes on.
+fn append_rounds(path: &Path, id: &str, m: &lockstep::Measured) {
+    use std::io::Write;
+    let line = serde_json::json!({
+        "id": id, "iters": m.iters, "seconds": m.seconds,
+        "a": m.a, "b": m.b, "pair": m.pair,
+    });
+    let wrote = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(path)
+        .and_then(|mut f| writeln!(f, "{line}"));
+    if let Err(e) = wrote {
+        eprintln!("warning: {}: cannot write the rounds: {e}", path.display());
+    }
 }
 
 /// Resolves the two sides named by the arguments.
@@ -427,9 +477,10 @@ pub fn run(args: &AbArgs) -> Result<u8, (u8, String)> {
         round: Duration::from_secs_f64(args.round_ms / 1e3),
         precision: args.precision,
         timeout: Duration::from_secs_f64(args.timeout),
-        min_rounds: MIN_ROUNDS,
+        min_rounds: MIN_ROUNDS_PER_PAIR,
         confidence: CONFIDENCE,
         seed: u64::from(std::process::id()),
+        hang_limit: Duration::from_secs_f64(args.hang_timeout),
     };
     eprintln!("measuring in lock-step");
     let start = Instant::now();
@@ -440,7 +491,13 @@ pub fn run(args: &AbArgs) -> Result<u8, (u8, String)> {
     for name in names.into_iter().filter(|n| seen.insert(n.clone())) {
         let a = bins_a.iter().find(|b| target_name(b) == name);
         let b = bins_b.iter().find(|b| target_name(b) == name);
-        match measure(a, b, args.filter.as_deref(), &settings) {
+        match measure(
+            a,
+            b,
+            args.filter.as_deref(),
+            &settings,
+            args.rounds_json.as_deref(),
+        ) {
             Ok(r) => rows.extend(r),
             Err(e) => eprintln!("warning: bench target {name}: {e}"),
         }
@@ -463,15 +520,7 @@ pub fn run(args: &AbArgs) -> Result<u8, (u8, String)> {
     let header = Header {
         a: sides[0].label.clone(),
         b: sides[1].label.clone(),
-        how: format!(
-            "Lock-step workers ({} process pairs), ABBA rounds of {} ms a side, until ±{}% or {} s per benchmark; \
-             95% sign-test intervals of the per-round ratio B/A; {:.1} s measuring.",
-            args.pairs,
-            args.round_ms,
-            args.precision * 100.0,
-            args.timeout,
-            seconds
-        ),
+        how: how(args, seconds),
     };
     let text = match args.format {
         TableFormat::Terminal => verdict::terminal(&header, &rows, fdr.as_deref()),
@@ -480,6 +529,19 @@ pub fn run(args: &AbArgs) -> Result<u8, (u8, String)> {
     print!("{text}");
     let regressed = fail_at.is_some_and(|p| rows.iter().any(|r| r.regressed(p)));
     Ok(if regressed { REGRESSION } else { 0 })
+}
+
+/// The line under the title: how it was measured.
+fn how(args: &AbArgs, seconds: f64) -> String {
+    format!(
+        "Lock-step workers ({} process pairs), ABBA rounds of {} ms a side, until ±{}% or {} s per benchmark; \
+         95% Student-t intervals over the pairs' median ratios B/A; {:.1} s measuring.",
+        args.pairs,
+        args.round_ms,
+        args.precision * 100.0,
+        args.timeout,
+        seconds
+    )
 }
 
 /// Removes the worktrees and binary copies of this run.
@@ -510,6 +572,29 @@ mod tests {
         assert_eq!(threshold("0"), Ok(0.0));
         assert!(threshold("x").unwrap_err().contains("got 'x'"));
         assert!(threshold("-1%").is_err());
+    }
+
+    #[test]
+    fn the_line_that_says_how() {
+        use clap::Parser;
+        #[derive(clap::Parser)]
+        struct Cli {
+            #[command(flatten)]
+            ab: AbArgs,
+        }
+        let args = Cli::parse_from(["ab"]).ab;
+        assert_eq!(
+            how(&args, 12.34),
+            "Lock-step workers (8 process pairs), ABBA rounds of 2 ms a side, until ±0.5% or 2.5 s per benchmark; \
+             95% Student-t intervals over the pairs' median ratios B/A; 12.3 s measuring."
+        );
+        let args = Cli::parse_from(["ab", "--pairs", "1"]).ab;
+        assert_eq!(
+            check(&args).unwrap_err().1,
+            "--pairs must be at least 2 (the interval is over the pairs)"
+        );
+        let args = Cli::parse_from(["ab", "--hang-timeout", "0"]).ab;
+        assert!(check(&args).unwrap_err().1.contains("--hang-timeout"));
     }
 
     #[test]

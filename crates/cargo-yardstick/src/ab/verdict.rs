@@ -3,7 +3,7 @@
 //! (an aligned table for the terminal, markdown for a PR comment).
 
 use yardstick_stats::multiple::{control_fdr, survivors_clause};
-use yardstick_stats::paired::{sign_test_p, sign_test_ratio, RatioInterval};
+use yardstick_stats::paired::RatioInterval;
 
 use super::lockstep::Measured;
 
@@ -27,13 +27,15 @@ pub struct Paired {
     pub a: f64,
     /// Median time per iteration of B (ns).
     pub b: f64,
-    /// The sign-test interval of the median ratio B/A; `None` with too few
-    /// rounds.
+    /// The interval of B/A over the worker pairs (Student's t over their
+    /// median ratios); `None` with fewer than two pairs.
     pub interval: Option<RatioInterval>,
-    /// The sign test's p-value for "B/A = 1".
+    /// Its p-value for "B/A = 1".
     pub p_value: Option<f64>,
     /// Paired rounds.
     pub rounds: usize,
+    /// Worker pairs the rounds came from.
+    pub pairs: usize,
     /// Seconds spent on the benchmark.
     pub seconds: f64,
     /// Whether a detected change is still flagged once the false-discovery
@@ -69,7 +71,7 @@ impl Row {
             Outcome::Measured(p) => p,
         };
         match &p.interval {
-            None => format!("too few rounds ({}) for an interval", p.rounds),
+            None => format!("too few worker pairs ({}) for an interval", p.pairs),
             Some(i) if p.significant() && p.survives_fdr => format!(
                 "B is {:.3}× A [{:.3}, {:.3}]: {}",
                 i.ratio,
@@ -115,15 +117,20 @@ fn median(v: &[f64]) -> f64 {
 /// A measured benchmark's row (before the false-discovery control).
 #[must_use]
 pub fn paired(id: &str, m: &Measured, confidence: f64) -> Row {
-    let ratios = m.ratios();
+    let found = m.interval_and_p(confidence);
     Row {
         id: id.to_owned(),
         outcome: Outcome::Measured(Paired {
             a: median(&m.a),
             b: median(&m.b),
-            interval: sign_test_ratio(&ratios, confidence),
-            p_value: sign_test_p(&ratios),
-            rounds: ratios.len(),
+            interval: found.map(|(i, _)| i),
+            p_value: found.map(|(_, p)| p),
+            rounds: m.a.len(),
+            pairs: m
+                .pair
+                .iter()
+                .collect::<std::collections::BTreeSet<_>>()
+                .len(),
             seconds: m.seconds,
             survives_fdr: true,
         }),
@@ -176,7 +183,7 @@ fn time(v: f64) -> String {
     format!("{x:.4} {u}")
 }
 
-/// The cells of a row: A, B, ratio with interval, rounds (seconds).
+/// The cells of a row: A, B, ratio with interval, rounds/pairs (seconds).
 fn cells(r: &Row) -> [String; 4] {
     let dash = || "—".to_owned();
     match &r.outcome {
@@ -186,7 +193,7 @@ fn cells(r: &Row) -> [String; 4] {
             p.interval.as_ref().map_or_else(dash, |i| {
                 format!("{:.3}× [{:.3}, {:.3}]", i.ratio, i.lower, i.upper)
             }),
-            format!("{} ({:.1} s)", p.rounds, p.seconds),
+            format!("{}/{} ({:.1} s)", p.rounds, p.pairs, p.seconds),
         ],
         _ => [dash(), dash(), dash(), dash()],
     }
@@ -206,7 +213,15 @@ pub struct Header {
 #[must_use]
 pub fn terminal(h: &Header, rows: &[Row], fdr: Option<&str>) -> String {
     let mut s = format!("A = {}, B = {}\n{}\n\n", h.a, h.b, h.how);
-    let head = ["benchmark", "A", "B", "B/A [95%]", "rounds", "verdict"].map(str::to_owned);
+    let head = [
+        "benchmark",
+        "A",
+        "B",
+        "B/A [95%]",
+        "rounds/pairs",
+        "verdict",
+    ]
+    .map(str::to_owned);
     let table: Vec<[String; 6]> = rows
         .iter()
         .map(|r| {
@@ -247,7 +262,7 @@ pub fn terminal(h: &Header, rows: &[Row], fdr: Option<&str>) -> String {
 pub fn markdown(h: &Header, rows: &[Row], fdr: Option<&str>) -> String {
     let mut s = format!(
         "### yardstick ab: A = {}, B = {}\n\n{}\n\n\
-         | benchmark | A | B | B/A [95%] | rounds | verdict |\n|---|---:|---:|---|---:|---|\n",
+         | benchmark | A | B | B/A [95%] | rounds/pairs | verdict |\n|---|---:|---:|---|---:|---|\n",
         h.a, h.b, h.how
     );
     for r in rows {
