@@ -78,7 +78,7 @@ impl Verdict {
 /// Criterion.rs's rule: not significant is no change; significant with the
 /// whole interval of the mean change beyond the noise threshold is a
 /// regression or an improvement; otherwise within noise.
-pub(crate) fn verdict_of(p_value: f64, mean: &Estimate, cfg: &ChangeConfig) -> Verdict {
+pub fn verdict_of(p_value: f64, mean: &Estimate, cfg: &ChangeConfig) -> Verdict {
     if p_value >= cfg.significance {
         Verdict::NoChange
     } else if mean.lower > cfg.noise_threshold {

@@ -100,8 +100,8 @@ pub mod univariate;
 
 pub use bootstrap::Estimate;
 pub use change::{
-    compare, compare_with_distributions, compare_with_resampled_new, Change, ChangeConfig,
-    ChangeDistributions, Verdict,
+    compare, compare_with_distributions, compare_with_resampled_new, verdict_of, Change,
+    ChangeConfig, ChangeDistributions, Verdict,
 };
 pub use error::StatsError;
 pub use estimates::{

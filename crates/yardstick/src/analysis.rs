@@ -196,10 +196,19 @@ pub(crate) fn analyse(
                 values: &values,
                 processes: processes.as_deref()?,
             };
-            compare_runs(old, new, &change_config(config))
+            // The run's shift is floored at the noise threshold; a measured
+            // drift (a bound on a whole change, not one run's deviation)
+            // only moves the verdict's line.
+            let floor = ChangeConfig {
+                noise_threshold: config.noise_threshold,
+                ..change_config(config)
+            };
+            compare_runs(old, new, &floor)
         });
         if let Some(compared) = runs {
-            change = Some(compared?);
+            let mut c = compared?;
+            c.verdict = yardstick_stats::verdict_of(c.p_value, &c.mean, &change_config(config));
+            change = Some(c);
             change_between_processes = true;
         }
     }
@@ -220,12 +229,14 @@ pub(crate) fn analyse(
     })
 }
 
+/// The comparison's settings; its noise threshold is the machine's
+/// measured drift when there is one.
 fn change_config(config: &BenchmarkConfig) -> ChangeConfig {
     ChangeConfig {
         nresamples: config.nresamples,
         confidence: config.confidence_level,
         significance: config.significance_level,
-        noise_threshold: config.noise_threshold,
+        noise_threshold: config.machine_drift.unwrap_or(config.noise_threshold),
         seed: SEED,
     }
 }
@@ -380,5 +391,39 @@ mod tests {
         let ch = a.change.unwrap();
         assert!((ch.mean.point - 0.2).abs() < 1e-9, "{ch:?}");
         assert_eq!(ch.verdict, yardstick_stats::Verdict::Regressed);
+    }
+
+    #[test]
+    fn a_measured_drift_moves_the_verdicts_line_not_the_runs_shift() {
+        // Processes ±0.2 % apart, runs +10 % and +4 % apart, a calibrated
+        // drift of 5 %: +10 % is still a regression (the run's shift stays
+        // floored at the 1 % threshold), +4 % is within the drift.
+        let offsets = [0.2, -0.2, 0.1, -0.1, 0.0];
+        let (iters, times, procs) = in_processes(offsets, 1.0);
+        let old = SavedSample {
+            sampling_mode: ActualSamplingMode::Flat,
+            iters,
+            times,
+            processes: Some(procs),
+        };
+        let config = BenchmarkConfig {
+            nresamples: 500,
+            machine_drift: Some(0.05),
+            ..BenchmarkConfig::default()
+        };
+        let verdict = |scale: f64| {
+            let (iters, values, procs) = in_processes(offsets, scale);
+            let new = Samples {
+                mode: ActualSamplingMode::Flat,
+                iters,
+                values,
+                processes: Some(procs),
+            };
+            let a = analyse(new, Some(&old), &config, false).unwrap();
+            assert!(a.change_between_processes);
+            a.change.unwrap().verdict
+        };
+        assert_eq!(verdict(1.10), yardstick_stats::Verdict::Regressed);
+        assert_eq!(verdict(1.04), yardstick_stats::Verdict::WithinNoise);
     }
 }

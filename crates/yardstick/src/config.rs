@@ -124,6 +124,10 @@ pub(crate) struct BenchmarkConfig {
     pub fail_if_slower: Option<f64>,
     /// `--fail-if-faster`: fail past this fraction faster than the baseline.
     pub fail_if_faster: Option<f64>,
+    /// The drift `cargo yardstick calibrate` measured (a bound on the
+    /// change between two runs of the same code), when wider than the
+    /// noise threshold: the verdict's threshold instead.
+    pub machine_drift: Option<f64>,
 }
 
 /// Worker processes per benchmark by default: enough for an interval with
@@ -162,6 +166,7 @@ impl Default for BenchmarkConfig {
             stdev: None,
             fail_if_slower: None,
             fail_if_faster: None,
+            machine_drift: None,
         }
     }
 }
@@ -208,6 +213,7 @@ impl PartialConfig {
             stdev: self.stdev.or(base.stdev),
             fail_if_slower: self.fail_if_slower.or(base.fail_if_slower),
             fail_if_faster: self.fail_if_faster.or(base.fail_if_faster),
+            machine_drift: base.machine_drift,
         }
     }
 }

@@ -126,7 +126,7 @@ fn benchmark<M: Measurement>(
         .as_ref()
         .and_then(|_| measured_drift(&dir, config, terminal));
     let config = &BenchmarkConfig {
-        noise_threshold: drift.unwrap_or(config.noise_threshold),
+        machine_drift: drift,
         ..config.clone()
     };
     let analysis = analyse(samples, baseline_sample.as_ref(), config, plots)
@@ -275,7 +275,7 @@ fn analyse_metrics<M: Measurement>(
                 nresamples: cfg.nresamples,
                 confidence: config.confidence_level,
                 significance: config.significance_level,
-                noise_threshold: config.noise_threshold,
+                noise_threshold: config.machine_drift.unwrap_or(config.noise_threshold),
                 seed: crate::analysis::SEED,
             },
         ),
@@ -371,7 +371,7 @@ fn announce<M: Measurement>(
             unit: run.unit,
             significance: config.significance_level,
             confidence: config.confidence_level,
-            noise_threshold: config.noise_threshold,
+            noise_threshold: run.drift.unwrap_or(config.noise_threshold),
             baseline: baseline.as_deref(),
             ratio_to_baseline: ratio,
             failure: failure.clone(),
