@@ -7,7 +7,8 @@
 //! cargo-criterion's JSON messages (`--message-format json`); [`history`]
 //! holds the runs `cargo yardstick history --export` writes; [`worker`]
 //! the line protocol between a parent and a bench binary's worker processes;
-//! [`home`] where the home directory is, one order for every tool.
+//! [`home`] where the home directory is, one order for every tool;
+//! [`units`] which unit a time is shown in, for every printed format.
 //!
 //! yardstick's own files carry a `version` and have a JSON Schema under
 //! `schemas/` in this crate, checked against the types in its tests:
@@ -37,4 +38,5 @@ pub mod home;
 pub mod messages;
 pub mod metrics;
 pub mod names;
+pub mod units;
 pub mod worker;
