@@ -257,6 +257,16 @@ fn markdown_summary_snapshot() {
     assert!(!md.contains("<script>"));
 }
 
+/// The same summary with its numbers: the suite's samples come from a
+/// seeded generator and a seeded bootstrap, so they are the same on every
+/// machine, and a change of wording, rounding or unit is a reviewed diff.
+#[test]
+fn markdown_summary_with_numbers() {
+    let home = common::fresh_dir("outputs-markdown-numbers");
+    let results = common::write_suite(&home);
+    insta::assert_snapshot!("markdown_summary", markdown_summary(&results));
+}
+
 #[test]
 fn json_messages_have_cargo_criterions_fields() {
     let home = common::fresh_dir("outputs-messages");
