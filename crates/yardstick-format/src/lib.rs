@@ -31,6 +31,7 @@
 pub mod analyze;
 pub mod atomic;
 pub mod criterion;
+pub mod csv;
 pub mod drift;
 pub mod exec;
 pub mod history;

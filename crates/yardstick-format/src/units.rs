@@ -142,6 +142,18 @@ pub fn short(n: f64) -> String {
     }
 }
 
+/// [`short`] with its sign, `+` for zero and positive values: `+5.0000`,
+/// `-12.340`.
+#[must_use]
+pub fn signed_short(n: f64) -> String {
+    let s = short(n);
+    if s.starts_with('-') || n.is_nan() {
+        s
+    } else {
+        format!("+{s}")
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -155,6 +167,19 @@ mod tests {
         assert_eq!(short(12345.6), "12346");
         assert_eq!(short(-12345.6), "-12346");
         assert_eq!(short(f64::INFINITY), "inf");
+    }
+
+    #[test]
+    fn signed_short_always_has_a_sign() {
+        for (n, s) in [
+            (5.0, "+5.0000"),
+            (0.0, "+0.0000"),
+            (-12.34, "-12.340"),
+            (12345.6, "+12346"),
+            (-0.0, "-0.0000"),
+        ] {
+            assert_eq!(signed_short(n), s);
+        }
     }
 
     #[test]

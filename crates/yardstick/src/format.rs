@@ -1,22 +1,8 @@
 //! Number formatting shared by every terminal output, matching Criterion.rs's
 //! text so that scripts reading its output keep working.
 
+use yardstick_format::units::signed_short;
 pub(crate) use yardstick_format::units::{short, time};
-
-fn signed_short(n: f64) -> String {
-    let a = n.abs();
-    if a < 10.0 {
-        format!("{n:+.4}")
-    } else if a < 100.0 {
-        format!("{n:+.3}")
-    } else if a < 1000.0 {
-        format!("{n:+.2}")
-    } else if a < 10000.0 {
-        format!("{n:+.1}")
-    } else {
-        format!("{n:+.0}")
-    }
-}
 
 /// A relative change (0.05 = 5 %) as a percentage, e.g. `+5.0000%`.
 pub(crate) fn change(ratio: f64, signed: bool) -> String {
