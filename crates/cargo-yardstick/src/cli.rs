@@ -54,7 +54,8 @@ enum Command {
 #[derive(Debug, Clone, Args)]
 pub struct HomeArg {
     /// The home directory (default: $YARDSTICK_HOME, $CRITERION_HOME,
-    /// $CARGO_TARGET_DIR/criterion, then target/criterion).
+    /// $CARGO_TARGET_DIR/criterion, then target/criterion in the workspace
+    /// root).
     #[arg(long, value_name = "DIR")]
     pub home: Option<PathBuf>,
 }
@@ -67,18 +68,13 @@ impl HomeArg {
     }
 }
 
-/// The home directory: the flag, then the environment, then the default.
+/// The home directory, by the one order of [`yardstick_format::home`]:
+/// the flag, `YARDSTICK_HOME`, `CRITERION_HOME`, `$CARGO_TARGET_DIR/criterion`,
+/// then `target/criterion` in the workspace holding the working directory.
+/// The tool's own executable says nothing about the user's target folder.
 #[must_use]
 pub fn resolve_home(flag: Option<PathBuf>) -> PathBuf {
-    let env = |k: &str| {
-        std::env::var_os(k)
-            .filter(|v| !v.is_empty())
-            .map(PathBuf::from)
-    };
-    flag.or_else(|| env("YARDSTICK_HOME"))
-        .or_else(|| env("CRITERION_HOME"))
-        .or_else(|| env("CARGO_TARGET_DIR").map(|t| t.join("criterion")))
-        .unwrap_or_else(|| PathBuf::from("target").join("criterion"))
+    yardstick_format::home::resolve_here(&yardstick_format::home::CRITERION, flag.as_deref(), None)
 }
 
 /// How two runs are compared.

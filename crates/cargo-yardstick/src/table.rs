@@ -8,13 +8,7 @@ use crate::compare::{verdict_word, Comparison, Row};
 #[must_use]
 pub fn value(v: f64, unit: &str) -> String {
     if unit == "ns" {
-        let (scale, u) = match v.abs() {
-            x if x >= 1e9 => (1e9, "s"),
-            x if x >= 1e6 => (1e6, "ms"),
-            x if x >= 1e3 => (1e3, "µs"),
-            _ => (1.0, "ns"),
-        };
-        format!("{:.4} {u}", v / scale)
+        yardstick_format::units::fixed(v, 4)
     } else {
         format!("{v:.6} {unit}")
     }

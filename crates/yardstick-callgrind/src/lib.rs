@@ -72,6 +72,8 @@ mod printer;
 mod render;
 mod runner;
 mod sandbox;
+#[cfg(test)]
+mod snapshots;
 pub mod summary;
 mod tools;
 mod valgrind;

@@ -13,27 +13,30 @@
 
 use std::path::{Path, PathBuf};
 
-/// The home directory: `--home`, `YARDSTICK_CALLGRIND_HOME` or
-/// `IAI_CALLGRIND_HOME` (already in `explicit`), else `name` in the target
-/// directory holding the bench binary, else in `CARGO_TARGET_DIR`, else in
-/// `<package>/target`. `name` is `iai` when the package calls this crate
+/// The home directory, by the one order of [`yardstick_format::home`]:
+/// `--home`, `YARDSTICK_CALLGRIND_HOME` or `IAI_CALLGRIND_HOME` (already in
+/// `explicit`), else `name` in `CARGO_TARGET_DIR`, else in the target
+/// directory holding the bench binary, else in `target` of the workspace
+/// holding `manifest_dir`. `name` is `iai` when the package calls this crate
 /// `iai-callgrind` (iai-callgrind's location), else `yardstick-callgrind`.
 pub fn home(
     explicit: Option<&Path>,
     exe: Option<&Path>,
     manifest_dir: &Path,
-    name: &str,
+    name: &'static str,
 ) -> PathBuf {
-    if let Some(h) = explicit {
-        return h.to_owned();
-    }
-    if let Some(target) = exe.and_then(target_dir_of) {
-        return target.join(name);
-    }
-    if let Some(t) = std::env::var_os("CARGO_TARGET_DIR") {
-        return PathBuf::from(t).join(name);
-    }
-    manifest_dir.join("target").join(name)
+    let rules = yardstick_format::home::Rules {
+        variables: &[],
+        folder: name,
+    };
+    let env = |k: &str| std::env::var_os(k);
+    let look = yardstick_format::home::Lookup {
+        flag: explicit,
+        env: &env,
+        exe,
+        start: manifest_dir,
+    };
+    yardstick_format::home::resolve(&rules, &look)
 }
 
 /// The home directory's name for a package that calls this crate
@@ -44,16 +47,6 @@ pub fn home_name(dependency: &str) -> &'static str {
     } else {
         "yardstick-callgrind"
     }
-}
-
-/// The cargo target directory holding `exe`: the nearest ancestor with
-/// cargo's `CACHEDIR.TAG`.
-fn target_dir_of(exe: &Path) -> Option<PathBuf> {
-    exe.ancestors()
-        .skip(1)
-        .take(5)
-        .find(|dir| dir.join("CACHEDIR.TAG").is_file())
-        .map(Path::to_owned)
 }
 
 /// Makes `part` safe as one path component: characters that are unsafe in

@@ -54,6 +54,12 @@ impl Printer {
         }
     }
 
+    /// The held lines, stdout's and stderr's in order (for tests).
+    #[cfg(test)]
+    pub fn held(&self) -> Vec<String> {
+        self.lines.iter().map(|(_, l)| l.clone()).collect()
+    }
+
     /// Prints what was held.
     pub fn print(self) {
         for (to_stderr, line) in self.lines {

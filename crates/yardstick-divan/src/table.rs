@@ -27,16 +27,9 @@ pub(crate) fn four_digits(v: f64) -> String {
 
 /// A time per iteration in nanoseconds, in divan's units.
 pub(crate) fn time(ns: f64) -> String {
-    let (v, unit) = if ns < 1e3 {
-        (ns, "ns")
-    } else if ns < 1e6 {
-        (ns / 1e3, "µs")
-    } else if ns < 1e9 {
-        (ns / 1e6, "ms")
-    } else {
-        (ns / 1e9, "s")
-    };
-    format!("{} {unit}", four_digits(v))
+    let unit =
+        yardstick_format::units::TimeUnit::for_nanos(ns, yardstick_format::units::TimeUnit::Ns);
+    format!("{} {}", four_digits(unit.scale(ns)), unit.symbol())
 }
 
 fn bytes(b: f64, format: BytesFormat) -> String {

@@ -6,7 +6,9 @@
 //! written for Criterion.rs read yardstick's results; [`messages`] holds
 //! cargo-criterion's JSON messages (`--message-format json`); [`history`]
 //! holds the runs `cargo yardstick history --export` writes; [`worker`]
-//! the line protocol between a parent and a bench binary's worker processes.
+//! the line protocol between a parent and a bench binary's worker processes;
+//! [`home`] where the home directory is, one order for every tool;
+//! [`units`] which unit a time is shown in, for every printed format.
 //!
 //! yardstick's own files carry a `version` and have a JSON Schema under
 //! `schemas/` in this crate, checked against the types in its tests:
@@ -29,10 +31,13 @@
 pub mod analyze;
 pub mod atomic;
 pub mod criterion;
+pub mod csv;
 pub mod drift;
 pub mod exec;
 pub mod history;
+pub mod home;
 pub mod messages;
 pub mod metrics;
 pub mod names;
+pub mod units;
 pub mod worker;

@@ -169,6 +169,73 @@ pub enum ChangeType {
     Regressed,
 }
 
+impl ConfidenceInterval {
+    /// `estimate` in `[lower_bound, upper_bound]`, in `unit`.
+    #[must_use]
+    pub fn new(estimate: f64, lower_bound: f64, upper_bound: f64, unit: &str) -> Self {
+        ConfidenceInterval {
+            estimate,
+            lower_bound,
+            upper_bound,
+            unit: unit.to_owned(),
+        }
+    }
+}
+
+impl Throughput {
+    /// `per_iteration` of the kind raw.csv names `kind` (`bytes`,
+    /// `bytes_decimal`, `elements`, `bits`), in cargo-criterion's units:
+    /// decimal bytes are `bytes` (cargo-criterion has no unit of its own
+    /// for them).
+    #[must_use]
+    pub fn new(per_iteration: u64, kind: &str) -> Throughput {
+        let unit = if kind == "bytes_decimal" {
+            "bytes"
+        } else {
+            kind
+        };
+        Throughput {
+            per_iteration,
+            unit: unit.to_owned(),
+        }
+    }
+
+    /// A benchmark's throughput as cargo-criterion lists it: nothing, one
+    /// entry, or two for elements and bytes; units as in [`new`](Self::new).
+    #[must_use]
+    pub fn entries(t: Option<&crate::criterion::Throughput>) -> Vec<Throughput> {
+        use crate::criterion::Throughput as T;
+        let entry = Throughput::new;
+        match t {
+            None => Vec::new(),
+            Some(T::Bytes(n) | T::BytesDecimal(n)) => vec![entry(*n, "bytes")],
+            Some(T::Elements(n)) => vec![entry(*n, "elements")],
+            Some(T::Bits(n)) => vec![entry(*n, "bits")],
+            Some(T::ElementsAndBytes { elements, bytes }) => {
+                vec![entry(*elements, "elements"), entry(*bytes, "bytes")]
+            }
+        }
+    }
+}
+
+impl ChangeType {
+    /// The verdict named `verdict` (`Regressed`, `Improved`; any other name
+    /// is `NoChange`). Without a verdict (a change read back from disk, whose
+    /// p-value is not saved), a change whose whole interval of the mean lies
+    /// beyond 1 %, as Criterion.rs's default noise threshold.
+    #[must_use]
+    pub fn from_verdict(verdict: Option<&str>, mean: &ConfidenceInterval) -> ChangeType {
+        match verdict {
+            Some("Regressed") => ChangeType::Regressed,
+            Some("Improved") => ChangeType::Improved,
+            Some(_) => ChangeType::NoChange,
+            None if mean.lower_bound > 0.01 => ChangeType::Regressed,
+            None if mean.upper_bound < -0.01 => ChangeType::Improved,
+            None => ChangeType::NoChange,
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -233,5 +300,38 @@ mod tests {
         assert!(json.starts_with("{\"reason\""));
         let back: Message = serde_json::from_str(&json).unwrap();
         assert_eq!(back, msg);
+    }
+
+    #[test]
+    fn throughput_entries_use_cargo_criterions_units() {
+        use crate::criterion::Throughput as T;
+        let units = |t| {
+            Throughput::entries(Some(&t))
+                .into_iter()
+                .map(|e| (e.per_iteration, e.unit))
+                .collect::<Vec<_>>()
+        };
+        assert!(Throughput::entries(None).is_empty());
+        assert_eq!(units(T::BytesDecimal(8)), [(8, "bytes".to_owned())]);
+        assert_eq!(units(T::Bits(3)), [(3, "bits".to_owned())]);
+        assert_eq!(
+            units(T::ElementsAndBytes {
+                elements: 4,
+                bytes: 32
+            }),
+            [(4, "elements".to_owned()), (32, "bytes".to_owned())]
+        );
+    }
+
+    #[test]
+    fn without_a_verdict_only_a_change_wholly_beyond_one_percent_counts() {
+        let mean = |lo, hi| ConfidenceInterval::new((lo + hi) / 2.0, lo, hi, "%");
+        let v = |lo, hi| ChangeType::from_verdict(None, &mean(lo, hi));
+        assert_eq!(v(0.02, 0.05), ChangeType::Regressed);
+        assert_eq!(v(0.005, 0.05), ChangeType::NoChange);
+        assert_eq!(v(-0.05, -0.02), ChangeType::Improved);
+        let named = |n| ChangeType::from_verdict(Some(n), &mean(0.02, 0.05));
+        assert_eq!(named("WithinNoise"), ChangeType::NoChange);
+        assert_eq!(named("Improved"), ChangeType::Improved);
     }
 }

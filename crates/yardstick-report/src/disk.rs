@@ -182,30 +182,10 @@ pub(crate) fn read_json<T: DeserializeOwned>(path: &Path) -> Result<T, ReportErr
 fn unit_of(path: &Path) -> Option<String> {
     let text = fs::read_to_string(path).ok()?;
     let row = text.lines().nth(1)?;
-    csv_fields(row).into_iter().nth(6).filter(|u| !u.is_empty())
-}
-
-/// The fields of one RFC 4180 line (quoted fields may hold commas and
-/// doubled quotes).
-fn csv_fields(line: &str) -> Vec<String> {
-    let mut fields = Vec::new();
-    let mut cur = String::new();
-    let mut quoted = false;
-    let mut chars = line.chars().peekable();
-    while let Some(c) = chars.next() {
-        match (c, quoted) {
-            ('"', true) if chars.peek() == Some(&'"') => {
-                cur.push('"');
-                chars.next();
-            }
-            ('"', true) => quoted = false,
-            ('"', false) if cur.is_empty() => quoted = true,
-            (',', false) => fields.push(std::mem::take(&mut cur)),
-            (c, _) => cur.push(c),
-        }
-    }
-    fields.push(cur);
-    fields
+    yardstick_format::csv::fields(row)?
+        .into_iter()
+        .nth(6)
+        .filter(|u| !u.is_empty())
 }
 
 #[cfg(test)]
@@ -253,9 +233,9 @@ mod tests {
     }
 
     #[test]
-    fn csv_fields_unquote() {
+    fn raw_csv_rows_unquote() {
         assert_eq!(
-            csv_fields("\"a,\"\"b\"\"\",,1,8,bytes,12.5,ns,3"),
+            yardstick_format::csv::fields("\"a,\"\"b\"\"\",,1,8,bytes,12.5,ns,3").unwrap(),
             ["a,\"b\"", "", "1", "8", "bytes", "12.5", "ns", "3"]
         );
     }

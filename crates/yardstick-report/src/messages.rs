@@ -8,12 +8,7 @@ use yardstick_format::messages::{
 use crate::results::{BenchmarkResult, EstimateValue};
 
 fn interval(e: &EstimateValue, unit: &str) -> ConfidenceInterval {
-    ConfidenceInterval {
-        estimate: e.estimate,
-        lower_bound: e.lower_bound,
-        upper_bound: e.upper_bound,
-        unit: unit.to_owned(),
-    }
+    ConfidenceInterval::new(e.estimate, e.lower_bound, e.upper_bound, unit)
 }
 
 /// The `benchmark-complete` message of `result`, whose report is in
@@ -39,15 +34,7 @@ pub fn benchmark_complete(result: &BenchmarkResult, report_directory: &str) -> M
         throughput: result
             .throughput
             .iter()
-            .map(|t| Throughput {
-                per_iteration: t.per_iteration,
-                unit: if t.unit == "bytes_decimal" {
-                    "bytes"
-                } else {
-                    t.unit
-                }
-                .to_owned(),
-            })
+            .map(|t| Throughput::new(t.per_iteration, t.unit))
             .collect(),
         typical: interval(&result.typical, unit),
         mean: interval(&result.mean, unit),
@@ -57,14 +44,7 @@ pub fn benchmark_complete(result: &BenchmarkResult, report_directory: &str) -> M
         change: result.change.as_ref().map(|c| ChangeDetails {
             mean: interval(&c.mean, "%"),
             median: interval(&c.median, "%"),
-            change: match c.verdict {
-                Some("Regressed") => ChangeType::Regressed,
-                Some("Improved") => ChangeType::Improved,
-                Some(_) => ChangeType::NoChange,
-                None if c.mean.lower_bound > 0.01 => ChangeType::Regressed,
-                None if c.mean.upper_bound < -0.01 => ChangeType::Improved,
-                None => ChangeType::NoChange,
-            },
+            change: ChangeType::from_verdict(c.verdict, &interval(&c.mean, "%")),
         }),
         metrics: Vec::new(),
     })

@@ -2,6 +2,7 @@
 //! formatted as the terminal output formats them.
 
 use yardstick_format::criterion::Throughput;
+use yardstick_format::units::TimeUnit;
 
 /// How measured values are shown: multiplied by `factor` and followed by
 /// `unit`.
@@ -30,21 +31,10 @@ impl Scale {
                 source_unit: unit.to_owned(),
             };
         }
-        let t = typical.abs();
-        let (factor, unit) = if t < 1.0 {
-            (1e3, "ps")
-        } else if t < 1e3 {
-            (1.0, "ns")
-        } else if t < 1e6 {
-            (1e-3, "µs")
-        } else if t < 1e9 {
-            (1e-6, "ms")
-        } else {
-            (1e-9, "s")
-        };
+        let unit = TimeUnit::for_nanos(typical, TimeUnit::Ps);
         Scale {
-            factor,
-            unit: unit.to_owned(),
+            factor: unit.factor(),
+            unit: unit.symbol().to_owned(),
             source_unit: "ns".to_owned(),
         }
     }
@@ -80,26 +70,7 @@ pub fn format_value(value: f64, unit: &str) -> String {
     Scale::for_value(unit, value).format(value)
 }
 
-/// Criterion.rs's precision ladder: about five significant digits below
-/// 10 000, none after the point above.
-#[must_use]
-pub fn short(n: f64) -> String {
-    if !n.is_finite() {
-        return n.to_string();
-    }
-    let a = n.abs();
-    if a < 10.0 {
-        format!("{n:.4}")
-    } else if a < 100.0 {
-        format!("{n:.3}")
-    } else if a < 1000.0 {
-        format!("{n:.2}")
-    } else if a < 10000.0 {
-        format!("{n:.1}")
-    } else {
-        format!("{n:.0}")
-    }
-}
+pub use yardstick_format::units::short;
 
 /// A relative change (a fraction) as a signed percentage with an ASCII
 /// sign, as the terminal prints it: `+5.0123%`, `-22.994%`.

@@ -257,6 +257,16 @@ fn markdown_summary_snapshot() {
     assert!(!md.contains("<script>"));
 }
 
+/// The same summary with its numbers: the suite's samples come from a
+/// seeded generator and a seeded bootstrap, so they are the same on every
+/// machine, and a change of wording, rounding or unit is a reviewed diff.
+#[test]
+fn markdown_summary_with_numbers() {
+    let home = common::fresh_dir("outputs-markdown-numbers");
+    let results = common::write_suite(&home);
+    insta::assert_snapshot!("markdown_summary", markdown_summary(&results));
+}
+
 #[test]
 fn json_messages_have_cargo_criterions_fields() {
     let home = common::fresh_dir("outputs-messages");
@@ -509,4 +519,61 @@ fn a_corrupt_benchmark_does_not_hide_the_others() {
     let index = fs::read_to_string(home.join("report/index.html")).unwrap();
     assert!(index.contains("Unreadable results"));
     assert!(index.contains("parse/json/1"));
+}
+
+/// FNV-1a, 64 bits: a digest of a file for the golden list below.
+fn fnv1a(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, b| {
+        (h ^ u64::from(*b)).wrapping_mul(0x0100_0000_01b3)
+    })
+}
+
+/// Every file of every benchmark's report of the seeded suite: the pages by
+/// name, length and digest, the plots by name, so that a refactoring of the
+/// page code that changes one byte of a page or which plots it writes shows
+/// here; two pages are also kept in full.
+#[test]
+fn benchmark_reports_are_byte_for_byte_the_same() {
+    fn walk(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
+        for e in fs::read_dir(dir).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                walk(&p, out);
+            } else {
+                out.push(p);
+            }
+        }
+    }
+    let home = common::fresh_dir("outputs-golden");
+    common::write_suite(&home);
+    let mut files = Vec::new();
+    walk(&home, &mut files);
+    let mut list: Vec<String> = files
+        .iter()
+        .filter_map(|p| {
+            let rel = p
+                .strip_prefix(&home)
+                .unwrap()
+                .to_string_lossy()
+                .replace('\\', "/");
+            // Benchmark reports only; the index and group pages are others'.
+            let (bench, _) = rel.split_once("/report/")?;
+            if bench.is_empty() || common::specs().iter().all(|s| s.directory_name != bench) {
+                return None;
+            }
+            // Plots by name only: their coordinates come from exp and ln of
+            // the platform's libm, which may differ in the last bit.
+            if !rel.ends_with(".html") {
+                return Some(rel);
+            }
+            let bytes = fs::read(p).unwrap();
+            Some(format!("{rel} {} {:016x}", bytes.len(), fnv1a(&bytes)))
+        })
+        .collect();
+    list.sort();
+    insta::assert_snapshot!("benchmark_report_files", list.join("\n") + "\n");
+    for (name, dir) in [("linear_with_change", "parse/json/10"), ("flat", "fib 20")] {
+        let page = fs::read_to_string(home.join(dir).join("report/index.html")).unwrap();
+        insta::assert_snapshot!(format!("benchmark_page_{name}"), page);
+    }
 }

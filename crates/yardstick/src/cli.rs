@@ -462,7 +462,8 @@ time-out passes. With either, sampling is exactly Criterion.rs's.
 
 Every option can be set by an environment variable: YARDSTICK_SAMPLE_SIZE=20 is
 --sample-size 20. The home directory is, in order: --home, YARDSTICK_HOME,
-CRITERION_HOME, $CARGO_TARGET_DIR/criterion, then the target folder of the binary.
+CRITERION_HOME, $CARGO_TARGET_DIR/criterion, the target folder of the binary,
+then target/criterion in the workspace root.
 libtest's --nocapture, --show-output, --test-threads, --format and -Z are accepted
 and ignored.
 ",

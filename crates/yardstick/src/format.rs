@@ -1,35 +1,8 @@
 //! Number formatting shared by every terminal output, matching Criterion.rs's
 //! text so that scripts reading its output keep working.
 
-/// Four significant figures for values below 10 000, none after that.
-pub(crate) fn short(n: f64) -> String {
-    if n < 10.0 {
-        format!("{n:.4}")
-    } else if n < 100.0 {
-        format!("{n:.3}")
-    } else if n < 1000.0 {
-        format!("{n:.2}")
-    } else if n < 10000.0 {
-        format!("{n:.1}")
-    } else {
-        format!("{n:.0}")
-    }
-}
-
-fn signed_short(n: f64) -> String {
-    let a = n.abs();
-    if a < 10.0 {
-        format!("{n:+.4}")
-    } else if a < 100.0 {
-        format!("{n:+.3}")
-    } else if a < 1000.0 {
-        format!("{n:+.2}")
-    } else if a < 10000.0 {
-        format!("{n:+.1}")
-    } else {
-        format!("{n:+.0}")
-    }
-}
+use yardstick_format::units::signed_short;
+pub(crate) use yardstick_format::units::{short, time};
 
 /// A relative change (0.05 = 5 %) as a percentage, e.g. `+5.0000%`.
 pub(crate) fn change(ratio: f64, signed: bool) -> String {
@@ -37,21 +10,6 @@ pub(crate) fn change(ratio: f64, signed: bool) -> String {
         format!("{:>+6}%", signed_short(ratio * 1e2))
     } else {
         format!("{:>6}%", short(ratio * 1e2))
-    }
-}
-
-/// A duration in nanoseconds scaled to ps, ns, µs, ms or s.
-pub(crate) fn time(ns: f64) -> String {
-    if ns < 1.0 {
-        format!("{:>6} ps", short(ns * 1e3))
-    } else if ns < 1e3 {
-        format!("{:>6} ns", short(ns))
-    } else if ns < 1e6 {
-        format!("{:>6} µs", short(ns / 1e3))
-    } else if ns < 1e9 {
-        format!("{:>6} ms", short(ns / 1e6))
-    } else {
-        format!("{:>6} s", short(ns / 1e9))
     }
 }
 
@@ -90,24 +48,6 @@ pub(crate) fn integer(n: f64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn short_keeps_four_significant_figures() {
-        assert_eq!(short(1.23456), "1.2346");
-        assert_eq!(short(12.3456), "12.346");
-        assert_eq!(short(123.456), "123.46");
-        assert_eq!(short(1234.56), "1234.6");
-        assert_eq!(short(12345.6), "12346");
-    }
-
-    #[test]
-    fn time_picks_the_unit() {
-        assert_eq!(time(0.5), "500.00 ps");
-        assert_eq!(time(26.251), "26.251 ns");
-        assert_eq!(time(26_251.0), "26.251 µs");
-        assert_eq!(time(3e9), "3.0000 s");
-        assert_eq!(time(1.5e6), "1.5000 ms");
-    }
 
     #[test]
     fn change_is_a_signed_percentage() {

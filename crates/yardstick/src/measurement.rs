@@ -11,6 +11,7 @@ use crate::meters::CpuClock;
 
 use crate::format::short;
 use crate::Throughput;
+use yardstick_format::units::TimeUnit;
 
 /// Formats and scales measured values for people and for machines.
 ///
@@ -155,21 +156,11 @@ impl DurationFormatter {
 
 impl ValueFormatter for DurationFormatter {
     fn scale_values(&self, ns: f64, values: &mut [f64]) -> &'static str {
-        let (factor, unit) = if ns < 1.0 {
-            (1e3, "ps")
-        } else if ns < 1e3 {
-            (1.0, "ns")
-        } else if ns < 1e6 {
-            (1e-3, "µs")
-        } else if ns < 1e9 {
-            (1e-6, "ms")
-        } else {
-            (1e-9, "s")
-        };
+        let unit = TimeUnit::for_nanos(ns, TimeUnit::Ps);
         for v in values {
-            *v *= factor;
+            *v *= unit.factor();
         }
-        unit
+        unit.symbol()
     }
 
     fn scale_throughputs(

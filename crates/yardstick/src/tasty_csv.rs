@@ -56,7 +56,7 @@ pub(crate) fn read(path: &Path) -> Result<HashMap<String, f64>, String> {
             continue;
         }
         let bad = |what: &str| format!("{}:{}: {what}", path.display(), i + 1);
-        let fields = split(line).ok_or_else(|| bad("unbalanced quotes"))?;
+        let fields = yardstick_format::csv::fields(line).ok_or_else(|| bad("unbalanced quotes"))?;
         if fields.len() < 2 {
             return Err(bad("expected Name,Mean (ps),2*Stdev (ps)"));
         }
@@ -79,29 +79,6 @@ pub(crate) fn read(path: &Path) -> Result<HashMap<String, f64>, String> {
         map.insert(name, mean);
     }
     Ok(map)
-}
-
-fn split(line: &str) -> Option<Vec<String>> {
-    let mut fields = Vec::new();
-    let mut cur = String::new();
-    let mut quoted = false;
-    let mut chars = line.chars().peekable();
-    while let Some(c) = chars.next() {
-        match (c, quoted) {
-            ('"', true) if chars.peek() == Some(&'"') => {
-                cur.push('"');
-                chars.next();
-            }
-            ('"', _) => quoted = !quoted,
-            (',', false) => fields.push(std::mem::take(&mut cur)),
-            (c, _) => cur.push(c),
-        }
-    }
-    if quoted {
-        return None;
-    }
-    fields.push(cur);
-    Some(fields)
 }
 
 #[cfg(test)]

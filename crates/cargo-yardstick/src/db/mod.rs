@@ -102,15 +102,7 @@ impl Db {
             .map_err(fail)?;
         conn.pragma_update(None, "foreign_keys", "ON")
             .map_err(fail)?;
-        let version: i64 = conn
-            .query_row("PRAGMA user_version", [], |r| r.get(0))
-            .map_err(fail)?;
-        if version > SCHEMA_VERSION {
-            return Err(format!(
-                "{}: history schema version {version} is newer than this cargo-yardstick understands ({SCHEMA_VERSION}); update cargo-yardstick",
-                path.display()
-            ));
-        }
+        let version = open::schema_version(&conn, &path)?;
         conn.execute_batch(&format!("BEGIN IMMEDIATE; {SCHEMA}"))
             .and_then(|()| migrate::to_v2(&conn, version))
             .and_then(|()| {

@@ -65,15 +65,7 @@ impl Db {
             })
             .map_err(fail)?;
         conn.busy_timeout(Duration::from_secs(30)).map_err(fail)?;
-        let version: i64 = conn
-            .query_row("PRAGMA user_version", [], |r| r.get(0))
-            .map_err(fail)?;
-        if version > SCHEMA_VERSION {
-            return Err(format!(
-                "{}: history schema version {version} is newer than this cargo-yardstick understands ({SCHEMA_VERSION}); update cargo-yardstick",
-                path.display()
-            ));
-        }
+        let version = schema_version(&conn, &path)?;
         if version < SCHEMA_VERSION {
             // An older history is upgraded once, which is a write.
             drop(conn);
@@ -81,6 +73,21 @@ impl Db {
         }
         Ok(Db { conn, path })
     }
+}
+
+/// The history's schema version; an error naming the file when it is newer
+/// than this cargo-yardstick understands.
+pub(super) fn schema_version(conn: &Connection, path: &Path) -> Result<i64, String> {
+    let version: i64 = conn
+        .query_row("PRAGMA user_version", [], |r| r.get(0))
+        .map_err(|e| describe(path, &e))?;
+    if version > SCHEMA_VERSION {
+        return Err(format!(
+            "{}: history schema version {version} is newer than this cargo-yardstick understands ({SCHEMA_VERSION}); update cargo-yardstick",
+            path.display()
+        ));
+    }
+    Ok(version)
 }
 
 /// Reads the schema version, which fails on a file that is not a database.

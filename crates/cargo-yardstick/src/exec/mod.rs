@@ -12,6 +12,7 @@ use std::time::Instant;
 use std::collections::BTreeMap;
 
 use yardstick_format::exec::{CountExport, CountResult, ExecExport, ExecResult};
+use yardstick_format::units::TimeUnit;
 use yardstick_stats::precision::mean_relative_half_width;
 use yardstick_stats::univariate::{max, median, min};
 use yardstick_stats::{classify, estimates, BootstrapConfig, Estimates, OutlierCounts};
@@ -421,17 +422,14 @@ fn scale(mut e: Estimates, k: f64) -> Estimates {
     e
 }
 
-/// A duration in seconds with a fitting unit.
-fn dur(s: f64, unit: (f64, &str)) -> String {
-    format!("{:.3} {}", s / unit.0, unit.1)
+/// A duration in seconds in `unit`, three decimals.
+fn dur(s: f64, unit: TimeUnit) -> String {
+    unit.fixed(s * 1e9, 3)
 }
 
-fn unit_for(s: f64) -> (f64, &'static str) {
-    match s.abs() {
-        x if x >= 1.0 => (1.0, "s"),
-        x if x >= 1e-3 => (1e-3, "ms"),
-        _ => (1e-6, "µs"),
-    }
+/// The unit for `s` seconds: µs, ms or s (hyperfine's).
+fn unit_for(s: f64) -> TimeUnit {
+    TimeUnit::for_nanos(s * 1e9, TimeUnit::Us)
 }
 
 fn outlier_text(o: &OutlierCounts, n: usize) -> String {
@@ -570,7 +568,7 @@ fn markdown(ms: &[Measured], shell: &Shell, s: Option<Startup>) -> String {
     let u = unit_for(fastest.mean());
     let mut o = format!(
         "| Command | Mean [{0}] | Median [{0}] | Min [{0}] | Max [{0}] | Runs | Relative |\n|:---|---:|---:|---:|---:|---:|---:|\n",
-        u.1
+        u.symbol()
     );
     for m in ms {
         let rel = if std::ptr::eq(m, fastest) {
@@ -578,7 +576,7 @@ fn markdown(ms: &[Measured], shell: &Shell, s: Option<Startup>) -> String {
         } else {
             ratio(m, fastest).map_or("–".into(), |(r, e)| format!("{r:.2} ± {e:.2}"))
         };
-        let f = |x: f64| format!("{:.3}", x / u.0);
+        let f = |x: f64| format!("{:.3}", u.scale(x * 1e9));
         let med = m.est.as_ref().map_or(m.mean(), |e| e.median.point);
         let _ = writeln!(
             o,

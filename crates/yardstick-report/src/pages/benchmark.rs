@@ -2,8 +2,8 @@
 
 use std::fmt::Write;
 
-use yardstick_format::criterion::SamplingMode;
-use yardstick_stats::Estimate;
+use yardstick_format::criterion::{SamplingMode, SavedSample, Throughput};
+use yardstick_stats::{Change, Estimate};
 
 use super::{badge, card, up_to_home, Files, Page};
 use crate::escape;
@@ -51,7 +51,19 @@ pub(crate) fn render(r: &BenchmarkReport<'_>) -> Files {
         fences: r.tukey.fences,
         scale: &scale,
     };
-    let id = &r.record.full_id;
+    let mut page = Page::new(&r.record.full_id, "", &crumbs(r));
+    headline(&mut page, r, &scale, typical);
+    samples_section(&mut page, &mut files, r, &samples, &scale);
+    bootstrap_section(&mut page, &mut files, r, &scale);
+    if let Some(base) = r.baseline {
+        comparison(&mut page, &mut files, r, base, &scale);
+    }
+    files.push(("index.html".to_owned(), page.finish()));
+    files
+}
+
+/// The way back: all benchmarks, and the group when there is one.
+fn crumbs(r: &BenchmarkReport<'_>) -> Vec<(String, String)> {
     let up = up_to_home(&r.record.directory_name);
     let mut crumbs = vec![(
         format!("{up}report/index.html"),
@@ -64,14 +76,24 @@ pub(crate) fn render(r: &BenchmarkReport<'_>) -> Files {
             r.record.group_id.clone(),
         ));
     }
-    let mode = match r.sample.sampling_mode {
-        SamplingMode::Linear => "linear sampling",
-        SamplingMode::Flat => "flat sampling",
-    };
-    let mut page = Page::new(id, "", &crumbs);
+    crumbs
+}
 
-    // Headline figures.
+/// The headline figures: time, throughput, change and samples.
+fn headline(page: &mut Page, r: &BenchmarkReport<'_>, scale: &Scale, typical: &Estimate) {
     page.raw("<section><div class=\"cards\">");
+    page.raw(&time_card(r, scale, typical));
+    if let (Some(t), "ns") = (&r.record.throughput, r.unit) {
+        page.raw(&throughput_card(t, typical));
+    }
+    if let Some(c) = r.change {
+        page.raw(&change_card(c));
+    }
+    page.raw(&samples_card(r));
+    page.raw("</div></section>");
+}
+
+fn time_card(r: &BenchmarkReport<'_>, scale: &Scale, typical: &Estimate) -> String {
     let what = if r.estimates.slope.is_some() {
         "Time per iteration (slope)"
     } else {
@@ -82,7 +104,7 @@ pub(crate) fn render(r: &BenchmarkReport<'_>) -> Files {
     } else {
         what.replace("Time", "Value")
     };
-    page.raw(&card(
+    card(
         &label,
         &scale.format(typical.point),
         &format!(
@@ -91,32 +113,41 @@ pub(crate) fn render(r: &BenchmarkReport<'_>) -> Files {
             scale.format(typical.upper),
             pct(typical.confidence)
         ),
-    ));
-    if let (Some(t), "ns") = (&r.record.throughput, r.unit) {
-        let rates = format_throughput(t, typical.point);
-        let lows = format_throughput(t, typical.upper);
-        let highs = format_throughput(t, typical.lower);
-        let detail = lows
-            .iter()
-            .zip(&highs)
-            .map(|(l, h)| format!("{l} – {h}"))
-            .collect::<Vec<_>>()
-            .join("; ");
-        page.raw(&card("Throughput", &rates.join(" · "), &detail));
-    }
-    if let Some(c) = r.change {
-        page.raw(&format!(
-            "<div class=\"card\"><div class=\"k\">Change in mean</div><div class=\"v {}\">{}</div><div class=\"d\">{} – {} · p = {:.2} {}</div></div>",
-            if c.mean.point > 0.0 { "up" } else { "down" },
-            escape::html(&format_change(c.mean.point)),
-            escape::html(&format_change(c.mean.lower)),
-            escape::html(&format_change(c.mean.upper)),
-            c.p_value,
-            badge(crate::results::verdict_name(c.verdict)),
-        ));
-    }
+    )
+}
+
+fn throughput_card(t: &Throughput, typical: &Estimate) -> String {
+    let rates = format_throughput(t, typical.point);
+    let lows = format_throughput(t, typical.upper);
+    let highs = format_throughput(t, typical.lower);
+    let detail = lows
+        .iter()
+        .zip(&highs)
+        .map(|(l, h)| format!("{l} – {h}"))
+        .collect::<Vec<_>>()
+        .join("; ");
+    card("Throughput", &rates.join(" · "), &detail)
+}
+
+fn change_card(c: &Change) -> String {
+    format!(
+        "<div class=\"card\"><div class=\"k\">Change in mean</div><div class=\"v {}\">{}</div><div class=\"d\">{} – {} · p = {:.2} {}</div></div>",
+        if c.mean.point > 0.0 { "up" } else { "down" },
+        escape::html(&format_change(c.mean.point)),
+        escape::html(&format_change(c.mean.lower)),
+        escape::html(&format_change(c.mean.upper)),
+        c.p_value,
+        badge(crate::results::verdict_name(c.verdict)),
+    )
+}
+
+fn samples_card(r: &BenchmarkReport<'_>) -> String {
+    let mode = match r.sample.sampling_mode {
+        SamplingMode::Linear => "linear sampling",
+        SamplingMode::Flat => "flat sampling",
+    };
     let outliers = r.tukey.counts.total();
-    page.raw(&card(
+    card(
         "Samples",
         &format!("{}", r.sample.iters.len()),
         &format!(
@@ -126,34 +157,37 @@ pub(crate) fn render(r: &BenchmarkReport<'_>) -> Files {
             if outliers == 1 { "" } else { "s" },
             outliers as f64 * 100.0 / r.sample.iters.len().max(1) as f64
         ),
-    ));
-    page.raw("</div></section>");
+    )
+}
 
-    // The samples.
+/// The samples: their density, the regression (or the iteration times
+/// under flat sampling) and the table of statistics.
+fn samples_section(
+    page: &mut Page,
+    files: &mut Files,
+    r: &BenchmarkReport<'_>,
+    samples: &Samples<'_>,
+    scale: &Scale,
+) {
     page.section("Samples", "");
     page.raw("<div class=\"plots\">");
-    let pdf = sample::pdf(&samples, r.estimates.mean.point, WIDE);
-    let pdf_caption = "<b>Probability density</b> of the time per iteration; dots are the samples (amber: mild outliers, red: severe), dashed lines the outlier fences.";
-    let pdf_file = push(&mut files, "pdf.svg", pdf);
+    let mean = r.estimates.mean.point;
+    let pdf_file = push(files, "pdf.svg", sample::pdf(samples, mean, WIDE));
     // The thumbnails Criterion.rs writes beside each plot, which the index
     // and group pages show (and scripts written for Criterion.rs expect).
-    push(
-        &mut files,
-        "pdf_small.svg",
-        sample::pdf(&samples, r.estimates.mean.point, SMALL),
-    );
+    push(files, "pdf_small.svg", sample::pdf(samples, mean, SMALL));
     page.figure(
         pdf_file,
         "probability density",
-        pdf_caption,
+        "<b>Probability density</b> of the time per iteration; dots are the samples (amber: mild outliers, red: severe), dashed lines the outlier fences.",
         "The samples have no spread: every sample took the same time per iteration.",
     );
     match &r.estimates.slope {
         Some(slope) if r.sample.sampling_mode == SamplingMode::Linear => {
-            let svg = sample::regression(&samples, slope, WIDE);
-            let f = push(&mut files, "regression.svg", Some(svg));
-            let small = sample::regression(&samples, slope, SMALL);
-            push(&mut files, "regression_small.svg", Some(small));
+            let svg = sample::regression(samples, slope, WIDE);
+            let f = push(files, "regression.svg", Some(svg));
+            let small = sample::regression(samples, slope, SMALL);
+            push(files, "regression_small.svg", Some(small));
             page.figure(
                 f,
                 "regression",
@@ -162,10 +196,10 @@ pub(crate) fn render(r: &BenchmarkReport<'_>) -> Files {
             );
         }
         _ => {
-            let svg = sample::iteration_times(&samples, r.estimates.mean.point, WIDE);
-            let f = push(&mut files, "iteration_times.svg", Some(svg));
-            let small = sample::iteration_times(&samples, r.estimates.mean.point, SMALL);
-            push(&mut files, "iteration_times_small.svg", Some(small));
+            let svg = sample::iteration_times(samples, mean, WIDE);
+            let f = push(files, "iteration_times.svg", Some(svg));
+            let small = sample::iteration_times(samples, mean, SMALL);
+            push(files, "iteration_times_small.svg", Some(small));
             page.figure(
                 f,
                 "iteration times",
@@ -175,54 +209,41 @@ pub(crate) fn render(r: &BenchmarkReport<'_>) -> Files {
         }
     }
     page.raw("</div>");
-    page.raw(&statistics_table(r, &scale));
+    page.raw(&statistics_table(r, scale));
     page.end_section();
+}
 
-    // Bootstrap distributions.
+/// One statistic's bootstrap plot: file, name, estimate, distribution.
+type Statistic<'r> = (&'static str, &'static str, &'r Estimate, Option<&'r [f64]>);
+
+/// The statistics with a bootstrap distribution, slope first when there
+/// is one.
+fn statistics<'r>(r: &BenchmarkReport<'r>) -> Vec<Statistic<'r>> {
+    let e = r.estimates;
+    let d = r.distributions;
+    let mut stats: Vec<Statistic<'r>> = Vec::new();
+    if let Some(s) = &e.slope {
+        stats.push(("slope.svg", "Slope", s, d.map(|d| &d.slope[..])));
+    }
+    stats.push(("mean.svg", "Mean", &e.mean, d.map(|d| &d.mean[..])));
+    stats.push(("median.svg", "Median", &e.median, d.map(|d| &d.median[..])));
+    stats.push(("SD.svg", "Std. dev.", &e.std_dev, d.map(|d| &d.std_dev[..])));
+    stats.push(("MAD.svg", "MAD", &e.mad, d.map(|d| &d.mad[..])));
+    stats
+}
+
+/// The bootstrap distribution of each statistic.
+fn bootstrap_section(page: &mut Page, files: &mut Files, r: &BenchmarkReport<'_>, scale: &Scale) {
     page.section(
         "Bootstrap distributions",
         "shaded: the confidence interval; line: the estimate",
     );
     page.raw("<div class=\"plots small\">");
-    let e = r.estimates;
-    let mut stats: Vec<(&str, &str, &Estimate, Option<&[f64]>)> = Vec::new();
-    if let Some(s) = &e.slope {
-        stats.push((
-            "slope.svg",
-            "Slope",
-            s,
-            r.distributions.map(|d| &d.slope[..]),
-        ));
-    }
-    stats.push((
-        "mean.svg",
-        "Mean",
-        &e.mean,
-        r.distributions.map(|d| &d.mean[..]),
-    ));
-    stats.push((
-        "median.svg",
-        "Median",
-        &e.median,
-        r.distributions.map(|d| &d.median[..]),
-    ));
-    stats.push((
-        "SD.svg",
-        "Std. dev.",
-        &e.std_dev,
-        r.distributions.map(|d| &d.std_dev[..]),
-    ));
-    stats.push((
-        "MAD.svg",
-        "MAD",
-        &e.mad,
-        r.distributions.map(|d| &d.mad[..]),
-    ));
-    for (file, name, est, dist) in stats {
+    for (file, name, est, dist) in statistics(r) {
         let svg = dist
             .filter(|d| !d.is_empty())
-            .and_then(|d| bootstrap::distribution(d, est, &scale, name, SMALL));
-        let f = push(&mut files, file, svg);
+            .and_then(|d| bootstrap::distribution(d, est, scale, name, SMALL));
+        let f = push(files, file, svg);
         let caption = format!(
             "<b>{name}</b> {} <span class=\"dim\">[{} {}]</span>",
             escape::html(&scale.format(est.point)),
@@ -238,20 +259,13 @@ pub(crate) fn render(r: &BenchmarkReport<'_>) -> Files {
     }
     page.raw("</div>");
     page.end_section();
-
-    if let Some(base) = r.baseline {
-        comparison(&mut page, &mut files, r, base, &scale);
-    }
-
-    files.push(("index.html".to_owned(), page.finish()));
-    files
 }
 
 fn comparison(
     page: &mut Page,
     files: &mut Files,
     r: &BenchmarkReport<'_>,
-    base: &yardstick_format::criterion::SavedSample,
+    base: &SavedSample,
     scale: &Scale,
 ) {
     page.section(
@@ -271,113 +285,142 @@ fn comparison(
         "<b>Both runs</b>: densities of the time per iteration.",
         "Neither run has any spread.",
     );
-    let linear = base.sampling_mode == SamplingMode::Linear
-        && r.sample.sampling_mode == SamplingMode::Linear;
-    if linear {
-        let svg = compare::both_regression(
-            (&base.iters, &base.times),
-            (&r.sample.iters, &r.sample.times),
-            &scale.source_unit,
-            WIDE,
-        );
-        let f = push(files, "both/regression.svg", Some(svg));
-        let small = compare::both_regression(
-            (&base.iters, &base.times),
-            (&r.sample.iters, &r.sample.times),
-            &scale.source_unit,
-            SMALL,
-        );
-        push(files, "relative_regression_small.svg", Some(small));
-        page.figure(
-            f,
-            "both regressions",
-            "<b>Both regressions</b>: samples and fitted lines of both runs.",
-            "",
-        );
+    if base.sampling_mode == SamplingMode::Linear && r.sample.sampling_mode == SamplingMode::Linear
+    {
+        both_regressions(page, files, r, base, scale);
     } else {
-        let svg = compare::both_iteration_times(&base_avg, &new_avg, scale, WIDE);
-        let f = push(files, "both/iteration_times.svg", Some(svg));
-        let small = compare::both_iteration_times(&base_avg, &new_avg, scale, SMALL);
-        push(files, "relative_iteration_times_small.svg", Some(small));
-        page.figure(
-            f,
-            "both iteration times",
-            "<b>Iteration times</b> of both runs.",
-            "",
-        );
+        both_iteration_times(page, files, &base_avg, &new_avg, scale);
     }
     page.raw("</div>");
     if let Some(c) = r.change {
-        page.raw("<div class=\"plots small\" style=\"margin-top:14px\">");
-        let pct = Scale::percent();
-        let d = r.change_distributions;
-        for (file, name, est, dist) in [
-            (
-                "change/mean.svg",
-                "Change in mean",
-                &c.mean,
-                d.map(|d| &d.mean[..]),
-            ),
-            (
-                "change/median.svg",
-                "Change in median",
-                &c.median,
-                d.map(|d| &d.median[..]),
-            ),
-        ] {
-            let svg = dist
-                .filter(|d| !d.is_empty())
-                .and_then(|d| bootstrap::distribution(d, est, &pct, "Relative change", SMALL));
-            let f = push(files, file, svg);
-            let caption = format!(
-                "<b>{name}</b> {} <span class=\"dim\">[{} {}]</span>",
-                escape::html(&format_change(est.point)),
-                escape::html(&format_change(est.lower)),
-                escape::html(&format_change(est.upper))
-            );
-            page.figure(
-                f,
-                name,
-                &caption,
-                "No bootstrap distribution was kept for this comparison.",
-            );
-        }
-        let t = d
-            .filter(|d| !d.t.is_empty())
-            .and_then(|d| compare::t_test(&d.t, c.t, SMALL));
-        let f = push(files, "change/t-test.svg", t);
+        change_plots(page, files, r, c);
+        page.raw(&change_table(c));
+    }
+    page.end_section();
+}
+
+fn both_regressions(
+    page: &mut Page,
+    files: &mut Files,
+    r: &BenchmarkReport<'_>,
+    base: &SavedSample,
+    scale: &Scale,
+) {
+    let svg = compare::both_regression(
+        (&base.iters, &base.times),
+        (&r.sample.iters, &r.sample.times),
+        &scale.source_unit,
+        WIDE,
+    );
+    let f = push(files, "both/regression.svg", Some(svg));
+    let small = compare::both_regression(
+        (&base.iters, &base.times),
+        (&r.sample.iters, &r.sample.times),
+        &scale.source_unit,
+        SMALL,
+    );
+    push(files, "relative_regression_small.svg", Some(small));
+    page.figure(
+        f,
+        "both regressions",
+        "<b>Both regressions</b>: samples and fitted lines of both runs.",
+        "",
+    );
+}
+
+fn both_iteration_times(
+    page: &mut Page,
+    files: &mut Files,
+    base_avg: &[f64],
+    new_avg: &[f64],
+    scale: &Scale,
+) {
+    let svg = compare::both_iteration_times(base_avg, new_avg, scale, WIDE);
+    let f = push(files, "both/iteration_times.svg", Some(svg));
+    let small = compare::both_iteration_times(base_avg, new_avg, scale, SMALL);
+    push(files, "relative_iteration_times_small.svg", Some(small));
+    page.figure(
+        f,
+        "both iteration times",
+        "<b>Iteration times</b> of both runs.",
+        "",
+    );
+}
+
+/// The change's bootstrap distributions and its t-test.
+fn change_plots(page: &mut Page, files: &mut Files, r: &BenchmarkReport<'_>, c: &Change) {
+    page.raw("<div class=\"plots small\" style=\"margin-top:14px\">");
+    let pct = Scale::percent();
+    let d = r.change_distributions;
+    for (file, name, est, dist) in [
+        (
+            "change/mean.svg",
+            "Change in mean",
+            &c.mean,
+            d.map(|d| &d.mean[..]),
+        ),
+        (
+            "change/median.svg",
+            "Change in median",
+            &c.median,
+            d.map(|d| &d.median[..]),
+        ),
+    ] {
+        let svg = dist
+            .filter(|d| !d.is_empty())
+            .and_then(|d| bootstrap::distribution(d, est, &pct, "Relative change", SMALL));
+        let f = push(files, file, svg);
         let caption = format!(
-            "<b>t-test</b>: t = {:.3}, p = {:.3} {}",
-            c.t,
-            c.p_value,
-            badge(crate::results::verdict_name(c.verdict))
+            "<b>{name}</b> {} <span class=\"dim\">[{} {}]</span>",
+            escape::html(&format_change(est.point)),
+            escape::html(&format_change(est.lower)),
+            escape::html(&format_change(est.upper))
         );
         page.figure(
             f,
-            "t-test",
+            name,
             &caption,
-            "No t distribution was kept for this comparison.",
+            "No bootstrap distribution was kept for this comparison.",
         );
-        page.raw("</div>");
-        let mut t = String::from("<div class=\"tw\" style=\"margin-top:14px\"><table><tr><th class=\"l\">Change</th><th>Lower bound</th><th>Estimate</th><th>Upper bound</th></tr>");
-        for (name, e) in [("Mean", &c.mean), ("Median", &c.median)] {
-            let _ = write!(
-                t,
-                "<tr><td class=\"l\">{name}</td><td>{}</td><td class=\"est\">{}</td><td>{}</td></tr>",
-                format_change(e.lower),
-                format_change(e.point),
-                format_change(e.upper)
-            );
-        }
+    }
+    let t = d
+        .filter(|d| !d.t.is_empty())
+        .and_then(|d| compare::t_test(&d.t, c.t, SMALL));
+    let f = push(files, "change/t-test.svg", t);
+    let caption = format!(
+        "<b>t-test</b>: t = {:.3}, p = {:.3} {}",
+        c.t,
+        c.p_value,
+        badge(crate::results::verdict_name(c.verdict))
+    );
+    page.figure(
+        f,
+        "t-test",
+        &caption,
+        "No t distribution was kept for this comparison.",
+    );
+    page.raw("</div>");
+}
+
+/// The change's table and verdict.
+fn change_table(c: &Change) -> String {
+    let mut t = String::from("<div class=\"tw\" style=\"margin-top:14px\"><table><tr><th class=\"l\">Change</th><th>Lower bound</th><th>Estimate</th><th>Upper bound</th></tr>");
+    for (name, e) in [("Mean", &c.mean), ("Median", &c.median)] {
         let _ = write!(
             t,
-            "</table></div><p class=\"legend\">{} (p = {:.2})</p>",
-            escape::html(c.verdict.message()),
-            c.p_value
+            "<tr><td class=\"l\">{name}</td><td>{}</td><td class=\"est\">{}</td><td>{}</td></tr>",
+            format_change(e.lower),
+            format_change(e.point),
+            format_change(e.upper)
         );
-        page.raw(&t);
     }
-    page.end_section();
+    let _ = write!(
+        t,
+        "</table></div><p class=\"legend\">{} (p = {:.2})</p>",
+        escape::html(c.verdict.message()),
+        c.p_value
+    );
+    t
 }
 
 fn statistics_table(r: &BenchmarkReport<'_>, scale: &Scale) -> String {

@@ -74,6 +74,8 @@ pub(crate) mod format;
 mod render;
 mod result;
 mod rng;
+#[cfg(test)]
+mod snapshots;
 pub(crate) mod table;
 
 pub use self::bench::Bench;

@@ -62,12 +62,7 @@ impl Sink {
 }
 
 fn interval(e: &Estimate, unit: &str) -> ConfidenceInterval {
-    ConfidenceInterval {
-        estimate: e.point,
-        lower_bound: e.lower,
-        upper_bound: e.upper,
-        unit: unit.to_owned(),
-    }
+    ConfidenceInterval::new(e.point, e.lower, e.upper, unit)
 }
 
 /// The `benchmark-complete` message of a benchmark.
@@ -78,31 +73,6 @@ pub(crate) fn benchmark_complete(
     report_directory: &str,
     metrics: &[crate::metered::MetricResult],
 ) -> Message {
-    let throughput = match id.throughput {
-        None => Vec::new(),
-        Some(crate::Throughput::ElementsAndBytes { elements, bytes }) => vec![
-            Throughput {
-                per_iteration: elements,
-                unit: "elements".into(),
-            },
-            Throughput {
-                per_iteration: bytes,
-                unit: "bytes".into(),
-            },
-        ],
-        Some(t) => {
-            let (n, kind) = t.csv_columns();
-            let kind = if kind == "bytes_decimal" {
-                "bytes"
-            } else {
-                kind
-            };
-            vec![Throughput {
-                per_iteration: n,
-                unit: kind.into(),
-            }]
-        }
-    };
     let e = &a.estimates;
     Message::BenchmarkComplete(BenchmarkComplete {
         id: id.title.clone(),
@@ -110,7 +80,7 @@ pub(crate) fn benchmark_complete(
         iteration_count: a.iters.iter().map(|&n| n as u64).collect(),
         measured_values: a.values.clone(),
         unit: unit.to_owned(),
-        throughput,
+        throughput: Throughput::entries(id.throughput.as_ref()),
         typical: interval(a.typical(), unit),
         mean: interval(&e.mean, unit),
         median: interval(&e.median, unit),

@@ -2,6 +2,7 @@
 //! nearest rank, outliers, outlier variance, the bootstrapped mean and
 //! standard deviation, and against a baseline Student's t difference.
 
+use yardstick_format::units::TimeUnit;
 use yardstick_stats::hypothesis::student_ci;
 use yardstick_stats::outlier_variance;
 use yardstick_stats::univariate::{mean, percentile_nearest_rank};
@@ -14,16 +15,8 @@ fn value(v: f64, unit: &str) -> String {
     if unit != "ns" {
         return format!("{v:.2}");
     }
-    let a = v.abs();
-    if a < 1e3 {
-        format!("{v:.2}ns")
-    } else if a < 1e6 {
-        format!("{:.2}us", v / 1e3)
-    } else if a < 1e9 {
-        format!("{:.2}ms", v / 1e6)
-    } else {
-        format!("{:.2}s", v / 1e9)
-    }
+    let u = TimeUnit::for_nanos(v, TimeUnit::Ns);
+    format!("{:.2}{}", u.scale(v), u.ascii())
 }
 
 /// `(+    1.00ns /  0.4%)`: the change from the baseline's same statistic.
