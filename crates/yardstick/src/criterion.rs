@@ -494,6 +494,11 @@ impl<M: Measurement> Criterion<M> {
                 state::record_failure("--csv");
             }
         }
+        // Saving flushes nothing file by file; one flush here makes the
+        // run's results survive a system crash (see yardstick_format::atomic).
+        if let Err(e) = yardstick_format::atomic::sync_written() {
+            terminal.warning(&format!("could not flush the results to disk: {e}"));
+        }
         let verbose = self.run.verbosity == crate::cli::Verbosity::Verbose;
         // `final_summary` runs on a Criterion of its own (criterion_main!),
         // so metrics chosen in code show only in what the benchmarks recorded.
