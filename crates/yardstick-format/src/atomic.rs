@@ -47,8 +47,10 @@ fn note_written(dir: &Path) {
 /// The I/O error of the flush.
 pub fn sync_written() -> io::Result<()> {
     let dir = WRITTEN.lock().ok().and_then(|mut w| w.take());
-    match dir {
-        Some(dir) => sync_file_system(&dir),
+    // The folder may have gone since (a temporary one); any ancestor names
+    // the same file system, or a parent of it.
+    match dir.as_deref().and_then(|d| d.ancestors().find(|a| a.is_dir())) {
+        Some(dir) => sync_file_system(dir),
         None => Ok(()),
     }
 }
