@@ -117,3 +117,45 @@ fn kills_at_random_points_leave_whole_files_and_unmixed_folders() {
     assert!(found.is_empty(), "after a complete run: {found:#?}");
     let _ = std::fs::remove_dir_all(h);
 }
+
+/// Three runs at once into one home whose baselines are all unreadable:
+/// each folder ends whole and unmixed, its unreadable baseline kept once
+/// (`base.corrupt`, never a fresh baseline of another run moved aside as
+/// `base.corrupt.2`), and the home's lock lets every run save.
+#[test]
+fn concurrent_runs_into_one_home_never_corrupt_each_other() {
+    let h = home("concurrent");
+    assert!(command(&h).status().unwrap().success());
+    let mut paths = Vec::new();
+    walk(&h, &mut paths);
+    let bases: Vec<PathBuf> = paths
+        .into_iter()
+        .filter(|p| p.ends_with("base/sample.json"))
+        .collect();
+    assert!(!bases.is_empty());
+    for p in &bases {
+        std::fs::write(p, b"{\"sampling_mode\":").unwrap();
+    }
+    let children: Vec<_> = (0..3).map(|_| command(&h).spawn().unwrap()).collect();
+    for mut c in children {
+        assert!(c.wait().unwrap().success());
+    }
+    // The unreadable baselines written above are kept, as they were.
+    let found: Vec<String> = problems(&h, true)
+        .into_iter()
+        .filter(|p| !p.contains("base.corrupt"))
+        .collect();
+    assert!(found.is_empty(), "{found:#?}");
+    for p in &bases {
+        let folder = p.parent().unwrap().parent().unwrap();
+        let kept: Vec<String> = std::fs::read_dir(folder)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .filter(|n| n.starts_with("base.corrupt"))
+            .collect();
+        assert_eq!(kept, ["base.corrupt"], "{}", folder.display());
+        let sample = std::fs::read(folder.join("base/sample.json")).unwrap();
+        serde_json::from_slice::<serde_json::Value>(&sample).unwrap();
+    }
+    let _ = std::fs::remove_dir_all(h);
+}

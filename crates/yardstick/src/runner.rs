@@ -577,6 +577,19 @@ fn save<M: Measurement>(
             }
         })
         .collect();
+    // The steps below (and the owner check) are one unit among runs into
+    // this home; an unwritable home fails here, before any folder.
+    let _held = match crate::store::lock::HomeLock::acquire(&c.run.home) {
+        Ok(held) => held,
+        Err(e) => {
+            terminal.warning(&format!("could not save {}: {e}", id.full_id));
+            return (record, sample);
+        }
+    };
+    if let Err(e) = dir.check_owner(&id.full_id) {
+        terminal.warning(&format!("could not save {}: {e}", id.full_id));
+        return (record, sample);
+    }
     let files = RunFiles {
         sample: &sample,
         estimates: &estimates,
