@@ -325,6 +325,7 @@ impl<M: Measurement> Criterion<M> {
     /// 2; `--help` prints the help and exits with status 0.
     #[must_use]
     pub fn configure_from_args(self) -> Criterion<M> {
+        crate::supervised::die_with_supervisor();
         let args = match Args::from_env() {
             Ok(a) => a,
             Err(e) => {
