@@ -282,3 +282,36 @@ fn an_empty_id_fails_that_benchmark_not_the_run() {
     assert!(stdout.contains("time:   ["), "{stdout}");
     let _ = std::fs::remove_dir_all(h);
 }
+
+/// A home that cannot be written (here: under a file, which even root
+/// cannot write into) is one line naming it and exit status 1, before
+/// anything is measured, not a warning for every file of every benchmark.
+#[test]
+fn an_unwritable_home_is_one_line_and_a_failed_run() {
+    let h = home("unwritable");
+    let file = h.join("a-file");
+    std::fs::write(&file, b"").unwrap();
+    let mut args = with(&["--color", "never", "^ids/"]);
+    args.push("--home");
+    let out = Command::new(env!("CARGO_BIN_EXE_hostile"))
+        .args(&args)
+        .arg(file.join("home"))
+        .env_remove("YARDSTICK_HOME")
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    let lines: Vec<&str> = stderr.lines().filter(|l| !l.trim().is_empty()).collect();
+    assert_eq!(lines.len(), 1, "{stderr}");
+    assert!(lines[0].contains("cannot save results in the home directory"), "{stderr}");
+    assert!(lines[0].contains("a-file"), "{stderr}");
+    // Measuring without saving needs no home.
+    let out = Command::new(env!("CARGO_BIN_EXE_hostile"))
+        .args(&args)
+        .arg(file.join("home"))
+        .arg("--discard-baseline")
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let _ = std::fs::remove_dir_all(h);
+}

@@ -51,7 +51,15 @@ pub(crate) fn run<M: Measurement>(
         }
         Mode::Test => test(c, &terminal, &id, f).map(|()| None),
         Mode::Profile(time) => profile(c, &terminal, &id, f, time).map(|()| None),
-        Mode::Benchmark => benchmark(c, &terminal, &id, config, f).map(Some),
+        Mode::Benchmark => {
+            if c.run.baseline != Baseline::Discard {
+                if let Err(line) = crate::store::lock::check_writable_once(&c.run.home) {
+                    crate::output::errln!("{} {line}", terminal.style.red("error:"));
+                    std::process::exit(1);
+                }
+            }
+            benchmark(c, &terminal, &id, config, f).map(Some)
+        }
     };
     match outcome {
         Ok(typical) => {

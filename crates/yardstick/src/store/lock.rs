@@ -43,6 +43,29 @@ impl HomeLock {
     }
 }
 
+/// Whether the home can take this run's results, asked once per process:
+/// an unwritable home is one line and a failed run, not a warning for
+/// every file of every benchmark.
+///
+/// # Errors
+///
+/// The line to print: the home, the reason, and what to do.
+pub(crate) fn check_writable_once(home: &Path) -> Result<(), String> {
+    static CHECKED: std::sync::OnceLock<Result<(), String>> = std::sync::OnceLock::new();
+    CHECKED
+        .get_or_init(|| {
+            HomeLock::acquire(home).map(drop).map_err(|e| {
+                format!(
+                    "cannot save results in the home directory {} ({}); choose another with \
+                     --home or YARDSTICK_HOME, or measure without saving (--discard-baseline)",
+                    home.display(),
+                    e.problem
+                )
+            })
+        })
+        .clone()
+}
+
 #[cfg(unix)]
 fn lock(file: &fs::File) -> std::io::Result<()> {
     use std::os::fd::AsRawFd;
