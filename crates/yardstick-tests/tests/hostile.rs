@@ -107,6 +107,8 @@ fn numeric_options_at_their_extremes_are_one_line_and_exit_2() {
         ("--sample-size", "100000000000"),
         ("--sample-size", "18446744073709551615"),
         ("--nresamples", "18446744073709551615"),
+        ("--nresamples", "1"),
+        ("--nresamples", "99"),
         ("--noise-threshold", "inf"),
         ("--measurement-time", "1e300"),
         ("--significance-level", "-0"),
