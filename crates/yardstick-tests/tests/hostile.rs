@@ -317,3 +317,30 @@ fn an_unwritable_home_is_one_line_and_a_failed_run() {
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let _ = std::fs::remove_dir_all(h);
 }
+
+/// Ids with a NUL byte and line breaks: no panic, every terminal line and
+/// folder name free of control characters, the id shown with escapes.
+#[test]
+fn control_characters_in_ids_are_shown_escaped() {
+    let h = home("control");
+    let out = Command::new(env!("CARGO_BIN_EXE_hostile"))
+        .args(with(&["--color", "never", "--sample-size", "10", "^(nul|two)"]))
+        .arg("--home")
+        .arg(&h)
+        .env("HOSTILE_CONTROL_IDS", "1")
+        .env_remove("YARDSTICK_HOME")
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{stdout}{}", String::from_utf8_lossy(&out.stderr));
+    for text in [&out.stdout, &out.stderr] {
+        assert!(!text.iter().any(|&b| b == 0 || b == b'\r'), "{stdout}");
+    }
+    assert!(stdout.contains("nul\\u{0}byte "), "{stdout}");
+    assert!(stdout.contains("two\\nlines\\r "), "{stdout}");
+    for entry in std::fs::read_dir(&h).unwrap() {
+        let name = entry.unwrap().file_name().to_string_lossy().into_owned();
+        assert!(!name.chars().any(char::is_control), "{name:?}");
+    }
+    let _ = std::fs::remove_dir_all(h);
+}

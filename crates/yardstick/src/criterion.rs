@@ -564,6 +564,7 @@ impl<M: Measurement> Criterion<M> {
         if crate::worker::active() {
             return;
         }
+        let group = &*yardstick_format::names::one_line(group);
         let terminal = self.run.terminal();
         if self.run.output_format == OutputFormat::Criterion && !self.run.hide_successes {
             for (function, fits) in gs::complexity(members) {
@@ -594,6 +595,8 @@ impl<M: Measurement> Criterion<M> {
         if crate::worker::active() {
             return;
         }
+        // As its benchmarks' ids have it (see FullId::new).
+        let group_id = &*yardstick_format::names::one_line(group_id);
         if let Some(sink) = &self.run.messages {
             let dir = self
                 .run
