@@ -49,7 +49,10 @@ pub fn sync_written() -> io::Result<()> {
     let dir = WRITTEN.lock().ok().and_then(|mut w| w.take());
     // The folder may have gone since (a temporary one); any ancestor names
     // the same file system, or a parent of it.
-    match dir.as_deref().and_then(|d| d.ancestors().find(|a| a.is_dir())) {
+    match dir
+        .as_deref()
+        .and_then(|d| d.ancestors().find(|a| a.is_dir()))
+    {
         Some(dir) => sync_file_system(dir),
         None => Ok(()),
     }

@@ -117,7 +117,10 @@ mod tests {
         assert_eq!(one_line("nul\0byte"), "nul\\u{0}byte");
         assert_eq!(one_line("two\nlines\r"), "two\\nlines\\r");
         assert_eq!(one_line("esc\u{1b}[31m"), "esc\\u{1b}[31m");
-        assert!(matches!(one_line("plain é"), std::borrow::Cow::Borrowed("plain é")));
+        assert!(matches!(
+            one_line("plain é"),
+            std::borrow::Cow::Borrowed("plain é")
+        ));
     }
 
     #[test]

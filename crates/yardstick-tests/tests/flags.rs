@@ -436,8 +436,13 @@ fn nresamples_is_the_number_of_bootstrap_resamples() {
     let few = message(&h, &["--nresamples", "100"]);
     for key in ["mean", "median", "typical"] {
         let e = &few[key];
-        let (lo, hi) = (e["lower_bound"].as_f64().unwrap(), e["upper_bound"].as_f64().unwrap());
-        let point = e["estimate"].as_f64().unwrap_or_else(|| e["point_estimate"].as_f64().unwrap());
+        let (lo, hi) = (
+            e["lower_bound"].as_f64().unwrap(),
+            e["upper_bound"].as_f64().unwrap(),
+        );
+        let point = e["estimate"]
+            .as_f64()
+            .unwrap_or_else(|| e["point_estimate"].as_f64().unwrap());
         assert!(lo <= point && point <= hi, "{key}: {few}");
     }
     let many = message(&h, &["--nresamples", "5000"]);

@@ -305,7 +305,10 @@ fn an_unwritable_home_is_one_line_and_a_failed_run() {
     assert_eq!(out.status.code(), Some(1), "{stderr}");
     let lines: Vec<&str> = stderr.lines().filter(|l| !l.trim().is_empty()).collect();
     assert_eq!(lines.len(), 1, "{stderr}");
-    assert!(lines[0].contains("cannot save results in the home directory"), "{stderr}");
+    assert!(
+        lines[0].contains("cannot save results in the home directory"),
+        "{stderr}"
+    );
     assert!(lines[0].contains("a-file"), "{stderr}");
     // Measuring without saving needs no home.
     let out = Command::new(env!("CARGO_BIN_EXE_hostile"))
@@ -314,7 +317,11 @@ fn an_unwritable_home_is_one_line_and_a_failed_run() {
         .arg("--discard-baseline")
         .output()
         .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let _ = std::fs::remove_dir_all(h);
 }
 
@@ -324,7 +331,13 @@ fn an_unwritable_home_is_one_line_and_a_failed_run() {
 fn control_characters_in_ids_are_shown_escaped() {
     let h = home("control");
     let out = Command::new(env!("CARGO_BIN_EXE_hostile"))
-        .args(with(&["--color", "never", "--sample-size", "10", "^(nul|two)"]))
+        .args(with(&[
+            "--color",
+            "never",
+            "--sample-size",
+            "10",
+            "^(nul|two)",
+        ]))
         .arg("--home")
         .arg(&h)
         .env("HOSTILE_CONTROL_IDS", "1")
@@ -332,7 +345,11 @@ fn control_characters_in_ids_are_shown_escaped() {
         .output()
         .unwrap();
     let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(out.status.success(), "{stdout}{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{stdout}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     for text in [&out.stdout, &out.stderr] {
         assert!(!text.iter().any(|&b| b == 0 || b == b'\r'), "{stdout}");
     }
