@@ -3,7 +3,8 @@
 //! both running. The child now gets a process group of its own, and
 //! SIGINT, SIGTERM and SIGHUP sent to us are forwarded to that whole group
 //! before we end with the same signal. (SIGKILL cannot be caught; on Linux
-//! cargo is then sent SIGTERM by the kernel, as its parent died.)
+//! cargo is then sent SIGTERM by the kernel, as its parent died, and a
+//! yardstick bench binary likewise when cargo dies.)
 
 use std::process::Command;
 use std::sync::atomic::{AtomicI32, Ordering};
@@ -17,6 +18,9 @@ const FORWARDED: [i32; 3] = [libc::SIGINT, libc::SIGTERM, libc::SIGHUP];
 pub fn own_group(cmd: &mut Command) {
     use std::os::unix::process::CommandExt;
     cmd.process_group(0);
+    // The bench binary (cargo's child) ends with cargo when it sees this
+    // (yardstick's `supervised` module): a SIGKILL of us ends both.
+    cmd.env("YARDSTICK_SUPERVISOR_PID", std::process::id().to_string());
     #[cfg(target_os = "linux")]
     // SAFETY: prctl is async-signal-safe, as pre_exec requires.
     unsafe {

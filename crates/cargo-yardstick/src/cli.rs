@@ -318,14 +318,14 @@ fn check_fraction(flag: &str, v: f64) -> Result<(), CliError> {
     }
 }
 
-/// At least 1 and at most yardstick-stats' bound (the distributions are
-/// held in memory).
+/// Within yardstick-stats' bounds: enough resamples for an interval to
+/// mean something, few enough to hold in memory.
 fn check_nresamples(n: usize) -> Result<(), CliError> {
-    if (1..=yardstick_stats::MAX_NRESAMPLES).contains(&n) {
+    if (yardstick_stats::MIN_NRESAMPLES..=yardstick_stats::MAX_NRESAMPLES).contains(&n) {
         Ok(())
     } else {
         Err(CliError::Invalid(format!(
-            "--nresamples must be from 1 to 10000000 (Criterion.rs uses 100000), got {n}"
+            "--nresamples must be from 100 to 10000000 (Criterion.rs uses 100000), got {n}"
         )))
     }
 }

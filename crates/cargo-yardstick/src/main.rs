@@ -93,7 +93,14 @@ fn main() -> ExitCode {
             }
         },
         other => match commands::run(other) {
-            Ok(code) => ExitCode::from(code),
+            Ok(code) => {
+                // Files are written without a flush each; one flush at the
+                // end (see yardstick_format::atomic).
+                if let Err(e) = yardstick_format::atomic::sync_written() {
+                    eprintln!("warning: could not flush the written files to disk: {e}");
+                }
+                ExitCode::from(code)
+            }
             Err(commands::Failure { code, message }) => {
                 eprintln!("error: {message}");
                 ExitCode::from(code)

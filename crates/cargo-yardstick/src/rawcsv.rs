@@ -175,6 +175,13 @@ pub fn parse(path: &Path, bytes: &[u8]) -> Result<Vec<Benchmark>, InputError> {
         };
         let value = number(imv, "sample_measured_value")?;
         let count = number(ic, "iteration_count")?;
+        if value < 0.0 {
+            return Err(InputError::at(
+                path,
+                line,
+                format!("sample_measured_value is {value}; a measured time is never negative"),
+            ));
+        }
         if count <= 0.0 {
             return Err(InputError::at(
                 path,

@@ -29,10 +29,16 @@ pub fn resolve(db: &Db, home: &Path, sel: &str) -> Result<Side, String> {
     let mut run = if sel == "latest" {
         db.latest(0)?
     } else if let Some(n) = sel.strip_prefix("latest~") {
-        let n: i64 = n
+        // u32: `latest~-1` (a run after the latest) and `latest~+1` are
+        // errors, not silently the latest.
+        let n: u32 = n
             .parse()
-            .map_err(|_| format!("'{sel}': expected latest~N with N a number of runs back"))?;
-        db.latest(n)?
+            .ok()
+            .filter(|_| !n.starts_with('+'))
+            .ok_or_else(|| {
+                format!("'{sel}': expected latest~N with N a number of runs back (0 or more)")
+            })?;
+        db.latest(i64::from(n))?
     } else if let Ok(id) = sel.parse::<i64>() {
         db.run(id)?
     } else {

@@ -273,6 +273,11 @@ fn bad_input_is_one_line_with_file_and_line_and_status_2() {
             ":3: iteration_count is 0; every sample needs at least one iteration",
         ),
         (
+            "negative.csv",
+            format!("{HEADER}g,,,,,10,ns,1\ng,,,,,-12,ns,2\n"),
+            ":3: sample_measured_value is -12; a measured time is never negative",
+        ),
+        (
             "short.csv",
             format!("{HEADER}g,,,,,10,ns\n"),
             ":2: expected 8 fields like the header, found 7",

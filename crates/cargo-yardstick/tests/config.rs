@@ -177,7 +177,7 @@ fn a_bad_file_is_one_line_with_file_and_line() {
             "analyze",
             fixture("flat.csv").to_str().unwrap(),
             "--nresamples",
-            "10",
+            "100",
         ],
     );
     assert!(o.status.success(), "{}", stderr(&o));

@@ -180,6 +180,13 @@ fn compare_with_no_argument_takes_the_last_run_with_the_same_benchmarks() {
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(stdout(&o).starts_with("benchmark  run 3"), "{}", stdout(&o));
     assert!(stderr(&o).is_empty(), "{}", stderr(&o));
+    // A run after the latest, or a sign, is one line and exit 2.
+    for bad in ["latest~-1", "latest~+1", "latest~x", "latest~99999999999"] {
+        let o = run(h, &["compare", bad]);
+        assert_eq!(o.status.code(), Some(2), "{bad}: {}", stdout(&o));
+        assert_eq!(stderr(&o).lines().count(), 1, "{bad}: {}", stderr(&o));
+        assert!(stderr(&o).contains("latest~N"), "{bad}: {}", stderr(&o));
+    }
 }
 
 #[test]

@@ -148,9 +148,18 @@ pub struct ConfidenceInterval {
     /// The confidence level, a fraction (0.95).
     pub confidence_level: f64,
     /// Lower bound.
+    #[serde(deserialize_with = "number_or_null")]
     pub lower_bound: f64,
     /// Upper bound.
+    #[serde(deserialize_with = "number_or_null")]
     pub upper_bound: f64,
+}
+
+/// A number, or `null` read as NaN: serde_json writes a NaN or an infinite
+/// bound (an interval of tiny values) as `null`, and reading our own file
+/// back must not fail on it; readers show such a value as unknown.
+fn number_or_null<'de, D: serde::Deserializer<'de>>(d: D) -> Result<f64, D::Error> {
+    Ok(Option::<f64>::deserialize(d)?.unwrap_or(f64::NAN))
 }
 
 /// One estimate in `estimates.json`.
@@ -159,8 +168,10 @@ pub struct EstimateFile {
     /// The interval.
     pub confidence_interval: ConfidenceInterval,
     /// The statistic of the samples.
+    #[serde(deserialize_with = "number_or_null")]
     pub point_estimate: f64,
     /// Standard deviation of its bootstrap distribution.
+    #[serde(deserialize_with = "number_or_null")]
     pub standard_error: f64,
 }
 
@@ -267,6 +278,19 @@ fn csv_field(s: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_null_bound_reads_as_an_unknown_value() {
+        // What serde_json writes for a NaN or infinite bound.
+        let text = r#"{"confidence_interval":{"confidence_level":0.95,"lower_bound":1e-300,
+            "upper_bound":null},"point_estimate":2e-300,"standard_error":null}"#;
+        let e: EstimateFile = serde_json::from_str(text).unwrap();
+        assert!(e.confidence_interval.upper_bound.is_nan());
+        assert!(e.standard_error.is_nan());
+        assert_eq!(e.point_estimate, 2e-300);
+        // And a missing field is still an error.
+        assert!(serde_json::from_str::<EstimateFile>(r#"{"point_estimate":1}"#).is_err());
+    }
 
     #[test]
     fn sample_json_has_criterions_fields() {

@@ -58,6 +58,26 @@ pub fn folder_component(part: &str) -> String {
     out
 }
 
+/// A part of an id as one line of text: control characters (a NUL byte,
+/// line breaks, escapes that would drive a terminal) become their Rust
+/// escapes (`\u{0}`, `\n`, `\u{1b}`). An id is printed on terminal lines, in
+/// markdown tables and CSV rows, so it never carries them raw.
+#[must_use]
+pub fn one_line(part: &str) -> std::borrow::Cow<'_, str> {
+    if !part.chars().any(char::is_control) {
+        return std::borrow::Cow::Borrowed(part);
+    }
+    let mut out = String::with_capacity(part.len() + 4);
+    for c in part.chars() {
+        if c.is_control() {
+            out.extend(c.escape_default());
+        } else {
+            out.push(c);
+        }
+    }
+    std::borrow::Cow::Owned(out)
+}
+
 /// `full_id` as a title: cut to [`MAX_TITLE_LEN`] bytes on a character
 /// boundary, with `...` when cut.
 #[must_use]
@@ -91,6 +111,17 @@ fn fnv1a(bytes: &[u8]) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn control_characters_become_escapes() {
+        assert_eq!(one_line("nul\0byte"), "nul\\u{0}byte");
+        assert_eq!(one_line("two\nlines\r"), "two\\nlines\\r");
+        assert_eq!(one_line("esc\u{1b}[31m"), "esc\\u{1b}[31m");
+        assert!(matches!(
+            one_line("plain é"),
+            std::borrow::Cow::Borrowed("plain é")
+        ));
+    }
 
     #[test]
     fn fnv1a_matches_the_published_test_vectors() {

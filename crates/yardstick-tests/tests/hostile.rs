@@ -107,6 +107,8 @@ fn numeric_options_at_their_extremes_are_one_line_and_exit_2() {
         ("--sample-size", "100000000000"),
         ("--sample-size", "18446744073709551615"),
         ("--nresamples", "18446744073709551615"),
+        ("--nresamples", "1"),
+        ("--nresamples", "99"),
         ("--noise-threshold", "inf"),
         ("--measurement-time", "1e300"),
         ("--significance-level", "-0"),
@@ -282,5 +284,82 @@ fn an_empty_id_fails_that_benchmark_not_the_run() {
         "{stderr}"
     );
     assert!(stdout.contains("time:   ["), "{stdout}");
+    let _ = std::fs::remove_dir_all(h);
+}
+
+/// A home that cannot be written (here: under a file, which even root
+/// cannot write into) is one line naming it and exit status 1, before
+/// anything is measured, not a warning for every file of every benchmark.
+#[test]
+fn an_unwritable_home_is_one_line_and_a_failed_run() {
+    let h = home("unwritable");
+    let file = h.join("a-file");
+    std::fs::write(&file, b"").unwrap();
+    let mut args = with(&["--color", "never", "^ids/"]);
+    args.push("--home");
+    let out = Command::new(env!("CARGO_BIN_EXE_hostile"))
+        .args(&args)
+        .arg(file.join("home"))
+        .env_remove("YARDSTICK_HOME")
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    let lines: Vec<&str> = stderr.lines().filter(|l| !l.trim().is_empty()).collect();
+    assert_eq!(lines.len(), 1, "{stderr}");
+    assert!(
+        lines[0].contains("cannot save results in the home directory"),
+        "{stderr}"
+    );
+    assert!(lines[0].contains("a-file"), "{stderr}");
+    // Measuring without saving needs no home.
+    let out = Command::new(env!("CARGO_BIN_EXE_hostile"))
+        .args(&args)
+        .arg(file.join("home"))
+        .arg("--discard-baseline")
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let _ = std::fs::remove_dir_all(h);
+}
+
+/// Ids with a NUL byte and line breaks: no panic, every terminal line and
+/// folder name free of control characters, the id shown with escapes.
+#[test]
+fn control_characters_in_ids_are_shown_escaped() {
+    let h = home("control");
+    let out = Command::new(env!("CARGO_BIN_EXE_hostile"))
+        .args(with(&[
+            "--color",
+            "never",
+            "--sample-size",
+            "10",
+            "^(nul|two)",
+        ]))
+        .arg("--home")
+        .arg(&h)
+        .env("HOSTILE_CONTROL_IDS", "1")
+        .env_remove("YARDSTICK_HOME")
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{stdout}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    for text in [&out.stdout, &out.stderr] {
+        assert!(!text.iter().any(|&b| b == 0 || b == b'\r'), "{stdout}");
+    }
+    assert!(stdout.contains("nul\\u{0}byte "), "{stdout}");
+    assert!(stdout.contains("two\\nlines\\r "), "{stdout}");
+    for entry in std::fs::read_dir(&h).unwrap() {
+        let name = entry.unwrap().file_name().to_string_lossy().into_owned();
+        assert!(!name.chars().any(char::is_control), "{name:?}");
+    }
     let _ = std::fs::remove_dir_all(h);
 }

@@ -117,3 +117,100 @@ fn kills_at_random_points_leave_whole_files_and_unmixed_folders() {
     assert!(found.is_empty(), "after a complete run: {found:#?}");
     let _ = std::fs::remove_dir_all(h);
 }
+
+/// Three runs at once into one home whose baselines are all unreadable:
+/// each folder ends whole and unmixed, its unreadable baseline kept once
+/// (`base.corrupt`, never a fresh baseline of another run moved aside as
+/// `base.corrupt.2`), and the home's lock lets every run save.
+#[test]
+fn concurrent_runs_into_one_home_never_corrupt_each_other() {
+    let h = home("concurrent");
+    assert!(command(&h).status().unwrap().success());
+    let mut paths = Vec::new();
+    walk(&h, &mut paths);
+    let bases: Vec<PathBuf> = paths
+        .into_iter()
+        .filter(|p| p.ends_with("base/sample.json"))
+        .collect();
+    assert!(!bases.is_empty());
+    for p in &bases {
+        std::fs::write(p, b"{\"sampling_mode\":").unwrap();
+    }
+    let children: Vec<_> = (0..3).map(|_| command(&h).spawn().unwrap()).collect();
+    for mut c in children {
+        assert!(c.wait().unwrap().success());
+    }
+    // The unreadable baselines written above are kept, as they were.
+    let found: Vec<String> = problems(&h, true)
+        .into_iter()
+        .filter(|p| !p.contains("base.corrupt"))
+        .collect();
+    assert!(found.is_empty(), "{found:#?}");
+    for p in &bases {
+        let folder = p.parent().unwrap().parent().unwrap();
+        let kept: Vec<String> = std::fs::read_dir(folder)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .filter(|n| n.starts_with("base.corrupt"))
+            .collect();
+        assert_eq!(kept, ["base.corrupt"], "{}", folder.display());
+        let sample = std::fs::read(folder.join("base/sample.json")).unwrap();
+        serde_json::from_slice::<serde_json::Value>(&sample).unwrap();
+    }
+    let _ = std::fs::remove_dir_all(h);
+}
+
+/// Whether `pid` has ended (gone, or a zombie nobody reaped yet).
+#[cfg(target_os = "linux")]
+fn ended(pid: &str) -> bool {
+    match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
+        Err(_) => true,
+        Ok(stat) => stat
+            .rsplit(')')
+            .next()
+            .is_some_and(|rest| rest.trim_start().starts_with('Z')),
+    }
+}
+
+/// `cargo yardstick` killed with SIGKILL: its child (here a shell standing
+/// for cargo, which names it as `cargo yardstick` does) dies, and the bench
+/// binary the shell started ends with it instead of measuring on.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_bench_binary_ends_with_its_killed_supervisor() {
+    let h = home("supervisor");
+    let pid_file = h.join("pid");
+    let script = format!(
+        "YARDSTICK_SUPERVISOR_PID=$$ '{}' --bench --home '{}' --warm-up-time 60 '^ids/' \
+         >/dev/null 2>&1 & echo $! > '{}'; wait",
+        env!("CARGO_BIN_EXE_hostile"),
+        h.display(),
+        pid_file.display()
+    );
+    let mut shell = Command::new("sh").arg("-c").arg(script).spawn().unwrap();
+    let start = std::time::Instant::now();
+    let pid = loop {
+        if let Some(p) = std::fs::read_to_string(&pid_file)
+            .ok()
+            .filter(|p| p.ends_with('\n'))
+        {
+            break p.trim().to_owned();
+        }
+        assert!(start.elapsed() < Duration::from_secs(60), "never started");
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    // Let the binary get as far as its first warm-up.
+    std::thread::sleep(Duration::from_millis(500));
+    assert!(!ended(&pid), "the bench binary ended by itself");
+    shell.kill().unwrap();
+    shell.wait().unwrap();
+    let start = std::time::Instant::now();
+    while !ended(&pid) {
+        assert!(
+            start.elapsed() < Duration::from_secs(30),
+            "the bench binary {pid} outlived its killed parent"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let _ = std::fs::remove_dir_all(h);
+}

@@ -325,6 +325,7 @@ impl<M: Measurement> Criterion<M> {
     /// 2; `--help` prints the help and exits with status 0.
     #[must_use]
     pub fn configure_from_args(self) -> Criterion<M> {
+        crate::supervised::die_with_supervisor();
         let args = match Args::from_env() {
             Ok(a) => a,
             Err(e) => {
@@ -494,6 +495,11 @@ impl<M: Measurement> Criterion<M> {
                 state::record_failure("--csv");
             }
         }
+        // Saving flushes nothing file by file; one flush here makes the
+        // run's results survive a system crash (see yardstick_format::atomic).
+        if let Err(e) = yardstick_format::atomic::sync_written() {
+            terminal.warning(&format!("could not flush the results to disk: {e}"));
+        }
         let verbose = self.run.verbosity == crate::cli::Verbosity::Verbose;
         // `final_summary` runs on a Criterion of its own (criterion_main!),
         // so metrics chosen in code show only in what the benchmarks recorded.
@@ -558,6 +564,7 @@ impl<M: Measurement> Criterion<M> {
         if crate::worker::active() {
             return;
         }
+        let group = &*yardstick_format::names::one_line(group);
         let terminal = self.run.terminal();
         if self.run.output_format == OutputFormat::Criterion && !self.run.hide_successes {
             for (function, fits) in gs::complexity(members) {
@@ -588,6 +595,8 @@ impl<M: Measurement> Criterion<M> {
         if crate::worker::active() {
             return;
         }
+        // As its benchmarks' ids have it (see FullId::new).
+        let group_id = &*yardstick_format::names::one_line(group_id);
         if let Some(sink) = &self.run.messages {
             let dir = self
                 .run

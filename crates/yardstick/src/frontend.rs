@@ -31,6 +31,7 @@ pub fn configure<M: Measurement>(
     c: Criterion<M>,
     args: Vec<OsString>,
 ) -> Result<Criterion<M>, String> {
+    crate::supervised::die_with_supervisor();
     let env: Vec<(String, String)> = std::env::vars_os()
         .filter_map(|(k, v)| Some((k.into_string().ok()?, v.into_string().ok()?)))
         .collect();

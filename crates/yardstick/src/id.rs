@@ -111,7 +111,12 @@ impl FullId {
         value_str: Option<String>,
         throughput: Option<Throughput>,
     ) -> FullId {
-        let mut parts = vec![group_id];
+        // Control characters never reach a terminal line or a file raw.
+        let one_line = |s: &str| yardstick_format::names::one_line(s).into_owned();
+        let group_id = &one_line(group_id);
+        let function_id = function_id.as_deref().map(one_line);
+        let value_str = value_str.as_deref().map(one_line);
+        let mut parts = vec![group_id.as_str()];
         parts.extend(function_id.as_deref());
         parts.extend(value_str.as_deref());
         let full_id = parts.join("/");
@@ -122,7 +127,7 @@ impl FullId {
             .join("/");
         let title = yardstick_format::names::title(&full_id);
         FullId {
-            group_id: group_id.to_owned(),
+            group_id: group_id.clone(),
             function_id,
             value_str,
             throughput,

@@ -33,6 +33,7 @@ mod routine;
 mod runner;
 mod state;
 mod store;
+mod supervised;
 mod tasty_csv;
 mod tasty_sampling;
 #[doc(hidden)]

@@ -51,7 +51,15 @@ pub(crate) fn run<M: Measurement>(
         }
         Mode::Test => test(c, &terminal, &id, f).map(|()| None),
         Mode::Profile(time) => profile(c, &terminal, &id, f, time).map(|()| None),
-        Mode::Benchmark => benchmark(c, &terminal, &id, config, f).map(Some),
+        Mode::Benchmark => {
+            if c.run.baseline != Baseline::Discard {
+                if let Err(line) = crate::store::lock::check_writable_once(&c.run.home) {
+                    crate::output::errln!("{} {line}", terminal.style.red("error:"));
+                    std::process::exit(1);
+                }
+            }
+            benchmark(c, &terminal, &id, config, f).map(Some)
+        }
     };
     match outcome {
         Ok(typical) => {
@@ -672,6 +680,11 @@ fn save<M: Measurement>(
     }
     let estimates = estimates_file(&a.estimates);
     let raw = raw_rows(c, id, a);
+    // The steps below (and the owner check) are one unit among runs into
+    // this home; an unwritable home fails here, before any folder.
+    let Some(_held) = lock_for_saving(c, terminal, id, dir) else {
+        return (record, sample);
+    };
     let files = RunFiles {
         sample: &sample,
         estimates: &estimates,
@@ -698,6 +711,25 @@ fn save<M: Measurement>(
         }
     }
     (record, sample)
+}
+
+/// The home's lock, with the benchmark's folder still its own; `None`
+/// (said as a warning) when either fails.
+fn lock_for_saving<M: Measurement>(
+    c: &Criterion<M>,
+    terminal: &Terminal,
+    id: &FullId,
+    dir: &BenchmarkDir,
+) -> Option<crate::store::lock::HomeLock> {
+    let held = crate::store::lock::HomeLock::acquire(&c.run.home)
+        .and_then(|held| dir.check_owner(&id.full_id).map(|()| held));
+    match held {
+        Ok(held) => Some(held),
+        Err(e) => {
+            terminal.warning(&format!("could not save {}: {e}", id.full_id));
+            None
+        }
+    }
 }
 
 /// Moves an unreadable baseline `name` aside before it is replaced; false

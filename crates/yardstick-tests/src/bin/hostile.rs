@@ -38,6 +38,19 @@ fn benches(c: &mut Criterion) {
     if std::env::var_os("HOSTILE_EMPTY_ID").is_some() {
         c.bench_function("", |b| b.iter(work));
     }
+    if std::env::var_os("HOSTILE_CONTROL_IDS").is_some() {
+        // A NUL byte and line breaks, which no file name or terminal line
+        // may carry raw.
+        c.bench_function("nul\0byte", |b| b.iter(work));
+        c.bench_function("two\nlines\r", |b| b.iter(work));
+    }
+    if std::env::var_os("HOSTILE_CLASH").is_some() {
+        // A lone benchmark and a group of the same name.
+        c.bench_function("clash", |b| b.iter(work));
+        let mut g = c.benchmark_group("clash");
+        g.bench_function("f", |b| b.iter(work));
+        g.finish();
+    }
     let mut g = c.benchmark_group("ids");
     // The two ids of the campaign whose 32-bit folder hashes collide.
     for id in ["x??\"^\"*:", "x??/\"\\<?"] {

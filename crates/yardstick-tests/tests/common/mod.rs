@@ -127,12 +127,13 @@ pub fn read_json(path: &Path) -> serde_json::Value {
 }
 
 /// The folder of the only benchmark saved under `home` (the report's own
-/// folder aside).
+/// folder and hidden files such as the home's lock aside).
 pub fn benchmark_dir(home: &Path) -> PathBuf {
     let dirs: Vec<PathBuf> = std::fs::read_dir(home)
         .unwrap()
         .map(|e| e.unwrap().path())
         .filter(|p| p.file_name().unwrap() != "report")
+        .filter(|p| !p.file_name().unwrap().to_string_lossy().starts_with('.'))
         .collect();
     assert_eq!(dirs.len(), 1, "{dirs:?}");
     dirs[0].clone()

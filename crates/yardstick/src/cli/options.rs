@@ -174,7 +174,7 @@ pub(crate) const OPTIONS: &[Opt] = &[
     value(
         "nresamples",
         "N",
-        Check::Int(1, MAX_NRESAMPLES),
+        Check::Int(yardstick_stats::MIN_NRESAMPLES as u64, MAX_NRESAMPLES),
         "Bootstrap resamples (default 100000, at most 10^7)",
     ),
     value(

@@ -9,6 +9,7 @@
 //! temporary name and renamed, so an interrupted run never leaves half a file.
 
 mod home;
+pub(crate) mod lock;
 
 pub(crate) use home::home_directory;
 pub(crate) use yardstick_format::criterion::{
