@@ -289,8 +289,7 @@ fn emit(summary: &BenchmarkSummary, opts: &Options) {
         }
         .unwrap_or_default();
         let path = Path::new(&summary.benchmark_dir).join("summary.json");
-        let tmp = path.with_extension("json.tmp");
-        if let Err(e) = std::fs::write(&tmp, text).and_then(|()| std::fs::rename(&tmp, &path)) {
+        if let Err(e) = yardstick_format::atomic::write_file(&path, text.as_bytes()) {
             crate::printer::errln!("warning: cannot write {}: {e}", path.display());
         }
     }

@@ -77,8 +77,6 @@ pub fn flamegraphs(
 
 #[cfg(feature = "flamegraph")]
 fn write(path: &std::path::Path, bytes: &[u8]) -> Result<(), String> {
-    let tmp = path.with_extension("svg.tmp");
-    std::fs::write(&tmp, bytes)
-        .and_then(|()| std::fs::rename(&tmp, path))
+    yardstick_format::atomic::write_file(path, bytes)
         .map_err(|e| format!("cannot write {}: {e}", path.display()))
 }
