@@ -74,6 +74,8 @@ CREATE TABLE IF NOT EXISTS samples (
 pub struct Db {
     conn: Connection,
     path: PathBuf,
+    /// Held while the database is open for writing (see [`writer_lock`]).
+    _writer: Option<std::fs::File>,
 }
 
 /// The database file under a home directory.
@@ -93,6 +95,7 @@ impl Db {
         std::fs::create_dir_all(home)
             .map_err(|e| format!("cannot create the home directory {}: {e}", home.display()))?;
         let path = path_in(home);
+        let writer = writer_lock(&path)?;
         let fail = |e: rusqlite::Error| open::describe(&path, &e);
         let conn = Connection::open(&path).map_err(fail)?;
         conn.busy_timeout(Duration::from_secs(30)).map_err(fail)?;
@@ -112,7 +115,11 @@ impl Db {
                 let _ = conn.execute_batch("ROLLBACK");
                 fail(e)
             })?;
-        Ok(Db { conn, path })
+        Ok(Db {
+            conn,
+            path,
+            _writer: writer,
+        })
     }
 
     /// The database file.
@@ -137,4 +144,35 @@ fn from_blob(bytes: &[u8]) -> Vec<f64> {
         .chunks_exact(8)
         .map(|c| f64::from_le_bytes(c.try_into().unwrap_or([0; 8])))
         .collect()
+}
+
+/// Writers take turns on `<history>.lock` (the system's `flock`, released
+/// by a killed holder): SQLite's own busy wait gave up after 30 s with
+/// "database is locked" when eight imports ran at once on a loaded
+/// machine, and a lock queue never times out. Where `flock` does not exist
+/// the file is only opened; SQLite's locking still keeps each run whole.
+fn writer_lock(db: &Path) -> Result<Option<std::fs::File>, String> {
+    let path = db.with_extension("sqlite.lock");
+    let file = std::fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(&path)
+        .map_err(|e| format!("cannot open {}: {e}", path.display()))?;
+    #[cfg(unix)]
+    {
+        use std::os::fd::AsRawFd;
+        loop {
+            // SAFETY: the descriptor is open for the call; the lock goes
+            // with the file when it is closed.
+            if unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX) } == 0 {
+                break;
+            }
+            let e = std::io::Error::last_os_error();
+            if e.kind() != std::io::ErrorKind::Interrupted {
+                return Err(format!("cannot lock {}: {e}", path.display()));
+            }
+        }
+    }
+    Ok(Some(file))
 }

@@ -50,7 +50,11 @@ impl Db {
             conn.execute_batch(SCHEMA)
                 .and_then(|()| super::migrate::to_v2(&conn, 0))
                 .map_err(fail)?;
-            return Ok(Db { conn, path });
+            return Ok(Db {
+                conn,
+                path,
+                _writer: None,
+            });
         }
         let flags = OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_URI;
         let conn = Connection::open_with_flags(&path, flags)
@@ -71,7 +75,11 @@ impl Db {
             drop(conn);
             return Db::open(home);
         }
-        Ok(Db { conn, path })
+        Ok(Db {
+            conn,
+            path,
+            _writer: None,
+        })
     }
 }
 
