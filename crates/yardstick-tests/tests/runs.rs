@@ -600,10 +600,12 @@ fn a_custom_measurement_is_shown_and_saved_in_its_own_unit() {
 
 #[test]
 fn power_lines_say_what_a_comparison_could_have_seen() {
-    // adaptive/noisy: ±50 % noise on a fake clock, ten samples a run.
+    // adaptive/noisy: ±50 % noise on a fake clock, ten samples a run, in
+    // one process (the power of a comparison between samples; one between
+    // processes says "too noisy" instead).
     let h = home("power");
     let env = [("FIXTURE_ADAPTIVE", "1")];
-    let a = quick(&["--verbose", "--exact", "adaptive/noisy"]);
+    let a = quick(&["--verbose", "--processes", "1", "--exact", "adaptive/noisy"]);
     for _ in 0..2 {
         let r = run(&h, &args(&a), &env);
         assert_eq!(r.code, 0, "{}", r.stderr);
