@@ -703,4 +703,30 @@ mod tests {
         assert_eq!(target_name(&b("/t/deps/my-bench-0a1b2c")), "my-bench");
         assert_eq!(target_name(&b("/t/deps/plain")), "plain");
     }
+
+    #[test]
+    fn the_binary_cache_is_complete_or_missed() {
+        let dir = tempfile::tempdir().unwrap();
+        let exe = dir.path().join("spin-0a1b");
+        std::fs::write(&exe, "binary").unwrap();
+        let bins = [BenchBinary {
+            executable: exe,
+            package_dir: PathBuf::from("pkg"),
+        }];
+        let cache = dir.path().join("bin-key");
+        assert!(cached(&cache).is_none());
+        let kept = keep(&bins, &cache).unwrap();
+        let found = cached(&cache).unwrap();
+        assert_eq!(found.len(), 1);
+        assert_eq!(found[0].executable, kept[0].executable);
+        assert_eq!(found[0].package_dir, PathBuf::from("pkg"));
+        // A copy whose binary went missing is no cache.
+        std::fs::remove_file(&kept[0].executable).unwrap();
+        assert!(cached(&cache).is_none());
+        // Cargo's arguments are part of the key.
+        let args = ["--bench".to_owned(), "spin".to_owned()];
+        assert_ne!(build_key("abc", &[]), build_key("abc", &args));
+        assert_eq!(build_key("abc", &args), build_key("abc", &args));
+        assert!(build_key("abc", &args).starts_with("abc-"));
+    }
 }
