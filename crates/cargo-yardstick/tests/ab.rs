@@ -15,8 +15,8 @@ fn git(dir: &Path, args: &[&str]) -> String {
     let o = Command::new("git")
         .current_dir(dir)
         .args(["-c", "user.name=t", "-c", "user.email=t@example.com"])
-        // Fixed dates make fixed commits, so that the revisions' target
-        // directories are reused from one test run to the next.
+        // Fixed dates make fixed commits, so that the revisions' builds
+        // are found again from one test run to the next.
         .env("GIT_AUTHOR_DATE", "2026-01-01T00:00:00Z")
         .env("GIT_COMMITTER_DATE", "2026-01-01T00:00:00Z")
         .args(args)
@@ -203,6 +203,30 @@ fn ab_compares_revisions_and_the_working_tree_in_lock_step() {
     assert!(row(&out, "fresh").ends_with("only in B"), "{out}");
     // A doubling is a regression past 50%.
     assert_eq!(o.status.code(), Some(3), "{out}");
+
+    // The revisions share one target directory. Other cargo arguments miss
+    // the binaries' cache, so B (built last) and then A are built again in
+    // it: A's checkout, older than B's build, must not be handed B's
+    // binary (A then B then A; the swap makes the ratio 0.5).
+    let o = ab(&repo, &["HEAD", "HEAD~1", "spin", "--bench", "spin"]);
+    let out = stdout(&o);
+    assert!(stderr(&o).contains("building HEAD~1 ("), "{}", stderr(&o));
+    assert!(
+        row(&out, "spin").ends_with("B is 0.500× A [0.500, 0.500]: faster"),
+        "{out}\n{}",
+        stderr(&o)
+    );
+    // The same revisions and arguments again: nothing is built.
+    let o = ab(&repo, &["HEAD~1", "HEAD", "spin"]);
+    let out = stdout(&o);
+    let err = stderr(&o);
+    assert!(err.contains("reusing the build of HEAD~1 ("), "{err}");
+    assert!(err.contains("reusing the build of HEAD ("), "{err}");
+    assert!(!err.contains("building "), "{err}");
+    assert!(
+        row(&out, "spin").ends_with("B is 2.000× A [2.000, 2.000]: slower"),
+        "{out}"
+    );
 
     let o = ab(
         &repo,

@@ -4,10 +4,12 @@
 //! A defaults to `HEAD` and B to the working tree (uncommitted changes
 //! included), the "did my edit slow it down?" loop. A revision is checked
 //! out into its own detached worktree under `target/yardstick-ab/<sha>/`
-//! (the user's tree is never touched) and built into a target directory of
-//! its own (see [`target_dir`] for why not a shared one); the working tree
-//! is built where `cargo bench` builds it. A second `ab` of the same
-//! revisions finds everything fresh. Each side's bench binary then runs as
+//! (the user's tree is never touched) and built into the target directory
+//! all revisions share, its sources' times set to now first (see
+//! [`target_dir`] for why); the working tree is built where `cargo bench`
+//! builds it. A revision's bench binaries are copied to a cache keyed by
+//! the commit, cargo's arguments and the compiler, so a second `ab` of the
+//! same revisions builds nothing. Each side's bench binary then runs as
 //! long-lived worker processes, and each benchmark present in both is
 //! measured in short alternating rounds of equal iteration counts
 //! ([`lockstep`]), spread over several worker pairs. Each pair's median
@@ -93,8 +95,8 @@ pub struct AbArgs {
     /// (`--fail-on-regression=3%`).
     #[arg(long, value_name = "P%", num_args = 0..=1, require_equals = true, default_missing_value = "0")]
     pub fail_on_regression: Option<String>,
-    /// Where the revisions' target directories go (`DIR/target-<sha>`;
-    /// default `target/yardstick-ab/`); the working tree is built into the
+    /// Where the revisions' shared target directory goes
+    /// (`DIR/target-revisions`; default `target/yardstick-ab/`); the working tree is built into the
     /// project's own target directory (or `DIR/target-worktree`).
     #[arg(long, value_name = "DIR")]
     pub target_dir: Option<PathBuf>,
@@ -104,7 +106,8 @@ pub struct AbArgs {
     #[arg(long, value_name = "FILE", hide = true)]
     pub rounds_json: Option<PathBuf>,
     /// Remove the worktrees and binary copies afterwards (by default they
-    /// are kept and reused by the next `ab`).
+    /// are kept and reused by the next `ab`; the revisions' shared target
+    /// directory is kept either way).
     #[arg(long)]
     pub clean: bool,
 }
@@ -165,11 +168,13 @@ fn worktree(top: &Path, dir: &Path, sha: &str) -> Result<(), String> {
     git(top, &["worktree", "add", "--detach", "--quiet", &d, sha]).map(drop)
 }
 
-/// Copies the binaries into `dir`; the copies.
+/// Copies the binaries into `dir`; the copies. The list of copies is
+/// written last, so that a copy cut short is never taken for complete.
 fn keep(bins: &[BenchBinary], dir: &Path) -> Result<Vec<BenchBinary>, String> {
     let _ = std::fs::remove_dir_all(dir);
     std::fs::create_dir_all(dir).map_err(|e| format!("{}: cannot create: {e}", dir.display()))?;
-    bins.iter()
+    let kept = bins
+        .iter()
         .map(|b| {
             let name = b.executable.file_name().unwrap_or_default();
             let to = dir.join(name);
@@ -185,7 +190,20 @@ fn keep(bins: &[BenchBinary], dir: &Path) -> Result<Vec<BenchBinary>, String> {
                 package_dir: b.package_dir.clone(),
             })
         })
-        .collect()
+        .collect::<Result<Vec<_>, String>>()?;
+    let list: Vec<(String, &Path)> = kept
+        .iter()
+        .map(|b| {
+            let name = b.executable.file_name().unwrap_or_default();
+            (name.to_string_lossy().into_owned(), b.package_dir.as_path())
+        })
+        .collect();
+    let json = serde_json::to_string(&list).map_err(|e| e.to_string())?;
+    let part = dir.join(format!("{COMPLETE}.part"));
+    std::fs::write(&part, json)
+        .and_then(|()| std::fs::rename(&part, dir.join(COMPLETE)))
+        .map_err(|e| format!("{}: cannot record the copies: {e}", dir.display()))?;
+    Ok(kept)
 }
 
 fn short(sha: &str) -> &str {
@@ -237,17 +255,20 @@ struct Side {
     sha: Option<String>,
 }
 
-/// The target directory of one side. A revision gets its own
-/// (`target-<sha>` under `--target-dir`, by default
-/// `target/yardstick-ab/`): cargo decides freshness by file times and
-/// names the units of a workspace alike in every checkout, so two checkouts
-/// sharing a target directory can be handed each other's binary. The
-/// working tree is built where `cargo bench` builds it (`--target-dir`'s
-/// `target-worktree` when given), which reuses the user's own artefacts.
+/// The target directory of one side. All revisions share one
+/// (`target-revisions` under `--target-dir`, by default
+/// `target/yardstick-ab/`), so that a new revision compiles only its
+/// workspace crates and reuses the registry dependencies. That is safe only
+/// with [`touch`]: cargo decides freshness by file times and names the
+/// units of a workspace alike in every checkout, so without it a checkout
+/// older than the last build would be handed the other revision's binary.
+/// The working tree is built where `cargo bench` builds it
+/// (`--target-dir`'s `target-worktree` when given), which reuses the
+/// user's own artefacts.
 fn target_dir(args: &AbArgs, side: &Side, cwd: &Path, root: &Path) -> PathBuf {
     let base = args.target_dir.clone().unwrap_or_else(|| root.to_owned());
-    if let Some(sha) = &side.sha {
-        return base.join(format!("target-{sha}"));
+    if side.sha.is_some() {
+        return base.join("target-revisions");
     }
     if args.target_dir.is_some() {
         return base.join("target-worktree");
@@ -266,8 +287,77 @@ fn target_dir(args: &AbArgs, side: &Side, cwd: &Path, root: &Path) -> PathBuf {
         .unwrap_or_else(|| cwd.join("target"))
 }
 
+/// Sets the modification time of every tracked file of the checkout `dir`
+/// to now, so that every workspace unit built from it is older than its
+/// sources and cargo rebuilds exactly those (registry dependencies keep
+/// their fingerprints, which do not go by file times).
+fn touch(dir: &Path) -> Result<(), String> {
+    let files = git(dir, &["ls-files", "-z"])?;
+    let now = std::time::SystemTime::now();
+    for f in files.split('\0').filter(|f| !f.is_empty()) {
+        let path = dir.join(f);
+        // A tracked symbolic link or submodule is no source file of ours.
+        if !path.symlink_metadata().is_ok_and(|m| m.is_file()) {
+            continue;
+        }
+        std::fs::File::options()
+            .write(true)
+            .open(&path)
+            .and_then(|h| h.set_modified(now))
+            .map_err(|e| format!("{}: cannot set its time: {e}", path.display()))?;
+    }
+    Ok(())
+}
+
+/// What a revision's binaries depend on besides its sources: cargo's
+/// arguments, the compiler (`rustc -vV`) and the flags from the
+/// environment; hashed (FNV-1a, stable across builds of this tool) into
+/// the name of the binaries' cache directory.
+fn build_key(sha: &str, cargo_args: &[String]) -> String {
+    let rustc = std::env::var_os("RUSTC").unwrap_or_else(|| "rustc".into());
+    let version = Command::new(rustc)
+        .arg("-vV")
+        .stderr(Stdio::null())
+        .output()
+        .map(|o| String::from_utf8_lossy(&o.stdout).into_owned())
+        .unwrap_or_default();
+    let mut text = format!("{sha}\n{}\n{version}", cargo_args.join("\u{1f}"));
+    for var in [
+        "RUSTFLAGS",
+        "CARGO_ENCODED_RUSTFLAGS",
+        "CARGO_BUILD_RUSTFLAGS",
+    ] {
+        let value = std::env::var_os(var).unwrap_or_default();
+        text.push_str(&format!("\n{var}={}", value.to_string_lossy()));
+    }
+    let hash = text.bytes().fold(0xcbf2_9ce4_8422_2325_u64, |h, b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    });
+    format!("{}-{hash:016x}", short(sha))
+}
+
+/// The cache's record of complete copies, written last.
+const COMPLETE: &str = "complete.json";
+
+/// The binaries cached in `dir` by an earlier `ab`, when the copy was
+/// completed and every binary is still there.
+fn cached(dir: &Path) -> Option<Vec<BenchBinary>> {
+    let text = std::fs::read_to_string(dir.join(COMPLETE)).ok()?;
+    let list: Vec<(String, PathBuf)> = serde_json::from_str(&text).ok()?;
+    let bins: Vec<BenchBinary> = list
+        .into_iter()
+        .map(|(name, package_dir)| BenchBinary {
+            executable: dir.join(name),
+            package_dir,
+        })
+        .collect();
+    let all = !bins.is_empty() && bins.iter().all(|b| b.executable.is_file());
+    all.then_some(bins)
+}
+
 /// Builds one side; its bench binaries, copied out of the way of the next
-/// build.
+/// build. A revision already built with the same arguments and compiler is
+/// not built again: its copies are reused.
 fn build(
     side: &Side,
     top: &Path,
@@ -281,7 +371,13 @@ fn build(
         Some(sha) => {
             let dir = root.join(sha);
             worktree(top, &dir, sha).map_err(other)?;
-            (dir, root.join(format!("bin-{sha}")))
+            let keep_dir = root.join(format!("bin-{}", build_key(sha, cargo_args)));
+            if let Some(bins) = cached(&keep_dir) {
+                eprintln!("reusing the build of {}", side.label);
+                return Ok(bins);
+            }
+            touch(&dir).map_err(other)?;
+            (dir, keep_dir)
         }
         None => (top.to_owned(), root.join("bin-worktree")),
     };
@@ -296,8 +392,8 @@ fn build(
         side.label,
         start.elapsed().as_secs_f64()
     );
-    // The bench binaries of two checkouts differ in their hashes, but a
-    // later build may still replace one: measure copies.
+    // The next revision's build replaces the binary in the shared target
+    // directory: measure copies.
     keep(&bins, &keep_dir).map_err(other)
 }
 
@@ -505,11 +601,6 @@ pub fn run(args: &AbArgs) -> Result<u8, (u8, String)> {
     let seconds = start.elapsed().as_secs_f64();
     if args.clean {
         clean(&top, &root, &sides);
-        if args.target_dir.is_none() {
-            for sha in sides.iter().filter_map(|s| s.sha.as_ref()) {
-                let _ = std::fs::remove_dir_all(root.join(format!("target-{sha}")));
-            }
-        }
     }
     if rows.is_empty() {
         return Err(bad(
@@ -556,7 +647,12 @@ fn clean(top: &Path, root: &Path, sides: &[Side; 2]) {
             top,
             &["worktree", "remove", "--force", &dir.to_string_lossy()],
         );
-        let _ = std::fs::remove_dir_all(root.join(format!("bin-{sha}")));
+        let prefix = format!("bin-{}-", short(sha));
+        for entry in std::fs::read_dir(root).into_iter().flatten().flatten() {
+            if entry.file_name().to_string_lossy().starts_with(&prefix) {
+                let _ = std::fs::remove_dir_all(entry.path());
+            }
+        }
     }
     let _ = git(top, &["worktree", "prune"]);
 }
@@ -606,5 +702,31 @@ mod tests {
         assert_eq!(target_name(&b("/t/deps/spin-0a1b2c3d4e5f6789")), "spin");
         assert_eq!(target_name(&b("/t/deps/my-bench-0a1b2c")), "my-bench");
         assert_eq!(target_name(&b("/t/deps/plain")), "plain");
+    }
+
+    #[test]
+    fn the_binary_cache_is_complete_or_missed() {
+        let dir = tempfile::tempdir().unwrap();
+        let exe = dir.path().join("spin-0a1b");
+        std::fs::write(&exe, "binary").unwrap();
+        let bins = [BenchBinary {
+            executable: exe,
+            package_dir: PathBuf::from("pkg"),
+        }];
+        let cache = dir.path().join("bin-key");
+        assert!(cached(&cache).is_none());
+        let kept = keep(&bins, &cache).unwrap();
+        let found = cached(&cache).unwrap();
+        assert_eq!(found.len(), 1);
+        assert_eq!(found[0].executable, kept[0].executable);
+        assert_eq!(found[0].package_dir, PathBuf::from("pkg"));
+        // A copy whose binary went missing is no cache.
+        std::fs::remove_file(&kept[0].executable).unwrap();
+        assert!(cached(&cache).is_none());
+        // Cargo's arguments are part of the key.
+        let args = ["--bench".to_owned(), "spin".to_owned()];
+        assert_ne!(build_key("abc", &[]), build_key("abc", &args));
+        assert_eq!(build_key("abc", &args), build_key("abc", &args));
+        assert!(build_key("abc", &args).starts_with("abc-"));
     }
 }
