@@ -19,6 +19,7 @@
 //! close to normal, and an outlying round cannot drag it).
 
 use crate::distributions::{t_quantile, t_sf};
+use crate::rng::Rng;
 
 /// The median ratio and its sign-test confidence interval.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -207,6 +208,28 @@ pub fn units_t_ratio(units: &[f64], confidence: f64) -> Option<(RatioInterval, f
     Some((interval, p))
 }
 
+/// The order of one balanced block of rounds over `k` alternatives: a
+/// random permutation, then its reverse (ABBA or BAAB for two), drawn
+/// afresh per block. A drift that is linear across the block then costs
+/// every alternative the same, and no alternative always runs first. The
+/// one schedule of interleaved groups and of `cargo yardstick ab`.
+#[must_use]
+pub fn balanced_block(k: usize, rng: &mut Rng) -> [Vec<usize>; 2] {
+    let mut order: Vec<usize> = (0..k).collect();
+    for i in (1..k).rev() {
+        order.swap(i, rng.below(i as u64 + 1) as usize);
+    }
+    let reversed = order.iter().rev().copied().collect();
+    [order, reversed]
+}
+
+/// Iterations per round so that a round of the slowest alternative (`slowest_ns`
+/// per iteration) takes about `round_ns`; at least one.
+#[must_use]
+pub fn iterations_per_round(round_ns: f64, slowest_ns: f64) -> u64 {
+    ((round_ns / slowest_ns.max(1e-3)).ceil() as u64).max(1)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -318,5 +341,29 @@ mod tests {
         assert!(ci.is_significant() && ci.is_slower());
         let ci = sign_test_ratio(&[0.999_999; 8], 0.95).unwrap();
         assert!(ci.is_significant() && !ci.is_slower());
+    }
+
+    #[test]
+    fn a_block_is_a_permutation_then_its_reverse_drawn_afresh() {
+        let mut rng = Rng::new(7);
+        let mut firsts = std::collections::BTreeSet::new();
+        for _ in 0..50 {
+            let [order, reversed] = balanced_block(3, &mut rng);
+            let mut sorted = order.clone();
+            sorted.sort_unstable();
+            assert_eq!(sorted, [0, 1, 2]);
+            assert_eq!(reversed, order.iter().rev().copied().collect::<Vec<_>>());
+            firsts.insert(order[0]);
+        }
+        assert_eq!(firsts.len(), 3, "every alternative sometimes goes first");
+        assert_eq!(balanced_block(1, &mut rng), [vec![0], vec![0]]);
+    }
+
+    #[test]
+    fn rounds_are_sized_by_the_slowest_alternative() {
+        // By hand: 2 ms a round at 3 µs per iteration is ceil(666.7) = 667.
+        assert_eq!(iterations_per_round(2e6, 3e3), 667);
+        assert_eq!(iterations_per_round(2e6, 5e6), 1);
+        assert_eq!(iterations_per_round(2e6, 0.0), 2_000_000_000);
     }
 }

@@ -5,7 +5,8 @@
 //! separate runs cannot tell a 3 % difference from noise. Here every round
 //! runs each alternative for the same number of iterations, in a balanced
 //! order (a random permutation, then its reverse — ABBA for two — drawn
-//! anew for every block of two rounds), so drift hits all of them alike and
+//! anew for every block of two rounds: `yardstick_stats::paired::balanced_block`,
+//! the schedule `cargo yardstick ab` uses too), so drift hits all of them alike and
 //! cancels in the per-round ratio to the first alternative. The interval is
 //! the sign test's for the median ratio
 //! ([`yardstick_stats::paired`]): no normality assumed, and a round hit by
@@ -13,7 +14,9 @@
 
 use std::time::{Duration, Instant};
 
-use yardstick_stats::paired::{sign_test_ratio, RatioInterval};
+use yardstick_stats::paired::{
+    balanced_block, iterations_per_round, sign_test_ratio, RatioInterval,
+};
 use yardstick_stats::rng::Rng;
 
 use crate::cli::Mode;
@@ -214,20 +217,14 @@ fn rounds<M: Measurement>(
         let warm = config.warm_up_time.min(Duration::from_millis(500));
         slowest = slowest.max(adaptive::warm_up(m, f.as_mut(), warm)?);
     }
-    let iters = ((ROUND_SHARE_NS / slowest).ceil() as u64).max(1);
+    let iters = iterations_per_round(ROUND_SHARE_NS, slowest);
     let k = alternatives.len();
     let mut times: Vec<Vec<f64>> = vec![Vec::new(); k];
     let mut rng = Rng::new(crate::analysis::SEED);
     let start = Instant::now();
     let timeout = config.timeout * k as u32;
     loop {
-        // A block: a random order, then its reverse.
-        let mut order: Vec<usize> = (0..k).collect();
-        for i in (1..k).rev() {
-            order.swap(i, rng.below(i as u64 + 1) as usize);
-        }
-        let reversed: Vec<usize> = order.iter().rev().copied().collect();
-        for round in [order, reversed] {
+        for round in balanced_block(k, &mut rng) {
             for i in round {
                 let (value, _) = run_once(m, alternatives[i].1.as_mut(), iters)?;
                 times[i].push(value / iters as f64);

@@ -4,7 +4,8 @@
 //! count on both sides.
 //!
 //! Rounds come in blocks of two, a random order of A and B then its reverse
-//! (AB BA or BA AB), so a drift within a block hits both sides alike; the
+//! (AB BA or BA AB: `yardstick_stats::paired::balanced_block`, the schedule
+//! interleaved groups use too), so a drift within a block hits both sides alike; the
 //! per-round ratio B/A cancels what the two share. Blocks are spread over a
 //! few worker pairs (each pair a fresh A process and a fresh B process), so
 //! the processes' own offsets (heap layout, address-space randomisation) are
@@ -14,6 +15,7 @@ use std::process::Command;
 use std::time::{Duration, Instant};
 
 use yardstick::worker::{Worker, WorkerError};
+use yardstick_stats::paired::{balanced_block, iterations_per_round};
 use yardstick_stats::paired::{unit_medians, units_t_ratio, RatioInterval};
 use yardstick_stats::rng::Rng;
 
@@ -226,7 +228,7 @@ impl<'a> Engine<'a> {
             }
         }
         let round_ns = self.settings.round.as_nanos() as f64;
-        let iters = ((round_ns / slowest.max(1e-3)).ceil() as u64).max(1);
+        let iters = iterations_per_round(round_ns, slowest);
         let mut m = Measured {
             a: Vec::new(),
             b: Vec::new(),
@@ -238,8 +240,7 @@ impl<'a> Engine<'a> {
         loop {
             let k = block % n_pairs;
             block += 1;
-            let first = self.rng.below(2) as usize;
-            for order in [[first, 1 - first], [1 - first, first]] {
+            for order in balanced_block(2, &mut self.rng) {
                 let mut got = [0.0; 2];
                 for s in order {
                     let pair = self.pairs[k].as_mut().ok_or("a worker pair is gone")?;
