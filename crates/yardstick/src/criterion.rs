@@ -35,7 +35,7 @@ pub(crate) struct RunSettings {
     /// Outputs of the whole run (markdown, --svg, --template).
     pub outputs: crate::report::RunOutputs,
     /// cargo-criterion's JSON messages, when asked for.
-    pub messages: Option<std::sync::Arc<crate::output::messages::Sink>>,
+    pub messages: Option<std::sync::Arc<crate::output::messages::Destination>>,
 }
 
 impl RunSettings {
@@ -408,7 +408,7 @@ impl<M: Measurement> Criterion<M> {
             }
         }
         if args.json_messages {
-            match crate::output::messages::Sink::open(args.message_file.as_deref()) {
+            match crate::output::messages::Destination::open(args.message_file.as_deref()) {
                 Ok(sink) => r.messages = Some(std::sync::Arc::new(sink)),
                 Err(e) => {
                     crate::output::errln!("error: {e}");
@@ -474,71 +474,13 @@ impl<M: Measurement> Criterion<M> {
         if crate::worker::active() {
             crate::worker::end_of_run();
         }
-        let terminal = self.run.terminal();
-        // --discard-baseline writes nothing, the report's index included.
-        let discard = self.run.baseline == Baseline::Discard;
-        if self.run.plots && !discard && state::measured_count() > 0 {
-            if let Err(e) = crate::report::index(&self.run.home) {
-                terminal.warning(&format!("could not write the report index: {e}"));
-            }
-        }
-        if self.run.outputs.any() {
-            for problem in crate::report::finish(&self.run.outputs) {
-                terminal.warning(&problem);
-                state::record_failure("run outputs");
-            }
-        }
-        if let Some(path) = &self.run.csv {
-            let text = crate::tasty_csv::render(&state::csv_rows());
-            if let Err(e) = crate::store::write_atomic(path, text.as_bytes()) {
-                terminal.warning(&format!("could not write --csv: {e}"));
-                state::record_failure("--csv");
-            }
-        }
-        // Saving flushes nothing file by file; one flush here makes the
-        // run's results survive a system crash (see yardstick_format::atomic).
-        if let Err(e) = yardstick_format::atomic::sync_written() {
-            terminal.warning(&format!("could not flush the results to disk: {e}"));
-        }
-        let verbose = self.run.verbosity == crate::cli::Verbosity::Verbose;
         // `final_summary` runs on a Criterion of its own (criterion_main!),
         // so metrics chosen in code show only in what the benchmarks recorded.
-        let metered = !self.config.metrics.is_empty() || state::metered();
-        if (verbose || metered) && state::measured_count() > 0 {
-            if let Some(bytes) = crate::meters::peak_rss() {
-                // The process's high-water mark: it bounds every benchmark
-                // of this binary together, not one of them.
-                crate::output::errln!(
-                    "Peak resident memory of this bench binary: {:.1} MiB",
-                    bytes as f64 / (1024.0 * 1024.0)
-                );
-            }
+        let metrics_asked = !self.config.metrics.is_empty();
+        let failed = state::finish(&self.run, self.config.significance_level, metrics_asked);
+        if !failed.is_empty() {
+            std::process::exit(1);
         }
-        if let Some(line) = fdr_summary(&state::comparisons(), self.config.significance_level) {
-            if self.run.output_format == OutputFormat::Criterion {
-                crate::output::outln!("\n{line}");
-            }
-        }
-        let failed = state::failures();
-        if self.run.output_format.is_tasty() {
-            let (ran, secs) = (state::attempted_count(), state::elapsed_secs());
-            if failed.is_empty() {
-                crate::output::outln!("\nAll {ran} tests passed ({secs:.2}s)");
-            } else {
-                crate::output::outln!("\n{} out of {ran} tests failed ({secs:.2}s)", failed.len());
-            }
-        }
-        if failed.is_empty() {
-            return;
-        }
-        crate::output::errln!(
-            "{} {} benchmark{} failed: {}",
-            terminal.style.red("error:"),
-            failed.len(),
-            if failed.len() == 1 { "" } else { "s" },
-            failed.join(", ")
-        );
-        std::process::exit(1);
     }
 
     /// Runs one benchmark with the settings of its group.
@@ -551,138 +493,32 @@ impl<M: Measurement> Criterion<M> {
         runner::run(self, id, config, f)
     }
 
-    /// Prints what a finished group says (Big-O fits, ratios) and checks its
-    /// requirements.
-    pub(crate) fn group_summary(
+    /// Ends a group: feeds it to the run's sinks (its Big-O fits and
+    /// ratios, its report page, its message) and checks its requirements.
+    pub(crate) fn group_done(
         &self,
         group: &str,
         members: &[crate::group_summary::Member],
         compare_by_id: bool,
-        requirements: &[crate::group_summary::Requirement],
-    ) {
-        use crate::group_summary as gs;
-        if crate::worker::active() {
-            return;
-        }
-        let group = &*yardstick_format::names::one_line(group);
-        let terminal = self.run.terminal();
-        if self.run.output_format == OutputFormat::Criterion && !self.run.hide_successes {
-            for (function, fits) in gs::complexity(members) {
-                let name = function.map_or_else(|| group.to_owned(), |f| format!("{group}/{f}"));
-                let text = gs::complexity_text(&name, &fits, self.run.complexity);
-                crate::output::outln!("{text}");
-            }
-            if compare_by_id {
-                for line in gs::ratios(members) {
-                    crate::output::outln!("{line}");
-                }
-            }
-        }
-        for v in gs::violations(members, requirements) {
-            terminal.failure(group, &v);
-            state::record_failure(group);
-        }
-    }
-
-    /// Writes a group's report page, if reports are on, and its
-    /// `group-complete` message, if messages are.
-    pub(crate) fn report_group(
-        &self,
-        group_id: &str,
         log_scale: bool,
-        members: &[crate::group_summary::Member],
+        requirements: &[crate::group_summary::Requirement],
     ) {
         if crate::worker::active() {
             return;
         }
         // As its benchmarks' ids have it (see FullId::new).
-        let group_id = &*yardstick_format::names::one_line(group_id);
-        if let Some(sink) = &self.run.messages {
-            let dir = self
-                .run
-                .home
-                .join(crate::id::folder_component(group_id))
-                .join("report");
-            let ids = members.iter().map(|m| m.title.clone()).collect();
-            let complexity = crate::group_summary::complexity(members);
-            sink.send(&crate::output::messages::group_complete(
-                group_id,
-                ids,
-                &dir.to_string_lossy(),
-                &complexity,
-            ));
+        let group = &*yardstick_format::names::one_line(group);
+        let end = crate::output::sink::GroupEnd {
+            id: group,
+            members,
+            compare_by_id,
+            log_scale,
+        };
+        state::group_done(&self.run, &end);
+        let terminal = self.run.terminal();
+        for v in crate::group_summary::violations(members, requirements) {
+            terminal.failure(group, &v);
+            state::record_failure(group);
         }
-        if !self.run.plots || self.run.baseline == Baseline::Discard {
-            return;
-        }
-        if let Err(e) = crate::report::group(&self.run.home, group_id, log_scale) {
-            self.run.terminal().warning(&format!(
-                "could not write the report of group {group_id}: {e}"
-            ));
-        }
-    }
-}
-
-/// The suite-level summary of the run's comparisons: how many changes were
-/// flagged one by one, and how many remain once the false-discovery rate
-/// across all of them is held at `q` (Benjamini–Hochberg). `None` when fewer
-/// than two benchmarks were compared or none was flagged.
-fn fdr_summary(comparisons: &[(String, f64, bool)], q: f64) -> Option<String> {
-    let flagged_alone = comparisons.iter().filter(|c| c.2).count();
-    if comparisons.len() < 2 || flagged_alone == 0 {
-        return None;
-    }
-    let p: Vec<f64> = comparisons.iter().map(|c| c.1).collect();
-    let out = yardstick_stats::multiple::control_fdr(&p, q);
-    let kept: Vec<&str> = comparisons
-        .iter()
-        .zip(&out.flagged)
-        .filter(|(c, &f)| f && c.2)
-        .map(|(c, _)| c.0.as_str())
-        .collect();
-    let mut line = format!(
-        "Compared {} benchmarks with their baseline: {flagged_alone} changed one by one; {}",
-        comparisons.len(),
-        yardstick_stats::multiple::survivors_clause(q, &kept)
-    );
-    if kept.is_empty() {
-        line.push('.');
-    }
-    Some(line)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::fdr_summary;
-
-    #[test]
-    fn the_suite_summary_keeps_what_survives_the_correction() {
-        let c = |id: &str, p: f64, f: bool| (id.to_owned(), p, f);
-        // Two clear changes and two borderline ones among 10 comparisons:
-        // BH at 5% keeps p <= k/10 * 0.05 for the largest such k.
-        let mut comps = vec![
-            c("a", 0.001, true),
-            c("b", 0.004, true),
-            c("c", 0.03, true),
-            c("d", 0.04, true),
-        ];
-        comps.extend((0..6).map(|i| c(&format!("n{i}"), 0.5, false)));
-        let line = fdr_summary(&comps, 0.05).unwrap();
-        assert!(
-            line.starts_with("Compared 10 benchmarks with their baseline: 4 changed one by one"),
-            "{line}"
-        );
-        // adjusted (min over j >= rank of 10/j * p_(j)): a 0.01, b 0.02, c 0.1,
-        // d 0.1 -> a and b remain.
-        assert!(
-            line.ends_with("2 remain (about 0.10 of them expected to be false): a, b"),
-            "{line}"
-        );
-        assert_eq!(fdr_summary(&comps[4..], 0.05), None, "nothing flagged");
-        assert_eq!(
-            fdr_summary(&comps[..1], 0.05),
-            None,
-            "one comparison needs no correction"
-        );
     }
 }

@@ -137,27 +137,15 @@ pub struct Change {
 /// The change the engine found in this run for the benchmark `parameter`
 /// of group `group` (as given to [`bench`]), if it compared it.
 pub fn change<M: Measurement>(
-    c: &Criterion<M>,
+    _c: &Criterion<M>,
     group: &str,
     parameter: Option<&str>,
 ) -> Option<Change> {
     let id = crate::id::FullId::new(group, None, parameter.map(str::to_owned), None);
-    let flagged = crate::state::comparisons()
-        .iter()
-        .rev()
-        .find(|(full, _, _)| *full == id.full_id)
-        .map(|c| c.2)?;
-    let dir = crate::store::BenchmarkDir::new(&c.run.home, &id.directory_name);
-    let text = std::fs::read_to_string(dir.sub("change").join("estimates.json")).ok()?;
-    let file: yardstick_format::criterion::ChangeFile = serde_json::from_str(&text).ok()?;
-    let m = &file.mean;
+    let found = crate::state::comparison_of(&id.full_id)?;
     Some(Change {
-        mean: [
-            m.point_estimate,
-            m.confidence_interval.lower_bound,
-            m.confidence_interval.upper_bound,
-        ],
-        flagged,
+        mean: found.mean,
+        flagged: found.flagged,
     })
 }
 

@@ -307,14 +307,14 @@ impl<M: Measurement> Drop for BenchmarkGroup<'_, M> {
     fn drop(&mut self) {
         if !self.measured.is_empty() {
             let members = std::mem::take(&mut self.measured);
-            self.criterion.group_summary(
+            let log = self.plot_config.summary_scale == crate::AxisScale::Logarithmic;
+            self.criterion.group_done(
                 &self.group_name,
                 &members,
                 self.compare_by_id,
+                log,
                 &self.requirements,
             );
-            let log = self.plot_config.summary_scale == crate::AxisScale::Logarithmic;
-            self.criterion.report_group(&self.group_name, log, &members);
         }
     }
 }

@@ -4,26 +4,75 @@
 use std::path::Path;
 
 use crate::analysis::Analysis;
+use crate::cli::Baseline;
+use crate::criterion::RunSettings;
+use crate::output::sink::{GroupEnd, Outcome, RunEnd, Sink};
 use crate::store::{BenchmarkRecord, SavedSample};
 
+/// One benchmark's results as the run-level outputs need them.
 #[cfg(feature = "report")]
-static RESULTS: std::sync::Mutex<Vec<yardstick_report::BenchmarkResult>> =
-    std::sync::Mutex::new(Vec::new());
+type Summary = yardstick_report::BenchmarkResult;
+#[cfg(not(feature = "report"))]
+type Summary = ();
 
-/// Keeps one benchmark's results for the run-level outputs (markdown
-/// summary, quick SVG, templates).
-#[cfg(feature = "report")]
-pub(crate) fn record(
-    record: &BenchmarkRecord,
-    sample: &SavedSample,
-    unit: &str,
-    a: &Analysis,
-    baseline: Option<&SavedSample>,
-) {
-    let report = view(record, sample, unit, a, baseline);
-    let result = yardstick_report::BenchmarkResult::from_report(&report);
-    if let Ok(mut all) = RESULTS.lock() {
-        all.push(result);
+/// The HTML report as a sink: a page per benchmark and group, the index,
+/// and the run-level outputs (markdown summary, `--svg`, `--template`) from
+/// the results it kept.
+#[derive(Default)]
+pub(crate) struct Pages {
+    results: Vec<Summary>,
+}
+
+impl Sink for Pages {
+    fn benchmark(&mut self, run: &RunSettings, o: &Outcome<'_>) {
+        if o.loaded {
+            return;
+        }
+        let (a, unit) = (o.analysis, o.unit);
+        if run.outputs.any() {
+            #[cfg(feature = "report")]
+            self.results
+                .push(yardstick_report::BenchmarkResult::from_report(&view(
+                    &o.record, &o.sample, unit, a, o.baseline,
+                )));
+        }
+        if ENABLED && run.plots && run.baseline != Baseline::Discard {
+            if let Err(e) = benchmark(&run.home, &o.record, &o.sample, unit, a, o.baseline) {
+                run.terminal().warning(&format!(
+                    "could not write the report of {}: {e}",
+                    o.id.full_id
+                ));
+            }
+        }
+    }
+
+    fn group(&mut self, run: &RunSettings, g: &GroupEnd<'_>) {
+        if !run.plots || run.baseline == Baseline::Discard {
+            return;
+        }
+        if let Err(e) = group(&run.home, g.id, g.log_scale) {
+            run.terminal().warning(&format!(
+                "could not write the report of group {}: {e}",
+                g.id
+            ));
+        }
+    }
+
+    fn finish(&mut self, run: &RunSettings, end: &RunEnd<'_>) -> Vec<(String, String)> {
+        // --discard-baseline writes nothing, the report's index included.
+        if run.plots && run.baseline != Baseline::Discard && end.measured > 0 {
+            if let Err(e) = index(&run.home) {
+                run.terminal()
+                    .warning(&format!("could not write the report index: {e}"));
+            }
+        }
+        if !run.outputs.any() {
+            return Vec::new();
+        }
+        finish(&run.outputs, std::mem::take(&mut self.results))
+            .into_iter()
+            .map(|problem| ("run outputs".to_owned(), problem))
+            .collect()
     }
 }
 
@@ -66,8 +115,7 @@ impl RunOutputs {
 
 /// Writes the run-level outputs; each problem is one line.
 #[cfg(feature = "report")]
-pub(crate) fn finish(outputs: &RunOutputs) -> Vec<String> {
-    let results = RESULTS.lock().map(|r| r.clone()).unwrap_or_default();
+fn finish(outputs: &RunOutputs, results: Vec<Summary>) -> Vec<String> {
     let run = yardstick_report::RunResults::new("yardstick", results);
     let mut problems = Vec::new();
     if outputs.markdown {
@@ -115,17 +163,7 @@ fn render(template: &str, run: &yardstick_report::RunResults) -> Result<String, 
 }
 
 #[cfg(not(feature = "report"))]
-pub(crate) fn record(
-    _: &BenchmarkRecord,
-    _: &SavedSample,
-    _: &str,
-    _: &Analysis,
-    _: Option<&SavedSample>,
-) {
-}
-
-#[cfg(not(feature = "report"))]
-pub(crate) fn finish(outputs: &RunOutputs) -> Vec<String> {
+fn finish(outputs: &RunOutputs, _: Vec<Summary>) -> Vec<String> {
     if outputs.any() {
         vec![
             "--output-format markdown, --svg and --template need yardstick's `report` feature"
@@ -138,7 +176,7 @@ pub(crate) fn finish(outputs: &RunOutputs) -> Vec<String> {
 
 /// Writes the page of one benchmark.
 #[cfg(feature = "report")]
-pub(crate) fn benchmark(
+fn benchmark(
     home: &Path,
     record: &BenchmarkRecord,
     sample: &SavedSample,
@@ -152,13 +190,13 @@ pub(crate) fn benchmark(
 
 /// Writes the page of a group from what is saved under `home`.
 #[cfg(feature = "report")]
-pub(crate) fn group(home: &Path, group_id: &str, log_scale: bool) -> Result<(), String> {
+fn group(home: &Path, group_id: &str, log_scale: bool) -> Result<(), String> {
     yardstick_report::write_group(home, group_id, log_scale).map_err(|e| e.to_string())
 }
 
 /// Writes the index of every benchmark saved under `home`.
 #[cfg(feature = "report")]
-pub(crate) fn index(home: &Path) -> Result<(), String> {
+fn index(home: &Path) -> Result<(), String> {
     yardstick_report::write_index(home).map_err(|e| e.to_string())
 }
 
@@ -166,7 +204,7 @@ pub(crate) fn index(home: &Path) -> Result<(), String> {
 pub(crate) const ENABLED: bool = cfg!(feature = "report");
 
 #[cfg(not(feature = "report"))]
-pub(crate) fn benchmark(
+fn benchmark(
     _: &Path,
     _: &BenchmarkRecord,
     _: &SavedSample,
@@ -178,12 +216,12 @@ pub(crate) fn benchmark(
 }
 
 #[cfg(not(feature = "report"))]
-pub(crate) fn group(_: &Path, _: &str, _: bool) -> Result<(), String> {
+fn group(_: &Path, _: &str, _: bool) -> Result<(), String> {
     Ok(())
 }
 
 #[cfg(not(feature = "report"))]
-pub(crate) fn index(_: &Path) -> Result<(), String> {
+fn index(_: &Path) -> Result<(), String> {
     Ok(())
 }
 

@@ -6,12 +6,10 @@ use crate::cli::{Baseline, Mode};
 use crate::config::{ActualSamplingMode, BenchmarkConfig};
 use crate::id::FullId;
 use crate::measurement::Measurement;
-use crate::output::{Completed, Terminal};
+use crate::output::sink::Outcome;
+use crate::output::Terminal;
 use crate::routine::{self, RoutineFn};
-use crate::store::{
-    estimate_file, estimates_file, BenchmarkDir, BenchmarkRecord, ChangeFile, RawRow, RunFiles,
-    SavedSample,
-};
+use crate::store::{BenchmarkDir, BenchmarkRecord, SavedSample};
 use crate::{adaptive, limits, metered, plan, report, state, worker, Criterion};
 
 /// Runs `id` unless the filter excludes it. Failures are reported and
@@ -105,9 +103,9 @@ fn profile<M: Measurement>(
     Ok(())
 }
 
-/// Measures (or loads), analyses, saves and reports one benchmark: the
-/// pipeline Samples → Analysis → files and lines. Returns the typical
-/// estimate.
+/// Measures (or loads), analyses and judges one benchmark, then hands the
+/// outcome to the run's sinks: the pipeline Samples → Analysis → Outcome →
+/// files, report, messages, lines. Returns the typical estimate.
 fn benchmark<M: Measurement>(
     c: &Criterion<M>,
     terminal: &Terminal,
@@ -120,8 +118,7 @@ fn benchmark<M: Measurement>(
     dir.check_owner(&id.full_id).map_err(|e| e.to_string())?;
     // Read the baseline first: a missing strict baseline fails before any
     // time is spent measuring.
-    let loaded = crate::baseline::load(&dir, &c.run.baseline, id, terminal)?;
-    let (baseline_sample, corrupt_baseline) = (loaded.sample, loaded.corrupt);
+    let baseline = crate::baseline::load(&dir, &c.run.baseline, id, terminal)?;
     say_clock_resolution(terminal);
     terminal.benchmark_start(&id.full_id);
     let (samples, metric_rows) = obtain_samples(c, terminal, id, config, f, &dir)?;
@@ -129,15 +126,16 @@ fn benchmark<M: Measurement>(
     if samples.values.iter().all(|&v| v == 0.0) {
         return Err("every sample measured zero time; if it uses iter_custom, check that the routine returns the time it measured".into());
     }
-    let plots = report::ENABLED && c.run.plots;
-    let drift = baseline_sample
+    let drift = baseline
+        .sample
         .as_ref()
         .and_then(|_| measured_drift(&dir, config, terminal));
     let config = &BenchmarkConfig {
         machine_drift: drift,
         ..config.clone()
     };
-    let analysis = analyse(samples, baseline_sample.as_ref(), config, plots)
+    let plots = report::ENABLED && c.run.plots;
+    let analysis = analyse(samples, baseline.sample.as_ref(), config, plots)
         .map_err(|e| format!("analysis failed: {e}"))?;
     let unit = c
         .measurement
@@ -150,33 +148,78 @@ fn benchmark<M: Measurement>(
         config,
         &analysis,
         metric_rows,
-        baseline_sample.as_ref(),
+        baseline.sample.as_ref(),
     );
-    let run = Finished {
+    let from_disk = c.run.load_baseline.is_some();
+    let optimised_away =
+        !from_disk && check_optimised_away(&c.measurement, terminal, id, &analysis);
+    let ratio = ratio_to_baseline(c, id, &analysis, unit);
+    let (record, sample) = stored(id, &analysis);
+    let outcome = Outcome {
         id,
         dir: &dir,
+        config,
         analysis: &analysis,
+        formatter: c.measurement.formatter(),
         unit,
         metrics: &metrics,
-        baseline: baseline_sample.as_ref(),
+        baseline: baseline.sample.as_ref(),
+        corrupt_baseline: baseline.corrupt.as_deref(),
         drift,
+        record,
+        sample,
+        loaded: from_disk,
+        ratio,
+        failure: ratio.and_then(|r| limit_breach(config, r)),
+        optimised_away,
+        elapsed: started.elapsed(),
     };
-    let optimised_away = c.run.load_baseline.is_none()
-        && persist(c, terminal, &run, corrupt_baseline.as_deref(), plots);
-    announce(c, terminal, config, &run, optimised_away, started.elapsed());
+    conclude(&c.run, &outcome);
     Ok(analysis.typical().point)
 }
 
-/// A benchmark measured and analysed: what saving and reporting need.
-struct Finished<'a> {
-    id: &'a FullId,
-    dir: &'a BenchmarkDir,
-    analysis: &'a Analysis,
-    unit: &'a str,
-    metrics: &'a [metered::MetricResult],
-    baseline: Option<&'a SavedSample>,
-    /// The machine's drift, when it is the noise threshold.
-    drift: Option<f64>,
+/// Records the verdict in the run's tally and feeds the sinks.
+fn conclude(run: &crate::criterion::RunSettings, outcome: &Outcome<'_>) {
+    if let Some(ch) = &outcome.analysis.change {
+        state::record_comparison(comparison(outcome.id, ch));
+    }
+    state::benchmark_done(run, outcome);
+    if outcome.failure.is_some() {
+        state::record_failure(&outcome.id.full_id);
+    }
+}
+
+/// How a comparison is kept for the suite-level correction.
+fn comparison(id: &FullId, ch: &yardstick_stats::Change) -> state::Comparison {
+    state::Comparison {
+        id: id.full_id.clone(),
+        p_value: ch.p_value,
+        flagged: matches!(
+            ch.verdict,
+            yardstick_stats::Verdict::Regressed | yardstick_stats::Verdict::Improved
+        ),
+        mean: [ch.mean.point, ch.mean.lower, ch.mean.upper],
+    }
+}
+
+/// `benchmark.json` and `sample.json` of this run.
+fn stored(id: &FullId, a: &Analysis) -> (BenchmarkRecord, SavedSample) {
+    let sample = SavedSample {
+        sampling_mode: a.mode,
+        iters: a.iters.clone(),
+        times: a.values.clone(),
+        processes: a.processes.clone(),
+    };
+    let record = BenchmarkRecord {
+        group_id: id.group_id.clone(),
+        function_id: id.function_id.clone(),
+        value_str: id.value_str.clone(),
+        throughput: id.throughput,
+        full_id: id.full_id.clone(),
+        directory_name: id.directory_name.clone(),
+        title: id.title.clone(),
+    };
+    (record, sample)
 }
 
 /// The clocks' resolution, once per run, in verbose output.
@@ -261,7 +304,6 @@ fn analyse_metrics<M: Measurement>(
     let Some((metrics, rows)) = rows else {
         return Vec::new();
     };
-    state::record_metered();
     let cfg = yardstick_stats::BootstrapConfig {
         nresamples: config.nresamples.min(10_000),
         confidence: config.confidence_level,
@@ -291,115 +333,6 @@ fn analyse_metrics<M: Measurement>(
         Err(e) => terminal.warning(&format!("ignoring the baseline's metrics: {e}")),
     }
     results
-}
-
-/// Saves the run's files (with the metrics, as one unit) and its report;
-/// returns whether the routine looks optimised away.
-fn persist<M: Measurement>(
-    c: &Criterion<M>,
-    terminal: &Terminal,
-    run: &Finished<'_>,
-    corrupt_baseline: Option<&str>,
-    plots: bool,
-) -> bool {
-    let optimised_away = check_optimised_away(&c.measurement, terminal, run.id, run.analysis);
-    let (record, sample) = save(
-        c,
-        terminal,
-        run.id,
-        run.dir,
-        run.analysis,
-        corrupt_baseline,
-        run.metrics,
-    );
-    if c.run.outputs.any() {
-        report::record(&record, &sample, run.unit, run.analysis, run.baseline);
-    }
-    if plots && c.run.baseline != Baseline::Discard {
-        let written = report::benchmark(
-            &c.run.home,
-            &record,
-            &sample,
-            run.unit,
-            run.analysis,
-            run.baseline,
-        );
-        if let Err(e) = written {
-            terminal.warning(&format!(
-                "could not write the report of {}: {e}",
-                run.id.full_id
-            ));
-        }
-    }
-    optimised_away
-}
-
-/// Records the outcome for the run's summary and prints its lines and
-/// messages.
-fn announce<M: Measurement>(
-    c: &Criterion<M>,
-    terminal: &Terminal,
-    config: &BenchmarkConfig,
-    run: &Finished<'_>,
-    optimised_away: bool,
-    elapsed: std::time::Duration,
-) {
-    let (id, analysis) = (run.id, run.analysis);
-    if let Some(ch) = &analysis.change {
-        let flagged = matches!(
-            ch.verdict,
-            yardstick_stats::Verdict::Regressed | yardstick_stats::Verdict::Improved
-        );
-        state::record_comparison(&id.full_id, ch.p_value, flagged);
-    }
-    if let Some(sink) = &c.run.messages {
-        let report_dir = run.dir.root.join("report");
-        sink.send(&crate::output::messages::benchmark_complete(
-            id,
-            analysis,
-            run.unit,
-            &report_dir.to_string_lossy(),
-            run.metrics,
-        ));
-    }
-    let ratio = ratio_to_baseline(c, id, analysis, run.unit);
-    let failure = ratio.and_then(|r| limit_breach(config, r));
-    if failure.is_none() || !c.run.output_format.is_tasty() {
-        if let Some(f) = &failure {
-            terminal.failure(&id.full_id, f);
-        }
-    }
-    if !c.run.hide_successes || failure.is_some() {
-        let baseline = run.baseline.map(SavedSample::averages);
-        terminal.complete(&Completed {
-            title: &id.title,
-            analysis,
-            throughput: id.throughput,
-            formatter: c.measurement.formatter(),
-            unit: run.unit,
-            significance: config.significance_level,
-            confidence: config.confidence_level,
-            noise_threshold: run.drift.unwrap_or(config.noise_threshold),
-            baseline: baseline.as_deref(),
-            ratio_to_baseline: ratio,
-            failure: failure.clone(),
-            elapsed,
-            metrics: run.metrics,
-            drift: run.drift,
-            optimised_away,
-        });
-    }
-    if run.unit == "ns" {
-        let (mean, two_stdev) = crate::output::tasty_estimate(analysis, run.unit);
-        state::record_completed(crate::tasty_csv::Row {
-            name: id.full_id.clone(),
-            mean_ps: mean * 1e3,
-            two_stdev_ps: two_stdev * 1e3,
-        });
-    }
-    if failure.is_some() {
-        state::record_failure(&id.full_id);
-    }
 }
 
 /// This run's typical time over the baseline's: from `--baseline-csv` when
@@ -649,145 +582,4 @@ fn check_optimised_away<M: Measurement>(
         terminal.warning(w);
     }
     warning.is_some()
-}
-
-fn save<M: Measurement>(
-    c: &Criterion<M>,
-    terminal: &Terminal,
-    id: &FullId,
-    dir: &BenchmarkDir,
-    a: &Analysis,
-    corrupt_baseline: Option<&str>,
-    metrics: &[crate::metered::MetricResult],
-) -> (BenchmarkRecord, SavedSample) {
-    let sample = SavedSample {
-        sampling_mode: a.mode,
-        iters: a.iters.clone(),
-        times: a.values.clone(),
-        processes: a.processes.clone(),
-    };
-    let record = BenchmarkRecord {
-        group_id: id.group_id.clone(),
-        function_id: id.function_id.clone(),
-        value_str: id.value_str.clone(),
-        throughput: id.throughput,
-        full_id: id.full_id.clone(),
-        directory_name: id.directory_name.clone(),
-        title: id.title.clone(),
-    };
-    if c.run.baseline == Baseline::Discard {
-        return (record, sample);
-    }
-    let estimates = estimates_file(&a.estimates);
-    let raw = raw_rows(c, id, a);
-    // The steps below (and the owner check) are one unit among runs into
-    // this home; an unwritable home fails here, before any folder.
-    let Some(_held) = lock_for_saving(c, terminal, id, dir) else {
-        return (record, sample);
-    };
-    let files = RunFiles {
-        sample: &sample,
-        estimates: &estimates,
-        benchmark: &record,
-        tukey: a.tukey.fences.as_array(),
-        raw: &raw,
-        metrics,
-    };
-    let report = |r: Result<(), crate::store::StoreError>| {
-        if let Err(e) = r {
-            terminal.warning(&format!("could not save {}: {e}", id.full_id));
-        }
-    };
-    report(dir.save("new", &files));
-    if let Some(change) = &a.change {
-        report(dir.save_change(&ChangeFile {
-            mean: estimate_file(&change.mean),
-            median: estimate_file(&change.median),
-        }));
-    }
-    if let Baseline::Save(name) = &c.run.baseline {
-        if set_aside_unreadable(terminal, dir, name, corrupt_baseline) {
-            report(dir.save(name, &files));
-        }
-    }
-    (record, sample)
-}
-
-/// The home's lock, with the benchmark's folder still its own; `None`
-/// (said as a warning) when either fails.
-fn lock_for_saving<M: Measurement>(
-    c: &Criterion<M>,
-    terminal: &Terminal,
-    id: &FullId,
-    dir: &BenchmarkDir,
-) -> Option<crate::store::lock::HomeLock> {
-    let held = crate::store::lock::HomeLock::acquire(&c.run.home)
-        .and_then(|held| dir.check_owner(&id.full_id).map(|()| held));
-    match held {
-        Ok(held) => Some(held),
-        Err(e) => {
-            terminal.warning(&format!("could not save {}: {e}", id.full_id));
-            None
-        }
-    }
-}
-
-/// Moves an unreadable baseline `name` aside before it is replaced; false
-/// when it could not be moved (then it is not overwritten).
-fn set_aside_unreadable(
-    terminal: &Terminal,
-    dir: &BenchmarkDir,
-    name: &str,
-    corrupt_baseline: Option<&str>,
-) -> bool {
-    if corrupt_baseline != Some(name) {
-        return true;
-    }
-    match dir.set_aside(name) {
-        Ok(None) => true,
-        Ok(Some(to)) => {
-            terminal.warning(&format!(
-                "kept the unreadable baseline '{name}' as {}",
-                to.display()
-            ));
-            true
-        }
-        Err(e) => {
-            terminal.warning(&format!(
-                "not saving baseline '{name}': the unreadable one could not be moved aside ({e})"
-            ));
-            false
-        }
-    }
-}
-
-/// `raw.csv`'s rows: each sample in the unit of the typical estimate.
-fn raw_rows<M: Measurement>(c: &Criterion<M>, id: &FullId, a: &Analysis) -> Vec<RawRow> {
-    let formatter = c.measurement.formatter();
-    let unit = formatter.scale_for_machines(&mut [a.typical().point]);
-    let (tp_num, tp_type) = match id.throughput {
-        Some(t) => {
-            let (n, k) = t.csv_columns();
-            (Some(n), Some(k))
-        }
-        None => (None, None),
-    };
-    a.iters
-        .iter()
-        .zip(&a.values)
-        .map(|(&n, &v)| {
-            let mut scaled = [v];
-            formatter.scale_for_machines(&mut scaled);
-            RawRow {
-                group: id.group_id.clone(),
-                function: id.function_id.clone().unwrap_or_default(),
-                value: id.value_str.clone().unwrap_or_default(),
-                throughput_num: tp_num,
-                throughput_type: tp_type,
-                sample_measured_value: scaled[0],
-                unit: unit.to_owned(),
-                iteration_count: n as u64,
-            }
-        })
-        .collect()
 }

@@ -1,32 +1,97 @@
-//! Process-wide state: `criterion_main!` makes one `Criterion` per group, but
-//! failures, duplicate ids and the exit status belong to the whole binary.
+//! The run-level collector: the one process-wide value of a run.
+//!
+//! `criterion_main!` makes one `Criterion` per group, but the run is the
+//! binary: failures, duplicate ids, the comparisons for the suite-level
+//! correction and the exit status belong to all of them, and so do the
+//! outputs that cover the whole run (the report's index, `--csv`, the
+//! markdown summary). So the tally and the run's [`Sink`]s live here, once;
+//! everything else reaches them as arguments ([`benchmark_done`],
+//! [`group_done`], [`finish`]).
 
 use std::any::Any;
 use std::cell::RefCell;
 use std::collections::HashSet;
 use std::panic::{self, AssertUnwindSafe};
-use std::sync::{Mutex, Once};
+use std::sync::{Mutex, MutexGuard, Once};
+
+use crate::criterion::RunSettings;
+use crate::output::sink::{self, GroupEnd, Outcome, RunEnd, Sink};
+
+/// A comparison with a baseline.
+#[derive(Debug, Clone)]
+pub(crate) struct Comparison {
+    pub id: String,
+    pub p_value: f64,
+    /// Judged a change (improved or regressed) on its own.
+    pub flagged: bool,
+    /// The mean's relative change: point, lower and upper bound.
+    pub mean: [f64; 3],
+}
 
 #[derive(Default)]
-struct Global {
+struct Tally {
     failed: Vec<String>,
     seen: HashSet<String>,
-    csv: Vec<crate::tasty_csv::Row>,
     measured: usize,
-    /// Whether any benchmark measured extra metrics.
-    metered: bool,
     said: HashSet<String>,
-    last_header: Option<String>,
-    /// (id, p-value, flagged as a change) of every comparison.
-    comparisons: Vec<(String, f64, bool)>,
+    comparisons: Vec<Comparison>,
     started: Option<std::time::Instant>,
 }
 
-static GLOBAL: Mutex<Option<Global>> = Mutex::new(None);
+/// Two locks: a sink may ask the tally (never the other way round).
+static TALLY: Mutex<Option<Tally>> = Mutex::new(None);
+static SINKS: Mutex<Option<Vec<Box<dyn Sink>>>> = Mutex::new(None);
 
-fn with<R>(f: impl FnOnce(&mut Global) -> R) -> R {
-    let mut guard = GLOBAL.lock().unwrap_or_else(|e| e.into_inner());
-    f(guard.get_or_insert_with(Global::default))
+fn with<R>(f: impl FnOnce(&mut Tally) -> R) -> R {
+    let mut guard = TALLY.lock().unwrap_or_else(|e| e.into_inner());
+    f(guard.get_or_insert_with(Tally::default))
+}
+
+fn sinks() -> MutexGuard<'static, Option<Vec<Box<dyn Sink>>>> {
+    let mut guard = SINKS.lock().unwrap_or_else(|e| e.into_inner());
+    guard.get_or_insert_with(sink::standard);
+    guard
+}
+
+/// Feeds a finished benchmark to every sink, in order.
+pub(crate) fn benchmark_done(run: &RunSettings, outcome: &Outcome<'_>) {
+    for s in sinks().iter_mut().flatten() {
+        s.benchmark(run, outcome);
+    }
+}
+
+/// Feeds a finished group to every sink, in order.
+pub(crate) fn group_done(run: &RunSettings, group: &GroupEnd<'_>) {
+    for s in sinks().iter_mut().flatten() {
+        s.group(run, group);
+    }
+}
+
+/// Ends the run: each sink writes what covers the whole run, in order; a
+/// problem it reports is a failure the later sinks (the terminal's closing
+/// lines) already count. Returns the ids that failed.
+pub(crate) fn finish(run: &RunSettings, significance: f64, metrics_asked: bool) -> Vec<String> {
+    for s in sinks().iter_mut().flatten() {
+        let problems = with(|t| {
+            s.finish(
+                run,
+                &RunEnd {
+                    failed: &t.failed,
+                    measured: t.measured,
+                    attempted: t.seen.len(),
+                    seconds: t.started.map_or(0.0, |s| s.elapsed().as_secs_f64()),
+                    comparisons: &t.comparisons,
+                    significance,
+                    metrics_asked,
+                },
+            )
+        });
+        for (name, problem) in problems {
+            run.terminal().warning(&problem);
+            record_failure(&name);
+        }
+    }
+    failures()
 }
 
 /// Records that a benchmark failed; the binary exits non-zero at the end.
@@ -39,16 +104,6 @@ pub(crate) fn failures() -> Vec<String> {
     with(|g| g.failed.clone())
 }
 
-/// Records a completed benchmark for `--csv` and the run's totals.
-pub(crate) fn record_completed(row: crate::tasty_csv::Row) {
-    with(|g| g.csv.push(row));
-}
-
-/// The `--csv` rows so far.
-pub(crate) fn csv_rows() -> Vec<crate::tasty_csv::Row> {
-    with(|g| g.csv.clone())
-}
-
 /// True the first time `message` is passed in this process: notes about
 /// the machine are said once, not per benchmark.
 pub(crate) fn first_time(message: &str) -> bool {
@@ -56,23 +111,13 @@ pub(crate) fn first_time(message: &str) -> bool {
 }
 
 /// Records a comparison with a baseline, for the suite-level correction.
-pub(crate) fn record_comparison(id: &str, p: f64, flagged: bool) {
-    with(|g| g.comparisons.push((id.to_owned(), p, flagged)));
+pub(crate) fn record_comparison(c: Comparison) {
+    with(|g| g.comparisons.push(c));
 }
 
-/// Every comparison of the run so far.
-pub(crate) fn comparisons() -> Vec<(String, f64, bool)> {
-    with(|g| g.comparisons.clone())
-}
-
-/// True when `key` differs from the last table header's key (nanobench
-/// prints a header whenever the columns change).
-pub(crate) fn header_changed(key: &str) -> bool {
-    with(|g| {
-        let changed = g.last_header.as_deref() != Some(key);
-        g.last_header = Some(key.to_owned());
-        changed
-    })
+/// The last comparison of benchmark `id` in this run, if any.
+pub(crate) fn comparison_of(id: &str) -> Option<Comparison> {
+    with(|g| g.comparisons.iter().rev().find(|c| c.id == id).cloned())
 }
 
 /// Records that a benchmark was measured and saved.
@@ -80,37 +125,11 @@ pub(crate) fn record_measured() {
     with(|g| g.measured += 1);
 }
 
-/// Records that a benchmark measured extra metrics (from `--measure`,
-/// `with_metrics` or a group's `metrics`).
-pub(crate) fn record_metered() {
-    with(|g| g.metered = true);
-}
-
-/// Whether any benchmark measured extra metrics.
-pub(crate) fn metered() -> bool {
-    with(|g| g.metered)
-}
-
-/// How many benchmarks were measured and saved.
-pub(crate) fn measured_count() -> usize {
-    with(|g| g.measured)
-}
-
-/// How many benchmarks ran (completed or failed).
-pub(crate) fn attempted_count() -> usize {
-    with(|g| g.seen.len())
-}
-
 /// Starts the run's clock (once).
 pub(crate) fn start_clock() {
     with(|g| {
         g.started.get_or_insert_with(std::time::Instant::now);
     });
-}
-
-/// Seconds since the run's clock started.
-pub(crate) fn elapsed_secs() -> f64 {
-    with(|g| g.started.map_or(0.0, |s| s.elapsed().as_secs_f64()))
 }
 
 /// Registers a benchmark id; false if it was already seen in this process.

@@ -124,3 +124,41 @@ mod tests {
         std::fs::remove_file(&p).unwrap();
     }
 }
+
+/// tasty-bench's `--csv` file as a sink: a row per time benchmark, written
+/// when the run ends.
+#[derive(Default)]
+pub(crate) struct Csv {
+    rows: Vec<Row>,
+}
+
+impl crate::output::sink::Sink for Csv {
+    fn benchmark(
+        &mut self,
+        _run: &crate::criterion::RunSettings,
+        o: &crate::output::sink::Outcome<'_>,
+    ) {
+        if o.unit == "ns" {
+            let (mean, two_stdev) = crate::output::tasty_estimate(o.analysis, o.unit);
+            self.rows.push(Row {
+                name: o.id.full_id.clone(),
+                mean_ps: mean * 1e3,
+                two_stdev_ps: two_stdev * 1e3,
+            });
+        }
+    }
+
+    fn finish(
+        &mut self,
+        run: &crate::criterion::RunSettings,
+        _end: &crate::output::sink::RunEnd<'_>,
+    ) -> Vec<(String, String)> {
+        let Some(path) = &run.csv else {
+            return Vec::new();
+        };
+        match crate::store::write_atomic(path, render(&self.rows).as_bytes()) {
+            Ok(()) => Vec::new(),
+            Err(e) => vec![("--csv".to_owned(), format!("could not write --csv: {e}"))],
+        }
+    }
+}

@@ -20,22 +20,22 @@ use crate::analysis::Analysis;
 use crate::id::FullId;
 
 /// Where messages go.
-pub(crate) enum Sink {
+pub(crate) enum Destination {
     Stdout,
     File(Mutex<File>),
 }
 
-impl Sink {
+impl Destination {
     /// Opens `path` for appending (so several bench binaries of one `cargo
     /// bench` share it), or stdout.
-    pub(crate) fn open(path: Option<&Path>) -> Result<Sink, String> {
+    pub(crate) fn open(path: Option<&Path>) -> Result<Destination, String> {
         match path {
-            None => Ok(Sink::Stdout),
+            None => Ok(Destination::Stdout),
             Some(p) => OpenOptions::new()
                 .create(true)
                 .append(true)
                 .open(p)
-                .map(|f| Sink::File(Mutex::new(f)))
+                .map(|f| Destination::File(Mutex::new(f)))
                 .map_err(|e| format!("cannot open --message-file {}: {e}", p.display())),
         }
     }
@@ -47,12 +47,12 @@ impl Sink {
         };
         line.push('\n');
         match self {
-            Sink::Stdout => {
+            Destination::Stdout => {
                 let mut out = std::io::stdout().lock();
                 let _ = out.write_all(line.as_bytes());
                 let _ = out.flush();
             }
-            Sink::File(f) => {
+            Destination::File(f) => {
                 if let Ok(mut f) = f.lock() {
                     let _ = f.write_all(line.as_bytes());
                 }
@@ -138,4 +138,38 @@ pub(crate) fn group_complete(
             })
             .collect(),
     })
+}
+
+/// cargo-criterion's messages as a sink, when `--message-format json` asked
+/// for them.
+pub(crate) struct Messages;
+
+impl super::sink::Sink for Messages {
+    fn benchmark(&mut self, run: &crate::criterion::RunSettings, o: &super::sink::Outcome<'_>) {
+        let Some(sink) = &run.messages else { return };
+        let report_dir = o.dir.root.join("report");
+        sink.send(&benchmark_complete(
+            o.id,
+            o.analysis,
+            o.unit,
+            &report_dir.to_string_lossy(),
+            o.metrics,
+        ));
+    }
+
+    fn group(&mut self, run: &crate::criterion::RunSettings, g: &super::sink::GroupEnd<'_>) {
+        let Some(sink) = &run.messages else { return };
+        let dir = run
+            .home
+            .join(crate::id::folder_component(g.id))
+            .join("report");
+        let ids = g.members.iter().map(|m| m.title.clone()).collect();
+        let complexity = crate::group_summary::complexity(g.members);
+        sink.send(&group_complete(
+            g.id,
+            ids,
+            &dir.to_string_lossy(),
+            &complexity,
+        ));
+    }
 }

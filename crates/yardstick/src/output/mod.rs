@@ -32,12 +32,14 @@ pub(crate) use {errln, out, outln};
 pub(crate) mod messages;
 mod power;
 mod rebar;
+pub(crate) mod sink;
 #[cfg(test)]
 mod snapshots;
 mod style;
 mod table;
 mod tasty;
 mod terminal;
+mod terminal_sink;
 
 pub(crate) use style::Style;
 pub(crate) use tasty::estimate as tasty_estimate;

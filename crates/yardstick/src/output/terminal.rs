@@ -213,12 +213,13 @@ impl Terminal {
         crate::output::outln!("{id}: benchmark");
     }
 
-    pub(crate) fn complete(&self, c: &Completed<'_>) {
+    /// Prints a finished benchmark; `header` says whether the nanobench
+    /// table's header goes first (its columns changed since the last row).
+    pub(crate) fn complete(&self, c: &Completed<'_>, header: bool) {
         self.clear_progress();
         let lines = match self.format {
             OutputFormat::Table => {
-                let show = crate::state::header_changed(super::table::unit_of(c.throughput).0);
-                vec![super::table::lines(c, show, c.optimised_away)
+                vec![super::table::lines(c, header, c.optimised_away)
                     .trim_end_matches('\n')
                     .to_owned()]
             }
@@ -282,111 +283,11 @@ impl Terminal {
             return lines;
         }
         if let Some(change) = &a.change {
-            let mean = &change.mean;
-            let to_thrpt = |r: f64| 1.0 / (1.0 + r) - 1.0;
-            let (point, thrpt_point, explanation) = match change.verdict {
-                Verdict::Improved => (
-                    s.green(&s.bold(&format::change(mean.point, true))),
-                    s.green(&s.bold(&format::change(to_thrpt(mean.point), true))),
-                    format!("Performance has {}.", s.green("improved")),
-                ),
-                Verdict::Regressed => (
-                    s.red(&s.bold(&format::change(mean.point, true))),
-                    s.red(&s.bold(&format::change(to_thrpt(mean.point), true))),
-                    format!("Performance has {}.", s.red("regressed")),
-                ),
-                Verdict::WithinNoise if c.drift.is_some() => (
-                    format::change(mean.point, true),
-                    format::change(to_thrpt(mean.point), true),
-                    format!(
-                        "Change within machine drift (±{:.1}%, measured by cargo yardstick calibrate).",
-                        c.drift.unwrap_or_default() * 100.0
-                    ),
-                ),
-                _ if too_noisy(c).is_some() => (
-                    format::change(mean.point, true),
-                    format::change(to_thrpt(mean.point), true),
-                    format!(
-                        "Too noisy to tell: this machine's run-to-run noise is ±{:.1}% here, and changes under that cannot be told from noise; compare in lock-step with cargo yardstick ab.",
-                        too_noisy(c).unwrap_or_default() * 100.0
-                    ),
-                ),
-                v => (
-                    format::change(mean.point, true),
-                    format::change(to_thrpt(mean.point), true),
-                    v.message().to_owned(),
-                ),
-            };
-            let p = format!(
-                "(p = {:.2} {} {:.2})",
-                change.p_value,
-                if change.p_value < c.significance {
-                    "<"
-                } else {
-                    ">"
-                },
-                c.significance
-            );
-            let lo = s.faint(&format::change(mean.lower, true));
-            let hi = s.faint(&format::change(mean.upper, true));
-            if c.throughput.is_some() {
-                lines.push(format!("{}change:", " ".repeat(17)));
-                lines.push(format!("{INDENT}time:   [{lo} {point} {hi}] {p}"));
-                lines.push(format!(
-                    "{INDENT}thrpt:  [{} {thrpt_point} {}]",
-                    s.faint(&format::change(to_thrpt(mean.upper), true)),
-                    s.faint(&format::change(to_thrpt(mean.lower), true)),
-                ));
-            } else {
-                lines.push(format!("{INDENT}change: [{lo} {point} {hi}] {p}"));
-            }
-            lines.push(format!("{INDENT}{explanation}"));
-            if a.per_process.is_some() && !a.change_between_processes {
-                lines.push(format!(
-                    "{INDENT}{}",
-                    s.faint("The baseline was measured in one process, so this comparison leaves out run-to-run noise; the next one will not.")
-                ));
-            }
-            if matches!(change.verdict, Verdict::NoChange | Verdict::WithinNoise)
-                && !a.change_between_processes
-            {
-                if let Some(line) =
-                    super::power::guidance(c).and_then(|g| super::power::unseen_line(&g))
-                {
-                    lines.push(format!("{INDENT}{}", s.faint(&line)));
-                }
-            }
+            lines.extend(change_lines(c, change, s));
         }
         lines.extend(self.outlier_lines(a));
         if self.verbosity == Verbosity::Verbose {
-            let short =
-                |e: &Estimate| format!("[{} {}]", f.format_value(e.lower), f.format_value(e.upper));
-            let e = &a.estimates;
-            if let (Some(slope), Some((r2_lo, r2_hi))) = (&e.slope, a.r2_bounds) {
-                lines.push(format!(
-                    "{:<7}{} {:<15}[{r2_lo:0.7} {r2_hi:0.7}]",
-                    "slope",
-                    short(slope),
-                    "R^2"
-                ));
-            }
-            lines.push(format!(
-                "{:<7}{} {:<15}{}",
-                "mean",
-                short(&e.mean),
-                "std. dev.",
-                short(&e.std_dev)
-            ));
-            lines.push(format!(
-                "{:<7}{} {:<15}{}",
-                "median",
-                short(&e.median),
-                "med. abs. dev.",
-                short(&e.mad)
-            ));
-            if let Some(g) = super::power::guidance(c) {
-                lines.push(super::power::verbose_line(&g));
-            }
+            lines.extend(verbose_lines(c));
         }
         lines
     }
@@ -506,4 +407,119 @@ fn too_noisy(c: &Completed<'_>) -> Option<f64> {
     let half = (ch.mean.upper - ch.mean.lower) / 2.0;
     let quiet = matches!(ch.verdict, Verdict::NoChange | Verdict::WithinNoise);
     (a.change_between_processes && quiet && half > TOO_NOISY * c.noise_threshold).then_some(half)
+}
+
+/// The comparison's lines: the change, its verdict in words, and what the
+/// comparison could not see.
+fn change_lines(c: &Completed<'_>, change: &yardstick_stats::Change, s: &Style) -> Vec<String> {
+    let a = c.analysis;
+    let mut lines = Vec::new();
+    let mean = &change.mean;
+    let to_thrpt = |r: f64| 1.0 / (1.0 + r) - 1.0;
+    let (point, thrpt_point, explanation) = match change.verdict {
+        Verdict::Improved => (
+            s.green(&s.bold(&format::change(mean.point, true))),
+            s.green(&s.bold(&format::change(to_thrpt(mean.point), true))),
+            format!("Performance has {}.", s.green("improved")),
+        ),
+        Verdict::Regressed => (
+            s.red(&s.bold(&format::change(mean.point, true))),
+            s.red(&s.bold(&format::change(to_thrpt(mean.point), true))),
+            format!("Performance has {}.", s.red("regressed")),
+        ),
+        Verdict::WithinNoise if c.drift.is_some() => (
+            format::change(mean.point, true),
+            format::change(to_thrpt(mean.point), true),
+            format!(
+                "Change within machine drift (±{:.1}%, measured by cargo yardstick calibrate).",
+                c.drift.unwrap_or_default() * 100.0
+            ),
+        ),
+        _ if too_noisy(c).is_some() => (
+            format::change(mean.point, true),
+            format::change(to_thrpt(mean.point), true),
+            format!(
+                "Too noisy to tell: this machine's run-to-run noise is ±{:.1}% here, and changes under that cannot be told from noise; compare in lock-step with cargo yardstick ab.",
+                too_noisy(c).unwrap_or_default() * 100.0
+            ),
+        ),
+        v => (
+            format::change(mean.point, true),
+            format::change(to_thrpt(mean.point), true),
+            v.message().to_owned(),
+        ),
+    };
+    let p = format!(
+        "(p = {:.2} {} {:.2})",
+        change.p_value,
+        if change.p_value < c.significance {
+            "<"
+        } else {
+            ">"
+        },
+        c.significance
+    );
+    let lo = s.faint(&format::change(mean.lower, true));
+    let hi = s.faint(&format::change(mean.upper, true));
+    if c.throughput.is_some() {
+        lines.push(format!("{}change:", " ".repeat(17)));
+        lines.push(format!("{INDENT}time:   [{lo} {point} {hi}] {p}"));
+        lines.push(format!(
+            "{INDENT}thrpt:  [{} {thrpt_point} {}]",
+            s.faint(&format::change(to_thrpt(mean.upper), true)),
+            s.faint(&format::change(to_thrpt(mean.lower), true)),
+        ));
+    } else {
+        lines.push(format!("{INDENT}change: [{lo} {point} {hi}] {p}"));
+    }
+    lines.push(format!("{INDENT}{explanation}"));
+    if a.per_process.is_some() && !a.change_between_processes {
+        lines.push(format!(
+            "{INDENT}{}",
+            s.faint("The baseline was measured in one process, so this comparison leaves out run-to-run noise; the next one will not.")
+        ));
+    }
+    if matches!(change.verdict, Verdict::NoChange | Verdict::WithinNoise)
+        && !a.change_between_processes
+    {
+        if let Some(line) = super::power::guidance(c).and_then(|g| super::power::unseen_line(&g)) {
+            lines.push(format!("{INDENT}{}", s.faint(&line)));
+        }
+    }
+    lines
+}
+
+/// `--verbose`'s estimates block: slope and R², mean and standard
+/// deviation, median and MAD, and the power guidance.
+fn verbose_lines(c: &Completed<'_>) -> Vec<String> {
+    let (f, a) = (c.formatter, c.analysis);
+    let mut lines = Vec::new();
+    let short = |e: &Estimate| format!("[{} {}]", f.format_value(e.lower), f.format_value(e.upper));
+    let e = &a.estimates;
+    if let (Some(slope), Some((r2_lo, r2_hi))) = (&e.slope, a.r2_bounds) {
+        lines.push(format!(
+            "{:<7}{} {:<15}[{r2_lo:0.7} {r2_hi:0.7}]",
+            "slope",
+            short(slope),
+            "R^2"
+        ));
+    }
+    lines.push(format!(
+        "{:<7}{} {:<15}{}",
+        "mean",
+        short(&e.mean),
+        "std. dev.",
+        short(&e.std_dev)
+    ));
+    lines.push(format!(
+        "{:<7}{} {:<15}{}",
+        "median",
+        short(&e.median),
+        "med. abs. dev.",
+        short(&e.mad)
+    ));
+    if let Some(g) = super::power::guidance(c) {
+        lines.push(super::power::verbose_line(&g));
+    }
+    lines
 }

@@ -10,6 +10,7 @@
 
 mod home;
 pub(crate) mod lock;
+pub(crate) mod save;
 
 pub(crate) use home::home_directory;
 pub(crate) use yardstick_format::criterion::{
