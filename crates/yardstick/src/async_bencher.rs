@@ -34,13 +34,13 @@ impl<A: AsyncExecutor, M: Measurement> AsyncBencher<'_, '_, A, M> {
         self.runner.block_on(async {
             b.iterated = true;
             let time_start = Instant::now();
-            crate::metered::start();
+            b.meters_start();
             let start = b.measurement.start();
             for _ in 0..b.iters {
                 black_box(routine().await);
             }
             b.value = b.measurement.end(start);
-            crate::metered::stop();
+            b.meters_stop();
             b.elapsed_time = time_start.elapsed();
         });
     }
@@ -55,9 +55,9 @@ impl<A: AsyncExecutor, M: Measurement> AsyncBencher<'_, '_, A, M> {
         self.runner.block_on(async {
             b.iterated = true;
             let time_start = Instant::now();
-            crate::metered::start();
+            b.meters_start();
             b.value = routine(b.iters).await;
-            crate::metered::stop();
+            b.meters_stop();
             b.elapsed_time = time_start.elapsed();
         });
     }
@@ -100,13 +100,13 @@ impl<A: AsyncExecutor, M: Measurement> AsyncBencher<'_, '_, A, M> {
                 let batch = batch_size.min(b.iters - done);
                 let inputs = black_box((0..batch).map(|_| setup()).collect::<Vec<_>>());
                 let mut outputs = Vec::with_capacity(batch as usize);
-                crate::metered::start();
+                b.meters_start();
                 let start = b.measurement.start();
                 for input in inputs {
                     outputs.push(routine(input).await);
                 }
                 let end = b.measurement.end(start);
-                crate::metered::stop();
+                b.meters_stop();
                 b.value = b.measurement.add(&b.value, &end);
                 black_box(outputs);
                 done += batch;
@@ -134,13 +134,13 @@ impl<A: AsyncExecutor, M: Measurement> AsyncBencher<'_, '_, A, M> {
                 let batch = batch_size.min(b.iters - done);
                 let mut inputs = black_box((0..batch).map(|_| setup()).collect::<Vec<_>>());
                 let mut outputs = Vec::with_capacity(batch as usize);
-                crate::metered::start();
+                b.meters_start();
                 let start = b.measurement.start();
                 for input in &mut inputs {
                     outputs.push(routine(input).await);
                 }
                 let end = b.measurement.end(start);
-                crate::metered::stop();
+                b.meters_stop();
                 b.value = b.measurement.add(&b.value, &end);
                 black_box(outputs);
                 done += batch;

@@ -19,6 +19,8 @@ pub struct Bencher<'a, M: Measurement = WallTime> {
     /// Wall time of the whole `iter*` call, setup included; the warm-up uses
     /// it to size the samples.
     pub(crate) elapsed_time: Duration,
+    /// The benchmark's extra metrics, read around the same timed code.
+    pub(crate) meters: Option<crate::metered::Meters>,
 }
 
 impl<'a, M: Measurement> Bencher<'a, M> {
@@ -29,6 +31,21 @@ impl<'a, M: Measurement> Bencher<'a, M> {
             value: measurement.zero(),
             measurement,
             elapsed_time: Duration::ZERO,
+            meters: None,
+        }
+    }
+
+    #[inline]
+    pub(crate) fn meters_start(&self) {
+        if let Some(m) = &self.meters {
+            m.start();
+        }
+    }
+
+    #[inline]
+    pub(crate) fn meters_stop(&self) {
+        if let Some(m) = &self.meters {
+            m.stop();
         }
     }
 
@@ -45,13 +62,13 @@ impl<'a, M: Measurement> Bencher<'a, M> {
     {
         self.iterated = true;
         let time_start = Instant::now();
-        crate::metered::start();
+        self.meters_start();
         let start = self.measurement.start();
         for _ in 0..self.iters {
             black_box(routine());
         }
         self.value = self.measurement.end(start);
-        crate::metered::stop();
+        self.meters_stop();
         self.elapsed_time = time_start.elapsed();
     }
 
@@ -63,9 +80,9 @@ impl<'a, M: Measurement> Bencher<'a, M> {
     {
         self.iterated = true;
         let time_start = Instant::now();
-        crate::metered::start();
+        self.meters_start();
         self.value = routine(self.iters);
-        crate::metered::stop();
+        self.meters_stop();
         self.elapsed_time = time_start.elapsed();
     }
 
@@ -119,11 +136,11 @@ impl<'a, M: Measurement> Bencher<'a, M> {
         if batch_size == 1 {
             for _ in 0..self.iters {
                 let input = black_box(setup());
-                crate::metered::start();
+                self.meters_start();
                 let start = self.measurement.start();
                 let output = routine(input);
                 let end = self.measurement.end(start);
-                crate::metered::stop();
+                self.meters_stop();
                 self.value = self.measurement.add(&self.value, &end);
                 drop(black_box(output));
             }
@@ -133,11 +150,11 @@ impl<'a, M: Measurement> Bencher<'a, M> {
                 let batch = batch_size.min(self.iters - done);
                 let inputs = black_box((0..batch).map(|_| setup()).collect::<Vec<_>>());
                 let mut outputs = Vec::with_capacity(batch as usize);
-                crate::metered::start();
+                self.meters_start();
                 let start = self.measurement.start();
                 outputs.extend(inputs.into_iter().map(&mut routine));
                 let end = self.measurement.end(start);
-                crate::metered::stop();
+                self.meters_stop();
                 self.value = self.measurement.add(&self.value, &end);
                 black_box(outputs);
                 done += batch;
@@ -161,11 +178,11 @@ impl<'a, M: Measurement> Bencher<'a, M> {
         if batch_size == 1 {
             for _ in 0..self.iters {
                 let mut input = black_box(setup());
-                crate::metered::start();
+                self.meters_start();
                 let start = self.measurement.start();
                 let output = routine(&mut input);
                 let end = self.measurement.end(start);
-                crate::metered::stop();
+                self.meters_stop();
                 self.value = self.measurement.add(&self.value, &end);
                 drop(black_box(output));
                 drop(black_box(input));
@@ -176,11 +193,11 @@ impl<'a, M: Measurement> Bencher<'a, M> {
                 let batch = batch_size.min(self.iters - done);
                 let mut inputs = black_box((0..batch).map(|_| setup()).collect::<Vec<_>>());
                 let mut outputs = Vec::with_capacity(batch as usize);
-                crate::metered::start();
+                self.meters_start();
                 let start = self.measurement.start();
                 outputs.extend(inputs.iter_mut().map(&mut routine));
                 let end = self.measurement.end(start);
-                crate::metered::stop();
+                self.meters_stop();
                 self.value = self.measurement.add(&self.value, &end);
                 black_box(outputs);
                 done += batch;

@@ -1,11 +1,13 @@
 //! Extra metrics read around every sample, beside the primary measurement.
 //!
-//! The [`Bencher`](crate::Bencher)'s loops start and stop the active
-//! [`MeterSet`] exactly where they start and stop the measurement, so the
-//! metrics cover the same timed code. The set lives in a thread-local rather
-//! than in the `Bencher`, whose type (and lifetime) is Criterion.rs's.
+//! The [`Bencher`](crate::Bencher)'s loops start and stop the benchmark's
+//! [`Meters`] exactly where they start and stop the measurement, so the
+//! metrics cover the same timed code. The runner hands the meters to each
+//! `Bencher` it makes for the benchmark and takes their rows back at the
+//! end: no state outside the benchmark's own values.
 
 use std::cell::RefCell;
+use std::rc::Rc;
 
 use yardstick_stats::{compare, estimates, BootstrapConfig, Change, ChangeConfig, Estimate};
 
@@ -13,69 +15,57 @@ use crate::meters::{MeterSet, Metric};
 
 struct Active {
     set: MeterSet,
-    /// One row of totals per sample since the last [`clear`].
+    /// One row of totals per sample.
     rows: Vec<Vec<f64>>,
 }
 
-thread_local! {
-    static ACTIVE: RefCell<Option<Active>> = const { RefCell::new(None) };
-}
+/// The open meters of one benchmark, shared by every `Bencher` made for it
+/// (one per sample, on the benchmark's thread).
+#[derive(Clone)]
+pub(crate) struct Meters(Rc<RefCell<Active>>);
 
-/// Starts the active meters, if any (called next to `Measurement::start`).
-#[inline]
-pub(crate) fn start() {
-    ACTIVE.with(|a| {
-        if let Some(a) = a.borrow_mut().as_mut() {
-            a.set.start();
+impl Meters {
+    /// Opens `metrics`; `None` when none can be measured here, with the
+    /// notes on what cannot.
+    pub(crate) fn open(metrics: &[Metric]) -> (Option<Meters>, Vec<String>) {
+        if metrics.is_empty() {
+            return (None, Vec::new());
         }
-    });
-}
-
-/// Stops the active meters, adding to their totals.
-#[inline]
-pub(crate) fn stop() {
-    ACTIVE.with(|a| {
-        if let Some(a) = a.borrow_mut().as_mut() {
-            a.set.stop();
-        }
-    });
-}
-
-/// Ends one sample: its totals become a row.
-pub(crate) fn end_sample() {
-    ACTIVE.with(|a| {
-        if let Some(a) = a.borrow_mut().as_mut() {
-            let mut row = Vec::with_capacity(a.set.metrics().len());
-            a.set.take(&mut row);
-            a.rows.push(row);
-        }
-    });
-}
-
-/// Opens `metrics` for this thread's next benchmark; returns the notes on
-/// what cannot be measured. An empty list deactivates the meters.
-pub(crate) fn activate(metrics: &[Metric]) -> Vec<String> {
-    if metrics.is_empty() {
-        deactivate();
-        return Vec::new();
-    }
-    let (set, notes) = MeterSet::open(metrics);
-    ACTIVE.with(|a| {
-        *a.borrow_mut() = (!set.is_empty()).then(|| Active {
-            set,
-            rows: Vec::new(),
+        let (set, notes) = MeterSet::open(metrics);
+        let meters = (!set.is_empty()).then(|| {
+            Meters(Rc::new(RefCell::new(Active {
+                set,
+                rows: Vec::new(),
+            })))
         });
-    });
-    notes
-}
+        (meters, notes)
+    }
 
-/// Closes the meters and returns the metrics measured with their rows.
-pub(crate) fn deactivate() -> Option<(Vec<Metric>, Vec<Vec<f64>>)> {
-    ACTIVE.with(|a| {
-        a.borrow_mut()
-            .take()
-            .map(|a| (a.set.metrics().to_vec(), a.rows))
-    })
+    /// Starts the meters (next to `Measurement::start`).
+    #[inline]
+    pub(crate) fn start(&self) {
+        self.0.borrow_mut().set.start();
+    }
+
+    /// Stops the meters, adding to their totals.
+    #[inline]
+    pub(crate) fn stop(&self) {
+        self.0.borrow_mut().set.stop();
+    }
+
+    /// Ends one sample: its totals become a row.
+    pub(crate) fn end_sample(&self) {
+        let mut a = self.0.borrow_mut();
+        let mut row = Vec::with_capacity(a.set.metrics().len());
+        a.set.take(&mut row);
+        a.rows.push(row);
+    }
+
+    /// The metrics measured, with one row per sample (the warm-up's first).
+    pub(crate) fn close(self) -> (Vec<Metric>, Vec<Vec<f64>>) {
+        let a = self.0.borrow();
+        (a.set.metrics().to_vec(), a.rows.clone())
+    }
 }
 
 /// One metric's result for one benchmark.
@@ -177,19 +167,20 @@ mod tests {
 
     #[test]
     fn rows_are_collected_per_sample() {
-        let notes = activate(&[Metric::Wall]);
+        let (meters, notes) = Meters::open(&[Metric::Wall]);
         assert!(notes.is_empty(), "{notes:?}");
+        let meters = meters.expect("wall time can always be read");
         for _ in 0..3 {
-            start();
+            meters.start();
             std::thread::sleep(std::time::Duration::from_millis(2));
-            stop();
-            end_sample();
+            meters.stop();
+            meters.end_sample();
         }
-        let (metrics, rows) = deactivate().unwrap();
+        let (metrics, rows) = meters.close();
         assert_eq!(metrics, [Metric::Wall]);
         assert_eq!(rows.len(), 3);
         assert!(rows.iter().all(|r| r[0] >= 2e6), "{rows:?}");
-        assert!(deactivate().is_none());
+        assert!(Meters::open(&[]).0.is_none(), "no metrics, no meters");
     }
 
     #[test]

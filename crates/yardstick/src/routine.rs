@@ -29,7 +29,6 @@ pub(crate) fn run_once<M: Measurement>(
 ) -> Result<(f64, Duration), NotIterated> {
     let mut b = Bencher::new(m, iters);
     f(&mut b);
-    crate::metered::end_sample();
     if !b.iterated {
         return Err(NotIterated);
     }

@@ -254,13 +254,26 @@ fn obtain_samples<M: Measurement>(
         })?;
         return Ok((Samples::from_saved(s), None));
     }
-    for note in metered::activate(&config.metrics) {
+    let (meters, notes) = metered::Meters::open(&config.metrics);
+    for note in notes {
         if state::first_time(&note) {
             terminal.warning(&note);
         }
     }
-    let sampled = state::catch_panic(|| sample(&c.measurement, terminal, id, config, f));
-    let rows = metered::deactivate();
+    let m = &c.measurement;
+    let sampled = match &meters {
+        None => state::catch_panic(|| sample(m, terminal, id, config, f)),
+        Some(meters) => {
+            // Every Bencher made for this benchmark reads its meters.
+            let mut metered = |b: &mut crate::Bencher<'_, M>| {
+                b.meters = Some(meters.clone());
+                f(b);
+                meters.end_sample();
+            };
+            state::catch_panic(|| sample(m, terminal, id, config, &mut metered))
+        }
+    };
+    let rows = meters.map(metered::Meters::close);
     let samples = sampled??;
     if let Some(w) = limits::capped_warning(&id.full_id, &samples.iters) {
         terminal.warning(&w);
