@@ -183,31 +183,12 @@ pub(crate) fn analyse(
         if let Some(honest) = honest {
             *estimates.slope.as_mut().unwrap_or(&mut estimates.mean) = honest;
         }
-        // Runs are compared by their processes' fast ends, with the run's
-        // own shift counted (`yardstick_stats::processes::compare`).
-        let runs = old_sample.and_then(|o| {
-            let old = RunSamples {
-                iters: &o.iters,
-                values: &o.times,
-                processes: o.processes.as_deref()?,
-            };
-            let new = RunSamples {
-                iters: &iters,
-                values: &values,
-                processes: processes.as_deref()?,
-            };
-            // The run's shift is floored at the noise threshold; a measured
-            // drift (a bound on a whole change, not one run's deviation)
-            // only moves the verdict's line.
-            let floor = ChangeConfig {
-                noise_threshold: config.noise_threshold,
-                ..change_config(config)
-            };
-            compare_runs(old, new, &floor)
+        let new = processes.as_deref().map(|p| RunSamples {
+            iters: &iters,
+            values: &values,
+            processes: p,
         });
-        if let Some(compared) = runs {
-            let mut c = compared?;
-            c.verdict = yardstick_stats::verdict_of(c.p_value, &c.mean, &change_config(config));
+        if let Some(c) = compare_processes(old_sample, new, config)? {
             change = Some(c);
             change_between_processes = true;
         }
@@ -227,6 +208,40 @@ pub(crate) fn analyse(
         distributions: keep_distributions.then_some(distributions),
         change_distributions: change_distributions.filter(|_| keep_distributions),
     })
+}
+
+/// Runs compared by their processes' fast ends, with the run's own shift
+/// counted (`yardstick_stats::processes::compare`); `None` unless both
+/// runs recorded their processes.
+fn compare_processes(
+    old: Option<&SavedSample>,
+    new: Option<RunSamples<'_>>,
+    config: &BenchmarkConfig,
+) -> Result<Option<yardstick_stats::Change>, StatsError> {
+    let (Some(o), Some(new)) = (old, new) else {
+        return Ok(None);
+    };
+    let Some(old_processes) = o.processes.as_deref() else {
+        return Ok(None);
+    };
+    let old = RunSamples {
+        iters: &o.iters,
+        values: &o.times,
+        processes: old_processes,
+    };
+    // The run's shift is floored at the noise threshold; a measured drift
+    // (a bound on a whole change, not one run's deviation) only moves the
+    // verdict's line.
+    let floor = ChangeConfig {
+        noise_threshold: config.noise_threshold,
+        ..change_config(config)
+    };
+    let Some(compared) = compare_runs(old, new, &floor) else {
+        return Ok(None);
+    };
+    let mut c = compared?;
+    c.verdict = yardstick_stats::verdict_of(c.p_value, &c.mean, &change_config(config));
+    Ok(Some(c))
 }
 
 /// The comparison's settings; its noise threshold is the machine's

@@ -92,6 +92,11 @@ pub(crate) enum TimeMode {
     ThreadCpu = 2,
 }
 
+/// The clock `--time-mode` chose, for the whole process. It is the one
+/// setting that cannot travel as a value: [`WallTime`] is a unit struct in
+/// Criterion.rs's API (`with_measurement(WallTime)`), so it has no field to
+/// carry its clock, and every `Bencher` loop calls its `start`. It is set
+/// once, from the command line, before any benchmark runs.
 static TIME_MODE: AtomicU8 = AtomicU8::new(TimeMode::Wall as u8);
 
 /// Sets the clock of [`WallTime`] for the whole process.
