@@ -1,6 +1,13 @@
 #![doc = include_str!("../README.md")]
 #![warn(missing_docs)]
 
+// How a benchmark runs, stage by stage, and which module owns each: the
+// workspace README's "How a benchmark runs, and where a change goes". In
+// short: cli → plan (plan, adaptive) → Samples (routine, bencher, worker)
+// → Analysis (analysis, with yardstick-stats) → Outcome (runner) → the
+// sinks (output::sink: store::save, report, output::messages,
+// output::terminal_sink, tasty_csv) → the run's tally (state).
+
 mod adaptive;
 mod analysis;
 mod async_bencher;
