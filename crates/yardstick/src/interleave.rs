@@ -22,7 +22,7 @@ use yardstick_stats::rng::Rng;
 use crate::cli::Mode;
 use crate::measurement::Measurement;
 use crate::routine::{run_once, NotIterated};
-use crate::{adaptive, format, state, Bencher, Criterion};
+use crate::{adaptive, state, Bencher, Criterion};
 
 type Alternative<'a, M> = (String, Box<dyn FnMut(&mut Bencher<'_, M>) + 'a>);
 
@@ -117,6 +117,18 @@ impl<'a, M: Measurement> Comparison<'_, 'a, M> {
         self
     }
 
+    /// Test mode: each alternative runs once.
+    fn test_each(&mut self, terminal: &crate::output::Terminal, ids: &[String]) {
+        for (id, (_, f)) in ids.iter().zip(&mut self.alternatives) {
+            terminal.test_start(id);
+            match state::catch_panic(|| run_once(&self.criterion.measurement, f.as_mut(), 1)) {
+                Ok(Ok(_)) => terminal.test_success(),
+                Ok(Err(e)) => fail(terminal, id, &e.to_string()),
+                Err(e) => fail(terminal, id, &e),
+            }
+        }
+    }
+
     /// Runs the rounds (until every ratio is within the target precision or
     /// the time-out passes), prints the verdicts and returns them. In test
     /// mode each alternative runs once; in list mode they are listed.
@@ -142,16 +154,7 @@ impl<'a, M: Measurement> Comparison<'_, 'a, M> {
                 return Vec::new();
             }
             Mode::Test | Mode::Profile(_) => {
-                for (id, (_, f)) in ids.iter().zip(&mut self.alternatives) {
-                    terminal.test_start(id);
-                    match state::catch_panic(|| {
-                        run_once(&self.criterion.measurement, f.as_mut(), 1)
-                    }) {
-                        Ok(Ok(_)) => terminal.test_success(),
-                        Ok(Err(e)) => fail(&terminal, id, &e.to_string()),
-                        Err(e) => fail(&terminal, id, &e),
-                    }
-                }
+                self.test_each(&terminal, &ids);
                 return Vec::new();
             }
             Mode::Benchmark => {}
@@ -180,21 +183,14 @@ impl<'a, M: Measurement> Comparison<'_, 'a, M> {
             }
         };
         let results = compare(&ids, &per_round, config.confidence_level);
-        let n = per_round.first().map_or(0, Vec::len);
-        crate::output::outln!(
-            "{}: {} alternatives in {n} alternating rounds (paired, sign-test interval at {:.0}%)",
-            self.name,
-            ids.len(),
-            config.confidence_level * 100.0
-        );
-        for (id, times) in ids.iter().zip(&per_round) {
-            // The median of an even count is the mean of the middle two.
-            let median = yardstick_stats::univariate::median(times).unwrap_or(f64::NAN);
-            crate::output::outln!("  {id:<30} median {}", format::time(median).trim());
-        }
-        for r in &results {
-            crate::output::outln!("  {}", r.verdict());
-        }
+        let end = crate::output::sink::PairedEnd {
+            name: &self.name,
+            ids: &ids,
+            per_round: &per_round,
+            results: &results,
+            confidence: config.confidence_level,
+        };
+        state::paired_done(run, &end);
         results
     }
 }

@@ -15,7 +15,7 @@ use std::panic::{self, AssertUnwindSafe};
 use std::sync::{Mutex, MutexGuard, Once};
 
 use crate::criterion::RunSettings;
-use crate::output::sink::{self, GroupEnd, Outcome, RunEnd, Sink};
+use crate::output::sink::{self, GroupEnd, Outcome, PairedEnd, RunEnd, Sink};
 
 /// A comparison with a baseline.
 #[derive(Debug, Clone)]
@@ -64,6 +64,13 @@ pub(crate) fn benchmark_done(run: &RunSettings, outcome: &Outcome<'_>) {
 pub(crate) fn group_done(run: &RunSettings, group: &GroupEnd<'_>) {
     for s in sinks().iter_mut().flatten() {
         s.group(run, group);
+    }
+}
+
+/// Feeds a finished interleaved comparison to every sink, in order.
+pub(crate) fn paired_done(run: &RunSettings, paired: &PairedEnd<'_>) {
+    for s in sinks().iter_mut().flatten() {
+        s.paired(run, paired);
     }
 }
 

@@ -62,6 +62,17 @@ pub(crate) struct GroupEnd<'a> {
     pub log_scale: bool,
 }
 
+/// An interleaved comparison (`compare_interleaved`) that finished.
+pub(crate) struct PairedEnd<'a> {
+    pub name: &'a str,
+    /// The alternatives' ids, the first the reference.
+    pub ids: &'a [String],
+    /// Each alternative's time per iteration in each round.
+    pub per_round: &'a [Vec<f64>],
+    pub results: &'a [crate::PairedResult],
+    pub confidence: f64,
+}
+
 /// The run as it ends: the collector's totals.
 pub(crate) struct RunEnd<'a> {
     /// Ids of the benchmarks (and run-level outputs) that failed so far.
@@ -87,6 +98,8 @@ pub(crate) trait Sink: Send {
     fn benchmark(&mut self, run: &RunSettings, o: &Outcome<'_>);
 
     fn group(&mut self, _run: &RunSettings, _g: &GroupEnd<'_>) {}
+
+    fn paired(&mut self, _run: &RunSettings, _p: &PairedEnd<'_>) {}
 
     fn finish(&mut self, _run: &RunSettings, _end: &RunEnd<'_>) -> Vec<(String, String)> {
         Vec::new()

@@ -1,7 +1,7 @@
 //! The terminal as a sink: each benchmark's lines in the chosen format, a
 //! group's Big-O fits and ratios, and the run's closing lines.
 
-use super::sink::{GroupEnd, Outcome, RunEnd, Sink};
+use super::sink::{GroupEnd, Outcome, PairedEnd, RunEnd, Sink};
 use super::{Completed, Terminal};
 use crate::cli::OutputFormat;
 use crate::criterion::RunSettings;
@@ -69,6 +69,24 @@ impl Sink for Lines {
             for line in gs::ratios(g.members) {
                 crate::output::outln!("{line}");
             }
+        }
+    }
+
+    fn paired(&mut self, _run: &RunSettings, p: &PairedEnd<'_>) {
+        let n = p.per_round.first().map_or(0, Vec::len);
+        crate::output::outln!(
+            "{}: {} alternatives in {n} alternating rounds (paired, sign-test interval at {:.0}%)",
+            p.name,
+            p.ids.len(),
+            p.confidence * 100.0
+        );
+        for (id, times) in p.ids.iter().zip(p.per_round) {
+            // The median of an even count is the mean of the middle two.
+            let median = yardstick_stats::univariate::median(times).unwrap_or(f64::NAN);
+            crate::output::outln!("  {id:<30} median {}", crate::format::time(median).trim());
+        }
+        for r in p.results {
+            crate::output::outln!("  {}", r.verdict());
         }
     }
 
