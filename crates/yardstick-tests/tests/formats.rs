@@ -732,3 +732,34 @@ fn allocations_show_on_the_tasty_line_and_in_a_memory_block() {
         ["> Relative", "No difference proven at 95.0% confidence"]
     );
 }
+
+/// A run-level output that cannot be written fails the run, and the closing
+/// lines (printed after every output is written) count it: tasty's totals
+/// and the failure line.
+#[test]
+fn an_unwritable_csv_fails_the_run_and_is_counted_in_the_closing_lines() {
+    let h = home("csv-unwritable");
+    // A file where the folder should be: the writer cannot create it.
+    std::fs::write(h.join("a-file"), "").unwrap();
+    let csv = h.join("a-file").join("out.csv");
+    let a = quick(&[
+        "--output-format",
+        "tasty",
+        "--csv",
+        csv.to_str().unwrap(),
+        "fake/work",
+    ]);
+    let r = run(&h, &args(&a), &[("FIXTURE_WORK", "2000")]);
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    assert!(r.stderr.contains("could not write --csv"), "{}", r.stderr);
+    assert!(
+        r.stdout.contains("1 out of 1 tests failed ("),
+        "{}",
+        r.stdout
+    );
+    assert!(
+        r.stderr.contains("error: 1 benchmark failed: --csv"),
+        "{}",
+        r.stderr
+    );
+}

@@ -5,9 +5,10 @@
 //! The pipeline is `Plan → Samples → Analysis → Outcome`; an [`Outcome`]
 //! holds everything any output needs, so a sink reads no global state and
 //! no file another sink wrote. The run's sinks live in the run-level
-//! collector ([`crate::state`]), in the order they are fed: files first
-//! (the report's pages link to them), the terminal after the messages (as
-//! Criterion.rs and cargo-criterion order them).
+//! collector ([`crate::state`]) and are fed in the order of [`standard`]:
+//! the terminal last, so that its closing lines count every problem the
+//! others met, and the files' one flush to disk after every file of the
+//! run (the report's index, `--csv`) is written.
 
 use std::time::Duration;
 
@@ -109,10 +110,10 @@ pub(crate) trait Sink: Send {
 /// The sinks of a run, in the order they are fed.
 pub(crate) fn standard() -> Vec<Box<dyn Sink>> {
     vec![
-        Box::new(crate::store::save::Files),
         Box::new(crate::report::Pages::default()),
+        Box::new(crate::tasty_csv::Csv::default()),
+        Box::new(crate::store::save::Files),
         Box::new(super::messages::Messages),
         Box::new(super::terminal_sink::Lines::default()),
-        Box::new(crate::tasty_csv::Csv::default()),
     ]
 }
