@@ -141,6 +141,47 @@ struct Analysed {
     )>,
 }
 
+/// The distribution of a run's typical estimate over its worker processes.
+fn process_draws(s: &yardstick_format::criterion::SavedSample) -> Option<Vec<f64>> {
+    use yardstick_stats::processes::{interval_draws, per_process};
+    let e = per_process(&s.iters, &s.times, s.processes.as_deref()?).ok()?;
+    interval_draws(&e, yardstick_stats::processes::DRAWN_POINTS)
+}
+
+/// The harness's comparison of two saved runs: between their processes
+/// when both were sampled in worker processes, else over their samples.
+fn compare_saved(
+    old: &yardstick_format::criterion::SavedSample,
+    new: &yardstick_format::criterion::SavedSample,
+    cfg: &ChangeConfig,
+) -> Result<
+    (
+        yardstick_stats::Change,
+        yardstick_stats::ChangeDistributions,
+    ),
+    yardstick_stats::StatsError,
+> {
+    use yardstick_stats::processes::{compare_runs_with_distributions, RunSamples};
+    let runs = old.processes.as_deref().zip(new.processes.as_deref());
+    let between = runs.and_then(|(op, np)| {
+        let old = RunSamples {
+            iters: &old.iters,
+            values: &old.times,
+            processes: op,
+        };
+        let new = RunSamples {
+            iters: &new.iters,
+            values: &new.times,
+            processes: np,
+        };
+        compare_runs_with_distributions(old, new, cfg, yardstick_stats::processes::DRAWN_POINTS)
+    });
+    match between {
+        Some(c) => c,
+        None => compare_with_distributions(&old.averages(), &new.averages(), cfg),
+    }
+}
+
 impl Analysed {
     fn of(b: &StoredBenchmark, opts: &RegenerateOptions) -> Result<Analysed, ReportError> {
         let s = &b.sample;
@@ -151,8 +192,17 @@ impl Analysed {
             seed: opts.seed,
         };
         let linear = s.sampling_mode == SamplingMode::Linear && b.estimates.slope.is_some();
-        let (mut estimates, distributions) =
+        let (mut estimates, mut distributions) =
             estimates_with_distributions(&s.iters, &s.times, linear, &cfg)?;
+        // A run sampled in worker processes reported the interval over its
+        // processes: draw that one, as the harness does.
+        if let Some(draws) = process_draws(s) {
+            *if linear {
+                &mut distributions.slope
+            } else {
+                &mut distributions.mean
+            } = draws;
+        }
         // The numbers the run reported win over the recomputed ones.
         let saved =
             |e: &yardstick_format::criterion::EstimateFile| EstimateValue::from(e).to_estimate();
@@ -168,20 +218,17 @@ impl Analysed {
         // After a default run `base/` holds this very run: nothing to
         // compare then.
         let baseline = b.baseline(&opts.baseline).filter(|base| base != s);
-        let change = match &baseline {
-            Some(base) => Some(compare_with_distributions(
-                &base.averages(),
-                &averages,
-                &ChangeConfig {
-                    nresamples: opts.nresamples,
-                    confidence,
-                    significance: opts.significance,
-                    noise_threshold: opts.noise_threshold,
-                    seed: opts.seed,
-                },
-            )?),
-            None => None,
+        let cfg = ChangeConfig {
+            nresamples: opts.nresamples,
+            confidence,
+            significance: opts.significance,
+            noise_threshold: opts.noise_threshold,
+            seed: opts.seed,
         };
+        let change = baseline
+            .as_ref()
+            .map(|base| compare_saved(base, s, &cfg))
+            .transpose()?;
         Ok(Analysed {
             estimates,
             distributions,
@@ -252,4 +299,42 @@ pub fn load_results(home: &Path, title: &str) -> Result<RunResults, ReportError>
         })
         .collect();
     Ok(RunResults::new(title, benchmarks))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::compare_saved;
+    use yardstick_format::criterion::{SamplingMode, SavedSample};
+    use yardstick_stats::ChangeConfig;
+
+    fn run(per_process: &[f64], processes: bool) -> SavedSample {
+        SavedSample {
+            sampling_mode: SamplingMode::Flat,
+            iters: vec![1.0; per_process.len()],
+            times: per_process.to_vec(),
+            processes: processes.then(|| (0..per_process.len() as u32).collect()),
+        }
+    }
+
+    #[test]
+    fn runs_sampled_in_processes_are_compared_as_the_harness_compares_them() {
+        // yardstick-stats' hand calculation of these two runs (one sample a
+        // process): +9.50 % in (2.96 %, 16.45 %).
+        let old = [100.0, 102.0, 98.0, 101.0, 99.0];
+        let new = [110.0, 108.0, 112.0, 109.0, 111.0, 107.0];
+        let cfg = ChangeConfig::default();
+        let (c, d) = compare_saved(&run(&old, true), &run(&new, true), &cfg).unwrap();
+        assert!(
+            (c.mean.lower - 0.029_566_541_919_776_736).abs() < 1e-6,
+            "{c:?}"
+        );
+        assert!(
+            (c.mean.upper - 0.164_541_649_300_486_68).abs() < 1e-6,
+            "{c:?}"
+        );
+        assert_eq!(d.mean.len(), 2_000);
+        // Without processes, the samples' bootstrap: a narrower interval.
+        let (c, _) = compare_saved(&run(&old, false), &run(&new, false), &cfg).unwrap();
+        assert!(c.mean.lower > 0.05, "{c:?}");
+    }
 }

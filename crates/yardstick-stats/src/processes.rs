@@ -29,7 +29,7 @@
 //! the interval `exp(d ± t·se) − 1`.
 
 use crate::bootstrap::Estimate;
-use crate::change::{verdict_of, Change, ChangeConfig};
+use crate::change::{verdict_of, Change, ChangeConfig, ChangeDistributions};
 use crate::distributions::{t_quantile, t_sf};
 use crate::error::{check_confidence, check_finite, StatsError};
 use crate::univariate::{mean_unchecked, median, percentile, variance_with_mean};
@@ -158,6 +158,26 @@ pub fn interval(estimates: &[f64], confidence: f64) -> Result<Option<Estimate>, 
     }))
 }
 
+/// How many points the drawn distributions ([`interval_draws`],
+/// [`compare_runs_with_distributions`]) need for a smooth curve: they are
+/// quantiles, not random draws.
+pub const DRAWN_POINTS: usize = 2_000;
+
+/// The distribution behind [`interval`], to draw: `n` evenly spaced
+/// quantiles of the mean's Student's t distribution (`K − 1` degrees of
+/// freedom, scaled by the standard error). `None` for fewer than two
+/// processes.
+#[must_use]
+pub fn interval_draws(estimates: &[f64], n: usize) -> Option<Vec<f64>> {
+    let e = interval(estimates, 0.95).ok()??;
+    let df = estimates.len() as f64 - 1.0;
+    Some(
+        (0..n)
+            .map(|i| e.point + e.standard_error * t_quantile((i as f64 + 0.5) / n as f64, df))
+            .collect(),
+    )
+}
+
 /// The interval's half-width relative to its point: the precision reached.
 /// `None` for fewer than two processes or a non-positive mean.
 #[must_use]
@@ -192,6 +212,20 @@ pub const RUN_SHIFT: f64 = 1.0;
 /// processes, [`StatsError::NonPositive`] for an estimate ≤ 0,
 /// [`StatsError::NonFinite`] for NaN or infinite ones.
 pub fn compare(old: &[f64], new: &[f64], cfg: &ChangeConfig) -> Result<Change, StatsError> {
+    welch(old, new, cfg).map(|w| w.change(cfg))
+}
+
+/// The difference of two runs' mean logarithms and its Welch statistics.
+struct Welch {
+    /// New minus old mean logarithm.
+    d: f64,
+    /// Its squared standard error, the run shifts and the floor counted.
+    se2: f64,
+    /// Welch–Satterthwaite degrees of freedom over the estimated parts.
+    df: f64,
+}
+
+fn welch(old: &[f64], new: &[f64], cfg: &ChangeConfig) -> Result<Welch, StatsError> {
     check_confidence(cfg.confidence)?;
     for run in [old, new] {
         if run.len() < 2 {
@@ -216,42 +250,70 @@ pub fn compare(old: &[f64], new: &[f64], cfg: &ChangeConfig) -> Result<Change, S
     // However closely a run's processes agree, the run as a whole shifts:
     // at least by the noise threshold (one standard deviation) per run.
     let floor = cfg.noise_threshold.max(0.0).ln_1p().powi(2);
-    let d = m_new - m_old;
     let se2 = v_old + v_new + 2.0 * floor;
-    let (t, p_value, half) = if se2 == 0.0 {
-        // No spread at all: any difference is certain, none is none.
-        if d == 0.0 {
-            (0.0, 1.0, 0.0)
-        } else {
-            (d.signum() * f64::INFINITY, 0.0, 0.0)
-        }
+    // Welch–Satterthwaite over the estimated parts; the floor is known.
+    let estimated = v_old * v_old / (n_old - 1.0) + v_new * v_new / (n_new - 1.0);
+    let df = if estimated > 0.0 {
+        (se2 * se2 / estimated).min(MAX_DF)
     } else {
-        let se = se2.sqrt();
-        // Welch–Satterthwaite over the estimated parts; the floor is known.
-        let estimated = v_old * v_old / (n_old - 1.0) + v_new * v_new / (n_new - 1.0);
-        let df = if estimated > 0.0 {
-            (se2 * se2 / estimated).min(MAX_DF)
-        } else {
-            MAX_DF
-        };
-        let t = d / se;
-        let p = (2.0 * t_sf(t.abs(), df)).min(1.0);
-        (t, p, t_quantile(0.5 + cfg.confidence / 2.0, df) * se)
+        MAX_DF
     };
-    let mean = Estimate {
-        point: d.exp_m1(),
-        lower: (d - half).exp_m1(),
-        upper: (d + half).exp_m1(),
-        confidence: cfg.confidence,
-        standard_error: se2.sqrt() * d.exp(),
-    };
-    Ok(Change {
-        mean,
-        median: mean,
-        p_value,
-        t,
-        verdict: verdict_of(p_value, &mean, cfg),
+    Ok(Welch {
+        d: m_new - m_old,
+        se2,
+        df,
     })
+}
+
+impl Welch {
+    fn change(&self, cfg: &ChangeConfig) -> Change {
+        let (d, se2) = (self.d, self.se2);
+        let (t, p_value, half) = if se2 == 0.0 {
+            // No spread at all: any difference is certain, none is none.
+            if d == 0.0 {
+                (0.0, 1.0, 0.0)
+            } else {
+                (d.signum() * f64::INFINITY, 0.0, 0.0)
+            }
+        } else {
+            let se = se2.sqrt();
+            let t = d / se;
+            let p = (2.0 * t_sf(t.abs(), self.df)).min(1.0);
+            (t, p, t_quantile(0.5 + cfg.confidence / 2.0, self.df) * se)
+        };
+        let mean = Estimate {
+            point: d.exp_m1(),
+            lower: (d - half).exp_m1(),
+            upper: (d + half).exp_m1(),
+            confidence: cfg.confidence,
+            standard_error: se2.sqrt() * d.exp(),
+        };
+        Change {
+            mean,
+            median: mean,
+            p_value,
+            t,
+            verdict: verdict_of(p_value, &mean, cfg),
+        }
+    }
+
+    /// The comparison's own distributions, to draw: `n` evenly spaced
+    /// quantiles of Student's t with the test's degrees of freedom — as
+    /// the null distribution of t, and scaled to the relative change. The
+    /// bootstrap over samples would draw a narrower curve than the interval
+    /// the verdict used.
+    fn distributions(&self, n: usize) -> ChangeDistributions {
+        let se = self.se2.sqrt();
+        let t: Vec<f64> = (0..n)
+            .map(|i| t_quantile((i as f64 + 0.5) / n as f64, self.df))
+            .collect();
+        let mean: Vec<f64> = t.iter().map(|q| (self.d + se * q).exp_m1()).collect();
+        ChangeDistributions {
+            t,
+            median: mean.clone(),
+            mean,
+        }
+    }
 }
 
 /// One run's samples, with the worker process that took each.
@@ -286,6 +348,18 @@ pub fn compare_runs(
     Some(compare(&old, &new, cfg))
 }
 
+/// [`compare_runs`], with the comparison's distributions to draw (`n`
+/// points each; see the report's change plots).
+pub fn compare_runs_with_distributions(
+    old: RunSamples<'_>,
+    new: RunSamples<'_>,
+    cfg: &ChangeConfig,
+    n: usize,
+) -> Option<Result<(Change, ChangeDistributions), StatsError>> {
+    let (old, new) = (old.fast_ends()?, new.fast_ends()?);
+    Some(welch(&old, &new, cfg).map(|w| (w.change(cfg), w.distributions(n))))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -309,6 +383,23 @@ mod tests {
         assert_eq!(interval(&[1.0], 0.95).unwrap(), None);
         let rel = relative_half_width(&[10.2, 9.8, 10.5, 10.1, 9.9], 0.95).unwrap();
         close(rel, (10.440_043_690_329_126 - 10.1) / 10.1, 1e-9);
+    }
+
+    #[test]
+    fn the_drawn_interval_has_the_intervals_quantiles() {
+        // The scipy case above: the 2.5th and 97.5th percentiles of the draws
+        // are the interval's bounds; point 3900 of 4000 is
+        // 10.1 + 0.12247448713915875 · t.ppf(3900.5 / 4000, 4)
+        // = 10.1 + 0.12247448713915875 · 2.7813457865226563.
+        let e = [10.2, 9.8, 10.5, 10.1, 9.9];
+        let d = interval_draws(&e, 4000).unwrap();
+        close(
+            d[3900],
+            10.1 + 0.122_474_487_139_158_75 * 2.781_345_786_522_656_3,
+            1e-9,
+        );
+        close(d[2000], 10.1, 1e-3);
+        assert_eq!(interval_draws(&e[..1], 10), None);
     }
 
     #[test]
@@ -344,6 +435,45 @@ mod tests {
         close(c.mean.lower, 0.029_566_541_919_776_736, 1e-6);
         close(c.mean.upper, 0.164_541_649_300_486_68, 1e-6);
         assert_eq!(c.verdict, Verdict::Regressed);
+    }
+
+    #[test]
+    fn the_drawn_distributions_are_the_tests_own() {
+        // The same runs as above, df 15.386822648460155 (the hand
+        // calculation). The drawn relative changes span the verdict's
+        // interval at its quantiles, and point 3900 of 4000 of the null t is
+        // scipy's t.ppf(3900.5 / 4000, df) = 2.12942886658251.
+        let run = |v: &[f64]| {
+            (
+                v.to_vec(),
+                vec![1.0; v.len()],
+                (0..v.len() as u32).collect::<Vec<_>>(),
+            )
+        };
+        let (ov, oi, op) = run(&[100.0, 102.0, 98.0, 101.0, 99.0]);
+        let (nv, ni, np) = run(&[110.0, 108.0, 112.0, 109.0, 111.0, 107.0]);
+        // One sample per process: each process's fast end is its value.
+        let old = RunSamples {
+            iters: &oi,
+            values: &ov,
+            processes: &op,
+        };
+        let new = RunSamples {
+            iters: &ni,
+            values: &nv,
+            processes: &np,
+        };
+        let cfg = ChangeConfig::default();
+        let (c, d) = compare_runs_with_distributions(old, new, &cfg, 4000)
+            .unwrap()
+            .unwrap();
+        close(c.mean.point, 0.094_976_309_694_349_25, 1e-12);
+        let at = |v: &[f64], q: f64| v[(q * v.len() as f64) as usize];
+        close(at(&d.mean, 0.025), c.mean.lower, 2e-3);
+        close(at(&d.mean, 0.975), c.mean.upper, 2e-3);
+        close(at(&d.mean, 0.5), c.mean.point, 1e-3);
+        close(d.t[3900], 2.129_428_866_582_51, 1e-9);
+        assert_eq!(d.mean, d.median);
     }
 
     #[test]

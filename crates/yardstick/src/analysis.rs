@@ -2,7 +2,7 @@
 //! change. A thin layer over `yardstick-stats`: it only chooses what to
 //! compute from the configuration.
 
-use yardstick_stats::processes::{compare_runs, RunSamples};
+use yardstick_stats::processes::{compare_runs_with_distributions, RunSamples, DRAWN_POINTS};
 use yardstick_stats::{
     classify, compare_with_resampled_new, estimates_with_distributions, BootstrapConfig, Change,
     ChangeConfig, ChangeDistributions, Distributions, Estimate, Estimates, StatsError, Tukey,
@@ -156,7 +156,8 @@ pub(crate) fn analyse(
         seed: SEED,
     };
     let linear = mode == ActualSamplingMode::Linear;
-    let (estimates, distributions) = estimates_with_distributions(&iters, &values, linear, &boot)?;
+    let (estimates, mut distributions) =
+        estimates_with_distributions(&iters, &values, linear, &boot)?;
     let r2_bounds = estimates
         .slope
         .as_ref()
@@ -172,7 +173,7 @@ pub(crate) fn analyse(
             compare_with_resampled_new(old, &averages, &distributions, &cfg)
         })
         .transpose()?;
-    let (mut change, change_distributions) = match compared {
+    let (mut change, mut change_distributions) = match compared {
         Some((c, d)) => (Some(c), Some(d)),
         None => (None, None),
     };
@@ -181,15 +182,26 @@ pub(crate) fn analyse(
     if let Some(e) = &per_process {
         let honest = yardstick_stats::processes::interval(e, config.confidence_level)?;
         if let Some(honest) = honest {
+            let linear = estimates.slope.is_some();
             *estimates.slope.as_mut().unwrap_or(&mut estimates.mean) = honest;
+            // The report draws the interval the run reported.
+            if let Some(draws) = yardstick_stats::processes::interval_draws(e, DRAWN_POINTS) {
+                *if linear {
+                    &mut distributions.slope
+                } else {
+                    &mut distributions.mean
+                } = draws;
+            }
         }
         let new = processes.as_deref().map(|p| RunSamples {
             iters: &iters,
             values: &values,
             processes: p,
         });
-        if let Some(c) = compare_processes(old_sample, new, config)? {
+        if let Some((c, d)) = compare_processes(old_sample, new, config)? {
             change = Some(c);
+            // The report draws the comparison the verdict made.
+            change_distributions = Some(d);
             change_between_processes = true;
         }
     }
@@ -211,13 +223,13 @@ pub(crate) fn analyse(
 }
 
 /// Runs compared by their processes' fast ends, with the run's own shift
-/// counted (`yardstick_stats::processes::compare`); `None` unless both
-/// runs recorded their processes.
+/// counted (`yardstick_stats::processes::compare`), with its
+/// distributions to draw; `None` unless both runs recorded their processes.
 fn compare_processes(
     old: Option<&SavedSample>,
     new: Option<RunSamples<'_>>,
     config: &BenchmarkConfig,
-) -> Result<Option<yardstick_stats::Change>, StatsError> {
+) -> Result<Option<(yardstick_stats::Change, ChangeDistributions)>, StatsError> {
     let (Some(o), Some(new)) = (old, new) else {
         return Ok(None);
     };
@@ -236,12 +248,12 @@ fn compare_processes(
         noise_threshold: config.noise_threshold,
         ..change_config(config)
     };
-    let Some(compared) = compare_runs(old, new, &floor) else {
+    let Some(compared) = compare_runs_with_distributions(old, new, &floor, DRAWN_POINTS) else {
         return Ok(None);
     };
-    let mut c = compared?;
+    let (mut c, d) = compared?;
     c.verdict = yardstick_stats::verdict_of(c.p_value, &c.mean, &change_config(config));
-    Ok(Some(c))
+    Ok(Some((c, d)))
 }
 
 /// The comparison's settings; its noise threshold is the machine's
