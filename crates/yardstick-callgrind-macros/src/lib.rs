@@ -1,10 +1,4 @@
-//! The `#[library_benchmark]` attribute of yardstick-callgrind, in
-//! iai-callgrind's form: `#[bench::id(...)]` and `#[benches::id(...)]` on
-//! the function make one benchmark each (per argument for `benches`).
-//!
-//! Users do not depend on this crate: `yardstick-callgrind` re-exports it.
-//! The expansion names `yardstick-callgrind` by the name the user's manifest
-//! gives it (`iai_callgrind` after the one-line switch), see the `krate` module.
+#![doc = include_str!("../README.md")]
 
 mod krate;
 mod parse;

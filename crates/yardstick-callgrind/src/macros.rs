@@ -152,13 +152,20 @@ macro_rules! __context {
 /// Declares a group of library benchmarks: a function `name()` returning a
 /// [`LibraryBenchmarkGroup`](crate::LibraryBenchmarkGroup).
 ///
-/// ```ignore
+/// ```no_run
+/// # use yardstick_callgrind::{library_benchmark, library_benchmark_group, LibraryBenchmarkConfig};
+/// # fn main() {}
+/// # mod bench {
+/// # use super::*;
+/// # #[library_benchmark] fn bench_a() -> u64 { 1 }
+/// # #[library_benchmark] fn bench_b() -> u64 { 2 }
 /// library_benchmark_group!(
 ///     name = my_group;
 ///     config = LibraryBenchmarkConfig::default();   // optional
 ///     compare_by_id = true;                          // optional
 ///     benchmarks = bench_a, bench_b
 /// );
+/// # }
 /// ```
 #[macro_export]
 macro_rules! library_benchmark_group {
@@ -203,7 +210,12 @@ macro_rules! library_benchmark_group {
 /// [`BinaryBenchmarkGroup`](crate::BinaryBenchmarkGroup) filled by the
 /// closure.
 ///
-/// ```ignore
+/// ```no_run
+/// # use yardstick_callgrind::{binary_benchmark_group, Arg, BinaryBenchmarkConfig, BinaryBenchmarkGroup, Run};
+/// # fn my_setup() {}
+/// # fn my_teardown() {}
+/// # fn my_before() {}
+/// # fn my_after() {}
 /// binary_benchmark_group!(
 ///     name = my_exe_group;
 ///     config = BinaryBenchmarkConfig::default().fixtures("fixtures"); // optional

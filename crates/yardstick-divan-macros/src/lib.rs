@@ -1,18 +1,4 @@
-//! The `#[bench]` and `#[bench_group]` attributes of
-//! [`yardstick-divan`](https://docs.rs/yardstick-divan), divan's attribute
-//! API on yardstick's engine. See that crate for the documentation; the
-//! generated code uses its hidden `__private` module, outside semver.
-//!
-//! # Registration
-//!
-//! Each attribute adds a `static` entry and a constructor that links it into
-//! a list before `main` runs, with the same mechanism divan uses: a function
-//! pointer in the section the platform's loader runs at start-up
-//! (`.init_array` on ELF targets, `__mod_init_func` on Mach-O, `.CRT$XCU` on
-//! Windows). These sections are part of each platform's C runtime contract,
-//! so no allocation, lock or Rust runtime is needed before `main`: the
-//! constructor only swaps one atomic pointer. Other targets get a clear
-//! compile error rather than benchmarks that silently never register.
+#![doc = include_str!("../README.md")]
 
 use proc_macro::TokenStream;
 use proc_macro2::TokenStream as Tokens;
