@@ -98,8 +98,10 @@ pub fn write_benchmark(home: &Path, report: &BenchmarkReport<'_>) -> Result<(), 
 /// the time and the throughput over the inputs, on logarithmic axes when
 /// `log_scale` (Criterion.rs's `AxisScale::Logarithmic`).
 ///
-/// A group whose only benchmark lives in the group's own folder (a lone
-/// `bench_function`) has no group page; nothing is written for it.
+/// The page is `group.html`, and `index.html` too (Criterion.rs's name)
+/// unless a lone benchmark of the same name owns that folder's
+/// `index.html`. A group whose only benchmark is such a lone
+/// `bench_function` has no group page; nothing is written for it.
 ///
 /// # Errors
 ///
@@ -132,9 +134,8 @@ fn write_group_members(
     let Some(group_dir) = members.iter().find_map(StoredBenchmark::group_dir) else {
         return Ok(false);
     };
-    if members.iter().any(|b| b.record.directory_name == group_dir) {
-        return Ok(false);
-    }
+    // A lone benchmark `g` beside group `g` owns `g/report/index.html`.
+    let shared = members.iter().any(|b| b.record.directory_name == group_dir);
     let parts = summaries::parts(group_id, group_dir, members);
     let summary = pages::group::Summary {
         title: group_id,
@@ -151,7 +152,8 @@ fn write_group_members(
             .collect(),
     };
     let dir = write::inside(home, group_dir)?.join("report");
-    write_files(&dir, &pages::group::render(&summary, members, log_scale))?;
+    let files = pages::group::render(&summary, members, log_scale);
+    write_files(&dir, &as_group_page(files, shared))?;
     for part in &parts {
         let summary = pages::group::Summary {
             title: &part.title,
@@ -190,6 +192,24 @@ fn write_index_of(
     let html = pages::index::render(found, problems);
     write::atomic(&home.join("report").join("index.html"), html.as_bytes())
 }
+
+/// The group page's files under the name every link to a group uses,
+/// [`GROUP_PAGE`], and also as `index.html` (Criterion.rs's name, for
+/// bookmarks and scripts) unless the folder is a lone benchmark's too.
+fn as_group_page(mut files: Vec<(String, String)>, shared: bool) -> Vec<(String, String)> {
+    if let Some(i) = files.iter().position(|(name, _)| name == "index.html") {
+        let page = if shared {
+            files.remove(i).1
+        } else {
+            files[i].1.clone()
+        };
+        files.push((GROUP_PAGE.to_owned(), page));
+    }
+    files
+}
+
+/// The file name of a group's page in `<home>/<group>/report/`.
+pub(crate) const GROUP_PAGE: &str = "group.html";
 
 fn write_files(dir: &Path, files: &[(String, String)]) -> Result<(), ReportError> {
     for (name, contents) in files {

@@ -84,10 +84,12 @@ fn the_report_has_every_page_and_plot() {
     let index = fs::read_to_string(home.join("report/index.html")).unwrap();
     assert!(index.contains("href=\"../parse/json/10/report/index.html\""));
     assert!(index.contains("href=\"../fib%2020/report/index.html\""));
-    assert!(index.contains("href=\"../parse/report/index.html\""));
+    assert!(index.contains("href=\"../parse/report/group.html\""));
+    assert!(files.contains(&"parse/report/group.html".to_owned()));
+    assert!(files.contains(&"parse/report/index.html".to_owned()));
     let page = fs::read_to_string(home.join("parse/json/10/report/index.html")).unwrap();
     assert!(page.contains("href=\"../../../../report/index.html\""));
-    assert!(page.contains("href=\"../../../../parse/report/index.html\""));
+    assert!(page.contains("href=\"../../../../parse/report/group.html\""));
     // Self-contained: no script, no external resource.
     for f in common::files_under(&home) {
         if f.extension().is_some_and(|e| e == "html" || e == "svg") {

@@ -363,3 +363,71 @@ fn control_characters_in_ids_are_shown_escaped() {
     }
     let _ = std::fs::remove_dir_all(h);
 }
+
+/// Every `href` of the page at `page` that points at a file: relative, and
+/// without the anchor.
+fn local_links(page: &Path) -> Vec<std::path::PathBuf> {
+    let html = std::fs::read_to_string(page).unwrap();
+    html.split("href=\"")
+        .skip(1)
+        .filter_map(|rest| rest.split('"').next())
+        .filter(|l| !l.starts_with('#') && !l.contains("://"))
+        .map(|l| {
+            let l = l.split('#').next().unwrap().replace("%20", " ");
+            page.parent().unwrap().join(l)
+        })
+        .collect()
+}
+
+/// A lone benchmark `clash` and a group `clash` both want
+/// `clash/report/index.html`: the benchmark keeps it, the group's page is
+/// `clash/report/group.html`, and every link of the index and of the
+/// member's page leads to a page that exists.
+#[test]
+fn a_lone_benchmark_and_a_group_of_the_same_name_both_get_their_page() {
+    let h = home("clash");
+    let out = Command::new(env!("CARGO_BIN_EXE_hostile"))
+        .args(with(&["--color", "never", "--sample-size", "10", "^clash"]))
+        .arg("--home")
+        .arg(&h)
+        .env("HOSTILE_CLASH", "1")
+        .env_remove("YARDSTICK_HOME")
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let report = h.join("clash").join("report");
+    let lone = std::fs::read_to_string(report.join("index.html")).unwrap();
+    let group = std::fs::read_to_string(report.join("group.html")).unwrap();
+    assert!(lone.contains("pdf.svg"), "the benchmark's page: {lone}");
+    assert!(group.contains("violin.svg"), "the group's page: {group}");
+    let member = h.join("clash").join("f").join("report").join("index.html");
+    let mut pages = vec![h.join("report").join("index.html"), member.clone()];
+    pages.extend(local_links(&h.join("report").join("index.html")));
+    let mut followed = 0;
+    for page in pages
+        .iter()
+        .filter(|p| p.extension().is_some_and(|e| e == "html"))
+    {
+        for link in local_links(page) {
+            assert!(
+                link.exists(),
+                "{} links to missing {}",
+                page.display(),
+                link.display()
+            );
+            followed += 1;
+        }
+    }
+    assert!(
+        local_links(&member)
+            .iter()
+            .any(|l| l.ends_with("clash/report/group.html")),
+        "the member's crumb leads to the group page"
+    );
+    assert!(followed > 5, "{followed} links followed");
+    let _ = std::fs::remove_dir_all(h);
+}

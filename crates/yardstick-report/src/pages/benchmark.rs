@@ -72,7 +72,11 @@ fn crumbs(r: &BenchmarkReport<'_>) -> Vec<(String, String)> {
     if r.record.directory_name.contains('/') {
         let group_dir = r.record.directory_name.split('/').next().unwrap_or("");
         crumbs.push((
-            format!("{up}{}/report/index.html", escape::href(group_dir)),
+            format!(
+                "{up}{}/report/{}",
+                escape::href(group_dir),
+                crate::GROUP_PAGE
+            ),
             r.record.group_id.clone(),
         ));
     }

@@ -71,7 +71,10 @@ pub(crate) fn render(summary: &Summary<'_>, members: &[StoredBenchmark], log_sca
         "All benchmarks".to_owned(),
     )];
     if summary.title != group_id {
-        crumbs.push(("../../report/index.html".to_owned(), group_id.to_owned()));
+        crumbs.push((
+            format!("../../report/{}", crate::GROUP_PAGE),
+            group_id.to_owned(),
+        ));
     }
     let mut page = Page::new(
         summary.title,

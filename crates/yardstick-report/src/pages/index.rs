@@ -100,8 +100,9 @@ pub(crate) fn table(benchmarks: &[StoredBenchmark], to_home: &str, by_group: boo
         if shown_in_group {
             let head = match group_dir {
                 Some(d) => format!(
-                    "<a href=\"{to_home}{}/report/index.html\">{}</a>",
+                    "<a href=\"{to_home}{}/report/{}\">{}</a>",
                     escape::href(d),
+                    crate::GROUP_PAGE,
                     escape::html(g)
                 ),
                 None => escape::html(g),
