@@ -173,8 +173,9 @@ fn import_cmd(i: &ImportArgs) -> Result<u8, Failure> {
     meta.label.clone_from(&i.label);
     let n = results.len();
     let id = db.record(&Run { meta, results }).map_err(other)?;
+    let plural = if n == 1 { "" } else { "s" };
     out(&format!(
-        "imported {n} benchmarks from {} as run {id}\n",
+        "imported {n} benchmark{plural} from {} as run {id}\n",
         i.path.display()
     ))?;
     Ok(0)

@@ -56,7 +56,8 @@ fn every_format_imports_into_the_history() {
         assert_eq!(
             text,
             format!(
-                "imported {n} benchmarks from {} as run {}\n",
+                "imported {n} benchmark{} from {} as run {}\n",
+                if *n == 1 { "" } else { "s" },
                 fixture(rel).display(),
                 i + 1
             )
@@ -134,7 +135,7 @@ fn real_criterion_and_yardstick_homes_import_and_compare() {
     let text = import(h, "criterion", "criterion/real-criterion-0.8");
     assert!(text.starts_with("imported 2 benchmarks from "), "{text}");
     let text = import(h, "criterion", "criterion/real-yardstick");
-    assert!(text.starts_with("imported 1 benchmarks from "), "{text}");
+    assert!(text.starts_with("imported 1 benchmark from "), "{text}");
     let o = run(h, &["history", "us_loop"]);
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(stdout(&o).starts_with("us_loop"), "{}", stdout(&o));
@@ -151,7 +152,7 @@ fn a_real_iai_callgrind_summary_imports_its_instruction_count() {
     let home = tempfile::tempdir().unwrap();
     let h = home.path();
     let text = import(h, "iai-callgrind", "iai-callgrind/real-0.16.1-summary.json");
-    assert!(text.starts_with("imported 1 benchmarks from "), "{text}");
+    assert!(text.starts_with("imported 1 benchmark from "), "{text}");
     let o = run(h, &["history", "bench_fibonacci"]);
     assert!(o.status.success(), "{}", stderr(&o));
     // iai-callgrind counted 1734 instructions for fibonacci(10) here.

@@ -7,9 +7,16 @@ use crate::record::{BenchResult, Interval};
 
 /// Parses the messages; lines of other kinds (`group-complete`) are skipped.
 pub fn parse(text: &str) -> Result<Vec<BenchResult>, String> {
+    parse_reader(text.as_bytes())
+}
+
+/// Parses the messages as they are read: one line in memory at a time,
+/// besides the results kept.
+pub fn parse_reader(input: impl std::io::BufRead) -> Result<Vec<BenchResult>, String> {
     let mut out: Vec<Option<BenchResult>> = Vec::new();
     let mut seen: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
-    for (i, line) in text.lines().enumerate() {
+    for (i, line) in input.lines().enumerate() {
+        let line = line.map_err(|e| format!("line {}: {e}", i + 1))?;
         let line = line.trim();
         if line.is_empty() {
             continue;

@@ -97,6 +97,12 @@ pub fn parse_text(format: Format, text: &str) -> Result<Vec<BenchResult>, String
         Format::IaiCallgrind => iai::parse(text)?,
         Format::TastyBench => tasty::parse(text)?,
     };
+    checked(Ok(results))
+}
+
+/// The results, unless there are none or one is impossible.
+fn checked(results: Result<Vec<BenchResult>, String>) -> Result<Vec<BenchResult>, String> {
+    let results = results?;
     if results.is_empty() {
         return Err("no benchmark results in it".into());
     }
@@ -106,10 +112,53 @@ pub fn parse_text(format: Format, text: &str) -> Result<Vec<BenchResult>, String
     Ok(results)
 }
 
-/// The largest file `import` reads: larger ones (or endless streams such
-/// as /dev/zero) are refused with one line rather than read until memory
-/// runs out.
+/// The largest JSON document `import` reads (google-benchmark, pyperf,
+/// hyperfine, nanobench, iai-callgrind's summaries): one document is parsed
+/// whole, so a larger one (or an endless stream such as /dev/zero) is
+/// refused with one line rather than read until memory runs out. The line
+/// formats (cargo-criterion's messages, tasty-bench's CSV) are streamed
+/// instead, with no limit on their size: see [`MAX_LINE_BYTES`].
 pub const MAX_IMPORT_BYTES: u64 = 64 << 20;
+
+/// The longest line of a streamed format: memory stays bounded by what is
+/// kept plus one line, even on a stream without line breaks.
+pub const MAX_LINE_BYTES: usize = 64 << 20;
+
+/// A reader that fails once a line grows past [`MAX_LINE_BYTES`].
+struct LineBounded<R> {
+    inner: R,
+    since_newline: usize,
+}
+
+impl<R: std::io::Read> std::io::Read for LineBounded<R> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        self.since_newline = match buf[..n].iter().rposition(|&b| b == b'\n') {
+            Some(i) => n - i - 1,
+            None => self.since_newline + n,
+        };
+        if self.since_newline > MAX_LINE_BYTES {
+            return Err(std::io::Error::new(
+                std::io::ErrorKind::InvalidData,
+                format!("a line longer than {} MiB", MAX_LINE_BYTES >> 20),
+            ));
+        }
+        Ok(n)
+    }
+}
+
+/// `path` as a buffered stream of lines no longer than [`MAX_LINE_BYTES`].
+fn stream(path: &Path) -> Result<impl std::io::BufRead, String> {
+    let f = std::fs::File::open(path)
+        .map_err(|e| format!("{}: cannot read it: {e}", path.display()))?;
+    Ok(std::io::BufReader::with_capacity(
+        1 << 16,
+        LineBounded {
+            inner: f,
+            since_newline: 0,
+        },
+    ))
+}
 
 /// Rejects values no measurement can have: a typical time of zero or less,
 /// or negative sample values (they would show as "latest -1.0000 s" and
@@ -159,6 +208,21 @@ pub fn import(format: Format, path: &Path) -> Result<Vec<BenchResult>, String> {
     match format {
         Format::Criterion => criterion_home::read(path),
         Format::IaiCallgrind if path.is_dir() => iai::read_dir(path),
+        Format::CargoCriterion | Format::TastyBench => {
+            let lines = stream(path)?;
+            let results = if format == Format::TastyBench {
+                tasty::parse_reader(lines)
+            } else {
+                cargo_criterion::parse_reader(lines)
+            };
+            checked(results).map_err(|e| {
+                format!(
+                    "{}: not a valid {} file: {e}",
+                    path.display(),
+                    format.name()
+                )
+            })
+        }
         _ => {
             let text = read_bounded(path)?;
             parse_text(format, &text).map_err(|e| {

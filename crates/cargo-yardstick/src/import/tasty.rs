@@ -6,10 +6,15 @@ use crate::record::{BenchResult, Interval};
 
 /// Parses the file.
 pub fn parse(text: &str) -> Result<Vec<BenchResult>, String> {
+    parse_reader(text.as_bytes())
+}
+
+/// Parses the file as it is read: only the rows are kept.
+pub fn parse_reader(input: impl std::io::Read) -> Result<Vec<BenchResult>, String> {
     let mut reader = csv::ReaderBuilder::new()
         .has_headers(true)
         .flexible(true)
-        .from_reader(text.as_bytes());
+        .from_reader(input);
     let headers = reader
         .headers()
         .map_err(|e| format!("cannot read the header: {e}"))?
