@@ -289,6 +289,87 @@ fn compare_given_new(
         welch_t(mean_old, var_old, fo, mean_new, var_new, fnw)
     };
 
+    let old_resampled = resampled_means_and_medians(old, cfg);
+    let relative = |new: &[f64], old: &[f64]| -> Vec<f64> {
+        new.iter().zip(old).map(|(n, o)| n / o - 1.0).collect()
+    };
+    let changes = [
+        relative(new_means, &old_resampled[0]),
+        relative(new_medians, &old_resampled[1]),
+    ];
+    let t_dist = null_t_distribution(old, new, t, no_spread, cfg);
+    let mut changes = changes.into_iter();
+    let d = ChangeDistributions {
+        t: t_dist,
+        mean: changes.next().unwrap_or_default(),
+        median: changes.next().unwrap_or_default(),
+    };
+
+    let p_value = if no_spread {
+        1.0
+    } else {
+        let extreme = d.t.iter().filter(|x| x.abs() >= t.abs()).count();
+        extreme as f64 / d.t.len() as f64
+    };
+    let c = cfg.confidence;
+    let mean = Estimate::from_distribution(mean_new / mean_old - 1.0, &d.mean, c);
+    let median = Estimate::from_distribution(med_new / med_old - 1.0, &d.median, c);
+    let verdict = verdict_of(p_value, &mean, cfg);
+    Ok((
+        Change {
+            mean,
+            median,
+            p_value,
+            t,
+            verdict,
+        },
+        d,
+    ))
+}
+
+/// The baseline's resampled means and medians: each sample is resampled on
+/// its own. The baseline draws from streams of its own: on the new run's
+/// streams, two samples of one size would be resampled at the same
+/// positions.
+fn resampled_means_and_medians(old: &[f64], cfg: &ChangeConfig) -> Vec<Vec<f64>> {
+    let no = old.len();
+    run(
+        cfg.nresamples,
+        cfg.seed ^ OLD_STREAMS,
+        2,
+        no,
+        || vec![0u32; no],
+        |co: &mut Vec<u32>, rng: &mut Rng, row: &mut [f64]| {
+            resample::draw_counts(rng, co, no);
+            let sum: f64 = old
+                .iter()
+                .zip(co.iter())
+                .map(|(&x, &c)| f64::from(c) * x)
+                .sum();
+            row[0] = sum / no as f64;
+            row[1] = resample::median(old, co, no);
+        },
+    )
+}
+
+/// The null distribution of Welch's t: two groups of the samples' sizes
+/// drawn from the pooled data (`old` and `new` sorted), `t` the observed
+/// statistic.
+///
+/// It is drawn in stages: a Monte Carlo p-value far from the significance
+/// level after the first stage would not change side with more resamples,
+/// so the rest are drawn only when it is close (Besag and Clifford's
+/// sequential p-value, with a margin of 4 standard errors).
+fn null_t_distribution(
+    old: &[f64],
+    new: &[f64],
+    t: f64,
+    no_spread: bool,
+    cfg: &ChangeConfig,
+) -> Vec<f64> {
+    let (no, nn) = (old.len(), new.len());
+    let (fo, fnw) = (no as f64, nn as f64);
+    let (mean_old, mean_new) = (mean_unchecked(old), mean_unchecked(new));
     // The pooled data, shifted by their mean so that one-pass sums of
     // squares stay exact for values far from zero.
     let shift = (mean_old * fo + mean_new * fnw) / (fo + fnw);
@@ -324,43 +405,6 @@ fn compare_given_new(
         let var = ((ss - s * s / k) / (k - 1.0)).max(0.0);
         (s / k, var)
     };
-    let resampled = |rng: &mut Rng, sorted: &[f64], counts: &mut [u32]| {
-        let m = sorted.len();
-        resample::draw_counts(rng, counts, m);
-        let sum: f64 = sorted
-            .iter()
-            .zip(counts.iter())
-            .map(|(&x, &c)| f64::from(c) * x)
-            .sum();
-        (sum / m as f64, resample::median(sorted, counts, m))
-    };
-    // Relative changes: each sample resampled on its own, every resample.
-    // The baseline draws from streams of its own: on the new run's streams,
-    // two samples of one size would be resampled at the same positions.
-    let old_resampled = run(
-        cfg.nresamples,
-        cfg.seed ^ OLD_STREAMS,
-        2,
-        no,
-        || vec![0u32; no],
-        |co: &mut Vec<u32>, rng: &mut Rng, row: &mut [f64]| {
-            let (mo, medo) = resampled(rng, old, co);
-            row[0] = mo;
-            row[1] = medo;
-        },
-    );
-    let relative = |new: &[f64], old: &[f64]| -> Vec<f64> {
-        new.iter().zip(old).map(|(n, o)| n / o - 1.0).collect()
-    };
-    let changes = [
-        relative(new_means, &old_resampled[0]),
-        relative(new_medians, &old_resampled[1]),
-    ];
-    // The null distribution of t (two groups drawn from the pooled data), in
-    // stages: a Monte Carlo p-value far from the significance level after
-    // the first stage would not change side with more resamples, so the
-    // rest are drawn only when it is close (Besag and Clifford's sequential
-    // p-value, with a margin of 4 standard errors).
     let t_seed = cfg.seed ^ 0x7465_7374_5f74_0000;
     let null_t = |first: u64, count: usize| {
         run_from(
@@ -390,33 +434,7 @@ fn compare_given_new(
             t_dist.extend(null_t(chunks_done, cfg.nresamples - first_stage));
         }
     }
-    let mut changes = changes.into_iter();
-    let d = ChangeDistributions {
-        t: t_dist,
-        mean: changes.next().unwrap_or_default(),
-        median: changes.next().unwrap_or_default(),
-    };
-
-    let p_value = if no_spread {
-        1.0
-    } else {
-        let extreme = d.t.iter().filter(|x| x.abs() >= t.abs()).count();
-        extreme as f64 / d.t.len() as f64
-    };
-    let c = cfg.confidence;
-    let mean = Estimate::from_distribution(mean_new / mean_old - 1.0, &d.mean, c);
-    let median = Estimate::from_distribution(med_new / med_old - 1.0, &d.median, c);
-    let verdict = verdict_of(p_value, &mean, cfg);
-    Ok((
-        Change {
-            mean,
-            median,
-            p_value,
-            t,
-            verdict,
-        },
-        d,
-    ))
+    t_dist
 }
 
 #[cfg(test)]

@@ -128,18 +128,8 @@ pub fn estimates(
     estimates_with_distributions(iters, values, linear, cfg).map(|(e, _)| e)
 }
 
-/// [`estimates`], also returning the bootstrap distributions (for the
-/// probability-density plots of a report).
-///
-/// # Errors
-///
-/// As [`estimates`].
-pub fn estimates_with_distributions(
-    iters: &[f64],
-    values: &[f64],
-    linear: bool,
-    cfg: &BootstrapConfig,
-) -> Result<(Estimates, Distributions), StatsError> {
+/// The checks of [`estimates`]' input.
+fn check_input(iters: &[f64], values: &[f64], cfg: &BootstrapConfig) -> Result<(), StatsError> {
     cfg.check()?;
     if iters.len() != values.len() {
         return Err(StatsError::LengthMismatch {
@@ -156,7 +146,23 @@ pub fn estimates_with_distributions(
     if iters.iter().any(|&x| x <= 0.0) {
         return Err(StatsError::NonPositiveIterations);
     }
+    Ok(())
+}
 
+/// [`estimates`], also returning the bootstrap distributions (for the
+/// probability-density plots of a report).
+///
+/// # Errors
+///
+/// As [`estimates`].
+pub fn estimates_with_distributions(
+    iters: &[f64],
+    values: &[f64],
+    linear: bool,
+    cfg: &BootstrapConfig,
+) -> Result<(Estimates, Distributions), StatsError> {
+    check_input(iters, values, cfg)?;
+    let n = values.len();
     // Sort the samples once, by per-iteration value and then by the pair
     // itself. Every statistic below is computed from this order, so the
     // results are exactly (bit for bit) invariant to the order of the input;
