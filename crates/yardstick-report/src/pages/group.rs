@@ -31,39 +31,7 @@ pub(crate) fn render(summary: &Summary<'_>, members: &[StoredBenchmark], log_sca
     let mut files: Files = Vec::new();
     let group_id = summary.group_id;
     let prefix = format!("{group_id}/");
-    let plot_members: Vec<Member> = members
-        .iter()
-        .map(|b| {
-            let e = &b.estimates;
-            let typical = e.slope.as_ref().unwrap_or(&e.mean);
-            Member {
-                label: b
-                    .record
-                    .full_id
-                    .strip_prefix(&prefix)
-                    .unwrap_or(&b.record.full_id)
-                    .to_owned(),
-                series: b
-                    .record
-                    .function_id
-                    .clone()
-                    .unwrap_or_else(|| group_id.to_owned()),
-                input: b
-                    .record
-                    .value_str
-                    .as_deref()
-                    .and_then(|v| v.trim().parse::<f64>().ok())
-                    .filter(|v| v.is_finite()),
-                averages: b.sample.averages(),
-                typical: EstimateValue::from(typical).to_estimate(),
-                throughput: b
-                    .record
-                    .throughput
-                    .as_ref()
-                    .and_then(|t| throughput_parts(t).into_iter().next()),
-            }
-        })
-        .collect();
+    let plot_members = plot_members(members, group_id);
     let unit = members.first().map_or("ns", |b| b.unit.as_str());
     let to_home = summary.to_home;
     let mut crumbs = vec![(
@@ -122,6 +90,67 @@ pub(crate) fn render(summary: &Summary<'_>, members: &[StoredBenchmark], log_sca
         "",
     );
     page.end_section();
+    over_inputs(&mut page, &mut files, &plot_members, unit, log_scale);
+    page.section("Benchmarks", "");
+    page.raw(&index::table(members, to_home, false));
+    page.end_section();
+    page.section(
+        "Small plots",
+        "each benchmark's density and regression (or iteration times)",
+    );
+    page.raw(&thumbnails(members, to_home, &prefix));
+    page.end_section();
+    files.push(("index.html".to_owned(), page.finish()));
+    files
+}
+
+/// The members as the plots take them: label within the group, series
+/// (the function), numeric input, samples, typical estimate, throughput.
+fn plot_members(members: &[StoredBenchmark], group_id: &str) -> Vec<Member> {
+    let prefix = format!("{group_id}/");
+    members
+        .iter()
+        .map(|b| {
+            let e = &b.estimates;
+            let typical = e.slope.as_ref().unwrap_or(&e.mean);
+            Member {
+                label: b
+                    .record
+                    .full_id
+                    .strip_prefix(&prefix)
+                    .unwrap_or(&b.record.full_id)
+                    .to_owned(),
+                series: b
+                    .record
+                    .function_id
+                    .clone()
+                    .unwrap_or_else(|| group_id.to_owned()),
+                input: b
+                    .record
+                    .value_str
+                    .as_deref()
+                    .and_then(|v| v.trim().parse::<f64>().ok())
+                    .filter(|v| v.is_finite()),
+                averages: b.sample.averages(),
+                typical: EstimateValue::from(typical).to_estimate(),
+                throughput: b
+                    .record
+                    .throughput
+                    .as_ref()
+                    .and_then(|t| throughput_parts(t).into_iter().next()),
+            }
+        })
+        .collect()
+}
+
+/// Line charts of time and throughput over the inputs, when they vary.
+fn over_inputs(
+    page: &mut Page,
+    files: &mut Files,
+    plot_members: &[Member],
+    unit: &str,
+    log_scale: bool,
+) {
     // Lines over the inputs only when the inputs vary (as Criterion.rs):
     // an input across the functions is one point per function.
     let first_input = plot_members.iter().find_map(|m| m.input);
@@ -129,10 +158,10 @@ pub(crate) fn render(summary: &Summary<'_>, members: &[StoredBenchmark], log_sca
         .iter()
         .any(|m| m.input.is_some() && m.input != first_input);
     let line = varied
-        .then(|| lines(&plot_members, unit, log_scale, WIDE))
+        .then(|| lines(plot_members, unit, log_scale, WIDE))
         .flatten();
     let thrpt = if unit == "ns" && varied {
-        throughput(&plot_members, log_scale, WIDE)
+        throughput(plot_members, log_scale, WIDE)
     } else {
         None
     };
@@ -167,17 +196,6 @@ pub(crate) fn render(summary: &Summary<'_>, members: &[StoredBenchmark], log_sca
         page.raw("</div>");
         page.end_section();
     }
-    page.section("Benchmarks", "");
-    page.raw(&index::table(members, to_home, false));
-    page.end_section();
-    page.section(
-        "Small plots",
-        "each benchmark's density and regression (or iteration times)",
-    );
-    page.raw(&thumbnails(members, to_home, &prefix));
-    page.end_section();
-    files.push(("index.html".to_owned(), page.finish()));
-    files
 }
 
 /// Each member's small plots (`pdf_small.svg`, and `regression_small.svg` or
