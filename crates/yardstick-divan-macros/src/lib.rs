@@ -152,6 +152,65 @@ fn register_fn(options: &Options, sig: &syn::Signature) -> Result<Tokens, Tokens
     let krate = options.krate();
     let p = quote!(#krate::__private);
     let ident = &sig.ident;
+    let (has_bencher, n_args) = check_arguments(options, sig)?;
+    let generic_lists = generic_lists(options, sig, &p)?;
+    let consts_len = match &options.consts {
+        Some(syn::Expr::Array(_)) | None => quote!(usize::MAX),
+        Some(path) => quote!(#path.len()),
+    };
+    // Every combination of the generic parameters.
+    let mut combos: Vec<Vec<&(Tokens, Tokens, Tokens)>> = vec![Vec::new()];
+    for list in &generic_lists {
+        combos = combos
+            .into_iter()
+            .flat_map(|c| {
+                list.iter().map(move |item| {
+                    let mut c = c.clone();
+                    c.push(item);
+                    c
+                })
+            })
+            .collect();
+    }
+    let leaves = combos.into_iter().map(|combo| {
+        let names: Vec<&Tokens> = combo.iter().map(|c| &c.0).collect();
+        let values: Vec<&Tokens> = combo.iter().map(|c| &c.1).collect();
+        let indices: Vec<&Tokens> = combo.iter().map(|c| &c.2).collect();
+        let call_path = if values.is_empty() {
+            quote!(#ident)
+        } else {
+            quote!(#ident::<#(#values),*>)
+        };
+        let call = match (has_bencher, n_args) {
+            (true, 0) => quote!(#call_path(__b)),
+            (false, 0) => quote!(__b.bench(#call_path)),
+            (true, _) => quote!(#call_path(__b, #p::Arg::get(__a))),
+            (false, _) => quote!(__b.bench(move || #call_path(#p::Arg::get(__a)))),
+        };
+        let push = if n_args == 0 {
+            quote! {
+                __r.leaf(::std::vec![#(#names),*], move |__b: #krate::Bencher<'_, '_>| { #call; });
+            }
+        } else {
+            let args = options.args.as_ref().expect("checked above");
+            quote! {
+                for __a in #p::leak_args(#args) {
+                    let mut __names: ::std::vec::Vec<::std::string::String> = ::std::vec![#(#names),*];
+                    __names.push(#p::ToStringHelper(__a).to_string());
+                    __r.leaf(__names, move |__b: #krate::Bencher<'_, '_>| { #call; });
+                }
+            }
+        };
+        quote! {
+            if #p::in_range(&[#(#indices),*], #consts_len) { #push }
+        }
+    });
+    Ok(quote!(#(#leaves)*))
+}
+
+/// Whether the benchmark takes a `Bencher`, and how many arguments it takes
+/// besides; an error where the options and the signature disagree.
+fn check_arguments(options: &Options, sig: &syn::Signature) -> Result<(bool, usize), Tokens> {
     let inputs: Vec<&syn::FnArg> = sig.inputs.iter().collect();
     let has_bencher = inputs.first().is_some_and(|a| is_bencher(a));
     let n_args = inputs.len() - usize::from(has_bencher);
@@ -173,8 +232,19 @@ fn register_fn(options: &Options, sig: &syn::Signature) -> Result<Tokens, Tokens
             "`args` needs the function to take an argument",
         ));
     }
-    // Generic parameters in order, each with its list of (name, value).
-    let mut generic_lists: Vec<Vec<(Tokens, Tokens, Tokens)>> = Vec::new();
+    Ok((has_bencher, n_args))
+}
+
+/// One entry per generic parameter, in order: the (name, value, index in
+/// `consts`) of each type or constant it is instantiated with.
+type GenericLists = Vec<Vec<(Tokens, Tokens, Tokens)>>;
+
+fn generic_lists(
+    options: &Options,
+    sig: &syn::Signature,
+    p: &Tokens,
+) -> Result<GenericLists, Tokens> {
+    let mut generic_lists: GenericLists = Vec::new();
     for param in &sig.generics.params {
         match param {
             syn::GenericParam::Lifetime(_) => {}
@@ -230,58 +300,7 @@ fn register_fn(options: &Options, sig: &syn::Signature) -> Result<Tokens, Tokens
             }
         }
     }
-    let consts_len = match &options.consts {
-        Some(syn::Expr::Array(_)) | None => quote!(usize::MAX),
-        Some(path) => quote!(#path.len()),
-    };
-    // Every combination of the generic parameters.
-    let mut combos: Vec<Vec<&(Tokens, Tokens, Tokens)>> = vec![Vec::new()];
-    for list in &generic_lists {
-        combos = combos
-            .into_iter()
-            .flat_map(|c| {
-                list.iter().map(move |item| {
-                    let mut c = c.clone();
-                    c.push(item);
-                    c
-                })
-            })
-            .collect();
-    }
-    let leaves = combos.into_iter().map(|combo| {
-        let names: Vec<&Tokens> = combo.iter().map(|c| &c.0).collect();
-        let values: Vec<&Tokens> = combo.iter().map(|c| &c.1).collect();
-        let indices: Vec<&Tokens> = combo.iter().map(|c| &c.2).collect();
-        let call_path = if values.is_empty() {
-            quote!(#ident)
-        } else {
-            quote!(#ident::<#(#values),*>)
-        };
-        let call = match (has_bencher, n_args) {
-            (true, 0) => quote!(#call_path(__b)),
-            (false, 0) => quote!(__b.bench(#call_path)),
-            (true, _) => quote!(#call_path(__b, #p::Arg::get(__a))),
-            (false, _) => quote!(__b.bench(move || #call_path(#p::Arg::get(__a)))),
-        };
-        let push = if n_args == 0 {
-            quote! {
-                __r.leaf(::std::vec![#(#names),*], move |__b: #krate::Bencher<'_, '_>| { #call; });
-            }
-        } else {
-            let args = options.args.as_ref().expect("checked above");
-            quote! {
-                for __a in #p::leak_args(#args) {
-                    let mut __names: ::std::vec::Vec<::std::string::String> = ::std::vec![#(#names),*];
-                    __names.push(#p::ToStringHelper(__a).to_string());
-                    __r.leaf(__names, move |__b: #krate::Bencher<'_, '_>| { #call; });
-                }
-            }
-        };
-        quote! {
-            if #p::in_range(&[#(#indices),*], #consts_len) { #push }
-        }
-    });
-    Ok(quote!(#(#leaves)*))
+    Ok(generic_lists)
 }
 
 /// Whether a parameter is divan's `Bencher` (by its type's last segment).
