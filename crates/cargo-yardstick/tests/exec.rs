@@ -378,7 +378,7 @@ fn report_saves_criterion_files_and_writes_the_pages() {
     let html = std::fs::read_to_string(&index).unwrap();
     // Listed under the group exec, by name, linking to their pages.
     assert!(
-        html.contains(r#"<a href="../exec/report/index.html">exec</a>"#),
+        html.contains(r#"<a href="../exec/report/group.html">exec</a>"#),
         "{html}"
     );
     assert!(

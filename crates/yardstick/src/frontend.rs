@@ -175,3 +175,7 @@ pub fn group_criterion<'g, M: Measurement>(g: &'g BenchmarkGroup<'_, M>) -> &'g 
 pub fn record_failure(id: &str) {
     crate::state::record_failure(id);
 }
+
+/// Criterion.rs's `estimates.json` entries from the statistics' estimates:
+/// the one conversion, for `cargo yardstick`'s files as for the harness's.
+pub use crate::store::{estimate_file, estimates_file};

@@ -13,12 +13,12 @@
 use std::path::{Path, PathBuf};
 
 use crate::atomic::write_atomic;
+use yardstick::frontend::{estimate_file, estimates_file};
 use yardstick_format::criterion::{
-    raw_csv, BenchmarkRecord, ChangeFile, ConfidenceInterval, EstimateFile, EstimatesFile, RawRow,
-    SamplingMode, SavedSample,
+    raw_csv, BenchmarkRecord, ChangeFile, RawRow, SamplingMode, SavedSample,
 };
 use yardstick_report::{write_benchmark_from_disk, write_group, write_index, RegenerateOptions};
-use yardstick_stats::{classify, compare, estimates, BootstrapConfig, ChangeConfig, Estimate};
+use yardstick_stats::{classify, compare, estimates, BootstrapConfig, ChangeConfig};
 
 /// The group every exec benchmark belongs to.
 pub const GROUP: &str = "exec";
@@ -58,18 +58,6 @@ pub fn record(name: &str) -> BenchmarkRecord {
     }
 }
 
-fn estimate_file(e: &Estimate) -> EstimateFile {
-    EstimateFile {
-        confidence_interval: ConfidenceInterval {
-            confidence_level: e.confidence,
-            lower_bound: e.lower,
-            upper_bound: e.upper,
-        },
-        point_estimate: e.point,
-        standard_error: e.standard_error,
-    }
-}
-
 fn json<T: serde::Serialize>(v: &T) -> Vec<u8> {
     serde_json::to_vec(v).expect("plain data serialises")
 }
@@ -85,13 +73,7 @@ fn files(t: &Timed<'_>, s: Settings) -> Result<Vec<(&'static str, Vec<u8>)>, Str
     };
     let e = estimates(&iters, t.ns, false, &cfg)
         .map_err(|e| format!("'{}': no report: {e}", t.name))?;
-    let est = EstimatesFile {
-        mean: estimate_file(&e.mean),
-        median: estimate_file(&e.median),
-        median_abs_dev: estimate_file(&e.mad),
-        slope: e.slope.as_ref().map(estimate_file),
-        std_dev: estimate_file(&e.std_dev),
-    };
+    let est = estimates_file(&e);
     let sample = SavedSample {
         sampling_mode: SamplingMode::Flat,
         iters,

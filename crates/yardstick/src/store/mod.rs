@@ -76,7 +76,7 @@ fn file_kind(path: &Path) -> String {
 }
 
 /// An estimate in Criterion.rs's form.
-pub(crate) fn estimate_file(e: &yardstick_stats::Estimate) -> EstimateFile {
+pub fn estimate_file(e: &yardstick_stats::Estimate) -> EstimateFile {
     EstimateFile {
         confidence_interval: ConfidenceInterval {
             confidence_level: e.confidence,
@@ -89,7 +89,7 @@ pub(crate) fn estimate_file(e: &yardstick_stats::Estimate) -> EstimateFile {
 }
 
 /// The estimates in Criterion.rs's form.
-pub(crate) fn estimates_file(e: &yardstick_stats::Estimates) -> EstimatesFile {
+pub fn estimates_file(e: &yardstick_stats::Estimates) -> EstimatesFile {
     EstimatesFile {
         mean: estimate_file(&e.mean),
         median: estimate_file(&e.median),
