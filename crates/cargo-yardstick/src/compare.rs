@@ -315,7 +315,7 @@ mod tests {
         assert!(rows[4..].iter().all(|r| r.survives_fdr));
         assert_eq!(
             fdr.line(),
-            "3 of 10 benchmarks changed one by one; with the false-discovery rate across them held at 5%, 1 remain (about 0.05 of them expected to be false): a"
+            "3 of 10 benchmarks changed one by one; with the false-discovery rate across them held at 5%, 1 remains (about 0.05 of them expected to be false): a"
         );
     }
 

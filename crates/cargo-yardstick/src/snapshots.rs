@@ -1,5 +1,5 @@
 //! Snapshot tests of the tables `cargo yardstick` prints: `compare` and
-//! `check` (terminal and markdown) and `calibrate`. The rows are fixed
+//! `check` (terminal and markdown), `calibrate` and `ab`. The rows are fixed
 //! values, so the text is the same on every machine; a change of format
 //! shows as a reviewed diff of `snapshots/*.snap`.
 
@@ -124,4 +124,81 @@ fn calibrate_table() {
         drift("once", &[7.5], None),
     ];
     insta::assert_snapshot!("calibrate", drift_table(&rows));
+}
+
+#[test]
+fn check_summaries() {
+    use crate::check::{summary, Limits};
+    let limits = Limits {
+        threshold: 0.05,
+        exact_threshold: 0.0,
+    };
+    let (failing, names) = summary(&comparison(), &limits, "main (abc1234)", "latest");
+    assert_eq!(names, ["fib/10", "count"]);
+    insta::assert_snapshot!("check_fail", failing);
+    let mut quiet = comparison();
+    quiet
+        .rows
+        .retain(|r| r.verdict != Verdict::Regressed && r.unit == "ns");
+    let (passing, names) = summary(&quiet, &limits, "main (abc1234)", "latest");
+    assert!(names.is_empty());
+    insta::assert_snapshot!("check_pass", passing);
+}
+
+#[test]
+fn ab_tables() {
+    use crate::ab::verdict::{markdown, terminal, Header, Outcome, Paired, Row as AbRow};
+    use yardstick_stats::paired::RatioInterval;
+    let measured = |ratio: f64, lower: f64, upper: f64, survives_fdr: bool| {
+        Outcome::Measured(Paired {
+            a: 1250.0,
+            b: 1250.0 * ratio,
+            interval: Some(RatioInterval {
+                ratio,
+                lower,
+                upper,
+                coverage: 0.95,
+                rounds: 48,
+            }),
+            p_value: Some(0.01),
+            rounds: 48,
+            pairs: 8,
+            seconds: 0.9,
+            survives_fdr,
+        })
+    };
+    let rows = [
+        AbRow {
+            id: "fib/20".into(),
+            outcome: measured(1.031, 1.012, 1.049, true),
+        },
+        AbRow {
+            id: "parse|json".into(),
+            outcome: measured(0.998, 0.991, 1.004, true),
+        },
+        AbRow {
+            id: "sort/1k".into(),
+            outcome: measured(1.02, 1.001, 1.04, false),
+        },
+        AbRow {
+            id: "new/only".into(),
+            outcome: Outcome::OnlyB,
+        },
+        AbRow {
+            id: "old/only".into(),
+            outcome: Outcome::OnlyA,
+        },
+        AbRow {
+            id: "panics".into(),
+            outcome: Outcome::Failed("panicked at src/lib.rs:3:5: boom".into()),
+        },
+    ];
+    let header = Header {
+        a: "HEAD (abc1234)".into(),
+        b: "working tree".into(),
+        how: "8 worker pairs in lock-step, ABBA rounds".into(),
+    };
+    let fdr = Some("Compared 3 benchmarks: 2 changed one by one; 1 remains: fib/20");
+    insta::assert_snapshot!("ab_terminal", terminal(&header, &rows, fdr));
+    insta::assert_snapshot!("ab_markdown", markdown(&header, &rows, fdr));
 }

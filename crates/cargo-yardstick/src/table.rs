@@ -4,13 +4,17 @@ use std::fmt::Write;
 
 use crate::compare::{verdict_word, Comparison, Row};
 
-/// Formats a value in its unit, scaling nanoseconds to a readable unit.
+/// Formats a value in its unit, scaling nanoseconds to a readable unit;
+/// other units (instructions, bytes) with no trailing zeros: counts are
+/// whole numbers.
 #[must_use]
 pub fn value(v: f64, unit: &str) -> String {
     if unit == "ns" {
         yardstick_format::units::fixed(v, 4)
     } else {
-        format!("{v:.6} {unit}")
+        let text = format!("{v:.6}");
+        let text = text.trim_end_matches('0').trim_end_matches('.');
+        format!("{text} {unit}")
     }
 }
 

@@ -60,15 +60,16 @@ pub fn control_fdr(p: &[f64], q: f64) -> FdrOutcome {
 
 /// The words every summary of [`control_fdr`] ends with, so that the
 /// harness and `cargo yardstick` say it alike: `with the false-discovery
-/// rate across them held at 5%, 1 remain (about 0.05 of them expected to
+/// rate across them held at 5%, 1 remains (about 0.05 of them expected to
 /// be false): parse/json`, or, when none survives, `…, 0 remain (the others
 /// are what chance alone flags among this many)`.
 #[must_use]
 pub fn survivors_clause(q: f64, kept: &[&str]) -> String {
     let head = format!(
-        "with the false-discovery rate across them held at {:.0}%, {} remain",
+        "with the false-discovery rate across them held at {:.0}%, {} remain{}",
         q * 100.0,
-        kept.len()
+        kept.len(),
+        if kept.len() == 1 { "s" } else { "" }
     );
     if kept.is_empty() {
         format!("{head} (the others are what chance alone flags among this many)")

@@ -115,7 +115,7 @@ fn a_lone_change_among_many_is_held_to_the_false_discovery_rate() {
     // p = 0).
     rows[0] = row("clear", &[1.1; 6]);
     let line = control(&mut rows, 0.05).unwrap();
-    assert!(line.ends_with("1 remain (about 0.05 of them expected to be false): clear"));
+    assert!(line.ends_with("1 remains (about 0.05 of them expected to be false): clear"));
     assert!(rows[0].regressed(0.0));
     // Nothing to control with a single benchmark.
     assert_eq!(control(&mut rows[..1], 0.05), None);
@@ -155,7 +155,7 @@ Lock-step.
 | `gone` | — | — | — | — | only in A |
 | `boom` | — | — | — | — | failed: A's worker: panicked |
 
-1 of 2 benchmarks changed one by one; with the false-discovery rate across them held at 5%, 1 remain (about 0.05 of them expected to be false): fib/20
+1 of 2 benchmarks changed one by one; with the false-discovery rate across them held at 5%, 1 remains (about 0.05 of them expected to be false): fib/20
 ";
     assert_eq!(md, expected);
     let t = terminal(&h, &rows, fdr.as_deref());
