@@ -225,10 +225,11 @@ impl Stats {
                 String::new(),
             ]
         };
+        // divan indents the first column's values under their label.
         let counts = |v: [f64; 4]| -> [String; 6] {
             let c = v.map(four_digits);
             [
-                c[0].clone(),
+                format!("  {}", c[0]),
                 c[1].clone(),
                 c[2].clone(),
                 c[3].clone(),
@@ -239,7 +240,7 @@ impl Stats {
         let sizes = |v: [f64; 4]| -> [String; 6] {
             let c = v.map(|b| bytes(b, bytes_format));
             [
-                c[0].clone(),
+                format!("  {}", c[0]),
                 c[1].clone(),
                 c[2].clone(),
                 c[3].clone(),
@@ -327,5 +328,86 @@ mod tests {
             header("math", 8),
             "math      fastest       │ slowest       │ median        │ mean          │ samples │ iters"
         );
+    }
+
+    /// divan's tree table for a made-up suite: nested groups, arguments, a
+    /// bytes and an items counter in both byte formats, and allocations.
+    /// The text is the spec: a change of format shows as a reviewed diff.
+    #[test]
+    fn the_tree_table() {
+        use crate::counter::{AnyCounter, CounterSet, Kind};
+        let with_alloc = |iters, ns, alloc: [i128; 5]| Sample {
+            alloc,
+            ..sample(iters, ns)
+        };
+        let plain = [sample(100, 1_000), sample(100, 1_200), sample(100, 1_100)];
+        let allocating = [
+            with_alloc(10, 5_000, [10, 10, 0, 640, 0]),
+            with_alloc(10, 7_000, [10, 10, 0, 640, 0]),
+            with_alloc(10, 6_000, [20, 20, 10, 1_280, 0]),
+        ];
+        let mut counters = CounterSet::default();
+        counters.set(AnyCounter {
+            kind: Kind::Bytes,
+            count: 4_096,
+        });
+        counters.set(AnyCounter {
+            kind: Kind::Items,
+            count: 64,
+        });
+        let width = 17;
+        let mut out = vec![header("workloads", width)];
+        let leaf = |out: &mut Vec<String>,
+                    last: &[bool],
+                    label: &str,
+                    samples: &[Sample],
+                    c: &CounterSet,
+                    f| {
+            let st = Stats::of(samples).unwrap();
+            out.push(line(
+                &format!("{}{label}", prefix(last)),
+                width,
+                &st.time_cells(),
+            ));
+            for row in st.extra_rows(samples, c, f) {
+                out.push(line(&continuation(last), width, &row));
+            }
+        };
+        let none = CounterSet::default();
+        leaf(
+            &mut out,
+            &[false],
+            "add",
+            &plain,
+            &none,
+            BytesFormat::Decimal,
+        );
+        leaf(
+            &mut out,
+            &[false],
+            "alloc_vec",
+            &allocating,
+            &none,
+            BytesFormat::Decimal,
+        );
+        out.push(format!("{}copy", prefix(&[true])));
+        leaf(
+            &mut out,
+            &[true, false],
+            "4096",
+            &plain,
+            &counters,
+            BytesFormat::Decimal,
+        );
+        leaf(
+            &mut out,
+            &[true, true],
+            "4096 binary",
+            &plain,
+            &counters,
+            BytesFormat::Binary,
+        );
+        out.push(empty(&format!("{}ignored", prefix(&[true, true])), width));
+        insta::assert_snapshot!("divan_tree_table", out.join("\n"));
     }
 }
