@@ -810,4 +810,67 @@ mod tests {
         let names: Vec<&str> = j.iter().map(|j| j.name.as_str()).collect();
         assert_eq!(names, ["sleep 1", "sleep 1.5", "sleep 2"]);
     }
+
+    /// A benchmark measured `wall` seconds per run, with fixed CPU times.
+    fn measured(name: &str, wall: &[f64], stopped: &str) -> Measured {
+        let ns: Vec<f64> = wall.iter().map(|t| t * 1e9).collect();
+        let cfg = BootstrapConfig {
+            nresamples: 1_000,
+            confidence: 0.95,
+            seed: 0,
+        };
+        let est = estimates(&vec![1.0; ns.len()], &ns, false, &cfg)
+            .ok()
+            .map(|e| scale(e, 1e-9));
+        Measured {
+            job: Job {
+                name: name.into(),
+                command: name.into(),
+                prepare: None,
+                parameter: None,
+            },
+            samples: wall
+                .iter()
+                .map(|&w| measure::Sample {
+                    wall: w + 0.001,
+                    user: w * 0.8,
+                    sys: w * 0.1,
+                    code: Some(0),
+                })
+                .collect(),
+            times: wall.to_vec(),
+            est,
+            outliers: classify(wall).counts,
+            stopped: stopped.into(),
+        }
+    }
+
+    /// The terminal, markdown and JSON outputs of two commands, from fixed
+    /// times: a change of format shows as a reviewed diff.
+    #[test]
+    fn the_outputs() {
+        let ms = [
+            measured(
+                "sleep 0.01",
+                &[0.0102, 0.0101, 0.0104, 0.0103, 0.0101, 0.0150],
+                "time limit of 3 s reached at ±11.47%",
+            ),
+            measured(
+                "sleep 0.02",
+                &[0.0203, 0.0201, 0.0202, 0.0204],
+                "precise: the mean's 95% interval is within ±0.64%",
+            ),
+        ];
+        let shell = Shell::Program("sh".into());
+        let start = Some(Startup {
+            wall: 0.001,
+            user: 0.0004,
+            sys: 0.0003,
+            runs: 20,
+        });
+        insta::assert_snapshot!("exec_terminal", terminal(&ms, &shell, start));
+        insta::assert_snapshot!("exec_markdown", markdown(&ms, &shell, start));
+        let json = serde_json::to_string_pretty(&export_json(&ms, start)).unwrap();
+        insta::assert_snapshot!("exec_export_json", json);
+    }
 }
