@@ -43,6 +43,30 @@ fn import_messages(home: &Path, text: &str, label: Option<&str>) {
     assert!(o.status.success(), "{}", stderr(&o));
 }
 
+/// `text` with what changes between runs replaced: the site's folder, the
+/// commit the runs were recorded at and the pages' size (they carry dates).
+fn redacted(text: &str, site: &Path) -> String {
+    let text = text.replace(site.to_str().unwrap(), "[SITE]");
+    let text = match text.find("largest ") {
+        Some(i) => {
+            let end = text[i..].find(" kB").map_or(text.len(), |j| i + j);
+            format!("{}largest [N]{}", &text[..i], &text[end..])
+        }
+        None => text,
+    };
+    let mut out = String::new();
+    let mut rest = text.as_str();
+    while let Some(i) = rest.find("(commit ") {
+        let (head, tail) = rest.split_at(i + "(commit ".len());
+        out.push_str(head);
+        let sha: String = tail.chars().take_while(char::is_ascii_hexdigit).collect();
+        out.push_str(if sha.is_empty() { "" } else { "[SHA]" });
+        rest = &tail[sha.len()..];
+    }
+    out.push_str(rest);
+    out
+}
+
 fn rand_name() -> u128 {
     std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
@@ -73,6 +97,7 @@ fn history_names_the_run_where_the_level_moved_and_writes_the_site() {
     assert!(text.contains("level moved at run 26 (commit "), "{text}");
     assert!(text.contains("%, confidence 99.9%)"), "{text}");
     assert!(text.contains("history site: "), "{text}");
+    insta::assert_snapshot!("history_terminal", redacted(&text, &out));
     let index = std::fs::read_to_string(out.join("index.html")).unwrap();
     assert!(
         index.contains("<svg") && index.contains(">fib</a>"),
