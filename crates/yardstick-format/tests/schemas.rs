@@ -292,3 +292,60 @@ fn cargo_criterion_messages() {
     wrong["reason"] = json!("benchmark-done");
     assert!(!v.is_valid(&wrong));
 }
+
+/// Criterion.rs's files, as the types serialise them, validate; the
+/// schemas reject what Criterion.rs's readers would choke on.
+#[test]
+fn criterion_files() {
+    use yardstick_format::criterion::{
+        BenchmarkRecord, ChangeFile, EstimatesFile, SamplingMode, SavedSample, Throughput,
+    };
+    let sample = SavedSample {
+        sampling_mode: SamplingMode::Linear,
+        iters: vec![1.0, 2.0],
+        times: vec![10.0, 21.0],
+        processes: Some(vec![0, 1]),
+    };
+    assert_valid(&validator("criterion-sample.json"), &to_value(&sample));
+    let estimates = EstimatesFile {
+        mean: estimate_file(10.0),
+        median: estimate_file(10.0),
+        median_abs_dev: estimate_file(0.5),
+        slope: None,
+        std_dev: estimate_file(1.0),
+    };
+    assert_valid(
+        &validator("criterion-estimates.json"),
+        &to_value(&estimates),
+    );
+    let change = ChangeFile {
+        mean: estimate_file(0.05),
+        median: estimate_file(0.04),
+    };
+    assert_valid(&validator("criterion-change.json"), &to_value(&change));
+    let record = BenchmarkRecord {
+        group_id: "parse".into(),
+        function_id: Some("json".into()),
+        value_str: None,
+        throughput: Some(Throughput::ElementsAndBytes {
+            elements: 3,
+            bytes: 64,
+        }),
+        full_id: "parse/json".into(),
+        directory_name: "parse/json".into(),
+        title: "parse/json".into(),
+    };
+    let v = validator("criterion-benchmark.json");
+    assert_valid(&v, &to_value(&record));
+    let mut bad = to_value(&record);
+    bad["throughput"] = json!({"Furlongs": 3});
+    assert!(!v.is_valid(&bad), "an unknown throughput kind");
+    let s = validator("criterion-sample.json");
+    let mut bad = to_value(&sample);
+    bad["sampling_mode"] = json!("Auto");
+    assert!(!s.is_valid(&bad), "Auto is a plan, never a saved mode");
+    assert!(
+        !validator("criterion-tukey.json").is_valid(&json!([1.0, 2.0, 3.0])),
+        "four fences"
+    );
+}
