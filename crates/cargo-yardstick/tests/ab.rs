@@ -216,10 +216,28 @@ fn ab_compares_revisions_and_the_working_tree_in_lock_step() {
         "{out}\n{}",
         stderr(&o)
     );
-    // The same revisions and arguments again: nothing is built.
-    let o = ab(&repo, &["HEAD~1", "HEAD", "spin"]);
+    // The same revisions and arguments again: nothing is built. The rounds
+    // go to --rounds-json, a line per benchmark in its schema.
+    let rounds = dir.path().join("rounds.jsonl");
+    let o = ab(
+        &repo,
+        &[
+            "HEAD~1",
+            "HEAD",
+            "spin",
+            "--rounds-json",
+            rounds.to_str().unwrap(),
+        ],
+    );
     let out = stdout(&o);
     let err = stderr(&o);
+    let text = std::fs::read_to_string(&rounds).unwrap();
+    assert_eq!(text.lines().count(), 1, "{text}");
+    for line in text.lines() {
+        let doc: serde_json::Value = serde_json::from_str(line).unwrap();
+        common::assert_schema("ab-rounds.v1.json", &doc);
+        assert_eq!(doc["id"], "spin");
+    }
     assert!(err.contains("reusing the build of HEAD~1 ("), "{err}");
     assert!(err.contains("reusing the build of HEAD ("), "{err}");
     assert!(!err.contains("building "), "{err}");

@@ -1,6 +1,7 @@
 #![doc = include_str!("../README.md")]
 #![deny(missing_docs)]
 
+pub mod ab;
 pub mod analyze;
 pub mod atomic;
 pub mod criterion;

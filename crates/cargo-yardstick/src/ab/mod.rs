@@ -472,10 +472,18 @@ fn measure(
 /// warning, the comparison goes on.
 fn append_rounds(path: &Path, id: &str, m: &lockstep::Measured) {
     use std::io::Write;
-    let line = serde_json::json!({
-        "id": id, "iters": m.iters, "seconds": m.seconds,
-        "a": m.a, "b": m.b, "pair": m.pair,
-    });
+    let line = yardstick_format::ab::RoundsLine {
+        version: yardstick_format::ab::VERSION,
+        id: id.to_owned(),
+        iters: m.iters,
+        seconds: m.seconds,
+        a: m.a.clone(),
+        b: m.b.clone(),
+        pair: m.pair.clone(),
+    };
+    let Ok(line) = serde_json::to_string(&line) else {
+        return;
+    };
     let wrote = std::fs::OpenOptions::new()
         .create(true)
         .append(true)
