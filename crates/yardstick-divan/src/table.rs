@@ -114,11 +114,7 @@ impl Stats {
         idx.sort_by(|&a, &b| per[a].total_cmp(&per[b]));
         let mid = idx[(idx.len() - 1) / 2];
         let n = idx.len();
-        let median = if n % 2 == 1 {
-            per[idx[n / 2]]
-        } else {
-            (per[idx[n / 2 - 1]] + per[idx[n / 2]]) / 2.0
-        };
+        let median = yardstick_stats::univariate::median(&per).unwrap_or(f64::NAN);
         let total: Duration = samples.iter().map(|s| s.time).sum();
         let iters: u64 = samples.iter().map(|s| s.iters).sum();
         Some(Stats {

@@ -104,14 +104,7 @@ impl Row {
 }
 
 fn median(v: &[f64]) -> f64 {
-    let mut v = v.to_vec();
-    v.sort_by(f64::total_cmp);
-    let n = v.len();
-    match n {
-        0 => f64::NAN,
-        _ if n % 2 == 1 => v[n / 2],
-        _ => (v[n / 2 - 1] + v[n / 2]) / 2.0,
-    }
+    yardstick_stats::univariate::median(v).unwrap_or(f64::NAN)
 }
 
 /// A measured benchmark's row (before the false-discovery control).
