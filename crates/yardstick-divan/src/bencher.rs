@@ -376,27 +376,7 @@ fn average(n: u64, samples: &[Sample]) -> Sample {
 /// Times `n` calls of `f`. Outputs that need dropping are kept and dropped
 /// after the clock stops, as divan does.
 fn time_loop<O>(n: u64, sync: &dyn Fn(), f: &impl Fn() -> O) -> Sample {
-    let mut outs: Vec<O> = Vec::with_capacity(if mem::needs_drop::<O>() {
-        n as usize
-    } else {
-        0
-    });
-    sync();
-    let a0 = yardstick::frontend::alloc_counts();
-    let start = Instant::now();
-    if mem::needs_drop::<O>() {
-        for _ in 0..n {
-            outs.push(f());
-        }
-    } else {
-        for _ in 0..n {
-            black_box(f());
-        }
-    }
-    let time = start.elapsed();
-    let a1 = yardstick::frontend::alloc_counts();
-    drop(black_box(outs));
-    finish(n, time, a0, a1)
+    time_loop_mut(n, sync, &mut || f())
 }
 
 fn time_loop_mut<O>(n: u64, sync: &dyn Fn(), f: &mut impl FnMut() -> O) -> Sample {

@@ -222,28 +222,12 @@ impl Stats {
             ]
         };
         // divan indents the first column's values under their label.
-        let counts = |v: [f64; 4]| -> [String; 6] {
-            let c = v.map(four_digits);
-            [
-                format!("  {}", c[0]),
-                c[1].clone(),
-                c[2].clone(),
-                c[3].clone(),
-                String::new(),
-                String::new(),
-            ]
+        let values = |c: [String; 4]| -> [String; 6] {
+            let [a, b, c, d] = c;
+            [format!("  {a}"), b, c, d, String::new(), String::new()]
         };
-        let sizes = |v: [f64; 4]| -> [String; 6] {
-            let c = v.map(|b| bytes(b, bytes_format));
-            [
-                format!("  {}", c[0]),
-                c[1].clone(),
-                c[2].clone(),
-                c[3].clone(),
-                String::new(),
-                String::new(),
-            ]
-        };
+        let counts = |v: [f64; 4]| values(v.map(four_digits));
+        let sizes = |v: [f64; 4]| values(v.map(|b| bytes(b, bytes_format)));
         for (name, count, size) in [
             ("alloc:", pick(0), Some(pick(3))),
             ("dealloc:", pick(1), Some(freed_all)),
