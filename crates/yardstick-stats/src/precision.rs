@@ -55,9 +55,78 @@ pub fn mean_relative_half_width(xs: &[f64], confidence: f64) -> Option<f64> {
     w.is_finite().then_some(w)
 }
 
+/// When a sampling loop stops: the one rule of adaptive sampling in the
+/// bench binary, of its worker processes and of `cargo yardstick exec`
+/// (which count samples, processes and runs). The clock is the caller's.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct StopRule {
+    /// Relative half-width to reach (0.01 = ±1 %).
+    pub target: f64,
+    /// Samples before any stop.
+    pub min_count: usize,
+    /// Samples after which sampling stops, precise or not.
+    pub max_count: usize,
+    /// Seconds before a precise estimate may stop sampling.
+    pub min_time: f64,
+    /// Seconds after which sampling stops, precise or not.
+    pub max_time: f64,
+}
+
+/// Why sampling stopped.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Stop {
+    /// The estimate is as precise as asked, and the minimum time has passed.
+    Precise,
+    /// The largest count was reached first.
+    Count,
+    /// The time ran out first.
+    Time,
+}
+
+impl StopRule {
+    /// Whether to stop after `count` samples, `elapsed` seconds, with the
+    /// estimate's relative half-width `precision` (`None` while it cannot
+    /// be judged yet). Precision is checked first: a loop that reaches its
+    /// target on its last sample did reach it.
+    #[must_use]
+    pub fn check(&self, count: usize, precision: Option<f64>, elapsed: f64) -> Option<Stop> {
+        if count < self.min_count {
+            return None;
+        }
+        if precision.is_some_and(|p| p <= self.target) && elapsed >= self.min_time {
+            return Some(Stop::Precise);
+        }
+        if count >= self.max_count {
+            return Some(Stop::Count);
+        }
+        (elapsed >= self.max_time).then_some(Stop::Time)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_stop_rule_checks_precision_then_count_then_time() {
+        let rule = StopRule {
+            target: 0.01,
+            min_count: 3,
+            max_count: 10,
+            min_time: 0.5,
+            max_time: 5.0,
+        };
+        // Too few samples: go on, whatever else holds.
+        assert_eq!(rule.check(2, Some(0.001), 9.0), None);
+        // Precise, but before the minimum time: go on.
+        assert_eq!(rule.check(3, Some(0.005), 0.4), None);
+        assert_eq!(rule.check(3, Some(0.005), 0.5), Some(Stop::Precise));
+        // Precise on the last sample counts as precise.
+        assert_eq!(rule.check(10, Some(0.01), 1.0), Some(Stop::Precise));
+        assert_eq!(rule.check(10, Some(0.02), 1.0), Some(Stop::Count));
+        assert_eq!(rule.check(4, None, 5.0), Some(Stop::Time));
+        assert_eq!(rule.check(4, Some(0.02), 4.9), None);
+    }
 
     // Expected values: numpy/scipy, by the formulas in the docs above:
     //   b = (x*y).sum()/(x*x).sum(); r = y - b*x

@@ -15,7 +15,9 @@
 
 use std::time::{Duration, Instant};
 
-use yardstick_stats::precision::{mean_relative_half_width, slope_relative_half_width};
+use yardstick_stats::precision::{
+    mean_relative_half_width, slope_relative_half_width, Stop, StopRule,
+};
 
 use crate::config::ActualSamplingMode;
 use crate::measurement::Measurement;
@@ -139,28 +141,37 @@ pub(crate) fn sample<M: Measurement>(
                 }
                 ActualSamplingMode::Flat => mean_relative_half_width(&averages, target.confidence),
             };
-            if precision.is_some_and(|p| p <= target.precision)
-                && start.elapsed() >= target.min_time
-            {
-                return Ok(Sampled {
-                    mode,
-                    iters,
-                    values,
-                    processes: None,
-                    precision,
-                    reached: true,
-                });
-            }
         }
-        if start.elapsed() >= target.timeout && iters.len() >= 2 {
+        if let Some(stop) = target
+            .rule()
+            .check(iters.len(), precision, secs(start.elapsed()))
+        {
             return Ok(Sampled {
                 mode,
                 iters,
                 values,
                 processes: None,
                 precision,
-                reached: false,
+                reached: stop == Stop::Precise,
             });
+        }
+    }
+}
+
+fn secs(d: Duration) -> f64 {
+    d.as_secs_f64()
+}
+
+impl Target {
+    /// The stop rule of these settings: precise after the minimum time, or
+    /// the time-out (with at least two samples for an estimate).
+    fn rule(&self) -> StopRule {
+        StopRule {
+            target: self.precision,
+            min_count: 2,
+            max_count: usize::MAX,
+            min_time: secs(self.min_time),
+            max_time: secs(self.timeout),
         }
     }
 }

@@ -13,7 +13,7 @@ use std::collections::BTreeMap;
 
 use yardstick_format::exec::{CountExport, CountResult, ExecExport, ExecResult};
 use yardstick_format::units::TimeUnit;
-use yardstick_stats::precision::mean_relative_half_width;
+use yardstick_stats::precision::{mean_relative_half_width, Stop, StopRule};
 use yardstick_stats::univariate::{max, median, min};
 use yardstick_stats::{classify, estimates, BootstrapConfig, Estimates, OutlierCounts};
 
@@ -274,28 +274,28 @@ fn startup(shell: &Shell) -> Result<Option<Startup>, Failure> {
 
 /// Why sampling stopped.
 fn stop_reason(n: usize, p: &Plan, rel: Option<f64>, elapsed: f64) -> Option<String> {
-    if n >= p.max_runs {
-        return Some(if p.min_runs == p.max_runs {
-            format!("{n} runs as asked")
-        } else {
-            format!("--max-runs {n} reached")
-        });
+    // A fixed number of runs (`--runs`) is a plan, not a target.
+    if p.min_runs == p.max_runs {
+        return (n >= p.max_runs).then(|| format!("{n} runs as asked"));
     }
-    if n < p.min_runs {
-        return None;
-    }
-    if let Some(r) = rel.filter(|r| *r <= p.precision) {
-        return Some(format!(
+    let rule = StopRule {
+        target: p.precision,
+        min_count: p.min_runs,
+        max_count: p.max_runs,
+        min_time: 0.0,
+        max_time: p.max_time,
+    };
+    Some(match rule.check(n, rel, elapsed)? {
+        Stop::Precise => format!(
             "precise: the mean's 95% interval is within ±{:.2}%",
-            r * 100.0
-        ));
-    }
-    (elapsed >= p.max_time).then(|| {
-        format!(
+            rel.unwrap_or_default() * 100.0
+        ),
+        Stop::Count => format!("--max-runs {n} reached"),
+        Stop::Time => format!(
             "time limit of {} s reached{}",
             number_text(p.max_time),
             rel.map_or(String::new(), |r| format!(" at ±{:.2}%", r * 100.0))
-        )
+        ),
     })
 }
 

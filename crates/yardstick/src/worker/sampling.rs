@@ -15,6 +15,7 @@ use std::process::Command;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
+use yardstick_stats::precision::{Stop, StopRule};
 use yardstick_stats::processes;
 
 use super::{Worker, WorkerError};
@@ -208,6 +209,13 @@ fn run(pool: &mut Pool, id: &str, config: &BenchmarkConfig) -> Result<Sampled, U
     let start = Instant::now();
     let max_processes = config.processes.max(2);
     let min_processes = MIN_PROCESSES.min(max_processes);
+    let rule = StopRule {
+        target: config.target_precision,
+        min_count: min_processes,
+        max_count: max_processes,
+        min_time: config.min_time.min(config.timeout).as_secs_f64(),
+        max_time: config.timeout.as_secs_f64(),
+    };
     let mut plan: Option<(ActualSamplingMode, Vec<u64>)> = None;
     let mut s = empty();
     let mut estimates = Vec::new();
@@ -235,18 +243,11 @@ fn run(pool: &mut Pool, id: &str, config: &BenchmarkConfig) -> Result<Sampled, U
             .sample(counts.clone(), SLICE, min_samples, limit)
             .map_err(failed)?;
         add(&mut s, &mut estimates, k, iters, values);
-        if k + 1 < min_processes {
-            continue;
+        if k + 1 >= min_processes {
+            s.precision = processes::relative_half_width(&estimates, config.confidence_level);
         }
-        s.precision = processes::relative_half_width(&estimates, config.confidence_level);
-        let elapsed = start.elapsed();
-        if s.precision.is_some_and(|p| p <= config.target_precision)
-            && elapsed >= config.min_time.min(config.timeout)
-        {
-            s.reached = true;
-            break;
-        }
-        if elapsed >= config.timeout {
+        if let Some(stop) = rule.check(k + 1, s.precision, start.elapsed().as_secs_f64()) {
+            s.reached = stop == Stop::Precise;
             break;
         }
     }
