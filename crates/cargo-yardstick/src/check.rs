@@ -79,6 +79,19 @@ pub fn summary(c: &Comparison, l: &Limits, old: &str, new: &str) -> (String, Vec
             failing.join(", ")
         );
     }
-    s.push_str(&markdown(c, old, new));
+    s.push_str(&markdown(&judged(c, l), old, new));
     (s, failing)
+}
+
+/// `c` with each exact count's verdict judged by the check's own limit, so
+/// that the table says "regressed" beside every count the check fails (the
+/// comparison judged it by the noise threshold).
+fn judged(c: &Comparison, l: &Limits) -> Comparison {
+    let mut c = c.clone();
+    for r in c.rows.iter_mut().filter(|r| is_exact(r)) {
+        if is_regression(r, l) {
+            r.verdict = Verdict::Regressed;
+        }
+    }
+    c
 }
