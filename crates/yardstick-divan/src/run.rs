@@ -18,6 +18,10 @@ use crate::table::{self, Stats};
 /// Samples per benchmark unless told otherwise (divan's default).
 const DEFAULT_SAMPLE_COUNT: u32 = 100;
 
+/// Where divan-style tuning stops doubling a sample's iterations, whatever
+/// the clock says (the engine's own cap on a sample).
+const MAX_TUNED_ITERS: u64 = 1 << 40;
+
 /// Bootstrap resamples of each analysis unless `--nresamples` (or
 /// `YARDSTICK_NRESAMPLES`) says otherwise. divan's plan takes a few
 /// milliseconds per benchmark, and at 10,000 resamples the bootstrap of the
@@ -296,26 +300,28 @@ impl LeafRunner<'_, '_, '_> {
         out
     }
 
-    /// divan's plan: `sample_count` samples, each long enough against the
-    /// clock's resolution (100 times it) or of `sample_size` iterations,
-    /// fewer samples when `max_time` would be passed, more when `min_time`
-    /// would not be reached.
+    /// divan's plan: `sample_count` samples of `sample_size` iterations, or
+    /// of as many as divan's tuning finds (doubling from one until a sample
+    /// takes over 100 times the clock's resolution); fewer samples when
+    /// `max_time` would be passed, more when `min_time` would not be
+    /// reached. The iterations are exact: the engine's own sizing times
+    /// whole calls, input generation included, and came out several times
+    /// smaller.
     fn plan(&self, sample: &mut dyn FnMut(u64) -> Sample) -> FixedPlan {
         let o = self.options;
         let mut samples = o.sample_count.unwrap_or(DEFAULT_SAMPLE_COUNT) as usize;
         let floor = frontend::clock_resolution()
             .saturating_mul(100)
             .max(Duration::from_micros(1));
-        let probe_iters = u64::from(o.sample_size.unwrap_or(1)).max(1);
-        let probe = sample(probe_iters).time;
-        // A routine slower than the floor runs once per sample, as in
-        // divan: asking for three quarters of one call's time keeps the
-        // engine's rounding up from making it two.
-        let sample_time = match o.sample_size {
-            Some(_) => probe.max(Duration::from_nanos(1)),
-            None if probe > floor => probe.mul_f64(0.75),
-            None => floor,
-        };
+        let mut iters = u64::from(o.sample_size.unwrap_or(1)).max(1);
+        let mut probe = sample(iters).time;
+        if o.sample_size.is_none() {
+            while probe <= floor && iters < MAX_TUNED_ITERS {
+                iters = iters.saturating_mul(2);
+                probe = sample(iters).time;
+            }
+        }
+        let sample_time = probe.max(Duration::from_nanos(1));
         let secs = sample_time.as_secs_f64();
         if let Some(max) = o.max_time {
             samples = samples.min((max.as_secs_f64() / secs) as usize).max(2);
@@ -326,18 +332,12 @@ impl LeafRunner<'_, '_, '_> {
         FixedPlan {
             samples: samples.max(2),
             sample_time,
-            // The engine sizes samples from the wall time of whole calls;
-            // waking the waiting threads and meeting at the barrier costs
-            // microseconds per call, so threaded runs warm up long enough
-            // to amortise it.
-            warm_up: sample_time.saturating_mul(10).clamp(
-                if self.threads > 1 {
-                    Duration::from_millis(20)
-                } else {
-                    Duration::from_micros(100)
-                },
-                Duration::from_millis(50),
-            ),
+            // Caches and the threads' first wake-ups; the iterations are
+            // fixed, so the warm-up sizes nothing.
+            warm_up: sample_time
+                .saturating_mul(10)
+                .clamp(Duration::from_micros(100), Duration::from_millis(50)),
+            iters: Some(iters),
             nresamples: self.nresamples,
         }
     }

@@ -128,6 +128,9 @@ pub(crate) struct BenchmarkConfig {
     /// change between two runs of the same code), when wider than the
     /// noise threshold: the verdict's threshold instead.
     pub machine_drift: Option<f64>,
+    /// Iterations of every sample, exactly, when a front-end fixed them
+    /// (divan's `sample_size`); the plan then only sets the sample count.
+    pub fixed_iters: Option<u64>,
 }
 
 /// Worker processes per benchmark by default: enough for an interval with
@@ -167,6 +170,7 @@ impl Default for BenchmarkConfig {
             fail_if_slower: None,
             fail_if_faster: None,
             machine_drift: None,
+            fixed_iters: None,
         }
     }
 }
@@ -188,6 +192,7 @@ pub(crate) struct PartialConfig {
     pub stdev: Option<f64>,
     pub fail_if_slower: Option<f64>,
     pub fail_if_faster: Option<f64>,
+    pub fixed_iters: Option<u64>,
 }
 
 impl PartialConfig {
@@ -214,6 +219,7 @@ impl PartialConfig {
             fail_if_slower: self.fail_if_slower.or(base.fail_if_slower),
             fail_if_faster: self.fail_if_faster.or(base.fail_if_faster),
             machine_drift: base.machine_drift,
+            fixed_iters: self.fixed_iters.or(base.fixed_iters),
         }
     }
 }

@@ -76,6 +76,9 @@ pub struct FixedPlan {
     pub warm_up: Duration,
     /// Bootstrap resamples of the analysis (`None`: the run's setting).
     pub nresamples: Option<usize>,
+    /// Iterations of every sample, exactly (`None`: sized from
+    /// `sample_time` and the warm-up, which times whole calls).
+    pub iters: Option<u64>,
 }
 
 /// Applies `plan` to the group's next benchmarks.
@@ -93,6 +96,7 @@ pub fn fixed_plan<M: Measurement>(g: &mut BenchmarkGroup<'_, M>, plan: &FixedPla
     if let Some(n) = plan.nresamples {
         p.nresamples = Some(n.max(1));
     }
+    p.fixed_iters = plan.iters.map(|k| k.max(1));
 }
 
 /// Benchmarks `f` in group `g` under `parameter`, or under the group's name

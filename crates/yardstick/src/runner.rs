@@ -464,11 +464,18 @@ fn planned_counts(
 ) -> (ActualSamplingMode, Vec<u64>) {
     let n = config.sample_size as u64;
     let target = config.measurement_time;
-    let mode = plan::choose_mode(config.sampling_mode, met, n, target.as_nanos() as f64);
-    let (counts, warning) = plan::iteration_counts(mode, met, n, target);
-    if let Some(w) = warning {
-        terminal.warning(w.trim_start_matches("Warning: "));
-    }
+    let (mode, counts) = match config.fixed_iters {
+        // A front-end's exact plan: its samples, its iterations.
+        Some(k) => (ActualSamplingMode::Flat, vec![k.max(1); n as usize]),
+        None => {
+            let mode = plan::choose_mode(config.sampling_mode, met, n, target.as_nanos() as f64);
+            let (counts, warning) = plan::iteration_counts(mode, met, n, target);
+            if let Some(w) = warning {
+                terminal.warning(w.trim_start_matches("Warning: "));
+            }
+            (mode, counts)
+        }
+    };
     let expected: f64 = counts.iter().map(|&k| k as f64 * met).sum();
     let total = counts.iter().fold(0u64, |a, &k| a.saturating_add(k));
     terminal.measurement_start(&id.full_id, counts.len(), expected, total);
