@@ -112,20 +112,12 @@ impl Run {
         }
     }
 
-    /// Adds another argument set (another benchmark of the same command).
-    pub fn arg(&mut self, arg: impl Into<Arg>) -> &mut Self {
-        self.args.push(arg.into());
-        self
-    }
-
-    /// Adds several argument sets.
-    pub fn args<I, A>(&mut self, args: I) -> &mut Self
-    where
-        I: IntoIterator<Item = A>,
-        A: Into<Arg>,
-    {
-        self.args.extend(args.into_iter().map(Into::into));
-        self
+    list_setters! {
+        args: Arg;
+        /// Adds another argument set (another benchmark of the same command).
+        fn arg;
+        /// Adds several argument sets.
+        fn args;
     }
 
     /// Environment variables: `(key, value)` pairs, or `"KEY=VALUE"` to set
@@ -139,16 +131,12 @@ impl Run {
         self
     }
 
-    /// Sets the variable `key` to `value`.
-    pub fn env(&mut self, key: impl Into<String>, value: impl Into<String>) -> &mut Self {
-        self.config.env(key, value);
-        self
-    }
-
-    /// Passes the variable `key` through.
-    pub fn pass_through_env(&mut self, key: impl Into<String>) -> &mut Self {
-        self.config.pass_through_env(key);
-        self
+    forward_to_config! {
+        config;
+        /// Sets the variable `key` to `value`.
+        fn env(key: impl Into<String>, value: impl Into<String>);
+        /// Passes the variable `key` through.
+        fn pass_through_env(key: impl Into<String>);
     }
 
     /// Passes several variables through.
@@ -161,48 +149,24 @@ impl Run {
         self
     }
 
-    /// Whether the environment is cleared first (default: yes).
-    pub fn env_clear(&mut self, clear: bool) -> &mut Self {
-        self.config.env_clear(clear);
-        self
-    }
-
-    /// The directory the command runs in.
-    pub fn current_dir(&mut self, dir: impl Into<PathBuf>) -> &mut Self {
-        self.config.current_dir(dir);
-        self
-    }
-
-    /// The exit status expected (default: [`ExitWith::Success`]); any other
-    /// fails the benchmark.
-    pub fn exit_with(&mut self, exit_with: impl Into<ExitWith>) -> &mut Self {
-        self.config.exit_with(exit_with);
-        self
+    forward_to_config! {
+        config;
+        /// Whether the environment is cleared first (default: yes).
+        fn env_clear(clear: bool);
+        /// The directory the command runs in.
+        fn current_dir(dir: impl Into<PathBuf>);
+        /// The exit status expected (default: [`ExitWith::Success`]); any other
+        /// fails the benchmark.
+        fn exit_with(exit_with: impl Into<ExitWith>);
+        /// Counts only from this function on (callgrind's `--toggle-collect`,
+        /// e.g. `"my_exe::main"`); default: the whole process.
+        fn entry_point(symbol: impl Into<String>);
     }
 
     /// iai-callgrind's `Options` (`Options::default().exit_with(..)`, as
-    /// its README writes it).
+    /// its README writes it): what they set replaces this run's.
     pub fn options(&mut self, options: impl Into<Options>) -> &mut Self {
-        let o = options.into();
-        if let Some(clear) = o.env_clear {
-            self.config.env_clear(clear);
-        }
-        if let Some(dir) = o.current_dir {
-            self.config.current_dir(dir);
-        }
-        if let Some(symbol) = o.entry_point {
-            self.config.entry_point(symbol);
-        }
-        if let Some(exit_with) = o.exit_with {
-            self.config.exit_with(exit_with);
-        }
-        self
-    }
-
-    /// Counts only from this function on (callgrind's `--toggle-collect`,
-    /// e.g. `"my_exe::main"`); default: the whole process.
-    pub fn entry_point(&mut self, symbol: impl Into<String>) -> &mut Self {
-        self.config.entry_point(symbol);
+        self.config = self.config.merged(&options.into().0);
         self
     }
 
@@ -216,22 +180,14 @@ impl Run {
         self
     }
 
-    /// Regression limits for this run.
-    pub fn regression(&mut self, regression: impl Into<RegressionConfig>) -> &mut Self {
-        self.config.regression(regression);
-        self
-    }
-
-    /// Flamegraphs for this run.
-    pub fn flamegraph(&mut self, flamegraph: impl Into<FlamegraphConfig>) -> &mut Self {
-        self.config.flamegraph(flamegraph);
-        self
-    }
-
-    /// Another Valgrind tool for this run.
-    pub fn tool(&mut self, tool: impl Into<Tool>) -> &mut Self {
-        self.config.tool(tool);
-        self
+    forward_to_config! {
+        config;
+        /// Regression limits for this run.
+        fn regression(regression: impl Into<RegressionConfig>);
+        /// Flamegraphs for this run.
+        fn flamegraph(flamegraph: impl Into<FlamegraphConfig>);
+        /// Another Valgrind tool for this run.
+        fn tool(tool: impl Into<Tool>);
     }
 
     /// Other Valgrind tools for this run.
@@ -244,10 +200,10 @@ impl Run {
         self
     }
 
-    /// Replaces the tool of the same kind set at higher levels.
-    pub fn tool_override(&mut self, tool: impl Into<Tool>) -> &mut Self {
-        self.config.tool_override(tool);
-        self
+    forward_to_config! {
+        config;
+        /// Replaces the tool of the same kind set at higher levels.
+        fn tool_override(tool: impl Into<Tool>);
     }
 
     /// The configuration at this level (refines the group's).
@@ -258,38 +214,22 @@ impl Run {
 }
 
 /// iai-callgrind's run options, applied to the [`Run`] they are given to
-/// (the same as its own builder methods).
+/// (the same as its own builder methods): a configuration of which only
+/// these four can be set.
 #[derive(Debug, Clone, Default, PartialEq)]
-pub struct Options {
-    env_clear: Option<bool>,
-    current_dir: Option<PathBuf>,
-    entry_point: Option<String>,
-    exit_with: Option<ExitWith>,
-}
+pub struct Options(BinaryBenchmarkConfig);
 
 impl Options {
-    /// Whether the environment is cleared first (default: yes).
-    pub fn env_clear(&mut self, clear: bool) -> &mut Self {
-        self.env_clear = Some(clear);
-        self
-    }
-
-    /// The directory the command runs in.
-    pub fn current_dir(&mut self, dir: impl Into<PathBuf>) -> &mut Self {
-        self.current_dir = Some(dir.into());
-        self
-    }
-
-    /// Counts only from this function on (see [`Run::entry_point`]).
-    pub fn entry_point(&mut self, symbol: impl Into<String>) -> &mut Self {
-        self.entry_point = Some(symbol.into());
-        self
-    }
-
-    /// The exit status expected.
-    pub fn exit_with(&mut self, exit_with: impl Into<ExitWith>) -> &mut Self {
-        self.exit_with = Some(exit_with.into());
-        self
+    forward_to_config! {
+        0;
+        /// Whether the environment is cleared first (default: yes).
+        fn env_clear(clear: bool);
+        /// The directory the command runs in.
+        fn current_dir(dir: impl Into<PathBuf>);
+        /// Counts only from this function on (see [`Run::entry_point`]).
+        fn entry_point(symbol: impl Into<String>);
+        /// The exit status expected.
+        fn exit_with(exit_with: impl Into<ExitWith>);
     }
 }
 

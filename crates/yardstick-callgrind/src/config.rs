@@ -108,20 +108,12 @@ impl LibraryBenchmarkConfig {
         self
     }
 
-    /// Runs another Valgrind tool after callgrind, for each benchmark.
-    pub fn tool(&mut self, tool: impl Into<Tool>) -> &mut Self {
-        self.tools.push(tool.into());
-        self
-    }
-
-    /// Runs several other Valgrind tools, as [`tool`](Self::tool).
-    pub fn tools<I, T>(&mut self, tools: I) -> &mut Self
-    where
-        I: IntoIterator<Item = T>,
-        T: Into<Tool>,
-    {
-        self.tools.extend(tools.into_iter().map(Into::into));
-        self
+    list_setters! {
+        tools: Tool;
+        /// Runs another Valgrind tool after callgrind, for each benchmark.
+        fn tool;
+        /// Runs several other Valgrind tools, as [`tool`](Self::tool).
+        fn tools;
     }
 
     /// Runs `tool` instead of the tools set at higher levels (and on the

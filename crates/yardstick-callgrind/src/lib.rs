@@ -2,6 +2,8 @@
 #![warn(missing_docs)]
 
 mod bench;
+#[macro_use]
+mod builder;
 mod binary;
 mod cli;
 #[cfg(feature = "client_requests_defs")]

@@ -64,24 +64,15 @@ macro_rules! main {
         ::std::compile_error!("binary_benchmark_groups needs at least one `name` of a `binary_benchmark_group!`");
         fn main() {}
     };
-    (@parse [$($c:expr)?] [$($s:expr)?] [$($t:expr)?]
-        library_benchmark_groups = $($group:ident),+ $(,)? $(;)?) => {
-        fn main() {
-            $crate::__private::main_library(
-                $crate::__context!(),
-                ::std::option::Option::None $(.or(::std::option::Option::Some($crate::__private::into_config($c))))?,
-                ::std::vec![$($group()),+],
-                $crate::__private::MainHooks {
-                    setup: ::std::option::Option::None $(.or(::std::option::Option::Some(|| $crate::__private::Hook::run($s))))?,
-                    teardown: ::std::option::Option::None $(.or(::std::option::Option::Some(|| $crate::__private::Hook::run($t))))?,
-                },
-            )
-        }
+    (@parse $c:tt $s:tt $t:tt library_benchmark_groups = $($group:ident),+ $(,)? $(;)?) => {
+        $crate::main!(@main main_library $c $s $t $($group),+);
     };
-    (@parse [$($c:expr)?] [$($s:expr)?] [$($t:expr)?]
-        binary_benchmark_groups = $($group:ident),+ $(,)? $(;)?) => {
+    (@parse $c:tt $s:tt $t:tt binary_benchmark_groups = $($group:ident),+ $(,)? $(;)?) => {
+        $crate::main!(@main main_binary $c $s $t $($group),+);
+    };
+    (@main $entry:ident [$($c:expr)?] [$($s:expr)?] [$($t:expr)?] $($group:ident),+) => {
         fn main() {
-            $crate::__private::main_binary(
+            $crate::__private::$entry(
                 $crate::__context!(),
                 ::std::option::Option::None $(.or(::std::option::Option::Some($crate::__private::into_config($c))))?,
                 ::std::vec![$($group()),+],

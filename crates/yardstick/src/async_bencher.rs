@@ -5,6 +5,7 @@ use std::hint::black_box;
 use std::time::Instant;
 
 use crate::async_executor::AsyncExecutor;
+use crate::bencher::timed_batches;
 use crate::measurement::Measurement;
 use crate::{BatchSize, Bencher};
 
@@ -91,27 +92,13 @@ impl<A: AsyncExecutor, M: Measurement> AsyncBencher<'_, '_, A, M> {
     {
         let b = &mut *self.b;
         self.runner.block_on(async {
-            b.iterated = true;
-            let batch_size = size.iters_per_batch(b.iters).max(1);
-            let time_start = Instant::now();
-            b.value = b.measurement.zero();
-            let mut done = 0;
-            while done < b.iters {
-                let batch = batch_size.min(b.iters - done);
-                let inputs = black_box((0..batch).map(|_| setup()).collect::<Vec<_>>());
-                let mut outputs = Vec::with_capacity(batch as usize);
-                b.meters_start();
-                let start = b.measurement.start();
+            timed_batches!(b, setup, size,
+            each: |input| routine(input).await, then: {},
+            batch: |inputs, outputs| {
                 for input in inputs {
                     outputs.push(routine(input).await);
                 }
-                let end = b.measurement.end(start);
-                b.meters_stop();
-                b.value = b.measurement.add(&b.value, &end);
-                black_box(outputs);
-                done += batch;
-            }
-            b.elapsed_time = time_start.elapsed();
+            })
         });
     }
 
@@ -125,27 +112,13 @@ impl<A: AsyncExecutor, M: Measurement> AsyncBencher<'_, '_, A, M> {
     {
         let b = &mut *self.b;
         self.runner.block_on(async {
-            b.iterated = true;
-            let batch_size = size.iters_per_batch(b.iters).max(1);
-            let time_start = Instant::now();
-            b.value = b.measurement.zero();
-            let mut done = 0;
-            while done < b.iters {
-                let batch = batch_size.min(b.iters - done);
-                let mut inputs = black_box((0..batch).map(|_| setup()).collect::<Vec<_>>());
-                let mut outputs = Vec::with_capacity(batch as usize);
-                b.meters_start();
-                let start = b.measurement.start();
+            timed_batches!(b, setup, size,
+            each: |input| routine(&mut input).await, then: { drop(black_box(input)) },
+            batch: |inputs, outputs| {
                 for input in &mut inputs {
                     outputs.push(routine(input).await);
                 }
-                let end = b.measurement.end(start);
-                b.meters_stop();
-                b.value = b.measurement.add(&b.value, &end);
-                black_box(outputs);
-                done += batch;
-            }
-            b.elapsed_time = time_start.elapsed();
+            })
         });
     }
 }

@@ -10,7 +10,10 @@ use crate::output::sink::Outcome;
 use crate::output::Terminal;
 use crate::routine::{self, RoutineFn};
 use crate::store::{BenchmarkDir, BenchmarkRecord, SavedSample};
-use crate::{adaptive, limits, metered, plan, report, state, worker, Criterion};
+use crate::{limits, metered, report, state, worker, Criterion};
+
+mod sampling;
+use sampling::Sampler;
 
 /// Runs `id` unless the filter excludes it. Failures are reported and
 /// recorded, never propagated: the other benchmarks still run. Returns
@@ -260,9 +263,14 @@ fn obtain_samples<M: Measurement>(
             terminal.warning(&note);
         }
     }
-    let m = &c.measurement;
+    let sampler = Sampler {
+        m: &c.measurement,
+        terminal,
+        id,
+        config,
+    };
     let sampled = match &meters {
-        None => state::catch_panic(|| sample(m, terminal, id, config, f)),
+        None => state::catch_panic(|| sampler.sample(f)),
         Some(meters) => {
             // Every Bencher made for this benchmark reads its meters.
             let mut metered = |b: &mut crate::Bencher<'_, M>| {
@@ -270,7 +278,7 @@ fn obtain_samples<M: Measurement>(
                 f(b);
                 meters.end_sample();
             };
-            state::catch_panic(|| sample(m, terminal, id, config, &mut metered))
+            state::catch_panic(|| sampler.sample(&mut metered))
         }
     };
     let rows = meters.map(metered::Meters::close);
@@ -388,205 +396,6 @@ fn limit_breach(config: &BenchmarkConfig, ratio: f64) -> Option<String> {
         }
     }
     None
-}
-
-/// Warm-up and sampling; returns the mode, iteration counts and values.
-fn sample<M: Measurement>(
-    m: &M,
-    terminal: &Terminal,
-    id: &FullId,
-    config: &BenchmarkConfig,
-    f: &mut RoutineFn<'_, M>,
-) -> Result<Samples, String> {
-    if let Some(target) = config.stdev {
-        let (mode, iters, values) =
-            crate::tasty_sampling::run(m, terminal, &id.full_id, target, config.timeout, f)
-                .map_err(|e| e.to_string())?;
-        return Ok(Samples::in_one_process(mode, iters, values));
-    }
-    if config.quick_mode {
-        let (iters, values) =
-            routine::quick(m, f, config.significance_level, config.measurement_time)
-                .map_err(|e| e.to_string())?;
-        return Ok(Samples::in_one_process(
-            ActualSamplingMode::Linear,
-            iters,
-            values,
-        ));
-    }
-    if config.adaptive() {
-        return sample_adaptively(m, terminal, id, config, f);
-    }
-    if config.processes > 1 && config.metrics.is_empty() {
-        if let Some(s) = sample_as_planned_in_workers(terminal, id, config)? {
-            return Ok(s);
-        }
-    }
-    sample_as_planned(m, terminal, id, config, f).map_err(|e| e.to_string())
-}
-
-/// The user's plan spread over worker processes; `None` when workers
-/// cannot be used (said once), to sample in this process instead.
-fn sample_as_planned_in_workers(
-    terminal: &Terminal,
-    id: &FullId,
-    config: &BenchmarkConfig,
-) -> Result<Option<Samples>, String> {
-    terminal.warm_up(&id.full_id, config.warm_up_time.as_nanos() as f64);
-    let planner = |met: f64| planned_counts(terminal, id, config, met);
-    match worker::sampling::sample_planned(&id.full_id, config, &planner) {
-        Ok(s) => Ok(Some(Samples::from_sampled(s))),
-        Err(worker::sampling::Unavailable::Failed(e)) => Err(e),
-        Err(worker::sampling::Unavailable::Fallback(why)) => {
-            fallback_note(terminal, &why);
-            Ok(None)
-        }
-    }
-}
-
-/// Says once per run that workers could not be used.
-fn fallback_note(terminal: &Terminal, why: &str) {
-    let note = format!(
-        "sampling in this process only, so intervals do not include run-to-run noise: {why}"
-    );
-    if state::first_time(&note) {
-        terminal.warning(&note);
-    }
-}
-
-/// Criterion.rs's sampling plan for `met` ns per iteration: the mode and
-/// every sample's iteration count, announced (with its warning, if any).
-fn planned_counts(
-    terminal: &Terminal,
-    id: &FullId,
-    config: &BenchmarkConfig,
-    met: f64,
-) -> (ActualSamplingMode, Vec<u64>) {
-    let n = config.sample_size as u64;
-    let target = config.measurement_time;
-    let (mode, counts) = match config.fixed_iters {
-        // A front-end's exact plan: its samples, its iterations.
-        Some(k) => (ActualSamplingMode::Flat, vec![k.max(1); n as usize]),
-        None => {
-            let mode = plan::choose_mode(config.sampling_mode, met, n, target.as_nanos() as f64);
-            let (counts, warning) = plan::iteration_counts(mode, met, n, target);
-            if let Some(w) = warning {
-                terminal.warning(w.trim_start_matches("Warning: "));
-            }
-            (mode, counts)
-        }
-    };
-    let expected: f64 = counts.iter().map(|&k| k as f64 * met).sum();
-    let total = counts.iter().fold(0u64, |a, &k| a.saturating_add(k));
-    terminal.measurement_start(&id.full_id, counts.len(), expected, total);
-    (mode, counts)
-}
-
-/// Criterion.rs's analysis process: warm-up for the warm-up time, then the
-/// planned sample counts.
-fn sample_as_planned<M: Measurement>(
-    m: &M,
-    terminal: &Terminal,
-    id: &FullId,
-    config: &BenchmarkConfig,
-    f: &mut RoutineFn<'_, M>,
-) -> Result<Samples, routine::NotIterated> {
-    let warm_up = config.warm_up_time;
-    terminal.warm_up(&id.full_id, warm_up.as_nanos() as f64);
-    let (elapsed, warm_iters) = routine::warm_up(m, f, warm_up)?;
-    let met = elapsed / warm_iters as f64;
-    let (mode, counts) = planned_counts(terminal, id, config, met);
-    let values = routine::bench(m, f, &counts)?;
-    let iters = counts.iter().map(|&k| k as f64).collect();
-    Ok(Samples::in_one_process(mode, iters, values))
-}
-
-fn sample_adaptively<M: Measurement>(
-    m: &M,
-    terminal: &Terminal,
-    id: &FullId,
-    config: &BenchmarkConfig,
-    f: &mut RoutineFn<'_, M>,
-) -> Result<Samples, String> {
-    // Extra metrics are read in this process's meters; sample here then.
-    if config.processes > 1 && config.metrics.is_empty() {
-        terminal.sampling_adaptive(
-            &id.full_id,
-            config.target_precision,
-            config.timeout.as_nanos() as f64,
-        );
-        match worker::sampling::sample(&id.full_id, config) {
-            Ok(s) => {
-                say_how_precise(terminal, id, config, &s);
-                return Ok(Samples::from_sampled(s));
-            }
-            Err(worker::sampling::Unavailable::Failed(e)) => return Err(e),
-            Err(worker::sampling::Unavailable::Fallback(why)) => fallback_note(terminal, &why),
-        }
-    }
-    sample_in_this_process(m, terminal, id, config, f).map_err(|e| e.to_string())
-}
-
-/// Says how a multi-process sampling ended: precise, or limited by the
-/// machine's run-to-run noise.
-fn say_how_precise(
-    terminal: &Terminal,
-    id: &FullId,
-    config: &BenchmarkConfig,
-    s: &adaptive::Sampled,
-) {
-    if s.reached {
-        return;
-    }
-    let n = s.processes.as_ref().map_or(0, |p| {
-        p.iter().collect::<std::collections::BTreeSet<_>>().len()
-    });
-    let reached = s.precision.map_or_else(
-        || "no measurable precision".to_owned(),
-        |p| format!("±{:.1}%", p * 100.0),
-    );
-    terminal.note(&format!(
-        "{}: {reached} over {n} processes, not the ±{}% asked for: this is the machine's run-to-run noise, which more time would not narrow",
-        id.full_id,
-        config.target_precision * 100.0
-    ));
-}
-
-fn sample_in_this_process<M: Measurement>(
-    m: &M,
-    terminal: &Terminal,
-    id: &FullId,
-    config: &BenchmarkConfig,
-    f: &mut RoutineFn<'_, M>,
-) -> Result<Samples, routine::NotIterated> {
-    let target = adaptive::Target {
-        precision: config.target_precision,
-        confidence: config.confidence_level,
-        max_warm_up: config.warm_up_time,
-        min_time: config.min_time.min(config.timeout),
-        timeout: config.timeout,
-    };
-    terminal.warm_up_adaptive(&id.full_id, config.warm_up_time.as_nanos() as f64);
-    let met = adaptive::warm_up(m, f, target.max_warm_up)?;
-    terminal.sampling_adaptive(
-        &id.full_id,
-        target.precision,
-        target.timeout.as_nanos() as f64,
-    );
-    let s = adaptive::sample(m, f, met, &target)?;
-    if !s.reached {
-        let reached = s
-            .precision
-            .map(|p| format!("±{:.2}%", p * 100.0))
-            .unwrap_or_else(|| "no measurable precision".to_owned());
-        terminal.warning(&format!(
-            "{}: reached {reached} in the {:.1?} time-out, not the ±{}% asked for; raise --timeout or --target-precision",
-            id.full_id,
-            target.timeout,
-            target.precision * 100.0
-        ));
-    }
-    Ok(Samples::from_sampled(s))
 }
 
 /// Warns when the routine costs no more than an empty loop (see

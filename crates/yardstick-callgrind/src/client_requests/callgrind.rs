@@ -13,10 +13,18 @@ const DUMP_STATS_AT: usize = BASE + 3;
 const START_INSTRUMENTATION: usize = BASE + 4;
 const STOP_INSTRUMENTATION: usize = BASE + 5;
 
-/// Writes the counts so far to a new profile part and zeroes them.
-#[inline(always)]
-pub fn dump_stats() {
-    request(0, DUMP_STATS, [0; 5]);
+plain_requests! {
+    /// Writes the counts so far to a new profile part and zeroes them.
+    fn dump_stats = DUMP_STATS;
+    /// Zeroes the counts of the current thread.
+    fn zero_stats = ZERO_STATS;
+    /// Switches event collection on or off (as `--toggle-collect` does at a
+    /// function's entry and exit).
+    fn toggle_collect = TOGGLE_COLLECT;
+    /// Starts full instrumentation (after `--instr-atstart=no`).
+    fn start_instrumentation = START_INSTRUMENTATION;
+    /// Stops instrumentation: the code runs faster and nothing is counted.
+    fn stop_instrumentation = STOP_INSTRUMENTATION;
 }
 
 /// [`dump_stats`], with `reason` in the part's description
@@ -30,27 +38,3 @@ pub fn dump_stats_at<T: AsRef<CStr>>(reason: T) {
     );
 }
 
-/// Zeroes the counts of the current thread.
-#[inline(always)]
-pub fn zero_stats() {
-    request(0, ZERO_STATS, [0; 5]);
-}
-
-/// Switches event collection on or off (as `--toggle-collect` does at a
-/// function's entry and exit).
-#[inline(always)]
-pub fn toggle_collect() {
-    request(0, TOGGLE_COLLECT, [0; 5]);
-}
-
-/// Starts full instrumentation (after `--instr-atstart=no`).
-#[inline(always)]
-pub fn start_instrumentation() {
-    request(0, START_INSTRUMENTATION, [0; 5]);
-}
-
-/// Stops instrumentation: the code runs faster and nothing is counted.
-#[inline(always)]
-pub fn stop_instrumentation() {
-    request(0, STOP_INSTRUMENTATION, [0; 5]);
-}

@@ -3,9 +3,14 @@
 
 use std::ffi::CStr;
 
+// DRD answers Helgrind's codes for the annotations the two share (`drd.h`).
+use super::helgrind::{
+    CLEAN_MEMORY, RWLOCK_ACQUIRED, RWLOCK_DESTROY_PRE as RWLOCK_DESTROY,
+    RWLOCK_INIT_POST as RWLOCK_CREATE, RWLOCK_RELEASED, USERSO_RECV_POST as HAPPENS_AFTER,
+    USERSO_SEND_PRE as HAPPENS_BEFORE,
+};
 use super::{request, tool_base};
 
-const CLEAN_MEMORY: usize = tool_base(b'H', b'G');
 const BASE: usize = tool_base(b'D', b'R');
 const GET_VALGRIND_THREAD_ID: usize = BASE;
 const GET_DRD_THREAD_ID: usize = BASE + 1;
@@ -16,14 +21,6 @@ const STOP_TRACE_ADDR: usize = BASE + 5;
 const RECORD_LOADS: usize = BASE + 6;
 const RECORD_STORES: usize = BASE + 7;
 const SET_THREAD_NAME: usize = BASE + 8;
-/// DRD answers Helgrind's codes for these (`drd.h`).
-const HG: usize = tool_base(b'H', b'G') + 256;
-const RWLOCK_CREATE: usize = HG + 14;
-const RWLOCK_DESTROY: usize = HG + 15;
-const RWLOCK_ACQUIRED: usize = HG + 17;
-const RWLOCK_RELEASED: usize = HG + 18;
-const HAPPENS_BEFORE: usize = HG + 33;
-const HAPPENS_AFTER: usize = HG + 34;
 
 fn two(code: usize, a: usize, b: usize) {
     request(0, code, [a, b, 0, 0, 0]);

@@ -3,15 +3,15 @@
 
 use super::{request, tool_base};
 
-const CLEAN_MEMORY: usize = tool_base(b'H', b'G');
+pub(super) const CLEAN_MEMORY: usize = tool_base(b'H', b'G');
 /// The first of the requests `helgrind.h` reserves for its own wrappers.
 const INTERNAL: usize = tool_base(b'H', b'G') + 256;
-const RWLOCK_INIT_POST: usize = INTERNAL + 14;
-const RWLOCK_DESTROY_PRE: usize = INTERNAL + 15;
-const RWLOCK_ACQUIRED: usize = INTERNAL + 17;
-const RWLOCK_RELEASED: usize = INTERNAL + 18;
-const USERSO_SEND_PRE: usize = INTERNAL + 33;
-const USERSO_RECV_POST: usize = INTERNAL + 34;
+pub(super) const RWLOCK_INIT_POST: usize = INTERNAL + 14;
+pub(super) const RWLOCK_DESTROY_PRE: usize = INTERNAL + 15;
+pub(super) const RWLOCK_ACQUIRED: usize = INTERNAL + 17;
+pub(super) const RWLOCK_RELEASED: usize = INTERNAL + 18;
+pub(super) const USERSO_SEND_PRE: usize = INTERNAL + 33;
+pub(super) const USERSO_RECV_POST: usize = INTERNAL + 34;
 const USERSO_FORGET_ALL: usize = INTERNAL + 35;
 const ARANGE_MAKE_UNTRACKED: usize = INTERNAL + 39;
 const ARANGE_MAKE_TRACKED: usize = INTERNAL + 40;

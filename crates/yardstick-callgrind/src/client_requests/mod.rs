@@ -19,6 +19,18 @@
 //! `valgrind_printf!`, `valgrind_println!` and their `_backtrace` and
 //! `_unchecked` variants (at the crate root, as iai-callgrind's).
 
+/// Client requests that take no argument and return nothing: one call to
+/// [`request`] each, with the code given.
+macro_rules! plain_requests {
+    ($($(#[doc = $doc:expr])* fn $name:ident = $code:expr;)*) => {$(
+        $(#[doc = $doc])*
+        #[inline(always)]
+        pub fn $name() {
+            super::request(0, $code, [0; 5]);
+        }
+    )*};
+}
+
 pub mod cachegrind;
 pub mod callgrind;
 pub mod dhat;

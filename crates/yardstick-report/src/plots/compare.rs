@@ -3,7 +3,8 @@
 
 use yardstick_stats::regression::through_origin;
 
-use super::{area_under, curve_points, sample::min_max, CURVE_POINTS};
+use super::sample::{min_max, per_sample_chart, sample_time_chart};
+use super::{area_under, curve_points, CURVE_POINTS};
 use crate::density::density;
 use crate::svg::{Axis, Chart};
 use crate::units::Scale;
@@ -81,19 +82,8 @@ pub(crate) fn both_regression(
 ) -> String {
     let max_x = base.0.iter().chain(new.0).copied().fold(0.0, f64::max);
     let max_y = base.1.iter().chain(new.1).copied().fold(0.0, f64::max);
-    let scale = Scale::for_value(unit, max_y);
+    let (mut c, scale) = sample_time_chart(max_x, max_y, unit, size);
     let f = scale.factor;
-    let mut c = Chart::new(
-        size.0,
-        size.1,
-        "",
-        Axis::from_zero(max_x, 0.04, "Iterations"),
-        Axis::from_zero(
-            max_y * f,
-            0.06,
-            format!("Total sample time ({})", scale.unit),
-        ),
-    );
     for ((iters, times), line, dot) in [(base, "base", "bpt"), (new, "cur", "cpt")] {
         for (&n, &t) in iters.iter().zip(times) {
             let (px, py) = (c.px(n), c.py(t * f));
@@ -124,18 +114,7 @@ pub(crate) fn both_iteration_times(
     ]);
     let n = base.len().max(new.len()) as f64;
     let f = scale.factor;
-    let mut c = Chart::new(
-        size.0,
-        size.1,
-        "",
-        Axis::linear(1.0, n.max(2.0), 0.03, "Sample"),
-        Axis::linear(
-            lo * f,
-            hi * f,
-            0.08,
-            format!("Average time per iteration ({})", scale.unit),
-        ),
-    );
+    let mut c = per_sample_chart(n, (lo, hi), scale, size);
     for (values, dot) in [(base, "bpt"), (new, "cpt")] {
         for (i, &v) in values.iter().enumerate() {
             let (px, py) = (c.px(i as f64 + 1.0), c.py(v * f));

@@ -107,19 +107,8 @@ pub(crate) fn regression(s: &Samples<'_>, slope: &Estimate, size: (f64, f64)) ->
         .copied()
         .fold(0.0, f64::max)
         .max(slope.upper * max_x);
-    let scale = Scale::for_value(&s.scale.source_unit, max_y);
+    let (mut c, scale) = sample_time_chart(max_x, max_y, &s.scale.source_unit, size);
     let f = scale.factor;
-    let mut c = Chart::new(
-        size.0,
-        size.1,
-        "",
-        Axis::from_zero(max_x, 0.04, "Iterations"),
-        Axis::from_zero(
-            max_y * f,
-            0.06,
-            format!("Total sample time ({})", scale.unit),
-        ),
-    );
     let band = [
         (c.px(0.0), c.py(0.0)),
         (c.px(max_x), c.py(slope.upper * max_x * f)),
@@ -148,18 +137,7 @@ pub(crate) fn iteration_times(s: &Samples<'_>, mean: f64, size: (f64, f64)) -> S
     let f = s.scale.factor;
     let (lo, hi) = min_max(s.averages);
     let n = s.averages.len() as f64;
-    let mut c = Chart::new(
-        size.0,
-        size.1,
-        "",
-        Axis::linear(1.0, n.max(2.0), 0.03, "Sample"),
-        Axis::linear(
-            lo * f,
-            hi * f,
-            0.08,
-            format!("Average time per iteration ({})", s.scale.unit),
-        ),
-    );
+    let mut c = per_sample_chart(n, (lo, hi), s.scale, size);
     let (l, r, y) = (c.left, c.right, c.py(mean * f));
     c.svg.line(l, y, r, y, "mean");
     for (i, &avg) in s.averages.iter().enumerate() {
@@ -169,6 +147,48 @@ pub(crate) fn iteration_times(s: &Samples<'_>, mean: f64, size: (f64, f64)) -> S
     }
     c.legend(&[("mean", "Mean")]);
     c.finish()
+}
+
+/// An empty chart of the average time per iteration (from `lo` to `hi`,
+/// in the unit `scale` scales to) against the sample's number (1 to `n`).
+pub(crate) fn per_sample_chart(n: f64, (lo, hi): (f64, f64), scale: &Scale, size: (f64, f64)) -> Chart {
+    let f = scale.factor;
+    Chart::new(
+        size.0,
+        size.1,
+        "",
+        Axis::linear(1.0, n.max(2.0), 0.03, "Sample"),
+        Axis::linear(
+            lo * f,
+            hi * f,
+            0.08,
+            format!("Average time per iteration ({})", scale.unit),
+        ),
+    )
+}
+
+/// An empty chart of total sample time (from zero to `max_y`, in `unit`,
+/// scaled to a readable unit) against iterations (from zero to `max_x`),
+/// with the scale of its time axis.
+pub(crate) fn sample_time_chart(
+    max_x: f64,
+    max_y: f64,
+    unit: &str,
+    size: (f64, f64),
+) -> (Chart, Scale) {
+    let scale = Scale::for_value(unit, max_y);
+    let chart = Chart::new(
+        size.0,
+        size.1,
+        "",
+        Axis::from_zero(max_x, 0.04, "Iterations"),
+        Axis::from_zero(
+            max_y * scale.factor,
+            0.06,
+            format!("Total sample time ({})", scale.unit),
+        ),
+    );
+    (chart, scale)
 }
 
 pub(crate) fn min_max(xs: &[f64]) -> (f64, f64) {
