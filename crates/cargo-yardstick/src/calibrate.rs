@@ -42,37 +42,17 @@ pub struct CalibrateConfig {
 ///
 /// One line naming the flag.
 pub fn parse(args: Vec<String>) -> Result<CalibrateConfig, String> {
-    let mut runs = 5;
-    let mut home = None;
-    let mut rest = Vec::new();
-    let mut it = args.into_iter();
-    while let Some(a) = it.next() {
-        if a == "--" {
-            rest.push(a);
-            rest.extend(it.by_ref());
-            break;
-        }
-        let (flag, inline) = match a.split_once('=') {
-            Some((f, v)) if f == "--runs" || f == "--home" => (f.to_owned(), Some(v.to_owned())),
-            _ => (a.clone(), None),
-        };
-        match flag.as_str() {
-            "--runs" | "--home" => {
-                let v = match inline {
-                    Some(v) => v,
-                    None => it.next().ok_or_else(|| format!("{flag} needs a value"))?,
-                };
-                if flag == "--runs" {
-                    runs = v
-                        .parse::<usize>()
-                        .ok()
-                        .filter(|n| *n >= 2)
-                        .ok_or_else(|| format!("--runs must be an integer ≥ 2, got '{v}'"))?;
-                } else {
-                    home = Some(PathBuf::from(v));
-                }
-            }
-            _ => rest.push(a),
+    let (own, rest) = crate::cli::take_own_flags(args, &["--runs", "--home"])?;
+    let (mut runs, mut home) = (5, None);
+    for (flag, v) in own {
+        if flag == "--runs" {
+            runs = v
+                .parse::<usize>()
+                .ok()
+                .filter(|n| *n >= 2)
+                .ok_or_else(|| format!("--runs must be an integer ≥ 2, got '{v}'"))?;
+        } else {
+            home = Some(PathBuf::from(v));
         }
     }
     Ok(CalibrateConfig {

@@ -13,8 +13,9 @@ struct Cli {
     command: Command,
 }
 
+/// The subcommands, as clap parses them.
 #[derive(Debug, Subcommand)]
-enum Command {
+pub enum Command {
     /// Analyze Criterion.rs raw.csv files and print one JSON document.
     Analyze(AnalyzeArgs),
     /// Run `cargo bench` with a progress bar and record the run:
@@ -194,7 +195,7 @@ pub struct CheckArgs {
 }
 
 #[derive(Debug, Args)]
-struct AnalyzeArgs {
+pub struct AnalyzeArgs {
     /// A raw.csv file in the Criterion.rs format (one or more benchmarks).
     file: PathBuf,
     /// A raw.csv file of an earlier run to compare against.
@@ -243,22 +244,11 @@ pub enum Invocation {
     Analyze(AnalyzeConfig),
     /// Run `bench`.
     Bench(BenchConfig),
-    /// Run `history`.
-    History(HistoryArgs),
-    /// Run `compare`.
-    Compare(CompareArgs),
-    /// Run `import`.
-    Import(ImportArgs),
-    /// Run `check`.
-    Check(CheckArgs),
-    /// Run `exec`.
-    Exec(crate::exec::ExecArgs),
-    /// Run `report`.
-    Report(crate::report_cmd::ReportArgs),
-    /// Run `ab`.
-    Ab(crate::ab::AbArgs),
     /// Run `calibrate`.
     Calibrate(crate::calibrate::CalibrateConfig),
+    /// Run any other subcommand: its values checked, its arguments as clap
+    /// parsed them.
+    Parsed(Box<Command>),
 }
 
 /// A `bench` invocation: yardstick's own flags taken out of cargo's.
@@ -273,32 +263,12 @@ pub struct BenchConfig {
 }
 
 fn bench_config(args: Vec<String>) -> Result<BenchConfig, CliError> {
-    let mut home = None;
-    let mut label = None;
-    let mut rest = Vec::new();
-    let mut it = args.into_iter();
-    while let Some(a) = it.next() {
-        if a == "--" {
-            rest.push(a);
-            rest.extend(it.by_ref());
-            break;
-        }
-        let mut take = |name: &str| -> Result<String, CliError> {
-            it.next()
-                .ok_or_else(|| CliError::Invalid(format!("{name} needs a value")))
-        };
-        match a.as_str() {
-            "--home" => home = Some(PathBuf::from(take("--home")?)),
-            "--label" => label = Some(take("--label")?),
-            _ => {
-                if let Some(v) = a.strip_prefix("--home=") {
-                    home = Some(PathBuf::from(v));
-                } else if let Some(v) = a.strip_prefix("--label=") {
-                    label = Some(v.to_owned());
-                } else {
-                    rest.push(a);
-                }
-            }
+    let (own, rest) = take_own_flags(args, &["--home", "--label"]).map_err(CliError::Invalid)?;
+    let (mut home, mut label) = (None, None);
+    for (flag, value) in own {
+        match flag {
+            "--home" => home = Some(PathBuf::from(value)),
+            _ => label = Some(value),
         }
     }
     Ok(BenchConfig {
@@ -306,6 +276,44 @@ fn bench_config(args: Vec<String>) -> Result<BenchConfig, CliError> {
         label,
         args: rest,
     })
+}
+
+/// A subcommand's own flags and their values, in command-line order.
+pub(crate) type OwnFlags = Vec<(&'static str, String)>;
+
+/// Takes the subcommand's own flags (`--flag VALUE` or `--flag=VALUE`, each
+/// one of `own`) out of a command line meant for `cargo bench`, up to a
+/// `--`. Returns them in order, and the rest of the line as it was.
+///
+/// # Errors
+///
+/// One line, when a flag has no value.
+pub(crate) fn take_own_flags(
+    args: Vec<String>,
+    own: &[&'static str],
+) -> Result<(OwnFlags, Vec<String>), String> {
+    let (mut taken, mut rest) = (Vec::new(), Vec::new());
+    let mut it = args.into_iter();
+    while let Some(a) = it.next() {
+        if a == "--" {
+            rest.push(a);
+            rest.extend(it.by_ref());
+            break;
+        }
+        let (name, inline) = a
+            .split_once('=')
+            .map_or((a.as_str(), None), |(f, v)| (f, Some(v)));
+        let Some(&flag) = own.iter().find(|&&f| f == name) else {
+            rest.push(a);
+            continue;
+        };
+        let value = match inline {
+            Some(v) => v.to_owned(),
+            None => it.next().ok_or_else(|| format!("{flag} needs a value"))?,
+        };
+        taken.push((flag, value));
+    }
+    Ok((taken, rest))
 }
 
 fn check_fraction(flag: &str, v: f64) -> Result<(), CliError> {
@@ -385,22 +393,21 @@ where
                     "--output names the history site's folder (it holds index.html, regressions.html and b/), not an .html file".into(),
                 ));
             }
-            Ok(Invocation::History(h))
+            Ok(Invocation::Parsed(Box::new(Command::History(h))))
         }
         Command::Compare(c) => {
             check_stats(&c.stats)?;
-            Ok(Invocation::Compare(c))
+            Ok(Invocation::Parsed(Box::new(Command::Compare(c))))
         }
-        Command::Import(i) => Ok(Invocation::Import(i)),
         Command::Check(c) => {
             check_stats(&c.stats)?;
             check_fraction("--threshold", c.threshold)?;
             check_fraction("--instructions-threshold", c.instructions_threshold)?;
-            Ok(Invocation::Check(c))
+            Ok(Invocation::Parsed(Box::new(Command::Check(c))))
         }
-        Command::Exec(e) => Ok(Invocation::Exec(e)),
-        Command::Report(r) => Ok(Invocation::Report(r)),
-        Command::Ab(a) => Ok(Invocation::Ab(a)),
+        command @ (Command::Import(_) | Command::Exec(_) | Command::Report(_) | Command::Ab(_)) => {
+            Ok(Invocation::Parsed(Box::new(command)))
+        }
         Command::Calibrate { args } => crate::calibrate::parse(args)
             .map(Invocation::Calibrate)
             .map_err(CliError::Invalid),

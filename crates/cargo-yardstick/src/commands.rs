@@ -7,7 +7,7 @@ use yardstick_stats::ChangeConfig;
 
 use crate::check::{summary, Limits};
 use crate::cli::{
-    CheckArgs, CompareArgs, HistoryArgs, ImportArgs, Invocation, StatsArgs, TableFormat,
+    CheckArgs, Command, CompareArgs, HistoryArgs, ImportArgs, Invocation, StatsArgs, TableFormat,
 };
 use crate::compare::compare;
 use crate::db::Db;
@@ -82,18 +82,25 @@ pub fn run(inv: Invocation) -> Result<u8, Failure> {
             }
             Ok(u8::from(!o.success))
         }
-        Invocation::History(h) => history_cmd(&h),
-        Invocation::Compare(c) => compare_cmd(&c),
-        Invocation::Import(i) => import_cmd(&i),
-        Invocation::Check(c) => check_cmd(&c),
-        Invocation::Exec(e) => crate::exec::run(&e),
-        Invocation::Report(r) => crate::report_cmd::run(&r),
-        Invocation::Ab(a) => {
-            crate::ab::run(&a).map_err(|(code, message)| Failure { code, message })
-        }
         Invocation::Calibrate(c) => {
             crate::calibrate::run(&c).map_err(|(code, message)| Failure { code, message })
         }
+        Invocation::Parsed(command) => run_parsed(*command),
+    }
+}
+
+fn run_parsed(command: Command) -> Result<u8, Failure> {
+    match command {
+        Command::History(h) => history_cmd(&h),
+        Command::Compare(c) => compare_cmd(&c),
+        Command::Import(i) => import_cmd(&i),
+        Command::Check(c) => check_cmd(&c),
+        Command::Exec(e) => crate::exec::run(&e),
+        Command::Report(r) => crate::report_cmd::run(&r),
+        Command::Ab(a) => crate::ab::run(&a).map_err(|(code, message)| Failure { code, message }),
+        Command::Analyze(_) | Command::Bench { .. } | Command::Calibrate { .. } => Err(other(
+            "analyze, bench and calibrate have invocations of their own".into(),
+        )),
     }
 }
 

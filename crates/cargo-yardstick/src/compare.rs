@@ -327,8 +327,11 @@ mod tests {
         let home = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
             .join("tests/fixtures/criterion/harness");
         let args = ["cargo-yardstick", "compare", "base", "new"];
-        let Ok(crate::cli::Invocation::Compare(c)) = crate::cli::parse(args) else {
+        let Ok(crate::cli::Invocation::Parsed(command)) = crate::cli::parse(args) else {
             panic!("compare base new parses");
+        };
+        let crate::cli::Command::Compare(c) = *command else {
+            panic!("compare base new is a compare");
         };
         let cfg = crate::commands::change_config(&c.stats);
         let old = crate::import::read_baseline(&home, "base").unwrap();

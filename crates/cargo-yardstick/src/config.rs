@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
 
-use crate::cli::{HomeArg, Invocation, TableFormat};
+use crate::cli::{Command, HomeArg, Invocation, TableFormat};
 
 /// Names looked for in each directory, in order.
 pub const FILE_NAMES: [&str; 2] = ["yardstick.toml", "criterion.toml"];
@@ -359,9 +359,17 @@ pub fn apply(inv: &mut Invocation, c: &Config, args: &[String]) {
             }
             add_harness_flags(&mut b.args, c);
         }
-        Invocation::History(h) => home(&mut h.home, c),
-        Invocation::Import(i) => home(&mut i.home, c),
-        Invocation::Compare(x) => {
+        Invocation::Parsed(command) => apply_parsed(command, c, args),
+        _ => {}
+    }
+}
+
+/// [`apply`] for the subcommands clap's arguments serve as they are.
+fn apply_parsed(command: &mut Command, c: &Config, args: &[String]) {
+    match command {
+        Command::History(h) => home(&mut h.home, c),
+        Command::Import(i) => home(&mut i.home, c),
+        Command::Compare(x) => {
             home(&mut x.home, c);
             stats(&mut x.stats, c, args);
             set(
@@ -371,7 +379,7 @@ pub fn apply(inv: &mut Invocation, c: &Config, args: &[String]) {
                 c.compare.format.map(Into::into),
             );
         }
-        Invocation::Check(x) => {
+        Command::Check(x) => {
             home(&mut x.home, c);
             stats(&mut x.stats, c, args);
             set(args, "--threshold", &mut x.threshold, c.check.threshold);
@@ -382,7 +390,7 @@ pub fn apply(inv: &mut Invocation, c: &Config, args: &[String]) {
                 c.check.instructions_threshold,
             );
         }
-        Invocation::Exec(x) => {
+        Command::Exec(x) => {
             home(&mut x.home, c);
             let e = &c.exec;
             if x.runs.is_none() && x.min_runs.is_none() && x.max_runs.is_none() {
@@ -404,7 +412,7 @@ pub fn apply(inv: &mut Invocation, c: &Config, args: &[String]) {
                 x.no_history = true;
             }
         }
-        Invocation::Report(r) => {
+        Command::Report(r) => {
             home(&mut r.home, c);
             r.noise_threshold = r.noise_threshold.or(c.noise_threshold);
         }

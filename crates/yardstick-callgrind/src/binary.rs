@@ -233,21 +233,6 @@ impl Options {
     }
 }
 
-macro_rules! from_refs {
-    ($($t:ty),*) => {$(
-        impl From<&mut $t> for $t {
-            fn from(v: &mut $t) -> $t {
-                v.clone()
-            }
-        }
-        impl From<&$t> for $t {
-            fn from(v: &$t) -> $t {
-                v.clone()
-            }
-        }
-    )*};
-}
-
 from_refs!(Run, Arg, Options, ExitWith);
 
 /// A group of binary benchmarks, filled by the closure of

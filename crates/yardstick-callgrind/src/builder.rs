@@ -38,3 +38,21 @@ macro_rules! list_setters {
         }
     };
 }
+
+/// The builders return `&mut Self` (iai-callgrind's API), so a chain ends in
+/// a reference; every place taking a configuration takes `impl Into<..>`,
+/// and these conversions copy the value out of it.
+macro_rules! from_refs {
+    ($($t:ty),*) => {$(
+        impl From<&mut $t> for $t {
+            fn from(v: &mut $t) -> $t {
+                v.clone()
+            }
+        }
+        impl From<&$t> for $t {
+            fn from(v: &$t) -> $t {
+                v.clone()
+            }
+        }
+    )*};
+}

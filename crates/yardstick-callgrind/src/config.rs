@@ -481,24 +481,6 @@ impl EnvEntry for &String {
     }
 }
 
-/// The builders return `&mut Self` (iai-callgrind's API), so a chain ends in
-/// a reference; every place taking a configuration takes `impl Into<..>`,
-/// and these conversions copy the value out of it.
-macro_rules! from_refs {
-    ($($t:ty),*) => {$(
-        impl From<&mut $t> for $t {
-            fn from(v: &mut $t) -> $t {
-                v.clone()
-            }
-        }
-        impl From<&$t> for $t {
-            fn from(v: &$t) -> $t {
-                v.clone()
-            }
-        }
-    )*};
-}
-
 from_refs!(
     LibraryBenchmarkConfig,
     RegressionConfig,

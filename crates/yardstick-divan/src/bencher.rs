@@ -217,11 +217,7 @@ where
         let (gen, counters) = (&self.inner.config.gen_input, &self.counters);
         let f = &benched;
         run_on_threads(self.inner.runner, self.inner.counters, |n, sync| {
-            let inputs: Vec<I> = (0..n).map(|_| gen()).collect();
-            let counts = count_inputs(counters, &inputs);
-            let mut s = time_inputs(inputs, sync, f);
-            s.input_counts = counts;
-            s
+            over_inputs(n, gen, counters, |inputs| time_inputs(inputs, sync, f))
         });
     }
 
@@ -234,49 +230,50 @@ where
         let (gen, counters) = (&self.inner.config.gen_input, &self.counters);
         let f = &benched;
         run_on_threads(self.inner.runner, self.inner.counters, |n, sync| {
-            let inputs: Vec<I> = (0..n).map(|_| gen()).collect();
-            let counts = count_inputs(counters, &inputs);
-            let mut s = time_refs(inputs, sync, |i| f(i));
-            s.input_counts = counts;
-            s
+            over_inputs(n, gen, counters, |inputs| time_refs(inputs, sync, |i| f(i)))
         });
     }
 
     /// See [`Bencher::bench_local_values`].
-    pub fn bench_local_values<O, B>(mut self, mut benched: B)
+    pub fn bench_local_values<O, B>(self, mut benched: B)
     where
         B: FnMut(I) -> O,
     {
-        let (gen, counters) = (&mut self.inner.config.gen_input, &self.counters);
-        let mut sample = |n: u64| {
-            let inputs: Vec<I> = (0..n).map(|_| gen()).collect();
-            let counts = count_inputs(counters, &inputs);
-            let mut s = time_inputs(inputs, &|| {}, &mut benched);
-            s.input_counts = counts;
-            s
-        };
-        self.inner
-            .runner
-            .run(self.inner.counters, true, &mut sample);
+        self.run_local(|inputs| time_inputs(inputs, &|| {}, &mut benched));
     }
 
     /// See [`Bencher::bench_local_refs`].
-    pub fn bench_local_refs<O, B>(mut self, mut benched: B)
+    pub fn bench_local_refs<O, B>(self, mut benched: B)
     where
         B: FnMut(&mut I) -> O,
     {
+        self.run_local(|inputs| time_refs(inputs, &|| {}, &mut benched));
+    }
+
+    /// Runs the benchmark on this thread, each sample timed by `time` over
+    /// fresh inputs.
+    fn run_local(mut self, mut time: impl FnMut(Vec<I>) -> Sample) {
         let (gen, counters) = (&mut self.inner.config.gen_input, &self.counters);
-        let mut sample = |n: u64| {
-            let inputs: Vec<I> = (0..n).map(|_| gen()).collect();
-            let counts = count_inputs(counters, &inputs);
-            let mut s = time_refs(inputs, &|| {}, &mut benched);
-            s.input_counts = counts;
-            s
-        };
+        let mut sample = |n: u64| over_inputs(n, &mut *gen, counters, &mut time);
         self.inner
             .runner
             .run(self.inner.counters, true, &mut sample);
     }
+}
+
+/// One sample over `n` fresh inputs from `gen`, which is not timed:
+/// counted by the input counters, then timed by `time`.
+fn over_inputs<I>(
+    n: u64,
+    mut gen: impl FnMut() -> I,
+    counters: &[InputCounter<'static, I>],
+    time: impl FnOnce(Vec<I>) -> Sample,
+) -> Sample {
+    let inputs: Vec<I> = (0..n).map(|_| gen()).collect();
+    let counts = count_inputs(counters, &inputs);
+    let mut s = time(inputs);
+    s.input_counts = counts;
+    s
 }
 
 fn count_inputs<I>(counters: &[InputCounter<'static, I>], inputs: &[I]) -> Vec<(AnyCounter, u128)> {
@@ -380,22 +377,13 @@ fn time_loop<O>(n: u64, sync: &dyn Fn(), f: &impl Fn() -> O) -> Sample {
 }
 
 fn time_loop_mut<O>(n: u64, sync: &dyn Fn(), f: &mut impl FnMut() -> O) -> Sample {
-    let mut outs: Vec<O> = Vec::with_capacity(if mem::needs_drop::<O>() {
-        n as usize
-    } else {
-        0
-    });
+    let mut outs = Outputs::for_inputs(n as usize);
     sync();
     let a0 = yardstick::frontend::alloc_counts();
     let start = Instant::now();
-    if mem::needs_drop::<O>() {
-        for _ in 0..n {
-            outs.push(f());
-        }
-    } else {
-        for _ in 0..n {
-            black_box(f());
-        }
+    // `needs_drop` is a constant: the loop holds no test.
+    for _ in 0..n {
+        outs.keep(f());
     }
     let time = start.elapsed();
     let a1 = yardstick::frontend::alloc_counts();
@@ -406,11 +394,7 @@ fn time_loop_mut<O>(n: u64, sync: &dyn Fn(), f: &mut impl FnMut() -> O) -> Sampl
 /// Times `f` on every input by value.
 fn time_inputs<I, O>(inputs: Vec<I>, sync: &dyn Fn(), mut f: impl FnMut(I) -> O) -> Sample {
     let n = inputs.len() as u64;
-    let mut outs: Vec<O> = Vec::with_capacity(if mem::needs_drop::<O>() {
-        inputs.len()
-    } else {
-        0
-    });
+    let mut outs = Outputs::for_inputs(inputs.len());
     let inputs = black_box(inputs);
     sync();
     let a0 = yardstick::frontend::alloc_counts();
@@ -418,12 +402,7 @@ fn time_inputs<I, O>(inputs: Vec<I>, sync: &dyn Fn(), mut f: impl FnMut(I) -> O)
     // By hand, so that the inputs' buffer is freed after the clock stops.
     let mut inputs = inputs.into_iter();
     for i in inputs.by_ref() {
-        let o = f(i);
-        if mem::needs_drop::<O>() {
-            outs.push(o);
-        } else {
-            black_box(o);
-        }
+        outs.keep(f(i));
     }
     let time = start.elapsed();
     let a1 = yardstick::frontend::alloc_counts();
@@ -435,28 +414,43 @@ fn time_inputs<I, O>(inputs: Vec<I>, sync: &dyn Fn(), mut f: impl FnMut(I) -> O)
 /// Times `f` on every input by mutable reference.
 fn time_refs<I, O>(inputs: Vec<I>, sync: &dyn Fn(), mut f: impl FnMut(&mut I) -> O) -> Sample {
     let n = inputs.len() as u64;
-    let mut outs: Vec<O> = Vec::with_capacity(if mem::needs_drop::<O>() {
-        inputs.len()
-    } else {
-        0
-    });
+    let mut outs = Outputs::for_inputs(inputs.len());
     let mut inputs = black_box(inputs);
     sync();
     let a0 = yardstick::frontend::alloc_counts();
     let start = Instant::now();
     for input in &mut inputs {
-        let o = f(input);
-        if mem::needs_drop::<O>() {
-            outs.push(o);
-        } else {
-            black_box(o);
-        }
+        outs.keep(f(input));
     }
     let time = start.elapsed();
     let a1 = yardstick::frontend::alloc_counts();
     drop(black_box(outs));
     drop(black_box(inputs));
     finish(n, time, a0, a1)
+}
+
+/// The outputs of a timed loop: kept, to be dropped after the clock stops,
+/// when dropping them does work (as divan does); else only passed through
+/// `black_box`.
+struct Outputs<O>(Vec<O>);
+
+impl<O> Outputs<O> {
+    fn for_inputs(n: usize) -> Self {
+        Outputs(Vec::with_capacity(if mem::needs_drop::<O>() {
+            n
+        } else {
+            0
+        }))
+    }
+
+    #[inline(always)]
+    fn keep(&mut self, o: O) {
+        if mem::needs_drop::<O>() {
+            self.0.push(o);
+        } else {
+            black_box(o);
+        }
+    }
 }
 
 fn finish(n: u64, time: Duration, a0: [i128; 5], a1: [i128; 5]) -> Sample {

@@ -125,25 +125,10 @@ fn available_threads() -> usize {
 /// `make` builds one thread's scratch state; `step` performs one resample,
 /// drawing from the chunk's generator and writing its `k` statistics into
 /// the row it is given. `work` is the number of element draws per resample,
-/// used only to decide whether threads pay.
+/// used only to decide whether threads pay. The chunks are numbered from
+/// `first_chunk` (0 for a whole bootstrap): a bootstrap that goes on in
+/// stages draws the same streams as one that ran in one go.
 pub(crate) fn run<C, M, S>(
-    nresamples: usize,
-    seed: u64,
-    k: usize,
-    work: usize,
-    make: M,
-    step: S,
-) -> Vec<Vec<f64>>
-where
-    M: Fn() -> C + Sync,
-    S: Fn(&mut C, &mut Rng, &mut [f64]) + Sync,
-{
-    run_from(0, nresamples, seed, k, work, make, step)
-}
-
-/// [`run`], numbering the chunks from `first_chunk`: a bootstrap that goes
-/// on in stages draws the same streams as one that ran in one go.
-pub(crate) fn run_from<C, M, S>(
     first_chunk: u64,
     nresamples: usize,
     seed: u64,
@@ -224,8 +209,8 @@ mod tests {
         };
         // Same resamples, once with "work" too small to parallelise and once
         // large enough to use every core.
-        let serial = run(3 * CHUNK + 17, 9, 2, 1, || (), step);
-        let parallel = run(3 * CHUNK + 17, 9, 2, PARALLEL_WORK, || (), step);
+        let serial = run(0, 3 * CHUNK + 17, 9, 2, 1, || (), step);
+        let parallel = run(0, 3 * CHUNK + 17, 9, 2, PARALLEL_WORK, || (), step);
         assert_eq!(serial, parallel);
         assert_eq!(serial[0].len(), 3 * CHUNK + 17);
     }

@@ -2,7 +2,7 @@
 //! it: a bootstrapped t-test for significance and bootstrapped relative
 //! changes of the mean and median against a noise threshold.
 
-use crate::bootstrap::{run, run_from, Estimate};
+use crate::bootstrap::{run, Estimate};
 use crate::error::{check_confidence, check_finite, StatsError};
 use crate::resample;
 use crate::rng::Rng;
@@ -334,6 +334,7 @@ fn compare_given_new(
 fn resampled_means_and_medians(old: &[f64], cfg: &ChangeConfig) -> Vec<Vec<f64>> {
     let no = old.len();
     run(
+        0,
         cfg.nresamples,
         cfg.seed ^ OLD_STREAMS,
         2,
@@ -407,7 +408,7 @@ fn null_t_distribution(
     };
     let t_seed = cfg.seed ^ 0x7465_7374_5f74_0000;
     let null_t = |first: u64, count: usize| {
-        run_from(
+        run(
             first,
             count,
             t_seed,
@@ -468,15 +469,15 @@ mod tests {
     #[test]
     fn staged_bootstraps_draw_the_same_streams_as_one_run() {
         let step = |_: &mut (), rng: &mut Rng, row: &mut [f64]| row[0] = rng.next_f64();
-        let whole = run(3 * crate::bootstrap::CHUNK, 9, 1, 1, || (), step)
+        let whole = run(0, 3 * crate::bootstrap::CHUNK, 9, 1, 1, || (), step)
             .pop()
             .unwrap();
         let mut staged =
-            crate::bootstrap::run_from(0, 2 * crate::bootstrap::CHUNK, 9, 1, 1, || (), step)
+            crate::bootstrap::run(0, 2 * crate::bootstrap::CHUNK, 9, 1, 1, || (), step)
                 .pop()
                 .unwrap();
         staged.extend(
-            crate::bootstrap::run_from(2, crate::bootstrap::CHUNK, 9, 1, 1, || (), step)
+            crate::bootstrap::run(2, crate::bootstrap::CHUNK, 9, 1, 1, || (), step)
                 .pop()
                 .unwrap(),
         );

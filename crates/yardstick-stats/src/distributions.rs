@@ -260,42 +260,28 @@ fn beta_front(a: f64, b: f64, x: f64, y: f64) -> f64 {
     (ln_gamma(a + b) - ln_gamma(a) - ln_gamma(b) + a * x.ln() + b * y.ln()).exp()
 }
 
+/// The continued fraction of the incomplete beta function, by the modified
+/// Lentz method (*Numerical Recipes*, §6.4): each `m` takes an even step
+/// and an odd one, and it stops when a step no longer changes the value.
 fn beta_continued_fraction(a: f64, b: f64, x: f64) -> f64 {
+    let not_tiny = |v: f64| if v.abs() < TINY { TINY } else { v };
     let qab = a + b;
     let qap = a + 1.0;
     let qam = a - 1.0;
     let mut c = 1.0;
-    let mut d = 1.0 - qab * x / qap;
-    if d.abs() < TINY {
-        d = TINY;
-    }
-    d = 1.0 / d;
+    let mut d = 1.0 / not_tiny(1.0 - qab * x / qap);
     let mut h = d;
+    // One Lentz step with coefficient `aa`: the factor it multiplies by.
+    let mut step = |aa: f64| {
+        d = 1.0 / not_tiny(1.0 + aa * d);
+        c = not_tiny(1.0 + aa / c);
+        d * c
+    };
     for m in 1..MAX_ITER {
         let m = m as f64;
         let m2 = 2.0 * m;
-        let aa = m * (b - m) * x / ((qam + m2) * (a + m2));
-        d = 1.0 + aa * d;
-        if d.abs() < TINY {
-            d = TINY;
-        }
-        c = 1.0 + aa / c;
-        if c.abs() < TINY {
-            c = TINY;
-        }
-        d = 1.0 / d;
-        h *= d * c;
-        let aa = -(a + m) * (qab + m) * x / ((a + m2) * (qap + m2));
-        d = 1.0 + aa * d;
-        if d.abs() < TINY {
-            d = TINY;
-        }
-        c = 1.0 + aa / c;
-        if c.abs() < TINY {
-            c = TINY;
-        }
-        d = 1.0 / d;
-        let del = d * c;
+        h *= step(m * (b - m) * x / ((qam + m2) * (a + m2)));
+        let del = step(-(a + m) * (qab + m) * x / ((a + m2) * (qap + m2)));
         h *= del;
         if (del - 1.0).abs() < EPS {
             break;

@@ -194,6 +194,7 @@ pub fn estimates_with_distributions(
 
     let k = if linear { 5 } else { 4 };
     let dists = run(
+        0,
         cfg.nresamples,
         cfg.seed,
         k,
@@ -201,11 +202,7 @@ pub fn estimates_with_distributions(
         || vec![0u32; n],
         |counts: &mut Vec<u32>, rng: &mut Rng, row: &mut [f64]| {
             resample::draw_counts(rng, counts, n);
-            let mut sum = 0.0;
-            for (&x, &c) in sorted.iter().zip(counts.iter()) {
-                sum += f64::from(c) * x;
-            }
-            let m = sum / nf;
+            let m = resample::mean(&sorted, counts, nf);
             let (mut ss, mut s) = (0.0, 0.0);
             for (&x, &c) in sorted.iter().zip(counts.iter()) {
                 let d = x - m;
@@ -276,6 +273,7 @@ pub(crate) fn mean_median_distributions(
     let mut sorted = values.to_vec();
     sorted.sort_unstable_by(f64::total_cmp);
     let mut dists = run(
+        0,
         nresamples,
         seed,
         2,
@@ -283,11 +281,7 @@ pub(crate) fn mean_median_distributions(
         || vec![0u32; n],
         |counts: &mut Vec<u32>, rng: &mut Rng, row: &mut [f64]| {
             resample::draw_counts(rng, counts, n);
-            let mut sum = 0.0;
-            for (&x, &c) in sorted.iter().zip(counts.iter()) {
-                sum += f64::from(c) * x;
-            }
-            row[0] = sum / nf;
+            row[0] = resample::mean(&sorted, counts, nf);
             row[1] = resample::median(&sorted, counts, n);
         },
     )

@@ -34,6 +34,17 @@ pub(crate) fn draw_counts(rng: &mut Rng, counts: &mut [u32], draws: usize) {
     }
 }
 
+/// Mean of a resample of `m` values (`m` as a float) given by `counts`
+/// over `sorted`.
+#[inline]
+pub(crate) fn mean(sorted: &[f64], counts: &[u32], m: f64) -> f64 {
+    let mut sum = 0.0;
+    for (&x, &c) in sorted.iter().zip(counts) {
+        sum += f64::from(c) * x;
+    }
+    sum / m
+}
+
 /// The values at ranks `r` and `r + 1` (0-based) of the resample given by
 /// `counts` over ascending `sorted`; the second is the first when `r` is the
 /// last rank.

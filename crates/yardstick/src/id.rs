@@ -87,21 +87,22 @@ impl<S: Into<String>> IntoBenchmarkId for S {
     }
 }
 
-/// The full identity of one benchmark of a run.
+/// The full identity of one benchmark of a run: the record its
+/// `benchmark.json` holds (`group/function/value`, the id users filter on
+/// and see; its folder under the home directory, see [`folder_component`];
+/// its title), made once from the parts the user gave.
 #[derive(Debug, Clone, PartialEq)]
-pub(crate) struct FullId {
-    pub group_id: String,
-    pub function_id: Option<String>,
-    pub value_str: Option<String>,
-    pub throughput: Option<Throughput>,
-    /// `group/function/value`, the id users filter on and see.
-    pub full_id: String,
-    /// Relative folder under the home directory; see [`folder_component`].
-    pub directory_name: String,
-    /// `full_id` cut to 100 characters for titles.
-    pub title: String,
+pub(crate) struct FullId(BenchmarkRecord);
+
+impl std::ops::Deref for FullId {
+    type Target = BenchmarkRecord;
+
+    fn deref(&self) -> &BenchmarkRecord {
+        &self.0
+    }
 }
 
+use yardstick_format::criterion::BenchmarkRecord;
 pub(crate) use yardstick_format::names::folder_component;
 
 impl FullId {
@@ -126,7 +127,7 @@ impl FullId {
             .collect::<Vec<_>>()
             .join("/");
         let title = yardstick_format::names::title(&full_id);
-        FullId {
+        FullId(BenchmarkRecord {
             group_id: group_id.clone(),
             function_id,
             value_str,
@@ -134,7 +135,12 @@ impl FullId {
             full_id,
             directory_name,
             title,
-        }
+        })
+    }
+
+    /// The record `benchmark.json` holds.
+    pub(crate) fn record(&self) -> &BenchmarkRecord {
+        &self.0
     }
 }
 

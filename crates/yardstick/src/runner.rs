@@ -4,6 +4,7 @@
 use crate::analysis::{analyse, Analysis, Samples};
 use crate::cli::{Baseline, Mode};
 use crate::config::{ActualSamplingMode, BenchmarkConfig};
+use crate::criterion::RunSettings;
 use crate::id::FullId;
 use crate::measurement::Measurement;
 use crate::output::sink::Outcome;
@@ -145,7 +146,7 @@ fn benchmark<M: Measurement>(
         .formatter()
         .scale_for_machines(&mut [analysis.typical().point]);
     let metrics = analyse_metrics(
-        c,
+        &c.run,
         terminal,
         &dir,
         config,
@@ -156,7 +157,7 @@ fn benchmark<M: Measurement>(
     let from_disk = c.run.load_baseline.is_some();
     let optimised_away =
         !from_disk && check_optimised_away(&c.measurement, terminal, id, &analysis);
-    let ratio = ratio_to_baseline(c, id, &analysis, unit);
+    let ratio = ratio_to_baseline(&c.run, id, &analysis, unit);
     let (record, sample) = stored(id, &analysis);
     let outcome = Outcome {
         id,
@@ -182,7 +183,7 @@ fn benchmark<M: Measurement>(
 }
 
 /// Records the verdict in the run's tally and feeds the sinks.
-fn conclude(run: &crate::criterion::RunSettings, outcome: &Outcome<'_>) {
+fn conclude(run: &RunSettings, outcome: &Outcome<'_>) {
     if let Some(ch) = &outcome.analysis.change {
         state::record_comparison(comparison(outcome.id, ch));
     }
@@ -213,16 +214,7 @@ fn stored(id: &FullId, a: &Analysis) -> (BenchmarkRecord, SavedSample) {
         times: a.values.clone(),
         processes: a.processes.clone(),
     };
-    let record = BenchmarkRecord {
-        group_id: id.group_id.clone(),
-        function_id: id.function_id.clone(),
-        value_str: id.value_str.clone(),
-        throughput: id.throughput,
-        full_id: id.full_id.clone(),
-        directory_name: id.directory_name.clone(),
-        title: id.title.clone(),
-    };
-    (record, sample)
+    (id.record().clone(), sample)
 }
 
 /// The clocks' resolution, once per run, in verbose output.
@@ -313,8 +305,8 @@ fn measured_drift(
 
 /// The extra metrics' estimates, compared with the baseline's metrics when
 /// it measured them too.
-fn analyse_metrics<M: Measurement>(
-    c: &Criterion<M>,
+fn analyse_metrics(
+    run: &RunSettings,
     terminal: &Terminal,
     dir: &BenchmarkDir,
     config: &BenchmarkConfig,
@@ -332,7 +324,7 @@ fn analyse_metrics<M: Measurement>(
     };
     let linear = analysis.mode == ActualSamplingMode::Linear;
     let mut results = metered::analyse(&metrics, &rows, &analysis.iters, linear, &cfg);
-    let (Some((name, _)), Some(old)) = (crate::baseline::compare_target(&c.run.baseline), baseline)
+    let (Some((name, _)), Some(old)) = (crate::baseline::compare_target(&run.baseline), baseline)
     else {
         return results;
     };
@@ -358,13 +350,8 @@ fn analyse_metrics<M: Measurement>(
 
 /// This run's typical time over the baseline's: from `--baseline-csv` when
 /// it has this benchmark, else from the comparison with the saved baseline.
-fn ratio_to_baseline<M: Measurement>(
-    c: &Criterion<M>,
-    id: &FullId,
-    a: &Analysis,
-    unit: &str,
-) -> Option<f64> {
-    if let Some(map) = &c.run.baseline_csv {
+fn ratio_to_baseline(run: &RunSettings, id: &FullId, a: &Analysis, unit: &str) -> Option<f64> {
+    if let Some(map) = &run.baseline_csv {
         if unit == "ns" {
             if let Some(old_ps) = map.get(&id.full_id) {
                 return Some(a.typical().point * 1e3 / old_ps);

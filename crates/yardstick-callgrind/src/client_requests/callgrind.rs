@@ -37,4 +37,3 @@ pub fn dump_stats_at<T: AsRef<CStr>>(reason: T) {
         [reason.as_ref().as_ptr() as usize, 0, 0, 0, 0],
     );
 }
-

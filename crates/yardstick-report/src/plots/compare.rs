@@ -3,7 +3,7 @@
 
 use yardstick_stats::regression::through_origin;
 
-use super::sample::{min_max, per_sample_chart, sample_time_chart};
+use super::sample::{density_chart, min_max, per_sample_chart, sample_time_chart};
 use super::{area_under, curve_points, CURVE_POINTS};
 use crate::density::density;
 use crate::svg::{Axis, Chart};
@@ -39,18 +39,7 @@ pub(crate) fn both_pdf(
         .map(|c| c.peak())
         .fold(0.0, f64::max);
     let f = scale.factor;
-    let mut c = Chart::new(
-        size.0,
-        size.1,
-        "",
-        Axis::linear(
-            lo * f,
-            hi * f,
-            0.02,
-            format!("Average time per iteration ({})", scale.unit),
-        ),
-        Axis::from_zero(peak, 0.08, "Density").without_tick_labels(),
-    );
+    let mut c = density_chart((lo, hi), peak, scale, size);
     for (curve, line, fill) in [(&b, "base", "basef"), (&n, "cur", "curf")] {
         if let Some(curve) = curve {
             let area = area_under(&c, curve, f);

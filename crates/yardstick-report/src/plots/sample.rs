@@ -52,18 +52,7 @@ pub(crate) fn pdf(s: &Samples<'_>, mean: f64, size: (f64, f64)) -> Option<String
         hi = hi.max(s.fences.high_mild);
     }
     let peak = curve.peak();
-    let mut c = Chart::new(
-        size.0,
-        size.1,
-        "",
-        Axis::linear(
-            lo * f,
-            hi * f,
-            0.02,
-            format!("Average time per iteration ({})", s.scale.unit),
-        ),
-        Axis::from_zero(peak, 0.08, "Density").without_tick_labels(),
-    );
+    let mut c = density_chart((lo, hi), peak, s.scale, size);
     let area = area_under(&c, &curve, f);
     c.svg.path(&area, "curf", true);
     let line = curve_points(&c, &curve, f);
@@ -149,21 +138,52 @@ pub(crate) fn iteration_times(s: &Samples<'_>, mean: f64, size: (f64, f64)) -> S
     c.finish()
 }
 
-/// An empty chart of the average time per iteration (from `lo` to `hi`,
-/// in the unit `scale` scales to) against the sample's number (1 to `n`).
-pub(crate) fn per_sample_chart(n: f64, (lo, hi): (f64, f64), scale: &Scale, size: (f64, f64)) -> Chart {
-    let f = scale.factor;
+/// An empty chart of probability density (from zero to `peak`) over the
+/// average time per iteration (from `lo` to `hi`, in the unit `scale`
+/// scales to).
+pub(crate) fn density_chart(
+    range: (f64, f64),
+    peak: f64,
+    scale: &Scale,
+    size: (f64, f64),
+) -> Chart {
+    let density = Axis::from_zero(peak, 0.08, "Density").without_tick_labels();
     Chart::new(
         size.0,
         size.1,
         "",
-        Axis::linear(1.0, n.max(2.0), 0.03, "Sample"),
-        Axis::linear(
-            lo * f,
-            hi * f,
-            0.08,
-            format!("Average time per iteration ({})", scale.unit),
-        ),
+        per_iteration_axis(range, 0.02, scale),
+        density,
+    )
+}
+
+/// An empty chart of the average time per iteration (from `lo` to `hi`,
+/// in the unit `scale` scales to) against the sample's number (1 to `n`).
+pub(crate) fn per_sample_chart(
+    n: f64,
+    range: (f64, f64),
+    scale: &Scale,
+    size: (f64, f64),
+) -> Chart {
+    let samples = Axis::linear(1.0, n.max(2.0), 0.03, "Sample");
+    Chart::new(
+        size.0,
+        size.1,
+        "",
+        samples,
+        per_iteration_axis(range, 0.08, scale),
+    )
+}
+
+/// The axis of average time per iteration, from `lo` to `hi` (in the unit
+/// `scale` scales to) with `margin` on either side.
+fn per_iteration_axis((lo, hi): (f64, f64), margin: f64, scale: &Scale) -> Axis {
+    let f = scale.factor;
+    Axis::linear(
+        lo * f,
+        hi * f,
+        margin,
+        format!("Average time per iteration ({})", scale.unit),
     )
 }
 

@@ -78,28 +78,24 @@ impl Metric {
         Metric::PeakLiveBytes,
     ];
 
-    /// The metrics the name `allocs` stands for.
-    pub const ALLOCS: [Metric; 5] = [
-        Metric::Allocations,
-        Metric::Deallocations,
-        Metric::Reallocations,
-        Metric::AllocatedBytes,
-        Metric::PeakLiveBytes,
-    ];
+    /// The metrics the name `allocs` stands for: the last five.
+    pub const ALLOCS: [Metric; 5] = Metric::run_of(Metric::Allocations);
 
-    /// The metrics the name `counters` stands for: every perf event.
-    pub const COUNTERS: [Metric; 10] = [
-        Metric::Instructions,
-        Metric::Cycles,
-        Metric::Branches,
-        Metric::BranchMisses,
-        Metric::CacheReferences,
-        Metric::CacheMisses,
-        Metric::TaskClock,
-        Metric::ContextSwitches,
-        Metric::CpuMigrations,
-        Metric::PageFaults,
-    ];
+    /// The metrics the name `counters` stands for: every perf event, the
+    /// ten from [`Instructions`](Metric::Instructions) on.
+    pub const COUNTERS: [Metric; 10] = Metric::run_of(Metric::Instructions);
+
+    /// `N` metrics of [`ALL`](Metric::ALL) from `first` on (`ALL` lists the
+    /// metrics in the order they are declared in).
+    const fn run_of<const N: usize>(first: Metric) -> [Metric; N] {
+        let mut out = [first; N];
+        let mut i = 0;
+        while i < N {
+            out[i] = Metric::ALL[first as usize + i];
+            i += 1;
+        }
+        out
+    }
 
     /// The name on the command line and in output, e.g. `thread-cpu`.
     pub fn name(&self) -> &'static str {
@@ -231,6 +227,17 @@ fn valid_names() -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_groups_are_the_metrics_their_names_say() {
+        for (i, m) in Metric::ALL.into_iter().enumerate() {
+            assert_eq!(m as usize, i, "ALL lists the metrics in declaration order");
+        }
+        assert_eq!(Metric::ALLOCS[0], Metric::Allocations);
+        assert_eq!(Metric::ALLOCS[4], Metric::PeakLiveBytes);
+        assert_eq!(Metric::COUNTERS[0], Metric::Instructions);
+        assert_eq!(Metric::COUNTERS[9], Metric::PageFaults);
+    }
 
     #[test]
     fn every_name_parses_back_to_its_metric() {

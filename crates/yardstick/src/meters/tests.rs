@@ -159,14 +159,8 @@ fn touching_fresh_pages_faults_them_in() {
 
 #[test]
 fn hardware_counters_give_a_number_or_a_note_never_a_placeholder() {
-    let hardware = [
-        Metric::Instructions,
-        Metric::Cycles,
-        Metric::Branches,
-        Metric::BranchMisses,
-        Metric::CacheReferences,
-        Metric::CacheMisses,
-    ];
+    // The first six counters are the hardware ones.
+    let hardware = &Metric::COUNTERS[..6];
     let mut metrics = vec![Metric::Wall];
     metrics.extend(hardware);
     let (values, notes) = measure(&metrics, || {
@@ -177,7 +171,7 @@ fn hardware_counters_give_a_number_or_a_note_never_a_placeholder() {
         Metric::Wall,
         "measured metrics keep the order asked"
     );
-    for m in hardware {
+    for &m in hardware {
         match measured_or_explained(&values, &notes, m) {
             Some(v) => {
                 let must_move =

@@ -112,34 +112,21 @@ fn counter_columns(columns: &mut Vec<Column>, config: &Config, result: &BenchRes
     let batch = config.batch as f64;
     let c = result.counters();
     let per_unit = |v: Option<f64>| v.map(|v| v / batch);
-    columns.push(Column::new(
-        18,
-        2,
-        format!("ins/{unit}"),
-        per_unit(c.instructions),
-    ));
-    columns.push(Column::new(
-        18,
-        2,
-        format!("cyc/{unit}"),
-        per_unit(c.cycles),
-    ));
     let ipc = c
         .instructions
         .zip(c.cycles)
         .map(|(i, cy)| if cy > 0.0 { i / cy } else { 0.0 });
-    columns.push(Column::new(9, 3, "IPC", ipc));
-    columns.push(Column::new(
-        17,
-        2,
-        format!("bra/{unit}"),
-        per_unit(c.branches),
-    ));
     let miss = c
         .branches
         .zip(c.branch_misses)
         .map(|(b, m)| if b < 1e-9 { 0.0 } else { 100.0 * m / b });
-    columns.push(Column::percent(10, "miss%", miss));
+    columns.extend([
+        Column::new(18, 2, format!("ins/{unit}"), per_unit(c.instructions)),
+        Column::new(18, 2, format!("cyc/{unit}"), per_unit(c.cycles)),
+        Column::new(9, 3, "IPC", ipc),
+        Column::new(17, 2, format!("bra/{unit}"), per_unit(c.branches)),
+        Column::percent(10, "miss%", miss),
+    ]);
 }
 
 /// The header: an empty line, the column titles with the table's title
