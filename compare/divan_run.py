@@ -21,7 +21,11 @@ Every timed run records how busy the machine was with other processes
 (cores, from /proc/stat minus this script's children), so a loaded run is
 visible as such.
 
-Usage: python3 compare/divan_run.py [build] [bench] [--reps N] [--nice N]
+  examples  the wall time per benchmark of divan's own example files (the
+          ones in crates/yardstick-divan/examples and sort.rs; search.rs
+          with --search), each at its defaults under both harnesses.
+
+Usage: python3 compare/divan_run.py [build] [bench] [examples] [--reps N] [--nice N]
        [--report]   (build the yardstick side with its `report` feature)
 Python 3 standard library only. Progress on stderr, the table on stdout.
 """
@@ -134,18 +138,36 @@ def measure_build(args):
 # --------------------------------------------------------------------------
 # Time per benchmark.
 
-def bench_binary(package, nice):
-    """Builds the divan_workloads bench of `package`; returns its path."""
-    cmd = ["cargo", "bench", "--no-run", "--message-format", "json",
-           "-p", package, "--bench", "divan_workloads"]
+def bench_binaries(package, names, nice):
+    """Builds the benches `names` of `package`; returns {name: path}."""
+    cmd = ["cargo", "bench", "--no-run", "--message-format", "json", "-p", package]
+    for name in names:
+        cmd += ["--bench", name]
     if nice:
         cmd = ["nice", "-n", str(nice)] + cmd
     out = subprocess.run(cmd, cwd=HERE, check=True, stdout=subprocess.PIPE, text=True).stdout
+    found = {}
     for line in out.splitlines():
-        m = re.search(r'"executable":"([^"]+divan_workloads[^"]+)"', line)
-        if m:
-            return m.group(1)
-    raise SystemExit(f"no divan_workloads executable for {package}")
+        m = re.search(r'"name":"([^"]+)","src_path".*"executable":"([^"]+)"', line)
+        if m and m.group(1) in names:
+            found[m.group(1)] = m.group(2)
+    missing = set(names) - set(found)
+    if missing:
+        raise SystemExit(f"no executable for {sorted(missing)} in {package}")
+    return found
+
+
+def bench_binary(package, nice):
+    """Builds the divan_workloads bench of `package`; returns its path."""
+    return bench_binaries(package, ["divan_workloads"], nice)["divan_workloads"]
+
+
+def count_benchmarks(divan_exe):
+    """The benchmarks of a divan bench binary: the rows of divan's table
+    that have samples and iterations."""
+    table = subprocess.run([divan_exe, "--bench", "--sample-count", "2"],
+                           stdout=subprocess.PIPE, text=True, check=True).stdout
+    return len(re.findall(r"\u2502\s*\d+\s*\u2502\s*\d+\s*$", table, re.M))
 
 
 def measure_bench(args):
@@ -169,10 +191,7 @@ def measure_bench(args):
             bins["yardstick-divan"], ["--bench"], ["eatmydata"])
     rows = {k: [] for k in runs}
     try:
-        # The benchmarks: the rows of divan's table with samples and iters.
-        table = subprocess.run([bins["divan"], "--bench", "--sample-count", "2"],
-                               stdout=subprocess.PIPE, text=True, check=True).stdout
-        n = len(re.findall(r"\u2502\s*\d+\s*\u2502\s*\d+\s*$", table, re.M))
+        n = count_benchmarks(bins["divan"])
         for rep in range(args.reps):
             order = list(runs) if rep % 2 == 0 else list(runs)[::-1]
             for k in order:
@@ -196,12 +215,65 @@ def measure_bench(args):
         print(f"| {k} | {w:.3f} s | {c:.3f} s | {w / base:.2f} | {f:.2f} cores |")
 
 
+# divan's own examples (search takes half a minute a run under divan; hash
+# and image need their feature's crates).
+EXAMPLES = ["atomic", "collections", "math", "memcpy", "scratch", "string",
+            "threads", "time", "sort"]
+
+
+def measure_examples(args):
+    """Wall time per benchmark over divan's own example files, each run at
+    its defaults under both harnesses (the yardstick side saving its
+    baseline and comparing with the last run's, as by default)."""
+    names = EXAMPLES + (["search"] if args.search else [])
+    bins = {"divan": bench_binaries("divan-side", names, args.nice),
+            "yardstick-divan": bench_binaries("yardstick-divan-side", names, args.nice)}
+    counts = {name: count_benchmarks(bins["divan"][name]) for name in names}
+    home = tempfile.mkdtemp(prefix="divan-examples-home-")
+    env = dict(os.environ, YARDSTICK_HOME=home, CRITERION_HOME=home, NO_COLOR="1")
+    walls = {side: {name: [] for name in names} for side in bins}
+    try:
+        # A first yardstick run leaves a baseline, so every measured one
+        # compares as a user's second run does.
+        for name in names:
+            subprocess.run([bins["yardstick-divan"][name], "--bench"], env=env,
+                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        for rep in range(args.reps):
+            sides = list(bins) if rep % 2 == 0 else list(bins)[::-1]
+            for name in names:
+                for side in sides:
+                    wall, _, foreign, _ = timed([bins[side][name], "--bench"], HERE, env,
+                                                args.nice)
+                    walls[side][name].append(wall)
+                    log(f"examples {name} {side}: {wall:.2f} s, "
+                        f"other processes {foreign:.2f} cores")
+    finally:
+        shutil.rmtree(home, ignore_errors=True)
+    print(f"\ndivan's examples at defaults, wall time per benchmark, median of {args.reps}")
+    print("| file | benchmarks | divan | yardstick-divan | ratio |")
+    print("| --- | --- | --- | --- | --- |")
+    total = {side: 0.0 for side in bins}
+    for name in names:
+        med = {side: statistics.median(walls[side][name]) for side in bins}
+        for side in bins:
+            total[side] += med[side]
+        n = counts[name]
+        print(f"| {name} | {n} | {med['divan'] / n:.3f} s | "
+              f"{med['yardstick-divan'] / n:.3f} s | "
+              f"{med['yardstick-divan'] / med['divan']:.2f} |")
+    n = sum(counts.values())
+    print(f"| all | {n} | {total['divan'] / n:.3f} s | {total['yardstick-divan'] / n:.3f} s | "
+          f"{total['yardstick-divan'] / total['divan']:.2f} |")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("what", nargs="*", choices=["build", "bench"], default=[])
+    ap.add_argument("what", nargs="*", choices=["build", "bench", "examples"], default=[])
     ap.add_argument("--reps", type=int, default=3)
     ap.add_argument("--nice", type=int, default=15,
                     help="niceness of every run (0: none); the machine may be shared")
+    ap.add_argument("--search", action="store_true",
+                    help="examples: include divan's search example (half a minute a run)")
     ap.add_argument("--report", action="store_true",
                     help="build the yardstick side with its `report` feature")
     args = ap.parse_args()
@@ -210,6 +282,8 @@ def main():
         measure_build(args)
     if "bench" in what:
         measure_bench(args)
+    if "examples" in what:
+        measure_examples(args)
 
 
 if __name__ == "__main__":

@@ -3,7 +3,7 @@
 //! prints divan's tree table, or lets the engine print yardstick's output.
 
 use std::rc::Rc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use yardstick::frontend::{self, FixedPlan, RunMode};
 use yardstick::measurement::WallTime;
@@ -307,27 +307,54 @@ impl LeafRunner<'_, '_, '_> {
     /// reached. The iterations are exact: the engine's own sizing times
     /// whole calls, input generation included, and came out several times
     /// smaller.
+    ///
+    /// As divan's, the time limits count from the benchmark's first sample
+    /// and include what is not timed (making inputs, dropping outputs)
+    /// unless `skip_ext_time` is set: a benchmark whose inputs take 100 ms
+    /// each to make stops after about `max_time`, however fast the timed
+    /// part is.
     fn plan(&self, sample: &mut dyn FnMut(u64) -> Sample) -> FixedPlan {
         let o = self.options;
-        let mut samples = o.sample_count.unwrap_or(DEFAULT_SAMPLE_COUNT) as usize;
+        let started = Instant::now();
+        let timed_only = o.skip_ext_time.unwrap_or(false);
+        // One probe: its timed part and its whole cost.
+        let mut probe = |iters: u64| {
+            let t0 = Instant::now();
+            let s = sample(iters);
+            (s.time, t0.elapsed())
+        };
         let floor = frontend::clock_resolution()
             .saturating_mul(100)
             .max(Duration::from_micros(1));
         let mut iters = u64::from(o.sample_size.unwrap_or(1)).max(1);
-        let mut probe = sample(iters).time;
+        let (mut sample_time, mut whole) = probe(iters);
+        let mut timed = sample_time;
+        let spent = |timed: Duration| if timed_only { timed } else { started.elapsed() };
         if o.sample_size.is_none() {
-            while probe <= floor && iters < MAX_TUNED_ITERS {
+            while sample_time <= floor
+                && iters < MAX_TUNED_ITERS
+                && o.max_time.map_or(true, |max| spent(timed) < max)
+            {
                 iters = iters.saturating_mul(2);
-                probe = sample(iters).time;
+                (sample_time, whole) = probe(iters);
+                timed += sample_time;
             }
         }
-        let sample_time = probe.max(Duration::from_nanos(1));
-        let secs = sample_time.as_secs_f64();
+        let sample_time = sample_time.max(Duration::from_nanos(1));
+        let per_sample = if timed_only {
+            sample_time
+        } else {
+            whole.max(sample_time)
+        };
+        let left = |limit: Duration| {
+            limit.saturating_sub(spent(timed)).as_secs_f64() / per_sample.as_secs_f64()
+        };
+        let mut samples = o.sample_count.unwrap_or(DEFAULT_SAMPLE_COUNT) as usize;
         if let Some(max) = o.max_time {
-            samples = samples.min((max.as_secs_f64() / secs) as usize).max(2);
+            samples = samples.min(left(max) as usize);
         }
         if let Some(min) = o.min_time {
-            samples = samples.max((min.as_secs_f64() / secs).ceil() as usize);
+            samples = samples.max(left(min).ceil() as usize);
         }
         FixedPlan {
             samples: samples.max(2),

@@ -214,6 +214,34 @@ fn bad_options_name_the_flag() {
     assert!(err.contains("save-baseline"), "{err}");
 }
 
+#[test]
+fn max_time_counts_the_making_of_inputs_unless_skip_ext_time() {
+    // Each input takes at least 20 ms to make and each iteration 1 ms.
+    // `counted` has 0.1 s in all, so at most four samples of one
+    // iteration (divan's 100 would take over 2 s); `skipped` counts only
+    // the timed part against its 1 s and takes all of its three.
+    let h = home("budget");
+    let out = Command::new(env!("CARGO_BIN_EXE_budget_fixture"))
+        .args(["--bench", "--discard-baseline"])
+        .env("YARDSTICK_HOME", &h)
+        .env_remove("DIVAN_SAMPLE_COUNT")
+        .output()
+        .expect("the fixture runs");
+    let table = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let samples = |name: &str| -> u64 {
+        let row = table
+            .lines()
+            .find(|l| l.contains(name))
+            .unwrap_or_else(|| panic!("no row {name}: {table}"));
+        let cells: Vec<&str> = row.split('│').map(str::trim).collect();
+        cells[cells.len() - 2].parse().expect("a sample count")
+    };
+    let counted = samples("counted");
+    assert!((2..=4).contains(&counted), "{counted} samples: {table}");
+    assert_eq!(samples("skipped"), 3, "{table}");
+}
+
 fn walk(dir: &Path) -> Vec<std::path::PathBuf> {
     let mut out = Vec::new();
     if let Ok(rd) = std::fs::read_dir(dir) {
