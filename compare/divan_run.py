@@ -254,6 +254,8 @@ def measure_examples(args):
     print("| --- | --- | --- | --- | --- |")
     total = {side: 0.0 for side in bins}
     for name in names:
+        if counts[name] == 0:
+            continue  # scratch.rs: divan's empty scratch space
         med = {side: statistics.median(walls[side][name]) for side in bins}
         for side in bins:
             total[side] += med[side]

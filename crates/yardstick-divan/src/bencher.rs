@@ -289,8 +289,13 @@ fn count_inputs<I>(counters: &[InputCounter<'static, I>], inputs: &[I]) -> Vec<(
 
 /// Hands the runner a sampling routine that runs `body` on the benchmark's
 /// threads (the current one among them), which start their timed loops
-/// together, and averages their samples. `body(n, sync)` prepares its
-/// inputs, calls `sync`, then times `n` iterations.
+/// together. `body(n, sync)` prepares its inputs, calls `sync`, then times
+/// `n` iterations.
+///
+/// Each thread's timing is a sample of its own, as divan's are: a round
+/// on `t` threads gives `t` samples, handed out one per call. (Averaging a
+/// round into one sample let one descheduled thread lift every sample, and
+/// ran `t` times the rounds divan does.)
 ///
 /// The other threads are started once per benchmark and wait for each
 /// sample's iteration count, as divan's thread pool does: starting threads
@@ -328,46 +333,31 @@ where
                 job_tx
             })
             .collect();
+        // The round's samples not handed out yet, all of `n` iterations.
+        let mut round: Vec<Sample> = Vec::new();
         let mut sample = |n: u64| {
+            round.retain(|s| s.iters == n);
+            if let Some(s) = round.pop() {
+                return s;
+            }
             for job in &jobs {
                 // A thread that is gone panicked; its result says so.
                 let _ = job.send(n);
             }
-            let mut all = vec![body(n, sync)];
+            round.push(body(n, sync));
             for _ in 1..threads {
                 match done_rx.recv() {
-                    Ok(Ok(s)) => all.push(s),
+                    Ok(Ok(s)) => round.push(s),
                     Ok(Err(payload)) => panic::resume_unwind(payload),
                     Err(_) => panic!("a benchmark thread ended without a sample"),
                 }
             }
-            average(n, &all)
+            round.pop().expect("a round has a sample per thread")
         };
         runner.run(counters, false, &mut sample);
         // Closing the job channels ends the threads; the scope joins them.
         drop(jobs);
     });
-}
-
-/// One sample from the threads' samples of `n` iterations each: their mean
-/// time and allocation counts, the first thread's input counts.
-fn average(n: u64, samples: &[Sample]) -> Sample {
-    let k = samples.len() as u32;
-    let mut out = Sample {
-        iters: n,
-        time: samples.iter().map(|s| s.time).sum::<Duration>() / k,
-        alloc: [0; 5],
-        input_counts: samples[0].input_counts.clone(),
-    };
-    for s in samples {
-        for (o, v) in out.alloc.iter_mut().zip(s.alloc) {
-            *o += v;
-        }
-    }
-    for o in &mut out.alloc {
-        *o /= i128::from(k);
-    }
-    out
 }
 
 /// Times `n` calls of `f`. Outputs that need dropping are kept and dropped
@@ -511,10 +501,11 @@ mod tests {
             seen.lock().unwrap().insert(std::thread::current().id());
             calls.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         });
-        // 3 threads in all over 20 samples (a thread per sample would be
-        // 41), each running every sample's 5 iterations.
+        // 3 threads in all over the 20 samples (a thread per sample would
+        // be 41); each round of the three gives three samples, so 7 rounds
+        // (21 samples, the last handed out unused) of 5 iterations each.
         assert_eq!(seen.lock().unwrap().len(), 3);
-        assert_eq!(calls.into_inner(), 20 * 3 * 5);
+        assert_eq!(calls.into_inner(), 7 * 3 * 5);
         assert_eq!(runner.taken.len(), 20);
         assert!(runner.taken.iter().all(|s| s.iters == 5));
     }
@@ -526,7 +517,23 @@ mod tests {
         Bencher::new(&mut runner, CounterSet::default())
             .with_inputs(|| made.fetch_add(1, std::sync::atomic::Ordering::Relaxed))
             .bench_values(black_box);
-        assert_eq!(made.into_inner(), 20 * 2 * 5);
+        // 10 rounds of two threads.
+        assert_eq!(made.into_inner(), 10 * 2 * 5);
+    }
+
+    #[test]
+    fn each_threads_timing_is_a_sample_of_its_own() {
+        // This thread's inputs count 1 item, the other's 3; a sample is
+        // 5 inputs. Averaged rounds would all carry this thread's counts.
+        let main = std::thread::current().id();
+        let mut runner = fake(2);
+        Bencher::new(&mut runner, CounterSet::default())
+            .with_inputs(|| if std::thread::current().id() == main { 1u32 } else { 3 })
+            .input_counter(|&n| crate::counter::ItemsCount::new(n))
+            .bench_values(black_box);
+        let totals: Vec<u128> = runner.taken.iter().map(|s| s.input_counts[0].1).collect();
+        assert_eq!(totals.iter().filter(|&&t| t == 5).count(), 10, "{totals:?}");
+        assert_eq!(totals.iter().filter(|&&t| t == 15).count(), 10, "{totals:?}");
     }
 
     #[test]

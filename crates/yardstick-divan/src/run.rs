@@ -341,10 +341,12 @@ impl LeafRunner<'_, '_, '_> {
             }
         }
         let sample_time = sample_time.max(Duration::from_nanos(1));
+        // A round on t threads gives t samples (see `run_on_threads`).
+        let threads = self.threads.max(1);
         let per_sample = if timed_only {
             sample_time
         } else {
-            whole.max(sample_time)
+            whole.max(sample_time) / threads as u32
         };
         let left = |limit: Duration| {
             limit.saturating_sub(spent(timed)).as_secs_f64() / per_sample.as_secs_f64()
@@ -357,7 +359,8 @@ impl LeafRunner<'_, '_, '_> {
             samples = samples.max(left(min).ceil() as usize);
         }
         FixedPlan {
-            samples: samples.max(2),
+            // Whole rounds, as divan's: 100 samples on 16 threads are 112.
+            samples: samples.max(2).next_multiple_of(threads),
             sample_time,
             // Caches and the threads' first wake-ups; the iterations are
             // fixed, so the warm-up sizes nothing.
