@@ -10,20 +10,26 @@ use std::sync::{mpsc, Barrier};
 use std::time::{Duration, Instant};
 
 use crate::counter::{AnyCounter, CounterSet, IntoCounter};
+use yardstick::frontend::AllocCounts;
 
 /// One sample as the routine measured it.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct Sample {
     /// Iterations per thread.
     pub iters: u64,
-    /// Mean over the threads of each thread's time for its iterations.
+    /// The thread's time for its iterations.
     pub time: Duration,
-    /// Allocation counts per thread over the timed loop: allocations,
-    /// deallocations, reallocations, allocated bytes, live bytes.
-    pub alloc: [i128; 5],
-    /// Per-input counter totals over the first thread's inputs.
+    /// The thread's allocations over the timed loop, as divan's rows:
+    /// `[count, bytes]` of each of [`ALLOC_ROWS`].
+    pub alloc: [[i128; 2]; 5],
+    /// Per-input counter totals over the thread's inputs.
     pub input_counts: Vec<(AnyCounter, u128)>,
 }
+
+/// divan's allocation rows, in its order: the most allocations and bytes
+/// live at once above the start of the sample, then the allocations,
+/// deallocations, growing and shrinking reallocations.
+pub(crate) const ALLOC_ROWS: [&str; 5] = ["max alloc:", "alloc:", "dealloc:", "grow:", "shrink:"];
 
 /// What measures the routines handed over by [`Bencher`] (the runner).
 pub(crate) trait Runner {
@@ -369,7 +375,7 @@ fn time_loop<O>(n: u64, sync: &dyn Fn(), f: &impl Fn() -> O) -> Sample {
 fn time_loop_mut<O>(n: u64, sync: &dyn Fn(), f: &mut impl FnMut() -> O) -> Sample {
     let mut outs = Outputs::for_inputs(n as usize);
     sync();
-    let a0 = yardstick::frontend::alloc_counts();
+    let a0 = yardstick::frontend::alloc_counts_from_here();
     let start = Instant::now();
     // `needs_drop` is a constant: the loop holds no test.
     for _ in 0..n {
@@ -387,7 +393,7 @@ fn time_inputs<I, O>(inputs: Vec<I>, sync: &dyn Fn(), mut f: impl FnMut(I) -> O)
     let mut outs = Outputs::for_inputs(inputs.len());
     let inputs = black_box(inputs);
     sync();
-    let a0 = yardstick::frontend::alloc_counts();
+    let a0 = yardstick::frontend::alloc_counts_from_here();
     let start = Instant::now();
     // By hand, so that the inputs' buffer is freed after the clock stops.
     let mut inputs = inputs.into_iter();
@@ -407,7 +413,7 @@ fn time_refs<I, O>(inputs: Vec<I>, sync: &dyn Fn(), mut f: impl FnMut(&mut I) ->
     let mut outs = Outputs::for_inputs(inputs.len());
     let mut inputs = black_box(inputs);
     sync();
-    let a0 = yardstick::frontend::alloc_counts();
+    let a0 = yardstick::frontend::alloc_counts_from_here();
     let start = Instant::now();
     for input in &mut inputs {
         outs.keep(f(input));
@@ -443,11 +449,15 @@ impl<O> Outputs<O> {
     }
 }
 
-fn finish(n: u64, time: Duration, a0: [i128; 5], a1: [i128; 5]) -> Sample {
-    let mut alloc = [0; 5];
-    for (d, (x, y)) in alloc.iter_mut().zip(a0.iter().zip(a1)) {
-        *d = y - x;
-    }
+fn finish(n: u64, time: Duration, a0: AllocCounts, a1: AllocCounts) -> Sample {
+    let d = |x: [i128; 2], y: [i128; 2]| [y[0] - x[0], y[1] - x[1]];
+    let alloc = [
+        d(a0.live, a1.peak),
+        d(a0.alloc, a1.alloc),
+        d(a0.dealloc, a1.dealloc),
+        d(a0.grow, a1.grow),
+        d(a0.shrink, a1.shrink),
+    ];
     Sample {
         iters: n,
         time,
@@ -528,12 +538,22 @@ mod tests {
         let main = std::thread::current().id();
         let mut runner = fake(2);
         Bencher::new(&mut runner, CounterSet::default())
-            .with_inputs(|| if std::thread::current().id() == main { 1u32 } else { 3 })
+            .with_inputs(|| {
+                if std::thread::current().id() == main {
+                    1u32
+                } else {
+                    3
+                }
+            })
             .input_counter(|&n| crate::counter::ItemsCount::new(n))
             .bench_values(black_box);
         let totals: Vec<u128> = runner.taken.iter().map(|s| s.input_counts[0].1).collect();
         assert_eq!(totals.iter().filter(|&&t| t == 5).count(), 10, "{totals:?}");
-        assert_eq!(totals.iter().filter(|&&t| t == 15).count(), 10, "{totals:?}");
+        assert_eq!(
+            totals.iter().filter(|&&t| t == 15).count(),
+            10,
+            "{totals:?}"
+        );
     }
 
     #[test]

@@ -4,7 +4,7 @@
 
 use std::time::Duration;
 
-use crate::bencher::Sample;
+use crate::bencher::{Sample, ALLOC_ROWS};
 use crate::counter::{AnyCounter, BytesFormat, CounterSet};
 
 /// Width of each statistic column.
@@ -30,15 +30,6 @@ pub(crate) fn time(ns: f64) -> String {
     let unit =
         yardstick_format::units::TimeUnit::for_nanos(ns, yardstick_format::units::TimeUnit::Ns);
     format!("{} {}", four_digits(unit.scale(ns)), unit.symbol())
-}
-
-fn bytes(b: f64, format: BytesFormat) -> String {
-    match format {
-        BytesFormat::Decimal => crate::counter::scaled(b, 1000.0, &["", "k", "M", "G", "T"], "B"),
-        BytesFormat::Binary => {
-            crate::counter::scaled(b, 1024.0, &["", "Ki", "Mi", "Gi", "Ti"], "B")
-        }
-    }
 }
 
 /// The tree-drawing prefix of a node: `last` says, for each ancestor and
@@ -96,8 +87,9 @@ pub(crate) struct Stats {
     pub mean: f64,
     pub samples: usize,
     pub iters: u64,
-    /// Indices of the fastest, slowest and median samples.
-    order: [usize; 3],
+    /// Indices of the fastest and slowest samples, and of the two middle
+    /// ones by time (the same one when the count is odd).
+    order: [usize; 4],
 }
 
 impl Stats {
@@ -112,7 +104,6 @@ impl Stats {
             .collect();
         let mut idx: Vec<usize> = (0..per.len()).collect();
         idx.sort_by(|&a, &b| per[a].total_cmp(&per[b]));
-        let mid = idx[(idx.len() - 1) / 2];
         let n = idx.len();
         let median = yardstick_stats::univariate::median(&per).unwrap_or(f64::NAN);
         let total: Duration = samples.iter().map(|s| s.time).sum();
@@ -124,7 +115,7 @@ impl Stats {
             mean: total.as_nanos() as f64 / iters.max(1) as f64,
             samples: n,
             iters,
-            order: [idx[0], idx[n - 1], mid],
+            order: [idx[0], idx[n - 1], idx[(n - 1) / 2], idx[n / 2]],
         })
     }
 
@@ -180,45 +171,31 @@ impl Stats {
         rows
     }
 
+    /// divan's allocation rows (see [`ALLOC_ROWS`]): a label row, then the
+    /// count and the bytes per iteration of the fastest and slowest
+    /// samples, of the middle one (the mean of the middle two for an even
+    /// count, as divan's median), and of all samples together. As divan,
+    /// the peak row is left out when its bytes are zero in every column,
+    /// the others when both their counts and bytes are.
     fn alloc_rows(&self, samples: &[Sample], bytes_format: BytesFormat) -> Vec<[String; 6]> {
-        if samples.iter().all(|s| s.alloc[..4].iter().all(|&x| x == 0)) {
-            return Vec::new();
-        }
-        let per = |s: &Sample, k: usize| s.alloc[k] as f64 / s.iters.max(1) as f64;
         let iters: u64 = samples.iter().map(|s| s.iters).sum();
-        let mean = |k: usize| {
-            samples.iter().map(|s| s.alloc[k]).sum::<i128>() as f64 / iters.max(1) as f64
+        let per = |i: usize, row: usize, k: usize| {
+            let s = &samples[i];
+            s.alloc[row][k] as f64 / s.iters.max(1) as f64
         };
-        let pick = |k: usize| -> [f64; 4] {
+        let pick = |row: usize, k: usize| -> [f64; 4] {
+            let total: i128 = samples.iter().map(|s| s.alloc[row][k]).sum();
+            let [fastest, slowest, lower, upper] = self.order;
+            let median = if lower == upper {
+                per(lower, row, k)
+            } else {
+                (per(lower, row, k) + per(upper, row, k)) / 2.0
+            };
             [
-                per(&samples[self.order[0]], k),
-                per(&samples[self.order[1]], k),
-                per(&samples[self.order[2]], k),
-                mean(k),
-            ]
-        };
-        // Freed bytes: allocated minus the change of live bytes.
-        let freed = |s: &Sample| (s.alloc[3] - s.alloc[4]) as f64 / s.iters.max(1) as f64;
-        let freed_mean = samples
-            .iter()
-            .map(|s| s.alloc[3] - s.alloc[4])
-            .sum::<i128>() as f64
-            / iters.max(1) as f64;
-        let freed_all = [
-            freed(&samples[self.order[0]]),
-            freed(&samples[self.order[1]]),
-            freed(&samples[self.order[2]]),
-            freed_mean,
-        ];
-        let mut rows = Vec::new();
-        let label = |name: &str| {
-            [
-                name.to_owned(),
-                String::new(),
-                String::new(),
-                String::new(),
-                String::new(),
-                String::new(),
+                per(fastest, row, k),
+                per(slowest, row, k),
+                median,
+                total as f64 / iters.max(1) as f64,
             ]
         };
         // divan indents the first column's values under their label.
@@ -226,24 +203,60 @@ impl Stats {
             let [a, b, c, d] = c;
             [format!("  {a}"), b, c, d, String::new(), String::new()]
         };
-        let counts = |v: [f64; 4]| values(v.map(four_digits));
-        let sizes = |v: [f64; 4]| values(v.map(|b| bytes(b, bytes_format)));
-        for (name, count, size) in [
-            ("alloc:", pick(0), Some(pick(3))),
-            ("dealloc:", pick(1), Some(freed_all)),
-            ("realloc:", pick(2), None),
-        ] {
-            if count.iter().all(|&c| c == 0.0) {
+        let zero = |v: &[f64; 4]| v.iter().all(|&x| x == 0.0);
+        let mut rows = Vec::new();
+        for (row, name) in ALLOC_ROWS.iter().enumerate() {
+            let (count, size) = (pick(row, 0), pick(row, 1));
+            let hidden = if row == 0 {
+                zero(&size)
+            } else {
+                zero(&count) && zero(&size)
+            };
+            if hidden {
                 continue;
             }
-            rows.push(label(name));
-            rows.push(counts(count));
-            if let Some(s) = size {
-                rows.push(sizes(s));
-            }
+            let mut label: [String; 6] = Default::default();
+            label[0] = (*name).to_owned();
+            rows.push(label);
+            rows.push(values(count.map(truncated)));
+            rows.push(values(size.map(|b| alloc_bytes(b, bytes_format))));
         }
         rows
     }
+}
+
+/// `v` as divan prints allocation figures: cut (not rounded) to four
+/// significant digits counting those before the point, so 2/3 reads
+/// `0.666` and 1166.67 reads `1166`; trailing zeros dropped.
+pub(crate) fn truncated(v: f64) -> String {
+    // `to_string` is the shortest form that reads back the same, never in
+    // exponent form.
+    let s = v.to_string();
+    let Some(point) = s.find('.') else {
+        return s;
+    };
+    let decimals = 4usize.saturating_sub(point);
+    let end = (point + 1 + decimals).min(s.len());
+    s[..end]
+        .trim_end_matches('0')
+        .trim_end_matches('.')
+        .to_owned()
+}
+
+/// Bytes as divan prints them in the allocation rows: `B`, then `KB`, `MB`…
+/// from 1000, or `KiB`, `MiB`… from 1024, with [`truncated`] digits.
+pub(crate) fn alloc_bytes(b: f64, format: BytesFormat) -> String {
+    let (base, units): (f64, _) = match format {
+        BytesFormat::Decimal => (1000.0, ["B", "KB", "MB", "GB", "TB", "PB"]),
+        BytesFormat::Binary => (1024.0, ["B", "KiB", "MiB", "GiB", "TiB", "PiB"]),
+    };
+    // The largest unit the value reaches, then one division by its size
+    // (exact: the powers fit in an f64's mantissa), as divan scales.
+    let mut unit = 0;
+    while b.is_finite() && unit + 1 < units.len() && b >= base.powi(unit as i32 + 1) {
+        unit += 1;
+    }
+    format!("{} {}", truncated(b / base.powi(unit as i32)), units[unit])
 }
 
 #[cfg(test)]
@@ -289,6 +302,75 @@ mod tests {
     }
 
     #[test]
+    fn allocation_figures_are_cut_as_divan_cuts_them() {
+        assert_eq!(truncated(2.0 / 3.0), "0.666");
+        assert_eq!(truncated(0.25), "0.25");
+        assert_eq!(truncated(1.0), "1");
+        assert_eq!(truncated(0.0), "0");
+        assert_eq!(truncated(85.333_333), "85.33");
+        assert_eq!(truncated(1166.666), "1166");
+        assert_eq!(truncated(12_345.6), "12345");
+        assert_eq!(truncated(1.000_04), "1");
+        assert_eq!(truncated(0.000_01), "0");
+        let dec = BytesFormat::Decimal;
+        assert_eq!(alloc_bytes(999.9, dec), "999.9 B");
+        assert_eq!(alloc_bytes(3_500.0, dec), "3.5 KB");
+        assert_eq!(alloc_bytes(3_500.0 / 3.0, dec), "1.166 KB");
+        assert_eq!(alloc_bytes(3_300_000.0, dec), "3.3 MB");
+        let bin = BytesFormat::Binary;
+        assert_eq!(alloc_bytes(1_000.0, bin), "1000 B");
+        assert_eq!(alloc_bytes(1_536.0, bin), "1.5 KiB");
+        assert_eq!(alloc_bytes(3.0 * 1024.0 * 1024.0, bin), "3 MiB");
+    }
+
+    /// The rows of a sample of 4 iterations of a body that makes a
+    /// `Vec<u8>` with room for 100, reserves room for 200 (a grow of 100
+    /// bytes), shrinks it to 10 (a shrink of 190) and drops it (10 bytes
+    /// freed). At most 1 allocation and 200 bytes are live at once in the
+    /// sample, which divan divides by the sample's iterations too: 0.25
+    /// and 50 B. (`alloc::tests` counts the same body for real.)
+    #[test]
+    fn allocation_rows_by_hand() {
+        let per_sample = Sample {
+            alloc: [[1, 200], [4, 400], [4, 40], [4, 400], [4, 760]],
+            ..sample(4, 400)
+        };
+        let samples = [per_sample.clone(), per_sample.clone(), per_sample];
+        let st = Stats::of(&samples).unwrap();
+        let rows = st.extra_rows(&samples, &CounterSet::default(), BytesFormat::Decimal);
+        let text: Vec<String> = rows.iter().map(|r| line("", 0, r)).collect();
+        let row = |first: &str, rest: &str| {
+            format!("{first:<CELL$} │ {rest:<CELL$} │ {rest:<CELL$} │ {rest:<CELL$} │         │")
+        };
+        let label = |l: &str| row(l, "");
+        let expected = [
+            label("max alloc:"),
+            row("  0.25", "0.25"),
+            row("  50 B", "50 B"),
+            label("alloc:"),
+            row("  1", "1"),
+            row("  100 B", "100 B"),
+            label("dealloc:"),
+            row("  1", "1"),
+            row("  10 B", "10 B"),
+            label("grow:"),
+            row("  1", "1"),
+            row("  100 B", "100 B"),
+            label("shrink:"),
+            row("  1", "1"),
+            row("  190 B", "190 B"),
+        ]
+        .map(|l| format!("  {l}"));
+        assert_eq!(text, expected);
+        // Nothing allocated: no rows at all.
+        let quiet = [sample(4, 400)];
+        let st = Stats::of(&quiet).unwrap();
+        assert!(st
+            .extra_rows(&quiet, &CounterSet::default(), BytesFormat::Decimal)
+            .is_empty());
+    }
+
+    #[test]
     fn tree_prefixes() {
         assert_eq!(prefix(&[false]), "├─ ");
         assert_eq!(prefix(&[true]), "╰─ ");
@@ -316,15 +398,28 @@ mod tests {
     #[test]
     fn the_tree_table() {
         use crate::counter::{AnyCounter, CounterSet, Kind};
-        let with_alloc = |iters, ns, alloc: [i128; 5]| Sample {
+        let with_alloc = |iters, ns, alloc: [[i128; 2]; 5]| Sample {
             alloc,
             ..sample(iters, ns)
         };
         let plain = [sample(100, 1_000), sample(100, 1_200), sample(100, 1_100)];
         let allocating = [
-            with_alloc(10, 5_000, [10, 10, 0, 640, 0]),
-            with_alloc(10, 7_000, [10, 10, 0, 640, 0]),
-            with_alloc(10, 6_000, [20, 20, 10, 1_280, 0]),
+            // [max alloc, alloc, dealloc, grow, shrink], [count, bytes].
+            with_alloc(10, 5_000, [[1, 64], [10, 640], [10, 640], [0, 0], [0, 0]]),
+            with_alloc(10, 7_000, [[1, 64], [10, 640], [10, 640], [0, 0], [0, 0]]),
+            with_alloc(
+                10,
+                6_000,
+                [[2, 128], [20, 1_280], [20, 1_280], [10, 640], [0, 0]],
+            ),
+        ];
+        // Frees only (no peak above the start): an even count of samples,
+        // so the median column is the mean of the middle two by time.
+        let freeing = [
+            with_alloc(4, 4_000, [[0, 0], [0, 0], [4, 8_192], [0, 0], [2, 100]]),
+            with_alloc(4, 1_000, [[0, 0], [0, 0], [4, 4_096], [0, 0], [0, 0]]),
+            with_alloc(4, 3_000, [[0, 0], [0, 0], [8, 8_192], [0, 0], [2, 100]]),
+            with_alloc(4, 2_000, [[0, 0], [0, 0], [4, 4_096], [0, 0], [0, 0]]),
         ];
         let mut counters = CounterSet::default();
         counters.set(AnyCounter {
@@ -369,6 +464,14 @@ mod tests {
             &allocating,
             &none,
             BytesFormat::Decimal,
+        );
+        leaf(
+            &mut out,
+            &[false],
+            "frees",
+            &freeing,
+            &none,
+            BytesFormat::Binary,
         );
         out.push(format!("{}copy", prefix(&[true])));
         leaf(

@@ -113,18 +113,51 @@ where
     g.bench_function(id, f);
 }
 
-/// Allocation counts of this thread so far (from
-/// [`CountingAllocator`](crate::meters::CountingAllocator)): allocations,
-/// deallocations, reallocations, allocated bytes and live bytes.
-pub fn alloc_counts() -> [i128; 5] {
-    let s = crate::meters::alloc_snapshot();
-    [
-        i128::from(s.allocations),
-        i128::from(s.deallocations),
-        i128::from(s.reallocations),
-        i128::from(s.allocated_bytes),
-        i128::from(s.live_bytes),
-    ]
+/// This thread's allocations so far, as divan's table counts them (from
+/// [`CountingAllocator`](crate::meters::CountingAllocator)): each pair is
+/// a count and its bytes.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub struct AllocCounts {
+    /// `alloc` and `alloc_zeroed` calls.
+    pub alloc: [i128; 2],
+    /// `dealloc` calls.
+    pub dealloc: [i128; 2],
+    /// `realloc` calls to the same or a larger size, and the bytes added.
+    pub grow: [i128; 2],
+    /// `realloc` calls to a smaller size, and the bytes given back.
+    pub shrink: [i128; 2],
+    /// Allocations and bytes live now.
+    pub live: [i128; 2],
+    /// The most allocations, and the most bytes, live at once since the
+    /// last [`alloc_counts_from_here`].
+    pub peak: [i128; 2],
+}
+
+/// This thread's allocations so far (see [`AllocCounts`]).
+pub fn alloc_counts() -> AllocCounts {
+    alloc_counts_of(&crate::meters::alloc_snapshot())
+}
+
+/// [`alloc_counts`], and from here on the peaks are counted anew: the next
+/// reading's `peak` is the most live at once since this call.
+pub fn alloc_counts_from_here() -> AllocCounts {
+    alloc_counts_of(&crate::meters::alloc_snapshot_and_reset_peak())
+}
+
+fn alloc_counts_of(s: &crate::meters::AllocSnapshot) -> AllocCounts {
+    let n = |x: u64| i128::from(x);
+    let grows = s.reallocations.wrapping_sub(s.shrinks);
+    AllocCounts {
+        alloc: [
+            n(s.allocations),
+            n(s.allocated_bytes.wrapping_sub(s.grown_bytes)),
+        ],
+        dealloc: [n(s.deallocations), n(s.freed_bytes)],
+        grow: [n(grows), n(s.grown_bytes)],
+        shrink: [n(s.shrinks), n(s.shrunk_bytes)],
+        live: [i128::from(s.live_count), i128::from(s.live_bytes)],
+        peak: [i128::from(s.peak_live_count), i128::from(s.peak_live_bytes)],
+    }
 }
 
 /// The comparison of the benchmark `full_id` with its baseline in this run:

@@ -54,12 +54,7 @@ pub(crate) fn run<M: Measurement>(
         Mode::Test => test(c, &terminal, &id, f).map(|()| None),
         Mode::Profile(time) => profile(c, &terminal, &id, f, time).map(|()| None),
         Mode::Benchmark => {
-            if c.run.baseline != Baseline::Discard {
-                if let Err(line) = crate::store::lock::check_writable_once(&c.run.home) {
-                    crate::output::errln!("{} {line}", terminal.style.red("error:"));
-                    std::process::exit(1);
-                }
-            }
+            exit_unless_home_writable(&c.run, &terminal);
             benchmark(c, &terminal, &id, config, f).map(Some)
         }
     };
@@ -74,6 +69,17 @@ pub(crate) fn run<M: Measurement>(
             terminal.failure(&id.full_id, &message);
             state::record_failure(&id.full_id);
             None
+        }
+    }
+}
+
+/// Ends the run (status 1) when results are to be saved and the home
+/// cannot take them: better before the first benchmark than after each.
+fn exit_unless_home_writable(run: &RunSettings, terminal: &Terminal) {
+    if run.baseline != Baseline::Discard {
+        if let Err(line) = crate::store::lock::check_writable_once(&run.home) {
+            crate::output::errln!("{} {line}", terminal.style.red("error:"));
+            std::process::exit(1);
         }
     }
 }

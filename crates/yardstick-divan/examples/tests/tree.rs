@@ -228,7 +228,11 @@ fn max_time_counts_the_making_of_inputs_unless_skip_ext_time() {
         .output()
         .expect("the fixture runs");
     let table = String::from_utf8_lossy(&out.stdout);
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let samples = |name: &str| -> u64 {
         let row = table
             .lines()
@@ -240,6 +244,51 @@ fn max_time_counts_the_making_of_inputs_unless_skip_ext_time() {
     let counted = samples("counted");
     assert!((2..=4).contains(&counted), "{counted} samples: {table}");
     assert_eq!(samples("skipped"), 3, "{table}");
+}
+
+#[test]
+fn allocation_rows_are_divans() {
+    // Each iteration: `with_capacity(100)` allocates 100 bytes,
+    // `reserve_exact(200)` grows them by 100 to 200, `shrink_to(10)`
+    // shrinks them by 190, and the drop frees 10. At most one allocation
+    // and 200 bytes are live at once in a sample of 4 iterations; divan
+    // divides those by the sample's iterations too: 0.25 and 50 B.
+    let h = home("alloc");
+    let out = Command::new(env!("CARGO_BIN_EXE_alloc_fixture"))
+        .args(["--bench", "--discard-baseline"])
+        .env("YARDSTICK_HOME", &h)
+        .env_remove("DIVAN_SAMPLE_COUNT")
+        .output()
+        .expect("the fixture runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let table = String::from_utf8_lossy(&out.stdout);
+    let rows: Vec<Vec<String>> = table
+        .lines()
+        .skip(2)
+        .map(|l| {
+            l.split('│')
+                .map(|c| c.trim_start_matches(['╰', '─', ' ']).trim().to_owned())
+                .collect()
+        })
+        .collect();
+    let same = |v: &str| vec![v.to_owned(), v.to_owned(), v.to_owned(), v.to_owned()];
+    let expected = [
+        ("max alloc:", "0.25", "50 B"),
+        ("alloc:", "1", "100 B"),
+        ("dealloc:", "1", "10 B"),
+        ("grow:", "1", "100 B"),
+        ("shrink:", "1", "190 B"),
+    ];
+    assert_eq!(rows.len(), expected.len() * 3, "{table}");
+    for (i, (label, count, bytes)) in expected.iter().enumerate() {
+        assert_eq!(rows[3 * i][0], *label, "{table}");
+        assert_eq!(rows[3 * i + 1][..4], same(count), "{table}");
+        assert_eq!(rows[3 * i + 2][..4], same(bytes), "{table}");
+    }
 }
 
 fn walk(dir: &Path) -> Vec<std::path::PathBuf> {

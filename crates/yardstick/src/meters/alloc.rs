@@ -32,7 +32,10 @@ use std::cell::Cell;
 ///   by reallocation from 4 to 16 elements of `u64` counts 128 bytes;
 /// - **live bytes**: allocated minus freed on this thread (negative when the
 ///   thread frees memory another thread allocated), and its peak, which
-///   `MeterSet` resets when a measured interval starts.
+///   `MeterSet` resets when a measured interval starts;
+/// - for divan's table (`yardstick::frontend::alloc_counts`): the bytes
+///   freed, the growing and shrinking reallocations with their bytes apart,
+///   and the allocations live with their peak.
 ///
 /// Sizes are the `Layout` sizes asked for, not what the allocator rounds
 /// them up to. Failed allocations are not counted.
@@ -115,9 +118,17 @@ struct Counters {
     allocations: Cell<u64>,
     deallocations: Cell<u64>,
     reallocations: Cell<u64>,
+    /// Allocated bytes, the growth of reallocations included.
     allocated_bytes: Cell<u64>,
     live_bytes: Cell<i64>,
     peak_live_bytes: Cell<i64>,
+    freed_bytes: Cell<u64>,
+    /// Reallocations to a smaller size (the others grow or keep the size).
+    shrinks: Cell<u64>,
+    grown_bytes: Cell<u64>,
+    shrunk_bytes: Cell<u64>,
+    live_count: Cell<i64>,
+    peak_live_count: Cell<i64>,
 }
 
 thread_local! {
@@ -129,6 +140,12 @@ thread_local! {
             allocated_bytes: Cell::new(0),
             live_bytes: Cell::new(0),
             peak_live_bytes: Cell::new(0),
+            freed_bytes: Cell::new(0),
+            shrinks: Cell::new(0),
+            grown_bytes: Cell::new(0),
+            shrunk_bytes: Cell::new(0),
+            live_count: Cell::new(0),
+            peak_live_count: Cell::new(0),
         }
     };
 }
@@ -143,30 +160,36 @@ fn tally(f: impl FnOnce(&Counters)) {
 impl Counters {
     #[inline(always)]
     fn allocated(&self, size: usize) {
-        self.allocations.set(self.allocations.get().wrapping_add(1));
-        self.allocated_bytes
-            .set(self.allocated_bytes.get().wrapping_add(size as u64));
+        add(&self.allocations, 1);
+        add(&self.allocated_bytes, size as u64);
         self.grow(size as i64);
+        let live = self.live_count.get().wrapping_add(1);
+        self.live_count.set(live);
+        if live > self.peak_live_count.get() {
+            self.peak_live_count.set(live);
+        }
     }
 
     #[inline(always)]
     fn freed(&self, size: usize) {
-        self.deallocations
-            .set(self.deallocations.get().wrapping_add(1));
+        add(&self.deallocations, 1);
+        add(&self.freed_bytes, size as u64);
         self.live_bytes
             .set(self.live_bytes.get().wrapping_sub(size as i64));
+        self.live_count.set(self.live_count.get().wrapping_sub(1));
     }
 
     #[inline(always)]
     fn reallocated(&self, old: usize, new: usize) {
-        self.reallocations
-            .set(self.reallocations.get().wrapping_add(1));
-        if new > old {
+        add(&self.reallocations, 1);
+        if new >= old {
             let growth = new - old;
-            self.allocated_bytes
-                .set(self.allocated_bytes.get().wrapping_add(growth as u64));
+            add(&self.allocated_bytes, growth as u64);
+            add(&self.grown_bytes, growth as u64);
             self.grow(growth as i64);
         } else {
+            add(&self.shrinks, 1);
+            add(&self.shrunk_bytes, (old - new) as u64);
             self.live_bytes
                 .set(self.live_bytes.get().wrapping_sub((old - new) as i64));
         }
@@ -182,6 +205,11 @@ impl Counters {
     }
 }
 
+#[inline(always)]
+fn add(cell: &Cell<u64>, by: u64) {
+    cell.set(cell.get().wrapping_add(by));
+}
+
 /// A reading of the calling thread's counters.
 #[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct AllocSnapshot {
@@ -191,6 +219,12 @@ pub(crate) struct AllocSnapshot {
     pub(crate) allocated_bytes: u64,
     pub(crate) live_bytes: i64,
     pub(crate) peak_live_bytes: i64,
+    pub(crate) freed_bytes: u64,
+    pub(crate) shrinks: u64,
+    pub(crate) grown_bytes: u64,
+    pub(crate) shrunk_bytes: u64,
+    pub(crate) live_count: i64,
+    pub(crate) peak_live_count: i64,
 }
 
 /// Reads the calling thread's counters.
@@ -204,19 +238,29 @@ pub(crate) fn snapshot() -> AllocSnapshot {
             allocated_bytes: c.allocated_bytes.get(),
             live_bytes: c.live_bytes.get(),
             peak_live_bytes: c.peak_live_bytes.get(),
+            freed_bytes: c.freed_bytes.get(),
+            shrinks: c.shrinks.get(),
+            grown_bytes: c.grown_bytes.get(),
+            shrunk_bytes: c.shrunk_bytes.get(),
+            live_count: c.live_count.get(),
+            peak_live_count: c.peak_live_count.get(),
         })
         .unwrap_or_default()
 }
 
-/// Reads the calling thread's counters and lowers its peak of live bytes to
-/// the bytes live now, so that the next reading's peak is the peak since
-/// this call.
+/// Reads the calling thread's counters and lowers its peaks (of live bytes
+/// and allocations) to what is live now, so that the next reading's peaks
+/// are the peaks since this call.
 #[inline]
 pub(crate) fn snapshot_and_reset_peak() -> AllocSnapshot {
     let s = snapshot();
-    let _ = COUNTERS.try_with(|c| c.peak_live_bytes.set(c.live_bytes.get()));
+    let _ = COUNTERS.try_with(|c| {
+        c.peak_live_bytes.set(c.live_bytes.get());
+        c.peak_live_count.set(c.live_count.get());
+    });
     AllocSnapshot {
         peak_live_bytes: s.live_bytes,
+        peak_live_count: s.live_count,
         ..s
     }
 }
@@ -262,6 +306,14 @@ mod tests {
         );
         assert_eq!(after.live_bytes, before.live_bytes);
         assert_eq!(after.peak_live_bytes - before.live_bytes, 400);
+        // divan's figures, by hand: 100 + 50 bytes freed; one grow of 200,
+        // one shrink of 250; two allocations live at once at most.
+        assert_eq!(after.freed_bytes - before.freed_bytes, 150);
+        assert_eq!(after.shrinks - before.shrinks, 1);
+        assert_eq!(after.grown_bytes - before.grown_bytes, 200);
+        assert_eq!(after.shrunk_bytes - before.shrunk_bytes, 250);
+        assert_eq!(after.live_count, before.live_count);
+        assert_eq!(after.peak_live_count - before.live_count, 2);
     }
 
     #[test]

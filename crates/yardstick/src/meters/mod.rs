@@ -62,6 +62,8 @@ mod set;
 mod tests;
 
 pub(crate) use alloc::snapshot as alloc_snapshot;
+pub(crate) use alloc::snapshot_and_reset_peak as alloc_snapshot_and_reset_peak;
+pub(crate) use alloc::AllocSnapshot;
 pub use alloc::CountingAllocator;
 pub use clock::peak_rss;
 pub(crate) use clock::CpuClock;
