@@ -2,13 +2,11 @@
 //! every round of the lock-step comparison, for offline analysis (the trust
 //! experiment reads it). Schema: `schemas/ab-rounds.v1.json`.
 
-use serde::{Deserialize, Serialize};
-
 /// The version this crate writes and reads.
 pub const VERSION: u32 = 1;
 
 /// One line: one benchmark's rounds.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct RoundsLine {
     /// Format version ([`VERSION`]).
     pub version: u32,
@@ -25,3 +23,13 @@ pub struct RoundsLine {
     /// The worker pair (0-based) of each round, paired with `a`.
     pub pair: Vec<usize>,
 }
+
+crate::json_object!(RoundsLine {
+    version,
+    id,
+    iters,
+    seconds,
+    a,
+    b,
+    pair
+});

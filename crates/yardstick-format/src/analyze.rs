@@ -1,13 +1,11 @@
 //! The JSON document `cargo yardstick analyze` prints. Field order here is
 //! the order in the output. Schema: `schemas/analyze.v1.json`.
 
-use serde::{Deserialize, Serialize};
-
 /// Version of the document's schema; bumped on incompatible changes.
 pub const VERSION: u32 = 1;
 
 /// The whole output.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Document {
     /// Schema version.
     pub version: u32,
@@ -15,8 +13,13 @@ pub struct Document {
     pub benchmarks: Vec<BenchmarkReport>,
 }
 
+crate::json_object!(Document {
+    version,
+    benchmarks
+});
+
 /// A statistic with its bootstrap interval.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq)]
 pub struct EstimateJson {
     /// The statistic of the data.
     pub point: f64,
@@ -28,8 +31,15 @@ pub struct EstimateJson {
     pub confidence: f64,
 }
 
+crate::json_object!(EstimateJson {
+    point,
+    lower,
+    upper,
+    confidence
+});
+
 /// The analysis of one benchmark.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct BenchmarkReport {
     /// `group/function/value`, empty parts left out.
     pub id: String,
@@ -60,16 +70,16 @@ pub struct BenchmarkReport {
     pub err_pct: f64,
     /// The change from the baseline (with `--baseline`, when the benchmark
     /// is in it).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub change: Option<ChangeJson>,
     /// Big-O fits over the numeric `value`s of the benchmark's group and
     /// function, best first (two or more numeric values only).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub complexity: Option<Vec<ComplexityJson>>,
 }
 
+crate::json_object!(BenchmarkReport { id, unit, n, mean, median, std_dev, mad, slope, r2, percentiles, tukey, outlier_variance, err_pct, change (skip), complexity (skip) });
+
 /// Percentiles (type 7) of the per-iteration values.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Percentiles {
     /// Smallest.
     pub min: f64,
@@ -83,8 +93,16 @@ pub struct Percentiles {
     pub max: f64,
 }
 
+crate::json_object!(Percentiles {
+    min,
+    p25,
+    p50,
+    p75,
+    max
+});
+
 /// Tukey's fences and outlier counts.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct TukeyJson {
     /// `[low_severe, low_mild, high_mild, high_severe]` fences.
     pub fences: [f64; 4],
@@ -98,8 +116,16 @@ pub struct TukeyJson {
     pub high_severe: usize,
 }
 
+crate::json_object!(TukeyJson {
+    fences,
+    low_severe,
+    low_mild,
+    high_mild,
+    high_severe
+});
+
 /// The outlier variance.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct OutlierVarianceJson {
     /// Fraction of the variance due to outliers.
     pub fraction: f64,
@@ -107,8 +133,10 @@ pub struct OutlierVarianceJson {
     pub class: String,
 }
 
+crate::json_object!(OutlierVarianceJson { fraction, class });
+
 /// The comparison with the baseline.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct ChangeJson {
     /// Relative change of the mean (0.05 = 5 % slower).
     pub mean: EstimateJson,
@@ -126,8 +154,18 @@ pub struct ChangeJson {
     pub verdict: String,
 }
 
+crate::json_object!(ChangeJson {
+    mean,
+    median,
+    p_value,
+    welch,
+    student,
+    mann_whitney,
+    verdict
+});
+
 /// Welch's t-test.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct WelchJson {
     /// t statistic (positive when the new run is slower); null when
     /// infinite.
@@ -138,8 +176,10 @@ pub struct WelchJson {
     pub p: f64,
 }
 
+crate::json_object!(WelchJson { t, df, p });
+
 /// Student's t interval of the difference of means.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct StudentJson {
     /// `mean(new) − mean(baseline)`.
     pub diff: f64,
@@ -149,8 +189,14 @@ pub struct StudentJson {
     pub confidence: f64,
 }
 
+crate::json_object!(StudentJson {
+    diff,
+    half_width,
+    confidence
+});
+
 /// Mann-Whitney U test.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct MannWhitneyJson {
     /// U of the new run.
     pub u: f64,
@@ -158,8 +204,10 @@ pub struct MannWhitneyJson {
     pub p: f64,
 }
 
+crate::json_object!(MannWhitneyJson { u, p });
+
 /// One Big-O fit.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct ComplexityJson {
     /// `O(1)`, `O(n)`, `O(log n)`, `O(n log n)`, `O(n^2)` or `O(n^3)`.
     pub name: String,
@@ -168,3 +216,9 @@ pub struct ComplexityJson {
     /// Normalised root-mean-square error, in percent.
     pub err_pct: f64,
 }
+
+crate::json_object!(ComplexityJson {
+    name,
+    coefficient,
+    err_pct
+});

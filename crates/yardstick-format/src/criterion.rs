@@ -1,6 +1,6 @@
 //! The files of Criterion.rs's home directory, field for field.
 
-use serde::{Deserialize, Serialize};
+use crate::json::{Error, Fields, FromJson, Json, ToJson};
 
 /// How much work one iteration does, so results can be shown as a rate.
 ///
@@ -33,7 +33,7 @@ use serde::{Deserialize, Serialize};
 /// }
 /// assert_eq!(per_iteration(Throughput::Bits(8)), 0);
 /// ```
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Throughput {
     /// Bytes per iteration, shown in binary units (KiB/s, MiB/s, GiB/s).
     Bytes(u64),
@@ -52,6 +52,60 @@ pub enum Throughput {
     },
 }
 
+impl ToJson for Throughput {
+    /// `{"Bytes":1024}`, `{"ElementsAndBytes":{"elements":4,"bytes":32}}`:
+    /// serde's default for such an enum, as Criterion.rs writes it.
+    #[inline]
+    fn to_json(&self) -> Json {
+        let (name, value) = match *self {
+            Throughput::Bytes(n) => ("Bytes", n.to_json()),
+            Throughput::BytesDecimal(n) => ("BytesDecimal", n.to_json()),
+            Throughput::Elements(n) => ("Elements", n.to_json()),
+            Throughput::Bits(n) => ("Bits", n.to_json()),
+            Throughput::ElementsAndBytes { elements, bytes } => (
+                "ElementsAndBytes",
+                Json::Object(vec![
+                    ("elements".to_owned(), elements.to_json()),
+                    ("bytes".to_owned(), bytes.to_json()),
+                ]),
+            ),
+        };
+        Json::Object(vec![(name.to_owned(), value)])
+    }
+}
+
+impl FromJson for Throughput {
+    #[inline]
+    fn from_json(value: Json) -> Result<Self, Error> {
+        let Json::Object(mut members) = value else {
+            return Err(Error::new(format!(
+                "expected an object (Throughput), found {}",
+                value.kind()
+            )));
+        };
+        let (Some((name, value)), true) = (members.pop(), members.is_empty()) else {
+            return Err(Error::new("expected an object of one member (Throughput)"));
+        };
+        let amount = |v: Json| u64::from_json(v).map_err(|e| e.within(&name));
+        match name.as_str() {
+            "Bytes" => amount(value).map(Throughput::Bytes),
+            "BytesDecimal" => amount(value).map(Throughput::BytesDecimal),
+            "Elements" => amount(value).map(Throughput::Elements),
+            "Bits" => amount(value).map(Throughput::Bits),
+            "ElementsAndBytes" => {
+                let mut f = Fields::of(value, "ElementsAndBytes")?;
+                Ok(Throughput::ElementsAndBytes {
+                    elements: f.take("elements")?,
+                    bytes: f.take("bytes")?,
+                })
+            }
+            other => Err(Error::new(format!("unknown variant `{other}`"))),
+        }
+    }
+}
+
+crate::__json_serde!(Throughput);
+
 impl Throughput {
     /// The amount per iteration and its kind, as the `throughput_num` and
     /// `throughput_type` columns of raw.csv.
@@ -68,7 +122,7 @@ impl Throughput {
 }
 
 /// The sampling mode a benchmark used.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum SamplingMode {
     /// Iteration counts d, 2d, …, nd.
     Linear,
@@ -76,8 +130,10 @@ pub enum SamplingMode {
     Flat,
 }
 
+crate::json_names!(SamplingMode { Linear, Flat });
+
 /// `sample.json`: the raw samples, total measured value per sample.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct SavedSample {
     /// How the iteration counts were chosen.
     pub sampling_mode: SamplingMode,
@@ -88,9 +144,10 @@ pub struct SavedSample {
     /// The worker process that took each sample (yardstick's extension;
     /// Criterion.rs's readers ignore it). Absent when one process took them
     /// all, as Criterion.rs does.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub processes: Option<Vec<u32>>,
 }
+
+crate::json_object!(SavedSample { sampling_mode, iters, times, processes (skip) });
 
 impl SavedSample {
     /// Checks what the analysis relies on: as many times as counts, at least
@@ -143,40 +200,41 @@ impl SavedSample {
 }
 
 /// A confidence interval as Criterion.rs writes it.
-#[derive(Debug, Clone, Copy, Serialize, Deserialize, PartialEq)]
+#[derive(Debug, Clone, Copy, PartialEq)]
 pub struct ConfidenceInterval {
     /// The confidence level, a fraction (0.95).
     pub confidence_level: f64,
     /// Lower bound.
-    #[serde(deserialize_with = "number_or_null")]
     pub lower_bound: f64,
     /// Upper bound.
-    #[serde(deserialize_with = "number_or_null")]
     pub upper_bound: f64,
 }
 
-/// A number, or `null` read as NaN: serde_json writes a NaN or an infinite
-/// bound (an interval of tiny values) as `null`, and reading our own file
-/// back must not fail on it; readers show such a value as unknown.
-fn number_or_null<'de, D: serde::Deserializer<'de>>(d: D) -> Result<f64, D::Error> {
-    Ok(Option::<f64>::deserialize(d)?.unwrap_or(f64::NAN))
-}
+crate::json_object!(ConfidenceInterval {
+    confidence_level,
+    lower_bound,
+    upper_bound
+});
 
 /// One estimate in `estimates.json`.
-#[derive(Debug, Clone, Copy, Serialize, Deserialize, PartialEq)]
+#[derive(Debug, Clone, Copy, PartialEq)]
 pub struct EstimateFile {
     /// The interval.
     pub confidence_interval: ConfidenceInterval,
     /// The statistic of the samples.
-    #[serde(deserialize_with = "number_or_null")]
     pub point_estimate: f64,
     /// Standard deviation of its bootstrap distribution.
-    #[serde(deserialize_with = "number_or_null")]
     pub standard_error: f64,
 }
 
+crate::json_object!(EstimateFile {
+    confidence_interval,
+    point_estimate,
+    standard_error
+});
+
 /// `estimates.json`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct EstimatesFile {
     /// Mean of the per-iteration values.
     pub mean: EstimateFile,
@@ -190,9 +248,17 @@ pub struct EstimatesFile {
     pub std_dev: EstimateFile,
 }
 
+crate::json_object!(EstimatesFile {
+    mean,
+    median,
+    median_abs_dev,
+    slope,
+    std_dev
+});
+
 /// `change/estimates.json`: relative changes (0.05 = +5 %) of mean and
 /// median.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct ChangeFile {
     /// Relative change of the mean.
     pub mean: EstimateFile,
@@ -200,8 +266,10 @@ pub struct ChangeFile {
     pub median: EstimateFile,
 }
 
+crate::json_object!(ChangeFile { mean, median });
+
 /// `benchmark.json`: who the benchmark is.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct BenchmarkRecord {
     /// The group (or the id given to `bench_function`).
     pub group_id: String,
@@ -218,6 +286,16 @@ pub struct BenchmarkRecord {
     /// `full_id` cut to 100 characters.
     pub title: String,
 }
+
+crate::json_object!(BenchmarkRecord {
+    group_id,
+    function_id,
+    value_str,
+    throughput,
+    full_id,
+    directory_name,
+    title
+});
 
 /// One row of `raw.csv`.
 #[derive(Debug, Clone, PartialEq)]
@@ -284,12 +362,12 @@ mod tests {
         // What serde_json writes for a NaN or infinite bound.
         let text = r#"{"confidence_interval":{"confidence_level":0.95,"lower_bound":1e-300,
             "upper_bound":null},"point_estimate":2e-300,"standard_error":null}"#;
-        let e: EstimateFile = serde_json::from_str(text).unwrap();
+        let e: EstimateFile = crate::json::from_str(text).unwrap();
         assert!(e.confidence_interval.upper_bound.is_nan());
         assert!(e.standard_error.is_nan());
         assert_eq!(e.point_estimate, 2e-300);
         // And a missing field is still an error.
-        assert!(serde_json::from_str::<EstimateFile>(r#"{"point_estimate":1}"#).is_err());
+        assert!(crate::json::from_str::<EstimateFile>(r#"{"point_estimate":1}"#).is_err());
     }
 
     #[test]
@@ -301,7 +379,7 @@ mod tests {
             processes: None,
         };
         assert_eq!(
-            serde_json::to_string(&s).unwrap(),
+            crate::json::to_string(&s),
             r#"{"sampling_mode":"Linear","iters":[1.0,2.0],"times":[10.0,20.0]}"#
         );
     }
@@ -317,7 +395,7 @@ mod tests {
             point_estimate: 2.0,
             standard_error: 0.5,
         };
-        let json = serde_json::to_string(&e).unwrap();
+        let json = crate::json::to_string(&e);
         assert_eq!(
             json,
             r#"{"confidence_interval":{"confidence_level":0.95,"lower_bound":1.0,"upper_bound":3.0},"point_estimate":2.0,"standard_error":0.5}"#
@@ -335,14 +413,13 @@ mod tests {
             directory_name: "g/10".into(),
             title: "g/10".into(),
         };
-        let json = serde_json::to_string(&r).unwrap();
+        let json = crate::json::to_string(&r);
         assert!(json.contains(r#""function_id":null"#), "{json}");
         assert!(json.contains(r#""throughput":{"Bytes":1024}"#), "{json}");
-        let t = serde_json::to_string(&Throughput::ElementsAndBytes {
+        let t = crate::json::to_string(&Throughput::ElementsAndBytes {
             elements: 2,
             bytes: 8,
-        })
-        .unwrap();
+        });
         assert_eq!(t, r#"{"ElementsAndBytes":{"elements":2,"bytes":8}}"#);
     }
 

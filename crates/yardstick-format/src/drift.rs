@@ -2,31 +2,27 @@
 //! `cargo yardstick calibrate` measured it; the harness reads it to report a
 //! change within the drift as machine drift. Schema: `schemas/drift.v1.json`.
 
-use serde::{Deserialize, Serialize};
-
 /// The version this crate writes and reads.
 pub const VERSION: u32 = 1;
 
 /// The whole file.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct DriftFile {
     /// Format version ([`VERSION`]).
     pub version: u32,
     /// The relative drift, a fraction ≥ 0 (0.06 = ±6 %).
     pub relative_drift: f64,
     /// Runs it was measured from.
-    #[serde(default)]
     pub runs: usize,
     /// What `relative_drift` bounds, in words and as a formula.
-    #[serde(default)]
     pub definition: String,
     /// The typical estimate of each run, in run order.
-    #[serde(default)]
     pub estimates: Vec<f64>,
     /// Their unit.
-    #[serde(default)]
     pub unit: String,
 }
+
+crate::json_object!(DriftFile { version, relative_drift, runs (default), definition (default), estimates (default), unit (default) });
 
 impl DriftFile {
     /// The drift, when the file is of this version and the drift a finite

@@ -16,20 +16,18 @@
 //!   "dirty":false,"rustc":"rustc 1.80.0","config":"bench","source":"bench",
 //!   "label":null,"benchmarks":[{"name":"fib/20","unit":"ns",
 //!   "typical":{"point":12.5,"lower":12.0,"upper":13.0},"iters":[],"values":[]}]}"#;
-//! let run: ExportedRun = serde_json::from_str(json)?;
+//! let run: ExportedRun = yardstick_format::json::from_str(json)?;
 //! assert_eq!(run.version, RUN_VERSION);
 //! assert_eq!(run.machine.name, "ci-linux");
 //! run.validate().expect("a valid run");
-//! # Ok::<(), serde_json::Error>(())
+//! # Ok::<(), yardstick_format::json::Error>(())
 //! ```
-
-use serde::{Deserialize, Serialize};
 
 /// The version of the exported run format (and of its schema file).
 pub const RUN_VERSION: u32 = 1;
 
 /// One recorded run with its context and every benchmark's result.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct ExportedRun {
     /// The format's version: [`RUN_VERSION`].
     pub version: u32,
@@ -58,8 +56,23 @@ pub struct ExportedRun {
     pub benchmarks: Vec<ExportedBenchmark>,
 }
 
+crate::json_object!(ExportedRun {
+    version,
+    uid,
+    machine,
+    time,
+    commit,
+    branch,
+    dirty,
+    rustc,
+    config,
+    source,
+    label,
+    benchmarks
+});
+
 /// Where a run was made.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Machine {
     /// The machine's name: `YARDSTICK_MACHINE`, else the host name.
     pub name: String,
@@ -71,8 +84,15 @@ pub struct Machine {
     pub os: String,
 }
 
+crate::json_object!(Machine {
+    name,
+    cpu,
+    cores,
+    os
+});
+
 /// One benchmark's result in a run.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct ExportedBenchmark {
     /// The benchmark's id.
     pub name: String,
@@ -86,8 +106,16 @@ pub struct ExportedBenchmark {
     pub values: Vec<f64>,
 }
 
+crate::json_object!(ExportedBenchmark {
+    name,
+    unit,
+    typical,
+    iters,
+    values
+});
+
 /// A point estimate with its interval.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Typical {
     /// The estimate.
     pub point: f64,
@@ -96,6 +124,12 @@ pub struct Typical {
     /// Upper bound.
     pub upper: f64,
 }
+
+crate::json_object!(Typical {
+    point,
+    lower,
+    upper
+});
 
 impl ExportedRun {
     /// Checks what serde cannot: the version, a usable `uid`, a machine
@@ -204,8 +238,8 @@ mod tests {
     #[test]
     fn round_trips_and_rejects_what_serde_lets_through() {
         let r = run();
-        let text = serde_json::to_string(&r).unwrap();
-        assert_eq!(serde_json::from_str::<ExportedRun>(&text).unwrap(), r);
+        let text = crate::json::to_string(&r);
+        assert_eq!(crate::json::from_str::<ExportedRun>(&text).unwrap(), r);
         assert_eq!(r.validate(), Ok(()));
         let bad = |f: fn(&mut ExportedRun)| {
             let mut r = run();

@@ -10,8 +10,14 @@ pub mod drift;
 pub mod exec;
 pub mod history;
 pub mod home;
+pub mod json;
 pub mod messages;
 pub mod metrics;
 pub mod names;
 pub mod units;
 pub mod worker;
+
+/// serde, for the traits the `serde` feature implements.
+#[cfg(feature = "serde")]
+#[doc(hidden)]
+pub use serde;

@@ -7,6 +7,7 @@
 //! flat sampling, a change without a baseline) are `null`.
 //!
 //! ```
+//! use yardstick_format::json;
 //! use yardstick_format::messages::{GroupComplete, Message};
 //!
 //! let msg = Message::GroupComplete(GroupComplete {
@@ -15,17 +16,16 @@
 //!     report_directory: "target/criterion/reports/fib".into(),
 //!     complexity: Vec::new(),
 //! });
-//! let line = serde_json::to_string(&msg)?;
+//! let line = json::to_string(&msg);
 //! assert!(line.starts_with(r#"{"reason":"group-complete","group_name":"fib""#));
-//! assert_eq!(serde_json::from_str::<Message>(&line)?, msg);
-//! # Ok::<(), serde_json::Error>(())
+//! assert_eq!(json::from_str::<Message>(&line)?, msg);
+//! # Ok::<(), yardstick_format::json::Error>(())
 //! ```
 
-use serde::{Deserialize, Serialize};
+use crate::json::{Error, Fields, FromJson, Json, ToJson};
 
 /// One message, tagged by its `reason`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "reason", rename_all = "kebab-case")]
+#[derive(Debug, Clone, PartialEq)]
 // One message is built per benchmark and written at once; boxing the large
 // variant would only make it clumsier to construct and match.
 #[allow(clippy::large_enum_variant)]
@@ -37,8 +37,43 @@ pub enum Message {
     GroupComplete(GroupComplete),
 }
 
+impl ToJson for Message {
+    /// The message's fields after its `reason`, as serde's internally
+    /// tagged enums write them.
+    #[inline]
+    fn to_json(&self) -> Json {
+        let (reason, fields) = match self {
+            Message::BenchmarkComplete(m) => ("benchmark-complete", m.to_json()),
+            Message::GroupComplete(m) => ("group-complete", m.to_json()),
+        };
+        let mut members = vec![("reason".to_owned(), Json::String(reason.into()))];
+        if let Json::Object(rest) = fields {
+            members.extend(rest);
+        }
+        Json::Object(members)
+    }
+}
+
+impl FromJson for Message {
+    #[inline]
+    fn from_json(value: Json) -> Result<Self, Error> {
+        let mut fields = Fields::of(value, "Message")?;
+        let reason: String = fields.take("reason")?;
+        let rest = Json::Object(fields.into_members());
+        match reason.as_str() {
+            "benchmark-complete" => {
+                BenchmarkComplete::from_json(rest).map(Message::BenchmarkComplete)
+            }
+            "group-complete" => GroupComplete::from_json(rest).map(Message::GroupComplete),
+            other => Err(Error::new(format!("unknown reason `{other}`"))),
+        }
+    }
+}
+
+crate::__json_serde!(Message);
+
 /// A benchmark has been measured and analysed.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct BenchmarkComplete {
     /// The benchmark's id (its title).
     pub id: String,
@@ -67,12 +102,13 @@ pub struct BenchmarkComplete {
     /// yardstick's extra measurements (`--measure`), each with its unit;
     /// left out when there are none, so cargo-criterion's readers see
     /// exactly its schema.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub metrics: Vec<MetricSummary>,
 }
 
+crate::json_object!(BenchmarkComplete { id, report_directory, iteration_count, measured_values, unit, throughput, typical, mean, median, median_abs_dev, slope, change, metrics (skip) });
+
 /// One extra measurement of a benchmark (yardstick's addition).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct MetricSummary {
     /// The metric's name (`cpu`, `allocations`, `page-faults`, …).
     pub name: String,
@@ -87,8 +123,16 @@ pub struct MetricSummary {
     pub change: Option<ChangeDetails>,
 }
 
+crate::json_object!(MetricSummary {
+    name,
+    unit,
+    per_iteration,
+    peak,
+    change
+});
+
 /// A group of benchmarks has finished.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct GroupComplete {
     /// The group's name.
     pub group_name: String,
@@ -98,12 +142,13 @@ pub struct GroupComplete {
     pub report_directory: String,
     /// yardstick's Big-O fits per function over numeric inputs (at least
     /// three), best first; left out when there are none.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub complexity: Vec<ComplexityFits>,
 }
 
+crate::json_object!(GroupComplete { group_name, benchmarks, report_directory, complexity (skip) });
+
 /// The Big-O fits of one function of a group.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct ComplexityFits {
     /// The function (`null` for a group of one function over inputs).
     pub function: Option<String>,
@@ -111,8 +156,10 @@ pub struct ComplexityFits {
     pub fits: Vec<ComplexityFit>,
 }
 
+crate::json_object!(ComplexityFits { function, fits });
+
 /// One fit `time ≈ coefficient · f(n)` (seconds).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct ComplexityFit {
     /// `O(1)`, `O(n)`, `O(log n)`, `O(n log n)`, `O(n^2)`, `O(n^3)`.
     pub name: String,
@@ -122,8 +169,14 @@ pub struct ComplexityFit {
     pub err_pct: f64,
 }
 
+crate::json_object!(ComplexityFit {
+    name,
+    coefficient,
+    err_pct
+});
+
 /// An estimate with its confidence interval and unit.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct ConfidenceInterval {
     /// The point estimate.
     pub estimate: f64,
@@ -137,8 +190,15 @@ pub struct ConfidenceInterval {
     pub unit: String,
 }
 
+crate::json_object!(ConfidenceInterval {
+    estimate,
+    lower_bound,
+    upper_bound,
+    unit
+});
+
 /// Work per iteration.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Throughput {
     /// Amount per iteration.
     pub per_iteration: u64,
@@ -146,8 +206,13 @@ pub struct Throughput {
     pub unit: String,
 }
 
+crate::json_object!(Throughput {
+    per_iteration,
+    unit
+});
+
 /// The change from the previous run.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct ChangeDetails {
     /// Relative change of the mean (a fraction, unit `%`).
     pub mean: ConfidenceInterval,
@@ -157,9 +222,15 @@ pub struct ChangeDetails {
     pub change: ChangeType,
 }
 
+crate::json_object!(ChangeDetails {
+    mean,
+    median,
+    change
+});
+
 /// cargo-criterion's verdict: a change within the noise threshold is
 /// `NoChange`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ChangeType {
     /// Not significant, or within the noise threshold.
     NoChange,
@@ -168,6 +239,12 @@ pub enum ChangeType {
     /// Significantly slower.
     Regressed,
 }
+
+crate::json_names!(ChangeType {
+    NoChange,
+    Improved,
+    Regressed
+});
 
 impl ConfidenceInterval {
     /// `estimate` in `[lower_bound, upper_bound]`, in `unit`.
@@ -273,7 +350,7 @@ mod tests {
             }),
             metrics: Vec::new(),
         });
-        let json = serde_json::to_string(&msg).unwrap();
+        let json = crate::json::to_string(&msg);
         let keys = [
             "\"reason\":\"benchmark-complete\"",
             "\"id\":",
@@ -298,7 +375,7 @@ mod tests {
             at += pos + k.len();
         }
         assert!(json.starts_with("{\"reason\""));
-        let back: Message = serde_json::from_str(&json).unwrap();
+        let back: Message = crate::json::from_str(&json).unwrap();
         assert_eq!(back, msg);
     }
 

@@ -2,15 +2,13 @@
 //! (allocations, counters, …) — yardstick's own file, next to Criterion.rs's.
 //! Schema: `schemas/metrics.v1.json`.
 
-use serde::{Deserialize, Serialize};
-
 use crate::criterion::EstimateFile;
 
 /// The version this crate writes and reads.
 pub const VERSION: u32 = 1;
 
 /// The whole file.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct MetricsFile {
     /// Format version ([`VERSION`]).
     pub version: u32,
@@ -18,28 +16,28 @@ pub struct MetricsFile {
     pub metrics: Vec<SavedMetric>,
 }
 
+crate::json_object!(MetricsFile { version, metrics });
+
 /// One metric's samples and estimate.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct SavedMetric {
     /// The metric's name (`alloc_bytes`, `instructions`, …).
     pub name: String,
     /// Its unit (`B`, `count`, …).
-    #[serde(default)]
     pub unit: String,
     /// Whether it adds up over iterations (estimated per iteration);
     /// false for maxima such as peak bytes.
-    #[serde(default)]
     pub per_iteration: bool,
     /// Total of each sample, as measured; null where the source could not
     /// read it.
     pub values: Vec<Option<f64>>,
     /// Per iteration (slope or mean), for additive metrics.
-    #[serde(default)]
     pub estimate: Option<EstimateFile>,
     /// The largest sample value, for metrics that are maxima.
-    #[serde(default)]
     pub peak: Option<f64>,
 }
+
+crate::json_object!(SavedMetric { name, unit (default), per_iteration (default), values, estimate (default), peak (default) });
 
 impl MetricsFile {
     /// Checks that the file is of the version this crate reads.

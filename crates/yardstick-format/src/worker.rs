@@ -17,8 +17,6 @@
 //! different protocol versions refuse to pair rather than misread each
 //! other.
 
-use serde::{Deserialize, Serialize};
-
 /// The protocol's version, said in [`WorkerReply::Hello`].
 pub const PROTOCOL_VERSION: u32 = 1;
 
@@ -29,8 +27,7 @@ pub const WORKER_ENV: &str = "YARDSTICK_WORKER";
 pub const LINE_PREFIX: &str = "\u{1e}yardstick-worker ";
 
 /// A parent's request to a worker waiting at a benchmark.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "snake_case")]
+#[derive(Debug, Clone, PartialEq)]
 pub enum WorkerRequest {
     /// Run the routine with 1, 2, 4, … iterations until two consecutive
     /// timings per iteration agree within 5 % (after `min_ns`) or `max_ns`
@@ -58,9 +55,15 @@ pub enum WorkerRequest {
     Quit,
 }
 
+crate::json_tagged!(WorkerRequest, "kind", {
+    WarmUp "warm_up" { min_ns, max_ns },
+    Sample "sample" { iters, budget_ns, min_samples },
+    Next "next" {},
+    Quit "quit" {},
+});
+
 /// A worker's message to its parent.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "snake_case")]
+#[derive(Debug, Clone, PartialEq)]
 pub enum WorkerReply {
     /// The first line: the protocol version and the worker's process id.
     Hello {
@@ -97,6 +100,15 @@ pub enum WorkerReply {
     End,
 }
 
+crate::json_tagged!(WorkerReply, "kind", {
+    Hello "hello" { version, pid },
+    At "at" { id },
+    WarmedUp "warmed_up" { per_iteration },
+    Samples "samples" { iters, values },
+    Failed "failed" { message },
+    End "end" {},
+});
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -108,15 +120,15 @@ mod tests {
             budget_ns: 1_000,
             min_samples: 2,
         };
-        let text = serde_json::to_string(&r).unwrap();
+        let text = crate::json::to_string(&r);
         assert_eq!(
             text,
             r#"{"kind":"sample","iters":[10,20],"budget_ns":1000,"min_samples":2}"#
         );
-        let back: WorkerRequest = serde_json::from_str(&text).unwrap();
+        let back: WorkerRequest = crate::json::from_str(&text).unwrap();
         assert_eq!(back, r);
-        let at: WorkerReply = serde_json::from_str(r#"{"kind":"at","id":"g/f/1"}"#).unwrap();
+        let at: WorkerReply = crate::json::from_str(r#"{"kind":"at","id":"g/f/1"}"#).unwrap();
         assert_eq!(at, WorkerReply::At { id: "g/f/1".into() });
-        assert!(serde_json::from_str::<WorkerReply>(r#"{"kind":"bogus"}"#).is_err());
+        assert!(crate::json::from_str::<WorkerReply>(r#"{"kind":"bogus"}"#).is_err());
     }
 }

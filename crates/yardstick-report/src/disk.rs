@@ -4,7 +4,6 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use serde::de::DeserializeOwned;
 use yardstick_format::criterion::{BenchmarkRecord, ChangeFile, EstimatesFile, SavedSample};
 
 use crate::ReportError;
@@ -165,9 +164,11 @@ pub(crate) fn natural_cmp(a: &str, b: &str) -> std::cmp::Ordering {
     }
 }
 
-pub(crate) fn read_json<T: DeserializeOwned>(path: &Path) -> Result<T, ReportError> {
+pub(crate) fn read_json<T: yardstick_format::json::FromJson>(
+    path: &Path,
+) -> Result<T, ReportError> {
     let bytes = fs::read(path).map_err(|e| ReportError::io(path, e))?;
-    serde_json::from_slice(&bytes).map_err(|e| ReportError::Format {
+    yardstick_format::json::from_slice(&bytes).map_err(|e| ReportError::Format {
         path: path.to_owned(),
         problem: format!(
             "not a valid {} file ({e})",

@@ -1,45 +1,14 @@
-//! pyperf's JSON file (format 1.0), written with serde alone so that
+//! pyperf's JSON file (format 1.0), written by yardstick-format's writer so that
 //! `--template pyperf` needs no template engine: `python3 -m pyperf stats`,
 //! `hist` and `compare_to` read it.
 
-use serde::Serialize;
+use yardstick_format::json::{Json, ToJson};
 
 use crate::results::RunResults;
 
-#[derive(Serialize)]
-struct File<'a> {
-    version: &'static str,
-    metadata: FileMetadata<'a>,
-    benchmarks: Vec<Benchmark<'a>>,
-}
-
-#[derive(Serialize)]
-struct FileMetadata<'a> {
-    perf_version: String,
-    description: &'a str,
-}
-
-#[derive(Serialize)]
-struct Benchmark<'a> {
-    metadata: BenchmarkMetadata<'a>,
-    runs: Vec<Run>,
-}
-
-#[derive(Serialize)]
-struct BenchmarkMetadata<'a> {
-    name: &'a str,
-    unit: &'static str,
-}
-
-#[derive(Serialize)]
-struct Run {
-    metadata: RunMetadata,
-    values: [f64; 1],
-}
-
-#[derive(Serialize)]
-struct RunMetadata {
-    loops: u64,
+/// An object of `members`, in order.
+fn object<const N: usize>(members: [(&str, Json); N]) -> Json {
+    Json::Object(members.map(|(k, v)| (k.to_owned(), v)).into())
 }
 
 /// `results` as a pyperf JSON file: one pyperf benchmark per benchmark, one
@@ -56,45 +25,51 @@ struct RunMetadata {
 /// ```
 #[must_use]
 pub fn pyperf_json(results: &RunResults) -> String {
-    let benchmarks = results
+    let benchmarks: Vec<Json> = results
         .benchmarks
         .iter()
         .map(|b| {
             let wall = b.unit == "ns";
-            let runs = b
+            let runs: Vec<Json> = b
                 .samples
                 .iter()
                 .filter(|s| s.per_iteration > 0.0)
-                .map(|s| Run {
+                .map(|s| {
                     // Iteration counts are whole numbers stored as f64.
                     #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
-                    metadata: RunMetadata {
-                        loops: s.iterations as u64,
-                    },
-                    values: [if wall {
+                    let loops = s.iterations as u64;
+                    let value = if wall {
                         s.per_iteration / 1e9
                     } else {
                         s.per_iteration
-                    }],
+                    };
+                    object([
+                        ("metadata", object([("loops", loops.to_json())])),
+                        ("values", [value].to_json()),
+                    ])
                 })
                 .collect();
-            Benchmark {
-                metadata: BenchmarkMetadata {
-                    name: &b.id,
-                    unit: if wall { "second" } else { "integer" },
-                },
-                runs,
-            }
+            let unit = if wall { "second" } else { "integer" };
+            object([
+                (
+                    "metadata",
+                    object([("name", b.id.to_json()), ("unit", unit.to_json())]),
+                ),
+                ("runs", Json::Array(runs)),
+            ])
         })
         .collect();
-    let file = File {
-        version: "1.0",
-        metadata: FileMetadata {
-            perf_version: format!("yardstick {}", env!("CARGO_PKG_VERSION")),
-            description: &results.title,
-        },
-        benchmarks,
-    };
-    // Plain data with string keys: serialising cannot fail.
-    serde_json::to_string_pretty(&file).unwrap_or_default()
+    let perf_version = format!("yardstick {}", env!("CARGO_PKG_VERSION"));
+    object([
+        ("version", "1.0".to_json()),
+        (
+            "metadata",
+            object([
+                ("perf_version", perf_version.to_json()),
+                ("description", results.title.to_json()),
+            ]),
+        ),
+        ("benchmarks", Json::Array(benchmarks)),
+    ])
+    .to_pretty()
 }

@@ -5,14 +5,14 @@
 //! unless its name says otherwise; relative changes are fractions
 //! (`0.05` = 5 % slower).
 
-use serde::Serialize;
 use yardstick_format::criterion::{EstimateFile, SamplingMode, Throughput};
 use yardstick_stats::{Change, Estimate, Estimates, Tukey, Verdict};
 
 use crate::BenchmarkReport;
 
 /// Every benchmark of a run.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "templates", derive(serde::Serialize))]
 pub struct RunResults {
     /// A title for the run (`yardstick` unless set).
     pub title: String,
@@ -32,7 +32,8 @@ impl RunResults {
 }
 
 /// One benchmark's results.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "templates", derive(serde::Serialize))]
 pub struct BenchmarkResult {
     /// The full id, `group/function/value`.
     pub id: String,
@@ -88,7 +89,8 @@ pub struct BenchmarkResult {
 }
 
 /// An estimate with its confidence interval.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq)]
+#[cfg_attr(feature = "templates", derive(serde::Serialize))]
 pub struct EstimateValue {
     /// The statistic of the samples.
     pub estimate: f64,
@@ -141,7 +143,8 @@ impl EstimateValue {
 }
 
 /// Work per iteration.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "templates", derive(serde::Serialize))]
 pub struct ThroughputValue {
     /// Amount per iteration.
     pub per_iteration: u64,
@@ -170,7 +173,8 @@ pub fn throughput_values(t: Option<&Throughput>) -> Vec<ThroughputValue> {
 
 /// Box-plot statistics (type-7 quartiles; whiskers at the most extreme
 /// values within 1.5 IQR of the box).
-#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq)]
+#[cfg_attr(feature = "templates", derive(serde::Serialize))]
 pub struct BoxPlot {
     /// Lowest value not below `q1 − 1.5·IQR`.
     pub lower_whisker: f64,
@@ -216,7 +220,8 @@ impl BoxPlot {
 }
 
 /// Outlier counts by class.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "templates", derive(serde::Serialize))]
 pub struct Outliers {
     /// Below `q1 − 3·IQR`.
     pub low_severe: usize,
@@ -243,7 +248,8 @@ impl From<&Tukey> for Outliers {
 }
 
 /// One sample.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq)]
+#[cfg_attr(feature = "templates", derive(serde::Serialize))]
 pub struct SampleValue {
     /// Iterations of the sample.
     pub iterations: f64,
@@ -254,7 +260,8 @@ pub struct SampleValue {
 }
 
 /// The change from a baseline.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "templates", derive(serde::Serialize))]
 pub struct ChangeValue {
     /// Relative change of the mean (a fraction).
     pub mean: EstimateValue,

@@ -42,9 +42,7 @@ impl Destination {
 
     /// Writes one message as one line, in one write.
     pub(crate) fn send(&self, message: &Message) {
-        let Ok(mut line) = serde_json::to_string(message) else {
-            return;
-        };
+        let mut line = yardstick_format::json::to_string(message);
         line.push('\n');
         match self {
             Destination::Stdout => {

@@ -18,6 +18,7 @@ pub(crate) use yardstick_format::criterion::{
     SavedSample,
 };
 use yardstick_format::drift::DriftFile;
+use yardstick_format::json::{self, FromJson, ToJson};
 use yardstick_format::metrics::{MetricsFile, SavedMetric};
 
 use std::fmt;
@@ -53,17 +54,13 @@ pub(crate) fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), StoreError> 
     yardstick_format::atomic::write_file(path, bytes).map_err(|e| StoreError::io(path, &e))
 }
 
-fn write_json<T: serde::Serialize>(path: &Path, value: &T) -> Result<(), StoreError> {
-    let bytes = serde_json::to_vec(value).map_err(|e| StoreError {
-        path: path.to_owned(),
-        problem: e.to_string(),
-    })?;
-    write_atomic(path, &bytes)
+fn write_json<T: ToJson + ?Sized>(path: &Path, value: &T) -> Result<(), StoreError> {
+    write_atomic(path, json::to_string(value).as_bytes())
 }
 
-fn read_json<T: serde::de::DeserializeOwned>(path: &Path) -> Result<T, StoreError> {
+fn read_json<T: FromJson>(path: &Path) -> Result<T, StoreError> {
     let bytes = fs::read(path).map_err(|e| StoreError::io(path, &e))?;
-    serde_json::from_slice(&bytes).map_err(|e| StoreError {
+    json::from_slice(&bytes).map_err(|e| StoreError {
         path: path.to_owned(),
         problem: format!("not a valid {} file ({e})", file_kind(path)),
     })
@@ -140,18 +137,6 @@ fn metrics_json(metrics: &[crate::metered::MetricResult]) -> MetricsFile {
                 peak: r.peak,
             })
             .collect(),
-    }
-}
-
-/// Serialising any of a run's files through one closure.
-mod erased {
-    pub(super) trait Json {
-        fn bytes(&self) -> serde_json::Result<Vec<u8>>;
-    }
-    impl<T: serde::Serialize> Json for T {
-        fn bytes(&self) -> serde_json::Result<Vec<u8>> {
-            serde_json::to_vec(self)
-        }
     }
 }
 
@@ -237,7 +222,7 @@ impl BenchmarkDir {
     /// words. Tools such as critcmp read these, so a bad one is reported
     /// even though the comparison does not need it.
     pub(crate) fn check_baseline_files(&self, name: &str) -> Vec<String> {
-        fn check<T: serde::de::DeserializeOwned>(path: &Path) -> Option<String> {
+        fn check<T: FromJson>(path: &Path) -> Option<String> {
             path.exists()
                 .then(|| read_json::<T>(path).err().map(|e| e.to_string()))
                 .flatten()
@@ -271,23 +256,16 @@ impl BenchmarkDir {
     /// `sample.json` of one run beside `estimates.json` of another.
     pub(crate) fn save(&self, name: &str, files: &RunFiles<'_>) -> Result<(), StoreError> {
         let dir = self.sub(name);
-        let json = |file: &str, v: &dyn erased::Json| {
-            v.bytes()
-                .map(|b| (file.to_owned(), b))
-                .map_err(|e| StoreError {
-                    path: dir.join(file),
-                    problem: e.to_string(),
-                })
-        };
+        let json = |file: &str, v: &dyn ToJson| (file.to_owned(), json::to_string(v).into_bytes());
         let mut list = vec![
-            json("sample.json", files.sample)?,
-            json("estimates.json", files.estimates)?,
-            json("benchmark.json", files.benchmark)?,
-            json("tukey.json", &files.tukey)?,
+            json("sample.json", files.sample),
+            json("estimates.json", files.estimates),
+            json("benchmark.json", files.benchmark),
+            json("tukey.json", &files.tukey),
             ("raw.csv".to_owned(), raw_csv(files.raw).into_bytes()),
         ];
         if !files.metrics.is_empty() {
-            list.push(json("metrics.json", &metrics_json(files.metrics))?);
+            list.push(json("metrics.json", &metrics_json(files.metrics)));
             list.push((
                 "metrics.csv".to_owned(),
                 metrics_csv(files.metrics).into_bytes(),

@@ -115,7 +115,7 @@ impl Worker {
                     continue;
                 };
                 let json = &line[at + LINE_PREFIX.len()..];
-                if let Ok(reply) = serde_json::from_str::<WorkerReply>(json) {
+                if let Ok(reply) = yardstick_format::json::from_str::<WorkerReply>(json) {
                     if tx.send(reply).is_err() {
                         break;
                     }
@@ -166,8 +166,7 @@ impl Worker {
     }
 
     fn send(&mut self, request: &WorkerRequest) -> Result<(), WorkerError> {
-        let json =
-            serde_json::to_string(request).map_err(|e| WorkerError::Protocol(e.to_string()))?;
+        let json = yardstick_format::json::to_string(request);
         let written = self
             .stdin
             .as_mut()

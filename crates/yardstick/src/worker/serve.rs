@@ -26,7 +26,7 @@ fn say(reply: &WorkerReply) {
 }
 
 fn write_line(out: &mut impl Write, reply: &WorkerReply) {
-    let json = serde_json::to_string(reply).unwrap_or_default();
+    let json = yardstick_format::json::to_string(reply);
     // A newline first: a benchmark may have left a partial line behind.
     let _ = write!(out, "\n{LINE_PREFIX}{json}\n");
     let _ = out.flush();
@@ -43,7 +43,7 @@ pub(crate) fn serve<M: Measurement>(m: &M, id: &str, f: &mut RoutineFn<'_, M>) {
             Ok(0) | Err(_) => std::process::exit(0),
             Ok(_) => {}
         }
-        let request = match serde_json::from_str::<WorkerRequest>(line.trim()) {
+        let request = match yardstick_format::json::from_str::<WorkerRequest>(line.trim()) {
             Ok(r) => r,
             Err(e) => {
                 say(&WorkerReply::Failed {
