@@ -37,7 +37,8 @@ impl CounterSet {
     pub(crate) fn set(&mut self, c: AnyCounter) {
         self.counters.retain(|x| x.kind != c.kind);
         self.counters.push(c);
-        self.counters.sort_by_key(|c| c.kind);
+        // One counter per kind (retained above), so no ties.
+        self.counters.sort_unstable_by_key(|c| c.kind);
     }
 
     /// `self`'s counters, with `other`'s of the kinds `self` lacks.

@@ -546,7 +546,8 @@ fn sort(node: &mut Node, by: SortBy, reverse: bool) {
     if node.children.first().is_some_and(|c| c.key.0 == 2) {
         return;
     }
-    node.children.sort_by(|a, b| {
+    // A node's children have distinct keys: no ties to keep in order.
+    node.children.sort_unstable_by(|a, b| {
         let (ka, kb) = (&a.key, &b.key);
         let ord = match by {
             SortBy::Kind => ka.0.cmp(&kb.0).then_with(|| ka.1.cmp(&kb.1)),

@@ -103,7 +103,7 @@ impl Stats {
             .map(|s| s.time.as_nanos() as f64 / s.iters.max(1) as f64)
             .collect();
         let mut idx: Vec<usize> = (0..per.len()).collect();
-        idx.sort_by(|&a, &b| per[a].total_cmp(&per[b]));
+        idx.sort_unstable_by(|&a, &b| per[a].total_cmp(&per[b]).then(a.cmp(&b)));
         let n = idx.len();
         let median = yardstick_stats::univariate::median(&per).unwrap_or(f64::NAN);
         let total: Duration = samples.iter().map(|s| s.time).sum();

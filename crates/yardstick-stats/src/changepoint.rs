@@ -79,7 +79,8 @@ pub fn detect(xs: &[f64], cfg: &Config) -> Vec<ChangePoint> {
             stack.push((lo + k, hi));
         }
     }
-    found.sort_by_key(|f| f.0);
+    // Each split point is found once.
+    found.sort_unstable_by_key(|f| f.0);
     let bounds: Vec<usize> = std::iter::once(0)
         .chain(found.iter().map(|f| f.0))
         .chain(std::iter::once(xs.len()))

@@ -143,7 +143,7 @@ pub fn big_o_with(
     for &(name, f) in custom {
         fits.push(fit(name, ns, ys, f)?);
     }
-    fits.sort_by(|a, b| {
+    fits.sort_unstable_by(|a, b| {
         a.normalized_rms
             .total_cmp(&b.normalized_rms)
             .then_with(|| a.name.cmp(&b.name))

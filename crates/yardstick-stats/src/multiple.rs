@@ -25,7 +25,8 @@ pub fn benjamini_hochberg(p: &[f64]) -> Vec<f64> {
         .map(|&x| if x.is_nan() { 1.0 } else { x.clamp(0.0, 1.0) })
         .collect();
     let mut order: Vec<usize> = (0..m).collect();
-    order.sort_by(|&a, &b| clean[a].total_cmp(&clean[b]));
+    // Ties in index order, as a stable sort would leave them.
+    order.sort_unstable_by(|&a, &b| clean[a].total_cmp(&clean[b]).then(a.cmp(&b)));
     let mut adjusted = vec![1.0; m];
     let mut running = 1.0_f64;
     for (rank0, &i) in order.iter().enumerate().rev() {

@@ -97,7 +97,7 @@ pub fn sign_test_ratio(ratios: &[f64], confidence: f64) -> Option<RatioInterval>
         return None;
     }
     let mut sorted = ratios.to_vec();
-    sorted.sort_by(f64::total_cmp);
+    sorted.sort_unstable_by(f64::total_cmp);
     let median = if n % 2 == 1 {
         sorted[n / 2]
     } else {
@@ -155,7 +155,7 @@ pub fn unit_medians(ratios: &[f64], unit: &[usize]) -> Vec<f64> {
                 .filter(|&(r, &w)| w == u && r.is_finite() && *r > 0.0)
                 .map(|(&r, _)| r)
                 .collect();
-            v.sort_by(f64::total_cmp);
+            v.sort_unstable_by(f64::total_cmp);
             let n = v.len();
             match n {
                 0 => None,

@@ -177,12 +177,15 @@ impl BenchmarkDir {
         let Ok(entries) = fs::read_dir(&self.root) else {
             return Ok(());
         };
-        let mut records: Vec<PathBuf> = entries
+        let records: Vec<PathBuf> = entries
             .filter_map(|e| Some(e.ok()?.path().join("benchmark.json")))
             .filter(|p| p.is_file())
             .collect();
         // new/ first: it is the last run's.
-        records.sort_by_key(|p| !p.starts_with(self.sub("new")));
+        let new = self.sub("new");
+        let (mut records, others): (Vec<_>, Vec<_>) =
+            records.into_iter().partition(|p| p.starts_with(&new));
+        records.extend(others);
         for path in records {
             if let Ok(record) = read_json::<BenchmarkRecord>(&path) {
                 if record.full_id == full_id {

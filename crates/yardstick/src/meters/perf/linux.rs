@@ -56,7 +56,7 @@ impl Drop for PerfGroup {
 /// faults only, with a note) fall back to user space; context switches and
 /// migrations are left out with a note.
 pub(crate) fn open(requested: &[Metric]) -> (Option<PerfGroup>, Vec<String>) {
-    let mut order: Vec<Metric> = requested
+    let order: Vec<Metric> = requested
         .iter()
         .copied()
         .filter(|m| is_counter(*m))
@@ -64,8 +64,10 @@ pub(crate) fn open(requested: &[Metric]) -> (Option<PerfGroup>, Vec<String>) {
     if order.is_empty() {
         return (None, Vec::new());
     }
-    // Hardware first, so that a hardware event leads the group.
-    order.sort_by_key(|m| !is_hardware(*m));
+    // Hardware first, so that a hardware event leads the group; each kind
+    // keeps its order.
+    let (mut order, software): (Vec<_>, Vec<_>) = order.into_iter().partition(|m| is_hardware(*m));
+    order.extend(software);
 
     let paranoid = notes::paranoid();
     let mut leader: Option<Event> = None;
