@@ -138,32 +138,22 @@ impl Fields {
 #[macro_export]
 macro_rules! json_object {
     ($ty:ident { $($field:ident $(($mode:ident))?),* $(,)? }) => {
-        impl $crate::json::ToJson for $ty {
-            #[inline]
-            fn to_json(&self) -> $crate::json::Json {
-                let mut members = ::std::vec::Vec::new();
-                $($crate::json::Fields::put(
-                    &mut members,
-                    stringify!($field),
-                    &self.$field,
-                    $crate::json_object!(@omit $($mode)?),
-                );)*
-                $crate::json::Json::Object(members)
-            }
-        }
-        impl $crate::json::FromJson for $ty {
-            #[inline]
-            fn from_json(
-                value: $crate::json::Json,
-            ) -> ::std::result::Result<Self, $crate::json::Error> {
-                #[allow(unused_mut)]
-                let mut fields = $crate::json::Fields::of(value, stringify!($ty))?;
-                ::std::result::Result::Ok($ty {
-                    $($field: $crate::json_object!(@take fields, $field $($mode)?),)*
-                })
-            }
-        }
-        $crate::__json_serde!($ty);
+        $crate::__json_impls!($ty, |this| {
+            let mut members = ::std::vec::Vec::new();
+            $($crate::json::Fields::put(
+                &mut members,
+                stringify!($field),
+                &this.$field,
+                $crate::json_object!(@omit $($mode)?),
+            );)*
+            $crate::json::Json::Object(members)
+        }, |value| {
+            #[allow(unused_mut)]
+            let mut fields = $crate::json::Fields::of(value, stringify!($ty))?;
+            ::std::result::Result::Ok($ty {
+                $($field: $crate::json_object!(@take fields, $field $($mode)?),)*
+            })
+        });
     };
     (@omit) => { false };
     (@omit default) => { false };
@@ -181,41 +171,30 @@ macro_rules! json_tagged {
     ($ty:ident, $tag:literal, {
         $($variant:ident $name:literal { $($field:ident),* $(,)? }),* $(,)?
     }) => {
-        impl $crate::json::ToJson for $ty {
-            #[inline]
-            fn to_json(&self) -> $crate::json::Json {
-                let mut members = ::std::vec![(
-                    ::std::string::String::from($tag),
-                    $crate::json::Json::String(::std::string::String::new()),
-                )];
-                match self {
-                    $($ty::$variant { $($field),* } => {
-                        members[0].1 = $crate::json::Json::String($name.into());
-                        $($crate::json::Fields::put(&mut members, stringify!($field), $field, false);)*
-                    })*
-                }
-                $crate::json::Json::Object(members)
+        $crate::__json_impls!($ty, |this| {
+            let (name, mut members) = match this {
+                $($ty::$variant { $($field),* } => {
+                    #[allow(unused_mut)]
+                    let mut members = ::std::vec::Vec::new();
+                    $($crate::json::Fields::put(&mut members, stringify!($field), $field, false);)*
+                    ($name, members)
+                })*
+            };
+            members.insert(0, (::std::string::String::from($tag), $crate::json::Json::String(name.into())));
+            $crate::json::Json::Object(members)
+        }, |value| {
+            #[allow(unused_mut)]
+            let mut fields = $crate::json::Fields::of(value, stringify!($ty))?;
+            let tag: ::std::string::String = fields.take($tag)?;
+            match tag.as_str() {
+                $($name => ::std::result::Result::Ok($ty::$variant {
+                    $($field: fields.take(stringify!($field))?),*
+                }),)*
+                other => ::std::result::Result::Err($crate::json::Error::new(
+                    ::std::format!("unknown {} `{other}`", $tag),
+                )),
             }
-        }
-        impl $crate::json::FromJson for $ty {
-            #[inline]
-            fn from_json(
-                value: $crate::json::Json,
-            ) -> ::std::result::Result<Self, $crate::json::Error> {
-                #[allow(unused_mut)]
-                let mut fields = $crate::json::Fields::of(value, stringify!($ty))?;
-                let tag: ::std::string::String = fields.take($tag)?;
-                match tag.as_str() {
-                    $($name => ::std::result::Result::Ok($ty::$variant {
-                        $($field: fields.take(stringify!($field))?),*
-                    }),)*
-                    other => ::std::result::Result::Err($crate::json::Error::new(
-                        ::std::format!("unknown {} `{other}`", $tag),
-                    )),
-                }
-            }
-        }
-        $crate::__json_serde!($ty);
+        });
     };
 }
 
@@ -224,25 +203,41 @@ macro_rules! json_tagged {
 #[macro_export]
 macro_rules! json_names {
     ($ty:ident { $($variant:ident),* $(,)? }) => {
+        $crate::__json_impls!($ty, |this| {
+            let name = match this { $($ty::$variant => stringify!($variant),)* };
+            $crate::json::Json::String(name.into())
+        }, |value| {
+            let name: ::std::string::String = $crate::json::FromJson::from_json(value)?;
+            match name.as_str() {
+                $(stringify!($variant) => ::std::result::Result::Ok($ty::$variant),)*
+                other => ::std::result::Result::Err($crate::json::Error::new(
+                    ::std::format!("unknown variant `{other}`"),
+                )),
+            }
+        });
+    };
+}
+
+/// The two impls (and serde's, with the feature) around a writer body over
+/// `this: &Self` and a reader body over `value: Json`. They are `#[inline]`
+/// so that each crate compiles only the types it reads or writes.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __json_impls {
+    ($ty:ident, |$this:ident| $to:block, |$value:ident| $from:block) => {
         impl $crate::json::ToJson for $ty {
             #[inline]
             fn to_json(&self) -> $crate::json::Json {
-                let name = match self { $($ty::$variant => stringify!($variant),)* };
-                $crate::json::Json::String(name.into())
+                let $this = self;
+                $to
             }
         }
         impl $crate::json::FromJson for $ty {
             #[inline]
             fn from_json(
-                value: $crate::json::Json,
+                $value: $crate::json::Json,
             ) -> ::std::result::Result<Self, $crate::json::Error> {
-                let name: ::std::string::String = $crate::json::FromJson::from_json(value)?;
-                match name.as_str() {
-                    $(stringify!($variant) => ::std::result::Result::Ok($ty::$variant),)*
-                    other => ::std::result::Result::Err($crate::json::Error::new(
-                        ::std::format!("unknown variant `{other}`"),
-                    )),
-                }
+                $from
             }
         }
         $crate::__json_serde!($ty);
