@@ -4,11 +4,11 @@
 //! yardstick's harness is compiled into every bench binary; serde, its
 //! derive and serde_json were a third of a clean `cargo bench` build's CPU
 //! time (the derive alone pulls in a parser of Rust). The file types are
-//! few and flat, so each says its fields once through [`json_object!`] and
-//! that one list is both its reader and its writer. With the `serde`
-//! feature each type also implements serde's traits through its [`Json`]
-//! value, so the tools built on serde keep reading and writing them, with
-//! the same field list.
+//! few and flat, so each says its fields once through
+//! [`json_object!`](crate::json_object) and that one list is both its
+//! reader and its writer. With the `serde` feature each type also
+//! implements serde's traits through its [`Json`] value, so the tools built
+//! on serde keep reading and writing them, with the same field list.
 //!
 //! The writer is serde_json's layout: compact or two-space pretty, fields in
 //! declaration order, a NaN or infinite number as `null`, a float always
