@@ -1,144 +1,180 @@
 #![doc = include_str!("../README.md")]
 
-use proc_macro::TokenStream;
-use proc_macro2::TokenStream as Tokens;
-use quote::quote;
+use proc_macro::{Span, TokenStream, TokenTree};
 
+mod item;
 mod options;
+mod tokens;
 
-use options::{error, span_of, Options};
+use item::{is_bencher, Function, Generic, Item};
+use options::Options;
+use tokens::{braced, comma_list, error, fill, ident, string, usize_suffixed};
 
 /// `#[bench]`: registers a function as a benchmark. See `yardstick_divan::bench`.
 #[proc_macro_attribute]
 pub fn bench(attr: TokenStream, item: TokenStream) -> TokenStream {
-    let options = syn::parse_macro_input!(attr as Options);
-    let func = syn::parse_macro_input!(item as syn::ItemFn);
-    bench_entry(&options, &func).into()
+    let item = Item::new(item);
+    let mut out: TokenStream = item.without_ignore().into_iter().collect();
+    out.extend(bench_entry(attr, &item).unwrap_or_else(|e| e));
+    out
 }
 
 /// `#[bench_group]`: sets options for the benchmarks of a module. See
 /// `yardstick_divan::bench_group`.
 #[proc_macro_attribute]
 pub fn bench_group(attr: TokenStream, item: TokenStream) -> TokenStream {
-    let options = syn::parse_macro_input!(attr as Options);
-    let mut module = syn::parse_macro_input!(item as syn::ItemMod);
+    let item = Item::new(item);
+    group(attr, &item).unwrap_or_else(|e| {
+        // The module stays, so that its contents are still checked.
+        let mut out: TokenStream = item.without_ignore().into_iter().collect();
+        out.extend(e);
+        out
+    })
+}
+
+fn group(attr: TokenStream, item: &Item) -> Result<TokenStream, TokenStream> {
+    let options = Options::parse(attr)?;
+    let name = item.module_with(TokenStream::new())?.0;
     for (what, present) in [
         ("args", options.args.is_some()),
         ("consts", options.consts.is_some()),
         ("types", options.types.is_some()),
     ] {
         if present {
-            return error(
-                span_of(&module.ident),
+            return Err(error(
+                name.span(),
                 &format!("`{what}` is an option of #[bench], not of #[bench_group]"),
-            )
-            .into();
+            ));
         }
     }
-    let Some((_, content)) = module.content.as_mut() else {
-        return error(
-            span_of(&module),
-            "#[bench_group] needs an inline module (`mod name { ... }`)",
-        )
-        .into();
-    };
-    let attr_ignore = module.attrs.iter().any(|a| a.path().is_ident("ignore"));
-    module.attrs.retain(|a| !a.path().is_ident("ignore"));
-    let raw = module.ident.to_string();
-    let raw = raw.strip_prefix("r#").unwrap_or(&raw).to_owned();
-    let entry = entry_tokens(&options, &raw, attr_ignore, None, quote!(Group));
-    content.push(syn::Item::Verbatim(entry));
-    quote!(#module).into()
+    let entry = entry_tokens(
+        &options,
+        &raw_name(&name),
+        item.has("ignore"),
+        None,
+        "Group",
+        0,
+    );
+    Ok(item.module_with(entry)?.1)
 }
 
-/// The benchmark function, unchanged, and its entry.
-fn bench_entry(options: &Options, func: &syn::ItemFn) -> Tokens {
-    let raw = func.sig.ident.to_string();
-    let raw = raw.strip_prefix("r#").unwrap_or(&raw).to_owned();
-    let attr_ignore = func.attrs.iter().any(|a| a.path().is_ident("ignore"));
-    let register = match register_fn(options, &func.sig) {
-        Ok(r) => r,
-        Err(e) => return quote!(#func #e),
-    };
+/// The entry of the benchmark function (which is emitted unchanged before
+/// it), or the errors.
+fn bench_entry(attr: TokenStream, item: &Item) -> Result<TokenStream, TokenStream> {
+    let options = Options::parse(attr)?;
+    let func = item.function()?;
+    let register = register_fn(&options, &func)?;
     // `#[cfg]`s written after `#[bench]` reach the macro: the entry must
     // disappear with the function.
-    let cfgs = func.attrs.iter().filter(|a| a.path().is_ident("cfg"));
-    let entry = entry_tokens(options, &raw, attr_ignore, Some(register), quote!(Bench));
-    let mut func = func.clone();
-    // `#[ignore]` is read here; on a plain function rustc would ignore it
-    // with a warning.
-    func.attrs.retain(|a| !a.path().is_ident("ignore"));
-    quote! {
-        #func
-        #(#cfgs)*
-        #entry
-    }
+    let mut out = item.attributes("cfg");
+    out.extend(entry_tokens(
+        &options,
+        &raw_name(&func.name),
+        item.has("ignore"),
+        Some(register),
+        "Bench",
+        func.generics
+            .iter()
+            .filter(|g| !matches!(g, Generic::Lifetime))
+            .count(),
+    ));
+    Ok(out)
 }
 
-/// `const _: () = { static ENTRY; constructor };`
+/// A name as written, without `r#`.
+fn raw_name(name: &proc_macro::Ident) -> String {
+    let raw = name.to_string();
+    raw.strip_prefix("r#").unwrap_or(&raw).to_owned()
+}
+
+/// The platforms whose constructor sections the entries use.
+const ELF: &str = r#"target_os = "android", target_os = "dragonfly", target_os = "freebsd",
+    target_os = "fuchsia", target_os = "haiku", target_os = "illumos",
+    target_os = "linux", target_os = "netbsd", target_os = "openbsd""#;
+const MACH_O: &str =
+    r#"target_os = "ios", target_os = "macos", target_os = "tvos", target_os = "watchos""#;
+
+/// `const _: () = { static ENTRY; constructor };` — holes: `$0` the hidden
+/// module's path, `$1` the name, `$2` the options' body, `$3` the register
+/// function, `$4` the kind, `$5` the raw name, `$6` ignore, `$7` the
+/// register value, `$8` how many type and const parameters it has.
+const ENTRY: &str = r#"
+    #[cfg(not(any(windows, ELF, MACH_O)))]
+    ::core::compile_error!("yardstick-divan registers benchmarks before main through the platform's constructor section, which this target lacks");
+    const _: () = {
+        fn __divan_name() -> &'static str { $1 }
+        fn __divan_options() -> $0::BenchOptions { $2 }
+        $3
+        static __DIVAN_ENTRY: $0::Entry = $0::Entry {
+            kind: $0::EntryKind::$4,
+            name: __divan_name,
+            raw_name: $5,
+            module_path: ::core::module_path!(),
+            file: ::core::file!(),
+            line: ::core::line!(),
+            ignore: $6,
+            generics: $8,
+            options: __divan_options,
+            register: $7,
+            next: $0::Link::new(),
+        };
+        #[used]
+        #[cfg_attr(windows, link_section = ".CRT$XCU")]
+        #[cfg_attr(any(ELF), link_section = ".init_array")]
+        #[cfg_attr(any(MACH_O), link_section = "__DATA,__mod_init_func,mod_init_funcs")]
+        static __DIVAN_PUSH: extern "C" fn() = {
+            extern "C" fn __divan_push() {
+                $0::push(&__DIVAN_ENTRY);
+            }
+            __divan_push
+        };
+    };
+"#;
+
 fn entry_tokens(
     options: &Options,
     raw: &str,
     attr_ignore: bool,
-    register: Option<Tokens>,
-    kind: Tokens,
-) -> Tokens {
-    let krate = options.krate();
-    let p = quote!(#krate::__private);
-    let name = match &options.name {
-        Some(e) => quote!(#e),
-        None => quote!(#raw),
-    };
-    let ignore = options.ignore(attr_ignore);
-    let options_body = options.options_fn();
+    register: Option<TokenStream>,
+    kind: &str,
+    generics: usize,
+) -> TokenStream {
+    let p = options.private();
+    let name = options.name.clone().unwrap_or_else(|| string(raw));
     let (register_item, register_value) = match register {
         Some(body) => (
-            quote! {
-                fn __divan_register(__r: &mut #p::Registrar) { #body }
-            },
-            quote!(::core::option::Option::Some(__divan_register)),
+            fill(
+                "fn __divan_register(__r: &mut $0::Registrar) { $1 }",
+                &[p.clone(), body],
+                Span::call_site(),
+            ),
+            fill(
+                "::core::option::Option::Some(__divan_register)",
+                &[],
+                Span::call_site(),
+            ),
         ),
-        None => (quote!(), quote!(::core::option::Option::None)),
+        None => (
+            TokenStream::new(),
+            fill("::core::option::Option::None", &[], Span::call_site()),
+        ),
     };
-    let elf = quote! {
-        target_os = "android", target_os = "dragonfly", target_os = "freebsd",
-        target_os = "fuchsia", target_os = "haiku", target_os = "illumos",
-        target_os = "linux", target_os = "netbsd", target_os = "openbsd"
-    };
-    let mach_o = quote! {
-        target_os = "ios", target_os = "macos", target_os = "tvos", target_os = "watchos"
-    };
-    quote! {
-        #[cfg(not(any(windows, #elf, #mach_o)))]
-        ::core::compile_error!("yardstick-divan registers benchmarks before main through the platform's constructor section, which this target lacks");
-        const _: () = {
-            fn __divan_name() -> &'static str { #name }
-            fn __divan_options() -> #p::BenchOptions { #options_body }
-            #register_item
-            static __DIVAN_ENTRY: #p::Entry = #p::Entry {
-                kind: #p::EntryKind::#kind,
-                name: __divan_name,
-                raw_name: #raw,
-                module_path: ::core::module_path!(),
-                file: ::core::file!(),
-                line: ::core::line!(),
-                ignore: #ignore,
-                options: __divan_options,
-                register: #register_value,
-                next: #p::Link::new(),
-            };
-            #[used]
-            #[cfg_attr(windows, link_section = ".CRT$XCU")]
-            #[cfg_attr(any(#elf), link_section = ".init_array")]
-            #[cfg_attr(any(#mach_o), link_section = "__DATA,__mod_init_func,mod_init_funcs")]
-            static __DIVAN_PUSH: extern "C" fn() = {
-                extern "C" fn __divan_push() {
-                    #p::push(&__DIVAN_ENTRY);
-                }
-                __divan_push
-            };
-        };
-    }
+    let template = ENTRY.replace("ELF", ELF).replace("MACH_O", MACH_O);
+    fill(
+        &template,
+        &[
+            p,
+            name,
+            options.options_fn(),
+            register_item,
+            ident(kind),
+            string(raw),
+            options.ignore(attr_ignore),
+            register_value,
+            usize_suffixed(generics),
+        ],
+        Span::call_site(),
+    )
 }
 
 /// How many values of a `consts = PATH` option are supported: the path's
@@ -146,170 +182,183 @@ fn entry_tokens(
 /// those past the end are not registered.
 const MAX_CONSTS: usize = 16;
 
+/// One way to instantiate a generic parameter: the name it shows, the
+/// generic argument, and its index in a `consts = PATH` list.
+#[derive(Clone)]
+struct Instance {
+    name: TokenStream,
+    value: TokenStream,
+    index: TokenStream,
+}
+
 /// The body of the entry's `register` function: one leaf per combination
 /// of type, constant and argument.
-fn register_fn(options: &Options, sig: &syn::Signature) -> Result<Tokens, Tokens> {
-    let krate = options.krate();
-    let p = quote!(#krate::__private);
-    let ident = &sig.ident;
-    let (has_bencher, n_args) = check_arguments(options, sig)?;
-    let generic_lists = generic_lists(options, sig, &p)?;
+fn register_fn(options: &Options, func: &Function) -> Result<TokenStream, TokenStream> {
+    let (has_bencher, n_args) = check_arguments(options, func)?;
+    let lists = generic_lists(options, func)?;
     let consts_len = match &options.consts {
-        Some(syn::Expr::Array(_)) | None => quote!(usize::MAX),
-        Some(path) => quote!(#path.len()),
+        Some(path) if path.elements.is_none() => {
+            fill("$0.len()", &[path.operand()], Span::call_site())
+        }
+        _ => fill("usize::MAX", &[], Span::call_site()),
     };
     // Every combination of the generic parameters.
-    let mut combos: Vec<Vec<&(Tokens, Tokens, Tokens)>> = vec![Vec::new()];
-    for list in &generic_lists {
+    let mut combos: Vec<Vec<&Instance>> = vec![Vec::new()];
+    for list in &lists {
         combos = combos
-            .into_iter()
+            .iter()
             .flat_map(|c| {
-                list.iter().map(move |item| {
-                    let mut c = c.clone();
-                    c.push(item);
-                    c
-                })
+                list.iter()
+                    .map(move |item| [c.clone(), vec![item]].concat())
             })
             .collect();
     }
-    let leaves = combos.into_iter().map(|combo| {
-        let names: Vec<&Tokens> = combo.iter().map(|c| &c.0).collect();
-        let values: Vec<&Tokens> = combo.iter().map(|c| &c.1).collect();
-        let indices: Vec<&Tokens> = combo.iter().map(|c| &c.2).collect();
-        let call_path = if values.is_empty() {
-            quote!(#ident)
-        } else {
-            quote!(#ident::<#(#values),*>)
-        };
-        let call = match (has_bencher, n_args) {
-            (true, 0) => quote!(#call_path(__b)),
-            (false, 0) => quote!(__b.bench(#call_path)),
-            (true, _) => quote!(#call_path(__b, #p::Arg::get(__a))),
-            (false, _) => quote!(__b.bench(move || #call_path(#p::Arg::get(__a)))),
-        };
-        let push = if n_args == 0 {
-            quote! {
-                __r.leaf(::std::vec![#(#names),*], move |__b: #krate::Bencher<'_, '_>| { #call; });
-            }
-        } else {
-            let args = options.args.as_ref().expect("checked above");
-            quote! {
-                for __a in #p::leak_args(#args) {
-                    let mut __names: ::std::vec::Vec<::std::string::String> = ::std::vec![#(#names),*];
-                    __names.push(#p::ToStringHelper(__a).to_string());
-                    __r.leaf(__names, move |__b: #krate::Bencher<'_, '_>| { #call; });
-                }
-            }
-        };
-        quote! {
-            if #p::in_range(&[#(#indices),*], #consts_len) { #push }
-        }
-    });
-    Ok(quote!(#(#leaves)*))
+    let mut leaves = TokenStream::new();
+    for combo in combos {
+        let names = comma_list(combo.iter().map(|c| c.name.clone()));
+        let indices = comma_list(combo.iter().map(|c| c.index.clone()));
+        let values = comma_list(combo.iter().map(|c| c.value.clone()));
+        let push = leaf(options, func, &names, values, has_bencher, n_args);
+        leaves.extend(fill(
+            "if $0::in_range(&[$1], $2) { $3 }",
+            &[options.private(), indices, consts_len.clone(), push],
+            Span::call_site(),
+        ));
+    }
+    Ok(leaves)
+}
+
+/// The registration of one combination of generic arguments: one leaf, or
+/// one per value of `args`.
+fn leaf(
+    options: &Options,
+    func: &Function,
+    names: &TokenStream,
+    values: TokenStream,
+    has_bencher: bool,
+    n_args: usize,
+) -> TokenStream {
+    let (krate, p) = (options.krate(), options.private());
+    let site = Span::call_site();
+    let mut call_path: TokenStream = TokenTree::Ident(func.name.clone()).into();
+    if !values.is_empty() {
+        call_path.extend(fill("::<$0>", &[values], site));
+    }
+    let call = match (has_bencher, n_args) {
+        (true, 0) => "$0(__b)",
+        (false, 0) => "__b.bench($0)",
+        (true, _) => "$0(__b, $1::Arg::get(__a))",
+        (false, _) => "__b.bench(move || $0($1::Arg::get(__a)))",
+    };
+    let call = fill(call, &[call_path, p.clone()], site);
+    if n_args == 0 {
+        return fill(
+            "__r.leaf(::std::vec![$0], move |__b: $1::Bencher<'_, '_>| { $2; });",
+            &[names.clone(), krate, call],
+            site,
+        );
+    }
+    let args = options.args.clone().expect("checked by check_arguments");
+    fill(
+        "for __a in $0::leak_args($1) {
+            let mut __names: ::std::vec::Vec<::std::string::String> = ::std::vec![$2];
+            __names.push($0::ToStringHelper(__a).to_string());
+            __r.leaf(__names, move |__b: $3::Bencher<'_, '_>| { $4; });
+        }",
+        &[p, args, names.clone(), krate, call],
+        site,
+    )
 }
 
 /// Whether the benchmark takes a `Bencher`, and how many arguments it takes
 /// besides; an error where the options and the signature disagree.
-fn check_arguments(options: &Options, sig: &syn::Signature) -> Result<(bool, usize), Tokens> {
-    let inputs: Vec<&syn::FnArg> = sig.inputs.iter().collect();
-    let has_bencher = inputs.first().is_some_and(|a| is_bencher(a));
-    let n_args = inputs.len() - usize::from(has_bencher);
-    if n_args > 1 {
-        return Err(error(
-            span_of(&sig.inputs),
-            "a benchmark takes at most a Bencher and one argument",
-        ));
-    }
-    if n_args == 1 && options.args.is_none() {
-        return Err(error(
-            span_of(&sig.inputs),
-            "this benchmark takes an argument: give its values with `args = [...]`",
-        ));
-    }
-    if n_args == 0 && options.args.is_some() {
-        return Err(error(
-            span_of(&sig.ident),
-            "`args` needs the function to take an argument",
-        ));
-    }
-    Ok((has_bencher, n_args))
+fn check_arguments(options: &Options, func: &Function) -> Result<(bool, usize), TokenStream> {
+    let has_bencher = func.inputs.first().is_some_and(|a| is_bencher(a));
+    let n_args = func.inputs.len() - usize::from(has_bencher);
+    let message = match (n_args, options.args.is_some()) {
+        (2.., _) => "a benchmark takes at most a Bencher and one argument",
+        (1, false) => "this benchmark takes an argument: give its values with `args = [...]`",
+        (0, true) => {
+            return Err(error(
+                func.name.span(),
+                "`args` needs the function to take an argument",
+            ))
+        }
+        _ => return Ok((has_bencher, n_args)),
+    };
+    Err(error(func.inputs_span, message))
 }
 
-/// One entry per generic parameter, in order: the (name, value, index in
-/// `consts`) of each type or constant it is instantiated with.
-type GenericLists = Vec<Vec<(Tokens, Tokens, Tokens)>>;
-
-fn generic_lists(
-    options: &Options,
-    sig: &syn::Signature,
-    p: &Tokens,
-) -> Result<GenericLists, Tokens> {
-    let mut generic_lists: GenericLists = Vec::new();
-    for param in &sig.generics.params {
+/// One list per generic parameter, in order: the instances it is
+/// compiled with.
+fn generic_lists(options: &Options, func: &Function) -> Result<Vec<Vec<Instance>>, TokenStream> {
+    let p = options.private();
+    let site = Span::call_site();
+    let none = fill("::core::option::Option::<usize>::None", &[], site);
+    let mut lists = Vec::new();
+    for param in &func.generics {
         match param {
-            syn::GenericParam::Lifetime(_) => {}
-            syn::GenericParam::Type(t) => {
+            Generic::Lifetime => {}
+            Generic::Type(span) => {
                 let Some(types) = &options.types else {
-                    return Err(error(
-                        span_of(&t.ident),
-                        "a generic benchmark needs `types = [...]`",
-                    ));
+                    return Err(error(*span, "a generic benchmark needs `types = [...]`"));
                 };
-                generic_lists.push(
+                lists.push(
                     types
                         .iter()
-                        .map(|ty| {
-                            (
-                                quote!(#p::type_name::<#ty>()),
-                                quote!(#ty),
-                                quote!(::core::option::Option::<usize>::None),
-                            )
+                        .map(|ty| Instance {
+                            name: fill("$0::type_name::<$1>()", &[p.clone(), ty.clone()], site),
+                            value: ty.clone(),
+                            index: none.clone(),
                         })
                         .collect(),
                 );
             }
-            syn::GenericParam::Const(c) => {
+            Generic::Const(span) => {
                 let Some(consts) = &options.consts else {
                     return Err(error(
-                        span_of(&c.ident),
+                        *span,
                         "a const-generic benchmark needs `consts = [...]`",
                     ));
                 };
-                generic_lists.push(match consts {
-                    syn::Expr::Array(a) => a
-                        .elems
+                lists.push(match &consts.elements {
+                    Some(elements) => elements
                         .iter()
-                        .map(|e| {
-                            (
-                                quote!(#p::ToStringHelper(&(#e)).to_string()),
-                                quote!({ #e }),
-                                quote!(::core::option::Option::<usize>::None),
-                            )
+                        .map(|e| Instance {
+                            name: fill(
+                                "$0::ToStringHelper(&($1)).to_string()",
+                                &[p.clone(), e.clone()],
+                                site,
+                            ),
+                            value: braced(e.clone()),
+                            index: none.clone(),
                         })
                         .collect(),
-                    path => (0..MAX_CONSTS)
+                    None => (0..MAX_CONSTS)
                         .map(|i| {
-                            (
-                                quote!(#p::ToStringHelper(&#p::const_at(&#path, #i)).to_string()),
-                                quote!({ #p::const_at(&#path, #i) }),
-                                quote!(::core::option::Option::Some(#i)),
-                            )
+                            let at = fill(
+                                "$0::const_at(&$1, $2)",
+                                &[p.clone(), consts.operand(), usize_suffixed(i)],
+                                site,
+                            );
+                            Instance {
+                                name: fill(
+                                    "$0::ToStringHelper(&$1).to_string()",
+                                    &[p.clone(), at.clone()],
+                                    site,
+                                ),
+                                value: braced(at),
+                                index: fill(
+                                    "::core::option::Option::Some($0)",
+                                    &[usize_suffixed(i)],
+                                    site,
+                                ),
+                            }
                         })
                         .collect(),
                 });
             }
         }
     }
-    Ok(generic_lists)
-}
-
-/// Whether a parameter is divan's `Bencher` (by its type's last segment).
-fn is_bencher(arg: &syn::FnArg) -> bool {
-    let syn::FnArg::Typed(t) = arg else {
-        return false;
-    };
-    match &*t.ty {
-        syn::Type::Path(p) => p.path.segments.last().is_some_and(|s| s.ident == "Bencher"),
-        _ => false,
-    }
+    Ok(lists)
 }

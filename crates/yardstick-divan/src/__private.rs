@@ -36,6 +36,10 @@ pub struct Entry {
     pub line: u32,
     /// `#[ignore]` or `ignore = true`.
     pub ignore: bool,
+    /// How many type and const parameters the benchmark has: the first
+    /// names of each leaf are theirs. A generic benchmark has a node per
+    /// instance and is listed after the plain ones, as divan lists them.
+    pub generics: usize,
     /// The attribute's options.
     pub options: fn() -> BenchOptions,
     /// Registers the benchmark's leaves (types × consts × args); `None` for

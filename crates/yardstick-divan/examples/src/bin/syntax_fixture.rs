@@ -1,0 +1,90 @@
+//! The attribute's syntax at its edges, written as for divan: paths, nested
+//! generics, expressions in options, qualifiers, lifetimes, `where`
+//! clauses, raw names, patterns and attributes. Each one must compile and
+//! register under the name divan gives it (`tests/tree.rs` reads its
+//! `--list`).
+
+use divan::{black_box, Bencher};
+
+fn main() {
+    divan::main();
+}
+
+/// A doc comment and a second attribute stay on the function.
+#[divan::bench(crate = ::divan, name = concat!("con", "cat"),)]
+#[inline(never)]
+pub(crate) fn with_path_and_trailing_comma() -> u8 {
+    black_box(1)
+}
+
+#[divan::bench(types = [Vec<Vec<u8>>, [u8; 4], &'static str, (u8, u16), Option<Box<dyn Fn() -> u8>>])]
+fn nested_types<T: Default>() -> T {
+    T::default()
+}
+
+#[divan::bench(consts = [1 + 2, u32::MAX >> 29, SHIFT << 1])]
+fn const_expressions<const N: u32>() -> u32 {
+    black_box(N)
+}
+
+const SHIFT: u32 = 3;
+
+#[divan::bench(args = vec![(1, 'a'), (2, 'b')].into_iter().map(|(n, _)| n * 2))]
+fn args_iterator(n: i32) -> i32 {
+    black_box(n)
+}
+
+#[divan::bench(args = [1u8, 2])]
+fn args_with_pattern(bencher: divan::Bencher<'_, '_>, &n: &u8) {
+    bencher.bench(|| black_box(n));
+}
+
+#[divan::bench(args = [[1, 2], [3, 4]])]
+fn args_arrays(pair: [u8; 2]) -> u8 {
+    pair[0] + pair[1]
+}
+
+#[divan::bench]
+fn r#type(mut bencher: Bencher) {
+    bencher = bencher.counter(divan::counter::ItemsCount::new(1usize));
+    bencher.bench(|| ());
+}
+
+#[divan::bench(types = [u8, u16])]
+fn lifetimes_and_where<'a, T>() -> Option<&'a T>
+where
+    T: Default + 'a,
+{
+    None
+}
+
+#[divan::bench(threads = 0, sample_count = 3 * 2, counter = divan::counter::BytesCount::new(4usize))]
+fn option_expressions() {}
+
+#[divan::bench(ignore = cfg!(not(target_pointer_width = "64")))]
+fn ignore_by_expression() {}
+
+#[divan::bench]
+#[cfg(any())]
+fn configured_out() {
+    compile_error!("a #[cfg] after #[bench] removes the function and its entry");
+}
+
+#[divan::bench(args = [Duration::from_nanos(1)])]
+fn args_display(d: Duration) -> Duration {
+    black_box(d)
+}
+
+use std::time::Duration;
+
+#[divan::bench_group(max_time = 0.5)]
+pub mod r#group {
+    #[divan::bench]
+    fn inside() {}
+
+    #[divan::bench_group(
+        threads = [1],
+        counters = [divan::counter::ItemsCount::new(2usize), divan::counter::BytesCount::new(8usize)],
+    )]
+    pub(super) mod r#inner {}
+}
