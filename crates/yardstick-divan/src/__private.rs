@@ -284,25 +284,20 @@ impl<T: ?Sized + std::fmt::Display> ToStringHelper<'_, T> {
     }
 }
 
-/// `T`'s name without module paths: `alloc::vec::Vec<i32>` is `Vec<i32>`.
+/// `T`'s name as divan shows it: the outer type's module path dropped,
+/// its generic arguments' kept (`alloc::vec::Vec<alloc::string::String>` is
+/// `Vec<alloc::string::String>`), so that both name a benchmark alike.
+/// divan also cuts into a tuple or a reference (`&alloc::string::String`
+/// shows as `String`); those keep their whole name here.
 pub fn type_name<T: ?Sized>() -> String {
-    short_type_name(std::any::type_name::<T>())
-}
-
-pub(crate) fn short_type_name(full: &str) -> String {
-    let mut out = String::with_capacity(full.len());
-    let mut word = String::new();
-    for ch in full.chars() {
-        if ch.is_alphanumeric() || ch == '_' || ch == ':' {
-            word.push(ch);
-        } else {
-            out.push_str(word.rsplit("::").next().unwrap_or(""));
-            word.clear();
-            out.push(ch);
+    let mut name = std::any::type_name::<T>();
+    while let Some((path, rest)) = name.split_once("::") {
+        if path.contains(['<', '(', '[', '&', '*', ' ']) {
+            break;
         }
+        name = rest;
     }
-    out.push_str(word.rsplit("::").next().unwrap_or(""));
-    out
+    name.to_owned()
 }
 
 /// Element `i` of a constant list (element 0 past the end: those instances
@@ -332,13 +327,15 @@ mod tests {
     use super::*;
 
     #[test]
-    fn type_names_lose_their_paths() {
+    fn type_names_lose_their_outer_path_as_divans_do() {
         assert_eq!(type_name::<Vec<i32>>(), "Vec<i32>");
         assert_eq!(
             type_name::<std::collections::HashMap<u64, String>>(),
-            "HashMap<u64, String>"
+            "HashMap<u64, alloc::string::String>"
         );
         assert_eq!(type_name::<&str>(), "&str");
+        assert_eq!(type_name::<(u8, String)>(), "(u8, alloc::string::String)");
+        assert_eq!(type_name::<&String>(), "&alloc::string::String");
     }
 
     #[test]

@@ -28,6 +28,9 @@ pub(crate) struct Args {
     pub ignored: bool,
     pub include_ignored: bool,
     pub list: bool,
+    /// `--format terse` (as cargo-nextest asks): `--list` prints one
+    /// `name: benchmark` line per benchmark instead of the tree.
+    pub terse: bool,
     pub sort: SortBy,
     pub reverse: bool,
     pub bytes_format: BytesFormat,
@@ -241,8 +244,8 @@ fn set(a: &mut Args, name: &str, value: &str) -> Result<(), String> {
                 _ => return Err(bad(name, value, "decimal or binary")),
             }
         }
-        // nextest's `--list --format terse`: the list is terse already.
-        "format" => {}
+        // cargo-nextest's `--list --format terse`.
+        "format" => a.terse = value == "terse",
         _ => return Err(format!("unknown option --{name}")),
     }
     Ok(())

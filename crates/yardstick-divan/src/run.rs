@@ -43,6 +43,8 @@ struct Node {
     /// Set on a benchmark function's node: its full path (the group id).
     function: Option<String>,
     leaf: Option<LeafSpec>,
+    /// Not run: shown as `(ignored)`.
+    ignored: bool,
 }
 
 struct LeafSpec {
@@ -67,8 +69,12 @@ pub(crate) fn main(args: &Args, title: &str) {
     };
     let mut tree = build(args, title);
     sort(&mut tree, args.sort, args.reverse);
-    if args.list {
+    if args.list && args.terse {
         list(&tree, &mut Vec::new());
+        return;
+    }
+    if args.list {
+        outline(&tree, title);
         return;
     }
     // yardstick's output on request: any `--output-format` is one of its.
@@ -158,6 +164,12 @@ fn run_under(
     label: &str,
     last: &mut Vec<bool>,
 ) {
+    if node.ignored {
+        if ctx.printer.on {
+            println!("{}", table::ignored(label, ctx.printer.width));
+        }
+        return;
+    }
     if let Some(spec) = &node.leaf {
         run_leaf(g, ctx, spec, label, last);
     } else if ctx.printer.on {
@@ -405,7 +417,10 @@ impl Runner for LeafRunner<'_, '_, '_> {
     }
 }
 
-/// Builds the tree of the entries `args` selects.
+/// Builds the tree of the entries `args` selects. As divan shows them,
+/// the benchmarks not selected (ignored ones, or the others under
+/// `--ignored`) stay in the tree as `(ignored)` rows, and `--list` shows
+/// functions and their generic instances without arguments or threads.
 fn build(args: &Args, binary: &str) -> Node {
     let all = entries();
     let groups: Vec<&Entry> = all
@@ -414,10 +429,16 @@ fn build(args: &Args, binary: &str) -> Node {
         .filter(|e| e.kind == EntryKind::Group)
         .collect();
     let filter = Filter::new(args);
+    let outline = args.list && !args.terse;
     let mut root = Node::default();
     for e in all.iter().filter(|e| e.kind == EntryKind::Bench) {
         let (path, options, ignored) = resolve(e, &groups);
-        if ignored && !(args.ignored || args.include_ignored) || !ignored && args.ignored {
+        let selected = if args.ignored {
+            ignored
+        } else {
+            !ignored || args.include_ignored
+        };
+        if !selected && args.list && args.terse {
             continue;
         }
         let mut reg = Registrar::default();
@@ -429,7 +450,19 @@ fn build(args: &Args, binary: &str) -> Node {
         // The engine's id starts with the bench binary's name, so that two
         // binaries' `add` never share a baseline; filters see divan's path.
         let group_id = format!("{binary}::{function}");
+        let at = Place {
+            entry: e,
+            path: &path,
+            group_id: &group_id,
+        };
         for leaf in reg.leaves {
+            if outline || !selected {
+                let names = &leaf.names[..e.generics.min(leaf.names.len())];
+                if filter.keeps(&function, &full_name(&function, names)) {
+                    insert(&mut root, &at, names, None, !selected);
+                }
+                continue;
+            }
             let leaf = Rc::new(leaf);
             let threads = thread_counts(&args.options.over(&options));
             for &t in &threads {
@@ -437,11 +470,7 @@ fn build(args: &Args, binary: &str) -> Node {
                 if threads != [1] {
                     names.push(format!("t={t}"));
                 }
-                let full = std::iter::once(function.clone())
-                    .chain(names.iter().cloned())
-                    .collect::<Vec<_>>()
-                    .join("::");
-                if !filter.keeps(&function, &full) {
+                if !filter.keeps(&function, &full_name(&function, &names)) {
                     continue;
                 }
                 let spec = LeafSpec {
@@ -450,11 +479,19 @@ fn build(args: &Args, binary: &str) -> Node {
                     options: Rc::clone(&options),
                     leaf: Rc::clone(&leaf),
                 };
-                insert(&mut root, e, &path, &group_id, &names, spec);
+                insert(&mut root, &at, &names, Some(spec), false);
             }
         }
     }
     root
+}
+
+/// `function::name::name`.
+fn full_name(function: &str, names: &[String]) -> String {
+    std::iter::once(function)
+        .chain(names.iter().map(String::as_str))
+        .collect::<Vec<_>>()
+        .join("::")
 }
 
 /// The entry's path (module components renamed by their groups), its
@@ -496,17 +533,28 @@ fn thread_counts(o: &BenchOptions) -> Vec<usize> {
     v
 }
 
+/// Where a benchmark function goes in the tree.
+struct Place<'a> {
+    entry: &'a Entry,
+    /// Its path: groups, then the function's name.
+    path: &'a [String],
+    /// The engine's group id.
+    group_id: &'a str,
+}
+
+/// Adds the node at `at`'s path then `names`, running `spec` or marked
+/// `(ignored)`.
 fn insert(
     root: &mut Node,
-    e: &Entry,
-    path: &[String],
-    function: &str,
+    at: &Place<'_>,
     names: &[String],
-    spec: LeafSpec,
+    spec: Option<LeafSpec>,
+    ignored: bool,
 ) {
+    let e = at.entry;
     let mut node = root;
-    for (i, part) in path.iter().enumerate() {
-        let is_fn = i + 1 == path.len();
+    for (i, part) in at.path.iter().enumerate() {
+        let is_fn = i + 1 == at.path.len();
         let pos = node
             .children
             .iter()
@@ -514,15 +562,22 @@ fn insert(
         let idx = pos.unwrap_or_else(|| {
             node.children.push(Node {
                 label: part.clone(),
-                key: (u8::from(!is_fn), part.clone(), e.file, e.line),
-                function: is_fn.then(|| function.to_owned()),
+                // divan's kinds: plain benchmarks, then generic ones
+                // and groups.
+                key: (
+                    u8::from(!is_fn || e.generics > 0),
+                    part.clone(),
+                    e.file,
+                    e.line,
+                ),
+                function: is_fn.then(|| at.group_id.to_owned()),
                 ..Node::default()
             });
             node.children.len() - 1
         });
         node = &mut node.children[idx];
     }
-    for (i, name) in names.iter().enumerate() {
+    for name in names {
         let pos = node.children.iter().position(|c| c.label == *name);
         let idx = pos.unwrap_or_else(|| {
             node.children.push(Node {
@@ -534,9 +589,9 @@ fn insert(
             node.children.len() - 1
         });
         node = &mut node.children[idx];
-        let _ = i;
     }
-    node.leaf = Some(spec);
+    node.leaf = spec;
+    node.ignored = ignored;
 }
 
 fn sort(node: &mut Node, by: SortBy, reverse: bool) {
@@ -567,6 +622,31 @@ fn sort(node: &mut Node, by: SortBy, reverse: bool) {
     });
 }
 
+/// `--list`: the tree of functions and generic instances, as divan
+/// prints it.
+fn outline(tree: &Node, title: &str) {
+    let width = label_width(tree, 0).max(title.chars().count());
+    println!("{title}");
+    outline_rows(tree, &mut Vec::new(), width);
+    println!();
+}
+
+fn outline_rows(node: &Node, last: &mut Vec<bool>, width: usize) {
+    let n = node.children.len();
+    for (i, child) in node.children.iter().enumerate() {
+        last.push(i + 1 == n);
+        let label = format!("{}{}", table::prefix(last), child.label);
+        if child.ignored {
+            println!("{label:<width$}  (ignored)");
+        } else {
+            println!("{label}");
+        }
+        outline_rows(child, last, width);
+        last.pop();
+    }
+}
+
+/// `--list --format terse` (cargo-nextest): a line per benchmark.
 fn list(node: &Node, path: &mut Vec<String>) {
     if node.leaf.is_some() {
         println!("{}: benchmark", path.join("::"));

@@ -56,8 +56,7 @@ pub(crate) fn continuation(last: &[bool]) -> String {
 pub(crate) fn line(label: &str, width: usize, cells: &[String; 6]) -> String {
     let pad = width.saturating_sub(label.chars().count());
     let mut s = format!("{label}{}  ", " ".repeat(pad));
-    for (i, c) in cells[..4].iter().enumerate() {
-        let _ = i;
+    for c in &cells[..4] {
         s.push_str(&format!("{c:<CELL$} │ "));
     }
     s.push_str(&format!("{:<7} │ {}", cells[4], cells[5]));
@@ -68,6 +67,13 @@ pub(crate) fn line(label: &str, width: usize, cells: &[String; 6]) -> String {
 pub(crate) fn header(title: &str, width: usize) -> String {
     let cells = ["fastest", "slowest", "median", "mean", "samples", "iters"].map(str::to_owned);
     line(title, width, &cells)
+}
+
+/// The row of a benchmark not run.
+pub(crate) fn ignored(label: &str, width: usize) -> String {
+    let mut cells: [String; 6] = Default::default();
+    cells[0] = "(ignored)".to_owned();
+    line(label, width, &cells)
 }
 
 /// An empty row for a node without results.

@@ -42,6 +42,9 @@ fn labels(table: &str) -> Vec<String> {
         .collect()
 }
 
+/// The order and the rows are those divan 0.1.21 prints for the same file:
+/// plain benchmarks, then generic ones and groups; an ignored benchmark
+/// stays as an `(ignored)` row.
 #[test]
 fn the_tree_lists_every_benchmark_in_divans_order() {
     let h = home("tree");
@@ -59,6 +62,7 @@ fn the_tree_lists_every_benchmark_in_divans_order() {
             "│  │",
             "│  ╰─ 2",
             "│",
+            "├─ plain",
             "├─ generic",
             "│  ├─ u8",
             "│  │  ├─ t=1",
@@ -66,12 +70,14 @@ fn the_tree_lists_every_benchmark_in_divans_order() {
             "│  ╰─ u32",
             "│     ├─ t=1",
             "│     ╰─ t=2",
-            "├─ plain",
             "╰─ grouped",
-            "   ╰─ inner",
+            "   ├─ inner",
+            "   ╰─ skipped",
         ],
         "{out}"
     );
+    let skipped = out.lines().last().unwrap();
+    assert!(skipped.contains("(ignored)"), "{skipped}");
     let header = out.lines().next().unwrap();
     assert!(
         header.ends_with(
@@ -90,29 +96,66 @@ fn the_tree_lists_every_benchmark_in_divans_order() {
     assert!(out.contains("item/s"), "{out}");
 }
 
+/// The `--list` outlines below are what divan 0.1.21 prints for the same
+/// file.
 #[test]
 fn list_test_and_filters_behave_like_divan() {
     let h = home("list");
     let (out, _, ok) = run(&h, &["--list"]);
     assert!(ok);
     assert_eq!(
+        out,
+        "tree_fixture
+├─ args
+├─ plain
+├─ generic
+│  ├─ u8
+│  ╰─ u32
+╰─ grouped
+   ├─ inner
+   ╰─ skipped  (ignored)
+
+"
+    );
+    let (out, _, _) = run(&h, &["--list", "--ignored"]);
+    assert_eq!(
+        out,
+        "tree_fixture
+├─ args        (ignored)
+├─ plain       (ignored)
+├─ generic
+│  ├─ u8       (ignored)
+│  ╰─ u32      (ignored)
+╰─ grouped
+   ├─ inner    (ignored)
+   ╰─ skipped
+
+"
+    );
+    // cargo-nextest's form: a line per benchmark that would run.
+    let (out, _, ok) = run(&h, &["--list", "--format", "terse"]);
+    assert!(ok);
+    assert_eq!(
         out.lines().collect::<Vec<_>>(),
         [
             "args::1: benchmark",
             "args::2: benchmark",
+            "plain: benchmark",
             "generic::u8::t=1: benchmark",
             "generic::u8::t=2: benchmark",
             "generic::u32::t=1: benchmark",
             "generic::u32::t=2: benchmark",
-            "plain: benchmark",
             "grouped::inner: benchmark",
         ]
     );
-    let (out, _, _) = run(&h, &["--list", "--ignored"]);
-    assert_eq!(out.trim(), "grouped::skipped: benchmark");
-    let (out, _, _) = run(&h, &["--list", "--exact", "plain"]);
-    assert_eq!(out.trim(), "plain: benchmark");
-    let (out, _, _) = run(&h, &["--list", "gen", "--skip", "u32"]);
+    let terse = |extra: &[&str]| {
+        let mut a = vec!["--list", "--format", "terse"];
+        a.extend_from_slice(extra);
+        run(&h, &a).0
+    };
+    assert_eq!(terse(&["--ignored"]).trim(), "grouped::skipped: benchmark");
+    assert_eq!(terse(&["--exact", "plain"]).trim(), "plain: benchmark");
+    let out = terse(&["gen", "--skip", "u32"]);
     assert_eq!(out.lines().count(), 2, "{out}");
     // Without --bench (cargo test --benches): each benchmark runs once,
     // the tree has no figures, nothing is saved.
@@ -304,4 +347,61 @@ fn walk(dir: &Path) -> Vec<std::path::PathBuf> {
         }
     }
     out
+}
+
+/// Every syntax form of the attribute registers under divan's names (the
+/// outline divan 0.1.21 prints for the same file, but for the order of
+/// generic instances: divan sorts them by name or value, yardstick keeps
+/// their order in the attribute).
+#[test]
+fn every_syntax_form_registers_under_divans_names() {
+    let out = Command::new(env!("CARGO_BIN_EXE_syntax_fixture"))
+        .arg("--list")
+        .output()
+        .expect("the fixture runs");
+    assert!(out.status.success());
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        "syntax_fixture
+├─ args_arrays
+├─ args_display
+├─ args_iterator
+├─ args_with_pattern
+├─ concat
+├─ ignore_by_expression
+├─ option_expressions
+├─ type
+├─ const_expressions
+│  ├─ 3
+│  ├─ 7
+│  ╰─ 6
+├─ group
+│  ╰─ inside
+├─ lifetimes_and_where
+│  ├─ u8
+│  ╰─ u16
+╰─ nested_types
+   ├─ Vec<alloc::vec::Vec<u8>>
+   ├─ [u8; 4]
+   ├─ &str
+   ├─ (u8, u16)
+   ╰─ Option<alloc::boxed::Box<dyn core::ops::function::Fn() -> u8>>
+
+"
+    );
+    let args = Command::new(env!("CARGO_BIN_EXE_syntax_fixture"))
+        .args(["--list", "--format", "terse", "args_"])
+        .output()
+        .expect("the fixture runs");
+    assert_eq!(
+        String::from_utf8_lossy(&args.stdout),
+        "args_arrays::[1, 2]: benchmark
+args_arrays::[3, 4]: benchmark
+args_display::1ns: benchmark
+args_iterator::2: benchmark
+args_iterator::4: benchmark
+args_with_pattern::1: benchmark
+args_with_pattern::2: benchmark
+"
+    );
 }
