@@ -39,14 +39,16 @@ fn split(args: &[String]) -> (&[String], &[String]) {
     }
 }
 
-/// Counts the benchmarks `cargo bench -- --list` announces; `None` when the
-/// listing fails.
+/// Counts the benchmarks `cargo bench -- --list --format terse` announces
+/// (a `name: benchmark` line each; without `--format terse` divan's API
+/// prints an outline instead, as divan does); `None` when the listing
+/// fails.
 fn count(cargo_args: &[String], bench_args: &[String]) -> Option<u64> {
     let out = Command::new(cargo())
         .arg("bench")
         .args(cargo_args)
         .arg("--")
-        .arg("--list")
+        .args(["--list", "--format", "terse"])
         .args(bench_args)
         .stderr(Stdio::null())
         .output()
