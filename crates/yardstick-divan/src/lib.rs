@@ -9,6 +9,7 @@ mod cli;
 pub mod counter;
 mod run;
 mod table;
+mod tree;
 
 pub use crate::alloc::AllocProfiler;
 pub use crate::bencher::{Bencher, BencherConfig, InputBencher};

@@ -1,19 +1,19 @@
-//! Builds the tree of registered benchmarks and runs each leaf through
+//! Runs each leaf of the tree of benchmarks (`tree.rs`) through
 //! yardstick's engine (one `BenchmarkGroup` per benchmark function), then
 //! prints divan's tree table, or lets the engine print yardstick's output.
 
-use std::rc::Rc;
 use std::time::{Duration, Instant};
 
 use yardstick::frontend::{self, FixedPlan, RunMode};
 use yardstick::measurement::WallTime;
 use yardstick::{BenchmarkGroup, Criterion};
 
-use crate::__private::{entries, BenchOptions, Entry, EntryKind, Leaf, Registrar};
+use crate::__private::BenchOptions;
 use crate::bencher::{Runner, Sample};
-use crate::cli::{Args, SortBy};
+use crate::cli::Args;
 use crate::counter::CounterSet;
 use crate::table::{self, Stats};
+use crate::tree::{build, label_width, list, outline, sort, LeafSpec, Node};
 
 /// Samples per benchmark unless told otherwise (divan's default).
 const DEFAULT_SAMPLE_COUNT: u32 = 100;
@@ -31,28 +31,6 @@ const MAX_TUNED_ITERS: u64 = 1 << 40;
 /// bound is then 1.6 % of the interval's width (0.7 % at 10,000; simulated
 /// with 100 normal samples), and p-values resolve to 0.0005.
 const DEFAULT_NRESAMPLES: usize = 2_000;
-
-/// A node of the tree: a module, a function, or a leaf below one.
-#[derive(Default)]
-struct Node {
-    label: String,
-    /// (kind rank: 0 benchmark, 1 module, 2 argument; name, file, line)
-    /// for sorting.
-    key: (u8, String, &'static str, u32),
-    children: Vec<Node>,
-    /// Set on a benchmark function's node: its full path (the group id).
-    function: Option<String>,
-    leaf: Option<LeafSpec>,
-    /// Not run: shown as `(ignored)`.
-    ignored: bool,
-}
-
-struct LeafSpec {
-    param: Option<String>,
-    threads: usize,
-    options: Rc<BenchOptions>,
-    leaf: Rc<Leaf>,
-}
 
 /// Runs every registered benchmark as `args` asks.
 pub(crate) fn main(args: &Args, title: &str) {
@@ -88,11 +66,14 @@ pub(crate) fn main(args: &Args, title: &str) {
     let mode = frontend::mode(&c);
     let printer = Printer {
         on: tree_output && matches!(mode, RunMode::Benchmark | RunMode::Test),
+        figures: mode == RunMode::Benchmark,
         width: label_width(&tree, 0).max(title.chars().count()),
         bytes_format: args.bytes_format,
     };
-    if printer.on {
+    if printer.on && printer.figures {
         println!("{}", table::header(title, printer.width));
+    } else if printer.on {
+        println!("{title}");
     }
     let nresamples_given = args
         .forward
@@ -109,13 +90,37 @@ pub(crate) fn main(args: &Args, title: &str) {
     for (i, child) in tree.children.iter().enumerate() {
         run_node(&mut c, &mut ctx, child, &mut vec![i + 1 == n]);
     }
+    if ctx.printer.on {
+        // divan ends its tree with a blank line.
+        println!();
+    }
     c.final_summary();
 }
 
 struct Printer {
     on: bool,
+    /// Benchmarking (else testing: divan prints the tree without columns).
+    figures: bool,
     width: usize,
     bytes_format: crate::counter::BytesFormat,
+}
+
+impl Printer {
+    /// The row of a node without figures.
+    fn empty(&self, label: &str) {
+        if self.on && self.figures {
+            println!("{}", table::empty(label, self.width));
+        } else if self.on {
+            println!("{label}");
+        }
+    }
+
+    /// The row of a benchmark not run.
+    fn ignored(&self, label: &str) {
+        if self.on {
+            println!("{}", table::ignored(label, self.width, self.figures));
+        }
+    }
 }
 
 struct Ctx<'a> {
@@ -126,18 +131,6 @@ struct Ctx<'a> {
     cli: &'a BenchOptions,
 }
 
-fn label_width(node: &Node, depth: usize) -> usize {
-    let own = if depth == 0 {
-        0
-    } else {
-        3 * depth + node.label.chars().count()
-    };
-    node.children
-        .iter()
-        .map(|c| label_width(c, depth + 1))
-        .fold(own, usize::max)
-}
-
 fn run_node(c: &mut Criterion<WallTime>, ctx: &mut Ctx<'_>, node: &Node, last: &mut Vec<bool>) {
     let label = format!("{}{}", table::prefix(last), node.label);
     if let Some(path) = &node.function {
@@ -145,9 +138,7 @@ fn run_node(c: &mut Criterion<WallTime>, ctx: &mut Ctx<'_>, node: &Node, last: &
         run_under(&mut g, ctx, node, &label, last);
         return;
     }
-    if ctx.printer.on {
-        println!("{}", table::empty(&label, ctx.printer.width));
-    }
+    ctx.printer.empty(&label);
     let n = node.children.len();
     for (i, child) in node.children.iter().enumerate() {
         last.push(i + 1 == n);
@@ -165,15 +156,13 @@ fn run_under(
     last: &mut Vec<bool>,
 ) {
     if node.ignored {
-        if ctx.printer.on {
-            println!("{}", table::ignored(label, ctx.printer.width));
-        }
+        ctx.printer.ignored(label);
         return;
     }
     if let Some(spec) = &node.leaf {
         run_leaf(g, ctx, spec, label, last);
-    } else if ctx.printer.on {
-        println!("{}", table::empty(label, ctx.printer.width));
+    } else {
+        ctx.printer.empty(label);
     }
     let n = node.children.len();
     for (i, child) in node.children.iter().enumerate() {
@@ -232,12 +221,10 @@ fn run_leaf(
             leaf_id(runner.group_name(), &spec.param)
         );
     }
-    if !ctx.printer.on {
-        return;
-    }
     let samples = runner.measured();
-    let Some(stats) = Stats::of(&samples) else {
-        println!("{}", table::empty(label, ctx.printer.width));
+    let stats = Stats::of(&samples).filter(|_| ctx.printer.figures);
+    let Some(stats) = stats.filter(|_| ctx.printer.on) else {
+        ctx.printer.empty(label);
         return;
     };
     let mut row = table::line(label, ctx.printer.width, &stats.time_cells());
@@ -414,291 +401,5 @@ impl Runner for LeafRunner<'_, '_, '_> {
                 t
             });
         });
-    }
-}
-
-/// Builds the tree of the entries `args` selects. As divan shows them,
-/// the benchmarks not selected (ignored ones, or the others under
-/// `--ignored`) stay in the tree as `(ignored)` rows, and `--list` shows
-/// functions and their generic instances without arguments or threads.
-fn build(args: &Args, binary: &str) -> Node {
-    let all = entries();
-    let groups: Vec<&Entry> = all
-        .iter()
-        .copied()
-        .filter(|e| e.kind == EntryKind::Group)
-        .collect();
-    let filter = Filter::new(args);
-    let outline = args.list && !args.terse;
-    let mut root = Node::default();
-    for e in all.iter().filter(|e| e.kind == EntryKind::Bench) {
-        let (path, options, ignored) = resolve(e, &groups);
-        let selected = if args.ignored {
-            ignored
-        } else {
-            !ignored || args.include_ignored
-        };
-        if !selected && args.list && args.terse {
-            continue;
-        }
-        let mut reg = Registrar::default();
-        if let Some(register) = e.register {
-            register(&mut reg);
-        }
-        let options = Rc::new(options);
-        let function = path.join("::");
-        // The engine's id starts with the bench binary's name, so that two
-        // binaries' `add` never share a baseline; filters see divan's path.
-        let group_id = format!("{binary}::{function}");
-        let at = Place {
-            entry: e,
-            path: &path,
-            group_id: &group_id,
-        };
-        for leaf in reg.leaves {
-            if outline || !selected {
-                let names = &leaf.names[..e.generics.min(leaf.names.len())];
-                if filter.keeps(&function, &full_name(&function, names)) {
-                    insert(&mut root, &at, names, None, !selected);
-                }
-                continue;
-            }
-            let leaf = Rc::new(leaf);
-            let threads = thread_counts(&args.options.over(&options));
-            for &t in &threads {
-                let mut names = leaf.names.clone();
-                if threads != [1] {
-                    names.push(format!("t={t}"));
-                }
-                if !filter.keeps(&function, &full_name(&function, &names)) {
-                    continue;
-                }
-                let spec = LeafSpec {
-                    param: (!names.is_empty()).then(|| names.join("/")),
-                    threads: t,
-                    options: Rc::clone(&options),
-                    leaf: Rc::clone(&leaf),
-                };
-                insert(&mut root, &at, &names, Some(spec), false);
-            }
-        }
-    }
-    root
-}
-
-/// `function::name::name`.
-fn full_name(function: &str, names: &[String]) -> String {
-    std::iter::once(function)
-        .chain(names.iter().map(String::as_str))
-        .collect::<Vec<_>>()
-        .join("::")
-}
-
-/// The entry's path (module components renamed by their groups), its
-/// options over its groups' (innermost first), and whether it is ignored.
-fn resolve(e: &Entry, groups: &[&Entry]) -> (Vec<String>, BenchOptions, bool) {
-    let modules: Vec<&str> = e.module_path.split("::").collect();
-    let mut path = Vec::new();
-    let mut options = (e.options)();
-    let mut ignored = e.ignore || options.ignore == Some(true);
-    for depth in 1..modules.len() {
-        let prefix = modules[..=depth].join("::");
-        let group = groups.iter().find(|g| g.module_path == prefix);
-        path.push(group.map_or_else(|| modules[depth].to_owned(), |g| (g.name)().to_owned()));
-    }
-    for depth in (1..modules.len()).rev() {
-        let prefix = modules[..=depth].join("::");
-        if let Some(g) = groups.iter().find(|g| g.module_path == prefix) {
-            let go = (g.options)();
-            ignored |= g.ignore || go.ignore == Some(true);
-            options = options.over(&go);
-        }
-    }
-    path.push((e.name)().to_owned());
-    (path, options, ignored)
-}
-
-fn thread_counts(o: &BenchOptions) -> Vec<usize> {
-    let list = o.threads.as_deref().unwrap_or(&[1]);
-    let available = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let mut v: Vec<usize> = list
-        .iter()
-        .map(|&t| if t == 0 { available } else { t })
-        .collect();
-    v.sort_unstable();
-    v.dedup();
-    if v.is_empty() {
-        v.push(1);
-    }
-    v
-}
-
-/// Where a benchmark function goes in the tree.
-struct Place<'a> {
-    entry: &'a Entry,
-    /// Its path: groups, then the function's name.
-    path: &'a [String],
-    /// The engine's group id.
-    group_id: &'a str,
-}
-
-/// Adds the node at `at`'s path then `names`, running `spec` or marked
-/// `(ignored)`.
-fn insert(
-    root: &mut Node,
-    at: &Place<'_>,
-    names: &[String],
-    spec: Option<LeafSpec>,
-    ignored: bool,
-) {
-    let e = at.entry;
-    let mut node = root;
-    for (i, part) in at.path.iter().enumerate() {
-        let is_fn = i + 1 == at.path.len();
-        let pos = node
-            .children
-            .iter()
-            .position(|c| c.label == *part && (c.function.is_some() == is_fn));
-        let idx = pos.unwrap_or_else(|| {
-            node.children.push(Node {
-                label: part.clone(),
-                // divan's kinds: plain benchmarks, then generic ones
-                // and groups.
-                key: (
-                    u8::from(!is_fn || e.generics > 0),
-                    part.clone(),
-                    e.file,
-                    e.line,
-                ),
-                function: is_fn.then(|| at.group_id.to_owned()),
-                ..Node::default()
-            });
-            node.children.len() - 1
-        });
-        node = &mut node.children[idx];
-    }
-    for name in names {
-        let pos = node.children.iter().position(|c| c.label == *name);
-        let idx = pos.unwrap_or_else(|| {
-            node.children.push(Node {
-                label: name.clone(),
-                // Arguments keep their order: the key is their position.
-                key: (2, String::new(), "", node.children.len() as u32),
-                ..Node::default()
-            });
-            node.children.len() - 1
-        });
-        node = &mut node.children[idx];
-    }
-    node.leaf = spec;
-    node.ignored = ignored;
-}
-
-fn sort(node: &mut Node, by: SortBy, reverse: bool) {
-    for c in &mut node.children {
-        sort(c, by, reverse);
-    }
-    if node.children.first().is_some_and(|c| c.key.0 == 2) {
-        return;
-    }
-    // A node's children have distinct keys: no ties to keep in order.
-    node.children.sort_unstable_by(|a, b| {
-        let (ka, kb) = (&a.key, &b.key);
-        let ord = match by {
-            SortBy::Kind => ka.0.cmp(&kb.0).then_with(|| ka.1.cmp(&kb.1)),
-            SortBy::Name => {
-                ka.1.cmp(&kb.1)
-                    .then_with(|| (ka.2, ka.3).cmp(&(kb.2, kb.3)))
-            }
-            SortBy::Location => (ka.2, ka.3)
-                .cmp(&(kb.2, kb.3))
-                .then_with(|| ka.1.cmp(&kb.1)),
-        };
-        if reverse {
-            ord.reverse()
-        } else {
-            ord
-        }
-    });
-}
-
-/// `--list`: the tree of functions and generic instances, as divan
-/// prints it.
-fn outline(tree: &Node, title: &str) {
-    let width = label_width(tree, 0).max(title.chars().count());
-    println!("{title}");
-    outline_rows(tree, &mut Vec::new(), width);
-    println!();
-}
-
-fn outline_rows(node: &Node, last: &mut Vec<bool>, width: usize) {
-    let n = node.children.len();
-    for (i, child) in node.children.iter().enumerate() {
-        last.push(i + 1 == n);
-        let label = format!("{}{}", table::prefix(last), child.label);
-        if child.ignored {
-            println!("{label:<width$}  (ignored)");
-        } else {
-            println!("{label}");
-        }
-        outline_rows(child, last, width);
-        last.pop();
-    }
-}
-
-/// `--list --format terse` (cargo-nextest): a line per benchmark.
-fn list(node: &Node, path: &mut Vec<String>) {
-    if node.leaf.is_some() {
-        println!("{}: benchmark", path.join("::"));
-    }
-    for c in &node.children {
-        path.push(c.label.clone());
-        list(c, path);
-        path.pop();
-    }
-}
-
-/// divan's filters: regular expressions (or exact names with `--exact`)
-/// matched against a benchmark's path, with or without its arguments.
-struct Filter {
-    include: Vec<regex_lite::Regex>,
-    exclude: Vec<regex_lite::Regex>,
-    exact: Option<(Vec<String>, Vec<String>)>,
-}
-
-impl Filter {
-    fn new(args: &Args) -> Filter {
-        if args.exact {
-            return Filter {
-                include: Vec::new(),
-                exclude: Vec::new(),
-                exact: Some((args.filters.clone(), args.skips.clone())),
-            };
-        }
-        let compile = |list: &[String]| -> Vec<regex_lite::Regex> {
-            list.iter()
-                .map(|f| {
-                    regex_lite::Regex::new(f).unwrap_or_else(|_| {
-                        regex_lite::Regex::new(&regex_lite::escape(f))
-                            .expect("an escaped pattern is valid")
-                    })
-                })
-                .collect()
-        };
-        Filter {
-            include: compile(&args.filters),
-            exclude: compile(&args.skips),
-            exact: None,
-        }
-    }
-
-    fn keeps(&self, function: &str, full: &str) -> bool {
-        if let Some((inc, exc)) = &self.exact {
-            let hit = |l: &[String]| l.iter().any(|f| f == function || f == full);
-            return (inc.is_empty() || hit(inc)) && !hit(exc);
-        }
-        let hit =
-            |l: &[regex_lite::Regex]| l.iter().any(|r| r.is_match(function) || r.is_match(full));
-        (self.include.is_empty() || hit(&self.include)) && !hit(&self.exclude)
     }
 }

@@ -69,8 +69,12 @@ pub(crate) fn header(title: &str, width: usize) -> String {
     line(title, width, &cells)
 }
 
-/// The row of a benchmark not run.
-pub(crate) fn ignored(label: &str, width: usize) -> String {
+/// The row of a benchmark not run: in the table, or in a tree without
+/// columns (`--list`, a test run).
+pub(crate) fn ignored(label: &str, width: usize, columns: bool) -> String {
+    if !columns {
+        return format!("{label:<width$}  (ignored)");
+    }
     let mut cells: [String; 6] = Default::default();
     cells[0] = "(ignored)".to_owned();
     line(label, width, &cells)
