@@ -1,0 +1,193 @@
+use super::*;
+use crate::Verdict;
+
+fn close(a: f64, b: f64, tol: f64) {
+    assert!((a - b).abs() <= tol, "{a} vs {b}");
+}
+
+#[test]
+fn the_interval_is_students_t_over_the_processes() {
+    // scipy: e = [10.2, 9.8, 10.5, 10.1, 9.9]; m ± t.ppf(0.975, 4)·sd/√5
+    // = 10.1 ± …: (9.759956309670873, 10.440043690329126), se 0.12247448713915875.
+    let e = interval(&[10.2, 9.8, 10.5, 10.1, 9.9], 0.95)
+        .unwrap()
+        .unwrap();
+    close(e.point, 10.1, 1e-12);
+    close(e.lower, 9.759_956_309_670_873, 1e-9);
+    close(e.upper, 10.440_043_690_329_126, 1e-9);
+    close(e.standard_error, 0.122_474_487_139_158_75, 1e-12);
+    assert_eq!(interval(&[1.0], 0.95).unwrap(), None);
+    let rel = relative_half_width(&[10.2, 9.8, 10.5, 10.1, 9.9], 0.95).unwrap();
+    close(rel, (10.440_043_690_329_126 - 10.1) / 10.1, 1e-9);
+}
+
+#[test]
+fn the_drawn_interval_has_the_intervals_quantiles() {
+    // The scipy case above: the 2.5th and 97.5th percentiles of the draws
+    // are the interval's bounds; point 3900 of 4000 is
+    // 10.1 + 0.12247448713915875 · t.ppf(3900.5 / 4000, 4)
+    // = 10.1 + 0.12247448713915875 · 2.7813457865226563.
+    let e = [10.2, 9.8, 10.5, 10.1, 9.9];
+    let d = interval_draws(&e, 4000).unwrap();
+    close(
+        d[3900],
+        10.1 + 0.122_474_487_139_158_75 * 2.781_345_786_522_656_3,
+        1e-9,
+    );
+    close(d[2000], 10.1, 1e-3);
+    assert_eq!(interval_draws(&e[..1], 10), None);
+}
+
+#[test]
+fn per_process_estimates_group_by_process_in_order_of_appearance() {
+    // Process 7: 2 per iteration in every sample but one preempted
+    // (9 over 3); the median of ratios [2, 2, 3, 2] is 2 where least
+    // squares through the origin would give 25/14. Process 3: 3, 3.
+    let iters = [1.0, 2.0, 3.0, 4.0, 1.0, 2.0];
+    let values = [2.0, 4.0, 9.0, 8.0, 3.0, 6.0];
+    let procs = [7, 7, 7, 7, 3, 3];
+    assert_eq!(per_process(&iters, &values, &procs).unwrap(), [2.0, 3.0]);
+    // Flat: the median of value / iters per process.
+    let flat = per_process(&[1.0, 1.0, 2.0], &[4.0, 6.0, 10.0], &[0, 0, 1]).unwrap();
+    assert_eq!(flat, [5.0, 5.0]);
+    assert!(per_process(&[1.0], &[1.0, 2.0], &[0]).is_err());
+}
+
+#[test]
+fn a_clear_slowdown_is_a_regression_with_the_run_shift_counted() {
+    // numpy/scipy, by hand: lo, ln = log(old), log(new); each side's
+    // variance var(ddof=1)·(1/K + 1) + log1p(0.01)²; Welch–Satterthwaite
+    // df over the var(ddof=1) parts; t = Δ/se, p = 2·t.sf(|t|, df),
+    // Δ ± t.ppf(0.975, df)·se.
+    // old = [100, 102, 98, 101, 99], new = [110, 108, 112, 109, 111, 107]:
+    // t = 3.132886054189263, p = 0.006671184252061234, df 15.39;
+    // expm1: 0.09497630969434925 in (0.029566541919776736, 0.16454164930048668).
+    let old = [100.0, 102.0, 98.0, 101.0, 99.0];
+    let new = [110.0, 108.0, 112.0, 109.0, 111.0, 107.0];
+    let c = compare(&old, &new, &ChangeConfig::default()).unwrap();
+    close(c.t, 3.132_886_054_189_263, 1e-9);
+    close(c.p_value, 0.006_671_184_252_061_234, 1e-7);
+    close(c.mean.point, 0.094_976_309_694_349_25, 1e-12);
+    close(c.mean.lower, 0.029_566_541_919_776_736, 1e-6);
+    close(c.mean.upper, 0.164_541_649_300_486_68, 1e-6);
+    assert_eq!(c.verdict, Verdict::Regressed);
+}
+
+#[test]
+fn the_drawn_distributions_are_the_tests_own() {
+    // The same runs as above, df 15.386822648460155 (the hand
+    // calculation). The drawn relative changes span the verdict's
+    // interval at its quantiles, and point 3900 of 4000 of the null t is
+    // scipy's t.ppf(3900.5 / 4000, df) = 2.12942886658251.
+    let run = |v: &[f64]| {
+        (
+            v.to_vec(),
+            vec![1.0; v.len()],
+            (0..v.len() as u32).collect::<Vec<_>>(),
+        )
+    };
+    let (ov, oi, op) = run(&[100.0, 102.0, 98.0, 101.0, 99.0]);
+    let (nv, ni, np) = run(&[110.0, 108.0, 112.0, 109.0, 111.0, 107.0]);
+    // One sample per process: each process's fast end is its value.
+    let old = RunSamples {
+        iters: &oi,
+        values: &ov,
+        processes: &op,
+    };
+    let new = RunSamples {
+        iters: &ni,
+        values: &nv,
+        processes: &np,
+    };
+    let cfg = ChangeConfig::default();
+    let (c, d) = compare_runs_with_distributions(old, new, &cfg, 4000)
+        .unwrap()
+        .unwrap();
+    close(c.mean.point, 0.094_976_309_694_349_25, 1e-12);
+    let at = |v: &[f64], q: f64| v[(q * v.len() as f64) as usize];
+    close(at(&d.mean, 0.025), c.mean.lower, 2e-3);
+    close(at(&d.mean, 0.975), c.mean.upper, 2e-3);
+    close(at(&d.mean, 0.5), c.mean.point, 1e-3);
+    close(d.t[3900], 2.129_428_866_582_51, 1e-9);
+    assert_eq!(d.mean, d.median);
+}
+
+#[test]
+fn overlapping_runs_are_no_change() {
+    // The same calculation: old = [100, 103, 97, 101, 99],
+    // new = [101, 99, 104, 98, 100.5]: p = 0.897102535275608;
+    // (−0.07503859708845312, 0.09195061283498884).
+    let old = [100.0, 103.0, 97.0, 101.0, 99.0];
+    let new = [101.0, 99.0, 104.0, 98.0, 100.5];
+    let c = compare(&old, &new, &ChangeConfig::default()).unwrap();
+    close(c.p_value, 0.897_102_535_275_608, 1e-7);
+    close(c.mean.lower, -0.075_038_597_088_453_12, 1e-6);
+    close(c.mean.upper, 0.091_950_612_834_988_84, 1e-6);
+    assert_eq!(c.verdict, Verdict::NoChange);
+}
+
+#[test]
+fn a_shift_no_larger_than_the_processes_spread_is_not_a_regression() {
+    // +3 % with processes ±0.8 %: Welch's test over the processes alone
+    // calls it certain, but a whole run moves about that much. The same
+    // calculation: p = 0.11792247175929506, interval
+    // (−0.007762448606870622, 0.06920267607918297).
+    let old = [100.0, 101.0, 99.0, 100.5, 99.5];
+    let new = [103.0, 104.0, 102.0, 103.5, 102.5];
+    let c = compare(&old, &new, &ChangeConfig::default()).unwrap();
+    close(c.p_value, 0.117_922_471_759_295_06, 1e-7);
+    close(c.mean.lower, -0.007_762_448_606_870_622, 1e-6);
+    assert_eq!(c.verdict, Verdict::NoChange);
+}
+
+#[test]
+fn runs_whose_processes_agree_still_shift_by_the_noise_threshold() {
+    // Processes within ±0.1 %, runs 1.6 % apart (seen under a compile
+    // load in A/A pairs): not a change. 5 % apart: a regression. The
+    // same calculation: p = 0.2610843155176539 and
+    // p = 0.0005509416257734299, interval (0.021334537079703977,
+    // 0.07947005728643622).
+    let old = [100.0, 100.1, 99.9, 100.05, 99.95];
+    let near: Vec<f64> = old.iter().map(|v| v + 1.6).collect();
+    let c = compare(&old, &near, &ChangeConfig::default()).unwrap();
+    close(c.p_value, 0.261_084_315_517_653_9, 1e-6);
+    assert_eq!(c.verdict, Verdict::NoChange);
+    let far: Vec<f64> = old.iter().map(|v| v + 5.0).collect();
+    let c = compare(&old, &far, &ChangeConfig::default()).unwrap();
+    close(c.p_value, 0.000_550_941_625_773_429_9, 1e-7);
+    close(c.mean.lower, 0.021_334_537_079_703_977, 1e-6);
+    close(c.mean.upper, 0.079_470_057_286_436_22, 1e-6);
+    assert_eq!(c.verdict, Verdict::Regressed);
+}
+
+#[test]
+fn the_fast_end_of_each_process_is_its_tenth_percentile() {
+    // numpy.percentile([1, 2, 3, 4, 5], 10) = 1.4 (linear); process 9
+    // has values 2·[1..5] over 2 iterations each, so the same.
+    let iters = [1.0, 1.0, 1.0, 1.0, 1.0, 2.0, 2.0, 2.0, 2.0, 2.0];
+    let values = [5.0, 1.0, 3.0, 2.0, 4.0, 10.0, 2.0, 6.0, 4.0, 8.0];
+    let procs = [4, 4, 4, 4, 4, 9, 9, 9, 9, 9];
+    let fast = per_process_fast(&iters, &values, &procs).unwrap();
+    close(fast[0], 1.4, 1e-12);
+    close(fast[1], 1.4, 1e-12);
+    assert!(per_process_fast(&[], &[], &[]).is_err());
+}
+
+#[test]
+fn degenerate_runs_never_give_nan() {
+    let same = compare(&[5.0, 5.0], &[5.0, 5.0], &ChangeConfig::default()).unwrap();
+    assert_eq!((same.p_value, same.verdict), (1.0, Verdict::NoChange));
+    // Without a noise threshold, no spread makes any difference certain.
+    let exact = ChangeConfig {
+        noise_threshold: 0.0,
+        ..ChangeConfig::default()
+    };
+    let apart = compare(&[5.0, 5.0], &[6.0, 6.0], &exact).unwrap();
+    assert_eq!((apart.p_value, apart.verdict), (0.0, Verdict::Regressed));
+    close(apart.mean.point, 0.2, 1e-12);
+    let floored = compare(&[5.0, 5.0], &[6.0, 6.0], &ChangeConfig::default()).unwrap();
+    assert!(floored.p_value < 1e-30, "{floored:?}");
+    assert_eq!(floored.verdict, Verdict::Regressed);
+    assert!(compare(&[5.0], &[6.0, 6.0], &ChangeConfig::default()).is_err());
+    assert!(compare(&[0.0, 1.0], &[6.0, 6.0], &ChangeConfig::default()).is_err());
+}
