@@ -101,7 +101,28 @@ pub(crate) struct Analysis {
     pub change_distributions: Option<ChangeDistributions>,
 }
 
+/// How many noise thresholds wide the half of a change's interval may be
+/// before the verdict says the machine is too noisy. Each run counts at
+/// least the threshold as its own shift, so a quiet machine's interval is
+/// already about ±2.8 thresholds; past 4, changes a user cares about
+/// (±4 % at the default 1 %) go unseen.
+const TOO_NOISY: f64 = 4.0;
+
 impl Analysis {
+    /// The half-width of the change's interval when it was judged between
+    /// processes and is too wide to say anything: more than [`TOO_NOISY`]
+    /// noise thresholds, with no change found.
+    pub(crate) fn too_noisy(&self, noise_threshold: f64) -> Option<f64> {
+        let ch = self.change.as_ref()?;
+        let half = (ch.mean.upper - ch.mean.lower) / 2.0;
+        let quiet = matches!(
+            ch.verdict,
+            yardstick_stats::Verdict::NoChange | yardstick_stats::Verdict::WithinNoise
+        );
+        (self.change_between_processes && quiet && half > TOO_NOISY * noise_threshold)
+            .then_some(half)
+    }
+
     /// The estimate shown first: the slope for linear sampling, else the
     /// mean.
     pub(crate) fn typical(&self) -> &Estimate {

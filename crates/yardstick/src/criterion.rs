@@ -36,6 +36,9 @@ pub(crate) struct RunSettings {
     pub outputs: crate::report::RunOutputs,
     /// cargo-criterion's JSON messages, when asked for.
     pub messages: Option<std::sync::Arc<crate::output::messages::Destination>>,
+    /// A front-end's benchmarks sampled by the engine's rule rather than
+    /// by the front-end's own plan (`frontend::Sampling`).
+    pub engine_sampling: bool,
 }
 
 impl RunSettings {
@@ -93,6 +96,7 @@ impl Default for Criterion<WallTime> {
                 complexity: false,
                 messages: None,
                 outputs: crate::report::RunOutputs::default(),
+                engine_sampling: false,
             },
             measurement: WallTime,
             profiler: Box::new(NoProfiler),

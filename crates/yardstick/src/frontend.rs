@@ -11,6 +11,12 @@ use crate::id::BenchmarkId;
 use crate::measurement::Measurement;
 use crate::{Bencher, BenchmarkGroup, Criterion};
 
+/// Whether this process is a worker: it measures only what its parent
+/// asks for, so a front-end skips its own sizing and printing.
+pub fn is_worker() -> bool {
+    crate::worker::active()
+}
+
 /// What the bench binary was asked to do.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum RunMode {
@@ -39,11 +45,17 @@ pub fn configure<M: Measurement>(
     if args.help {
         return Err("--help".into());
     }
-    // A front-end's fixed plan is sampled here, as its own harness does,
-    // unless `--processes` asks for worker processes.
-    let processes = args.processes.unwrap_or(1);
+    // A front-end's own plan is sampled here, as its harness does, unless
+    // `--processes` asks for worker processes: it lasts microseconds to
+    // milliseconds, too short for processes to show what differs between
+    // runs. `--target-precision` asks for the engine's sampling instead.
+    let engine = args.target_precision.is_some();
+    let processes = args.processes;
     let mut c = c.configure_with(args);
-    c.config.processes = processes;
+    c.run.engine_sampling = engine;
+    if !engine {
+        c.config.processes = processes.unwrap_or(1);
+    }
     Ok(c)
 }
 
@@ -54,6 +66,29 @@ pub fn mode<M: Measurement>(c: &Criterion<M>) -> RunMode {
         Mode::Test => RunMode::Test,
         Mode::List => RunMode::List,
         Mode::Profile(_) => RunMode::Profile,
+    }
+}
+
+/// How the front-end's benchmarks are to be sampled.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Sampling {
+    /// The front-end's own plan (divan's: [`fixed_plan`]), in this process
+    /// unless `--processes` asks for workers. Its comparisons are between
+    /// samples of one process each: they do not carry run-to-run noise,
+    /// so they are changes, not verdicts.
+    OwnPlan,
+    /// The engine's (`--target-precision`): adaptive, in worker processes,
+    /// until the interval is within the target precision. Its comparisons
+    /// carry run-to-run noise and are verdicts.
+    Engine,
+}
+
+/// How the run was asked to sample.
+pub fn sampling<M: Measurement>(c: &Criterion<M>) -> Sampling {
+    if c.run.engine_sampling {
+        Sampling::Engine
+    } else {
+        Sampling::OwnPlan
     }
 }
 
@@ -169,6 +204,37 @@ pub struct Change {
     pub mean: [f64; 3],
     /// The engine's verdict: improved or regressed (else within noise).
     pub flagged: bool,
+    /// Judged between worker processes on both sides, so the interval
+    /// carries run-to-run noise; else between samples of one process.
+    pub between_processes: bool,
+    /// Not flagged, and the interval's half-width (this relative change)
+    /// is too wide to tell a change a user cares about from the machine's
+    /// run-to-run noise.
+    pub too_noisy: Option<f64>,
+}
+
+/// The samples the engine analysed for a benchmark: iterations and
+/// measured values (nanoseconds for wall time) of each.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Measured {
+    /// Iterations of each sample.
+    pub iters: Vec<f64>,
+    /// The measured value of each sample.
+    pub values: Vec<f64>,
+    /// Whether worker processes took them (else this process did).
+    pub in_workers: bool,
+}
+
+/// The samples of the benchmark `parameter` of group `group` (as given to
+/// [`bench`]), right after it was measured.
+pub fn measured(group: &str, parameter: Option<&str>) -> Option<Measured> {
+    let id = crate::id::FullId::new(group, None, parameter.map(str::to_owned), None);
+    let m = crate::state::samples_of(&id.full_id)?;
+    Some(Measured {
+        iters: m.iters,
+        values: m.values,
+        in_workers: m.in_workers,
+    })
 }
 
 /// The change the engine found in this run for the benchmark `parameter`
@@ -183,6 +249,8 @@ pub fn change<M: Measurement>(
     Some(Change {
         mean: found.mean,
         flagged: found.flagged,
+        between_processes: found.between_processes,
+        too_noisy: found.too_noisy,
     })
 }
 

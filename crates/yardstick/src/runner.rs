@@ -190,8 +190,18 @@ fn benchmark<M: Measurement>(
 
 /// Records the verdict in the run's tally and feeds the sinks.
 fn conclude(run: &RunSettings, outcome: &Outcome<'_>) {
-    if let Some(ch) = &outcome.analysis.change {
-        state::record_comparison(comparison(outcome.id, ch));
+    let a = outcome.analysis;
+    state::record_samples(state::Measured {
+        id: outcome.id.full_id.clone(),
+        iters: a.iters.clone(),
+        values: a.values.clone(),
+        in_workers: a.processes.is_some(),
+    });
+    if let Some(ch) = &a.change {
+        let mut c = comparison(outcome.id, ch);
+        c.too_noisy = a.too_noisy(outcome.config.noise_threshold);
+        c.between_processes = a.change_between_processes;
+        state::record_comparison(c);
     }
     state::benchmark_done(run, outcome);
     if outcome.failure.is_some() {
@@ -209,6 +219,8 @@ fn comparison(id: &FullId, ch: &yardstick_stats::Change) -> state::Comparison {
             yardstick_stats::Verdict::Regressed | yardstick_stats::Verdict::Improved
         ),
         mean: [ch.mean.point, ch.mean.lower, ch.mean.upper],
+        too_noisy: None,
+        between_processes: false,
     }
 }
 

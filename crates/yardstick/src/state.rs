@@ -26,6 +26,24 @@ pub(crate) struct Comparison {
     pub flagged: bool,
     /// The mean's relative change: point, lower and upper bound.
     pub mean: [f64; 3],
+    /// The half-width of the change's interval when it is too wide to
+    /// say anything (see `Analysis::too_noisy`).
+    pub too_noisy: Option<f64>,
+    /// Judged between processes on both sides (see
+    /// `Analysis::change_between_processes`).
+    pub between_processes: bool,
+}
+
+/// The samples the engine analysed for one benchmark: a front-end that
+/// prints its own table reads them, since in worker processes its own
+/// routine never ran here.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Measured {
+    pub id: String,
+    pub iters: Vec<f64>,
+    pub values: Vec<f64>,
+    /// Sampled in worker processes.
+    pub in_workers: bool,
 }
 
 #[derive(Default)]
@@ -35,6 +53,7 @@ struct Tally {
     measured: usize,
     said: HashSet<String>,
     comparisons: Vec<Comparison>,
+    last_measured: Option<Measured>,
     started: Option<std::time::Instant>,
 }
 
@@ -125,6 +144,16 @@ pub(crate) fn record_comparison(c: Comparison) {
 /// The last comparison of benchmark `id` in this run, if any.
 pub(crate) fn comparison_of(id: &str) -> Option<Comparison> {
     with(|g| g.comparisons.iter().rev().find(|c| c.id == id).cloned())
+}
+
+/// Keeps the samples of the benchmark just analysed (only the last).
+pub(crate) fn record_samples(m: Measured) {
+    with(|g| g.last_measured = Some(m));
+}
+
+/// The samples of benchmark `id`, when it was the last one analysed.
+pub(crate) fn samples_of(id: &str) -> Option<Measured> {
+    with(|g| g.last_measured.clone().filter(|m| m.id == id))
 }
 
 /// Records that a benchmark was measured and saved.

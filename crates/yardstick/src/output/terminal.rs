@@ -391,22 +391,10 @@ fn bencher_line(c: &Completed<'_>) -> String {
     )
 }
 
-/// How many noise thresholds wide the half of a change's interval may be
-/// before the verdict says the machine is too noisy. Each run counts at
-/// least the threshold as its own shift, so a quiet machine's interval is
-/// already about ±2.8 thresholds; past 4, changes a user cares about
-/// (±4 % at the default 1 %) go unseen.
-const TOO_NOISY: f64 = 4.0;
-
-/// The half-width of the change's interval when it was judged between
-/// processes and is too wide to say anything: more than [`TOO_NOISY`]
-/// noise thresholds, with no change found.
+/// The half-width of the change's interval when it is too wide to say
+/// anything (see [`Analysis::too_noisy`]).
 fn too_noisy(c: &Completed<'_>) -> Option<f64> {
-    let a = c.analysis;
-    let ch = a.change.as_ref()?;
-    let half = (ch.mean.upper - ch.mean.lower) / 2.0;
-    let quiet = matches!(ch.verdict, Verdict::NoChange | Verdict::WithinNoise);
-    (a.change_between_processes && quiet && half > TOO_NOISY * c.noise_threshold).then_some(half)
+    c.analysis.too_noisy(c.noise_threshold)
 }
 
 /// The comparison's lines: the change, its verdict in words, and what the

@@ -174,6 +174,8 @@ mod tests {
             p_value,
             flagged,
             mean: [0.0; 3],
+            too_noisy: None,
+            between_processes: false,
         };
         // Two clear changes and two borderline ones among 10 comparisons:
         // BH at 5% keeps p <= k/10 * 0.05 for the largest such k.

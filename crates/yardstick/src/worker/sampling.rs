@@ -267,7 +267,15 @@ fn run_planned(
     planner: Planner<'_>,
 ) -> Result<Sampled, Unavailable> {
     let k_max = planned_processes(config);
-    let share = (config.warm_up_time / k_max as u32).max(WARM_UP_MIN);
+    // A front-end's exact plan (divan's) brings its own warm-up, sized to
+    // its samples: each process gets its share. The user's plan of
+    // Criterion.rs's API keeps the engine's floor per process.
+    let floor = if config.fixed_iters.is_some() {
+        Duration::ZERO
+    } else {
+        WARM_UP_MIN
+    };
+    let share = (config.warm_up_time / k_max as u32).max(floor);
     let mut plan: Option<(Vec<u64>, f64)> = None;
     let mut s = empty();
     let mut estimates = Vec::new();
@@ -276,7 +284,7 @@ fn run_planned(
     for k in 0..k_max {
         let worker = pool.ready(k, id)?;
         let met = worker
-            .warm_up(WARM_UP_MIN, share, watchdog(config))
+            .warm_up(floor, share, watchdog(config))
             .map_err(failed)?;
         let (counts, met) = plan.get_or_insert_with(|| {
             let (mode, counts) = planner(met);
