@@ -4,7 +4,7 @@
 
 use std::time::{Duration, Instant};
 
-use yardstick::frontend::{self, FixedPlan, RunMode};
+use yardstick::frontend::{self, FixedPlan, RunMode, Sampling};
 use yardstick::measurement::WallTime;
 use yardstick::{BenchmarkGroup, Criterion};
 
@@ -31,6 +31,13 @@ const MAX_TUNED_ITERS: u64 = 1 << 40;
 /// bound is then 1.6 % of the interval's width (0.7 % at 10,000; simulated
 /// with 100 normal samples), and p-values resolve to 0.0005.
 const DEFAULT_NRESAMPLES: usize = 2_000;
+
+/// Said under the tree when it shows changes of divan's plan.
+const NO_VERDICT_NOTE: &str = "\
+The changes above compare divan's plan with the baseline's: samples taken over
+milliseconds, which leave out what differs from one run to the next, so they
+are not verdicts. For verdicts, run with --target-precision 1: yardstick's own
+sampling, in worker processes until ±1 %, about half a second a benchmark.";
 
 /// Runs every registered benchmark as `args` asks.
 pub(crate) fn main(args: &Args, title: &str) {
@@ -65,7 +72,10 @@ pub(crate) fn main(args: &Args, title: &str) {
     }
     let mode = frontend::mode(&c);
     let printer = Printer {
-        on: tree_output && matches!(mode, RunMode::Benchmark | RunMode::Test),
+        // A worker process measures on request and prints nothing.
+        on: tree_output
+            && matches!(mode, RunMode::Benchmark | RunMode::Test)
+            && !frontend::is_worker(),
         figures: mode == RunMode::Benchmark,
         width: label_width(&tree, 0).max(title.chars().count()),
         bytes_format: args.bytes_format,
@@ -84,7 +94,9 @@ pub(crate) fn main(args: &Args, title: &str) {
         nresamples: (!nresamples_given).then_some(DEFAULT_NRESAMPLES),
         printer,
         mode,
+        sampling: frontend::sampling(&c),
         cli: &args.options,
+        changes_without_verdict: false,
     };
     let n = tree.children.len();
     for (i, child) in tree.children.iter().enumerate() {
@@ -93,6 +105,9 @@ pub(crate) fn main(args: &Args, title: &str) {
     if ctx.printer.on {
         // divan ends its tree with a blank line.
         println!();
+    }
+    if ctx.changes_without_verdict {
+        println!("{NO_VERDICT_NOTE}\n");
     }
     c.final_summary();
 }
@@ -128,7 +143,10 @@ struct Ctx<'a> {
     nresamples: Option<usize>,
     printer: Printer,
     mode: RunMode,
+    sampling: Sampling,
     cli: &'a BenchOptions,
+    /// Whether a change of divan's plan was printed (not a verdict).
+    changes_without_verdict: bool,
 }
 
 fn run_node(c: &mut Criterion<WallTime>, ctx: &mut Ctx<'_>, node: &Node, last: &mut Vec<bool>) {
@@ -190,9 +208,11 @@ fn run_leaf(
         threads: spec.threads,
         options: &options,
         mode: ctx.mode,
+        sampling: ctx.sampling,
         nresamples: ctx.nresamples,
         samples: Vec::new(),
         planned: 0,
+        probe: None,
         counters: CounterSet::default(),
         called: false,
     };
@@ -229,7 +249,12 @@ fn run_leaf(
     };
     let mut row = table::line(label, ctx.printer.width, &stats.time_cells());
     if let Some(change) = frontend::change(runner.c(), runner.group_name(), spec.param.as_deref()) {
-        row.push_str(&change_text(&change));
+        // Only the engine's sampling is judged as a verdict: divan's plan
+        // lasts too short a time for its processes (one, or `--processes`)
+        // to show what differs between runs.
+        let verdict = ctx.sampling == Sampling::Engine && change.between_processes;
+        row.push_str(&change_text(&change, verdict));
+        ctx.changes_without_verdict |= ctx.sampling == Sampling::OwnPlan;
     }
     println!("{row}");
     let below = table::continuation(last);
@@ -245,13 +270,18 @@ fn leaf_id(group: &str, param: &Option<String>) -> String {
     }
 }
 
-/// The comparison with the baseline, after the row.
-fn change_text(ch: &frontend::Change) -> String {
+/// The comparison with the baseline, after the row; the engine's verdict
+/// with it when `verdict`.
+fn change_text(ch: &frontend::Change, verdict: bool) -> String {
     let [p, lo, hi] = ch.mean.map(|x| x * 100.0);
-    let verdict = match (ch.flagged, p < 0.0) {
-        (true, true) => "improved",
-        (true, false) => "regressed",
-        (false, _) => "no change",
+    if !verdict {
+        return format!("   {p:+.2}% [{lo:+.2}% {hi:+.2}%]");
+    }
+    let verdict = match (ch.flagged, p < 0.0, ch.too_noisy) {
+        (true, true, _) => "improved".to_owned(),
+        (true, false, _) => "regressed".to_owned(),
+        (false, _, Some(half)) => format!("too noisy to tell (±{:.1}%)", half * 100.0),
+        (false, _, None) => "no change".to_owned(),
     };
     format!("   {p:+.2}% [{lo:+.2}% {hi:+.2}%] {verdict}")
 }
@@ -263,11 +293,16 @@ struct LeafRunner<'g, 'c, 'o> {
     threads: usize,
     options: &'o BenchOptions,
     mode: RunMode,
+    sampling: Sampling,
     nresamples: Option<usize>,
     /// Every sample the engine took (warm-up included).
     samples: Vec<Sample>,
     /// Samples of the plan (the last ones taken).
     planned: usize,
+    /// The plan's last probe, of the plan's iterations: what the table
+    /// shows of allocations and inputs when the engine took the samples
+    /// (in worker processes, or by its own rule).
+    probe: Option<Sample>,
     counters: CounterSet,
     called: bool,
 }
@@ -281,9 +316,15 @@ impl LeafRunner<'_, '_, '_> {
         frontend::group_criterion(self.group)
     }
 
-    /// The samples of the plan: the last `planned` ones, all of the same
-    /// size (the warm-up's come before them).
+    /// The samples of the plan: the engine's when worker processes took
+    /// them, else the last `planned` ones taken here, all of the same size
+    /// (the warm-up's come before them).
     fn measured(&self) -> Vec<Sample> {
+        let engine = frontend::measured(self.group_name(), self.param.as_deref());
+        let own_here = self.sampling == Sampling::OwnPlan;
+        if let Some(m) = engine.filter(|m| m.in_workers || !own_here) {
+            return from_engine(&m, self.probe.as_ref());
+        }
         let Some(last) = self.samples.last() else {
             return Vec::new();
         };
@@ -312,15 +353,18 @@ impl LeafRunner<'_, '_, '_> {
     /// unless `skip_ext_time` is set: a benchmark whose inputs take 100 ms
     /// each to make stops after about `max_time`, however fast the timed
     /// part is.
-    fn plan(&self, sample: &mut dyn FnMut(u64) -> Sample) -> FixedPlan {
+    fn plan(&self, sample: &mut dyn FnMut(u64) -> Sample) -> (FixedPlan, Option<Sample>) {
         let o = self.options;
         let started = Instant::now();
         let timed_only = o.skip_ext_time.unwrap_or(false);
         // One probe: its timed part and its whole cost.
+        let mut last = None;
         let mut probe = |iters: u64| {
             let t0 = Instant::now();
             let s = sample(iters);
-            (s.time, t0.elapsed())
+            let cost = (s.time, t0.elapsed());
+            last = Some(s);
+            cost
         };
         let floor = frontend::clock_resolution()
             .saturating_mul(100)
@@ -357,7 +401,7 @@ impl LeafRunner<'_, '_, '_> {
         if let Some(min) = o.min_time {
             samples = samples.max(left(min).ceil() as usize);
         }
-        FixedPlan {
+        let plan = FixedPlan {
             // Whole rounds, as divan's: 100 samples on 16 threads are 112.
             samples: samples.max(2).next_multiple_of(threads),
             sample_time,
@@ -368,7 +412,8 @@ impl LeafRunner<'_, '_, '_> {
                 .clamp(Duration::from_micros(100), Duration::from_millis(50)),
             iters: Some(iters),
             nresamples: self.nresamples,
-        }
+        };
+        (plan, last)
     }
 }
 
@@ -387,10 +432,14 @@ impl Runner for LeafRunner<'_, '_, '_> {
         }
         self.called = true;
         self.counters = counters;
-        if self.mode == RunMode::Benchmark {
-            let plan = self.plan(sample);
-            self.planned = plan.samples;
-            frontend::fixed_plan(self.group, &plan);
+        // A worker is told its samples by its parent, which sized them.
+        if self.mode == RunMode::Benchmark && !frontend::is_worker() {
+            let (plan, probe) = self.plan(sample);
+            self.probe = probe;
+            if self.sampling == Sampling::OwnPlan {
+                self.planned = plan.samples;
+                frontend::fixed_plan(self.group, &plan);
+            }
         }
         let samples = &mut self.samples;
         frontend::bench(self.group, self.param.as_deref(), |b| {
@@ -401,5 +450,109 @@ impl Runner for LeafRunner<'_, '_, '_> {
                 t
             });
         });
+    }
+}
+
+/// The engine's samples (taken in worker processes, or by its own rule) as
+/// the table's rows: the times as measured; the allocations and input
+/// counts, which the engine does not keep, from this process's probe, per
+/// iteration.
+fn from_engine(m: &frontend::Measured, probe: Option<&Sample>) -> Vec<Sample> {
+    m.iters
+        .iter()
+        .zip(&m.values)
+        .map(|(&n, &ns)| {
+            let iters = n as u64;
+            let per = |total: i128, of: u64| total * i128::from(iters) / i128::from(of.max(1));
+            let (alloc, input_counts) = probe.map_or_else(Default::default, |p| {
+                let alloc = p.alloc.map(|row| row.map(|x| per(x, p.iters)));
+                let inputs = (p.input_counts.iter())
+                    .map(|&(c, total)| (c, per(total as i128, p.iters).max(0) as u128))
+                    .collect();
+                (alloc, inputs)
+            });
+            Sample {
+                iters,
+                time: Duration::from_secs_f64(ns.max(0.0) / 1e9),
+                alloc,
+                input_counts,
+            }
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::counter::{AnyCounter, Kind};
+
+    fn change(flagged: bool, too_noisy: Option<f64>) -> frontend::Change {
+        frontend::Change {
+            mean: [0.05, 0.02, 0.08],
+            flagged,
+            between_processes: true,
+            too_noisy,
+        }
+    }
+
+    #[test]
+    fn a_change_of_divans_plan_has_no_verdict() {
+        assert_eq!(
+            change_text(&change(true, None), false),
+            "   +5.00% [+2.00% +8.00%]"
+        );
+    }
+
+    #[test]
+    fn a_change_between_processes_has_the_engines_verdict() {
+        let text = |ch| change_text(&ch, true);
+        assert_eq!(
+            text(change(true, None)),
+            "   +5.00% [+2.00% +8.00%] regressed"
+        );
+        let mut faster = change(true, None);
+        faster.mean = [-0.05, -0.08, -0.02];
+        assert_eq!(text(faster), "   -5.00% [-8.00% -2.00%] improved");
+        assert_eq!(
+            text(change(false, None)),
+            "   +5.00% [+2.00% +8.00%] no change"
+        );
+        assert_eq!(
+            text(change(false, Some(0.123))),
+            "   +5.00% [+2.00% +8.00%] too noisy to tell (±12.3%)"
+        );
+    }
+
+    #[test]
+    fn engine_samples_take_their_counts_from_the_probe_per_iteration() {
+        // The probe: 4 iterations, 8 allocations of 400 bytes in all, 4
+        // inputs of 64 bytes (256). A sample of 10 iterations then counts
+        // 20 allocations, 1000 bytes and 640 input bytes.
+        let probe = Sample {
+            iters: 4,
+            time: Duration::from_nanos(400),
+            alloc: [[0, 0], [8, 400], [0, 0], [0, 0], [0, 0]],
+            input_counts: vec![(
+                AnyCounter {
+                    kind: Kind::Bytes,
+                    count: 64,
+                },
+                256,
+            )],
+        };
+        let m = frontend::Measured {
+            iters: vec![10.0, 20.0],
+            values: vec![1500.0, 2500.0],
+            in_workers: true,
+        };
+        let samples = from_engine(&m, Some(&probe));
+        assert_eq!(samples[0].iters, 10);
+        assert_eq!(samples[0].time, Duration::from_nanos(1500));
+        assert_eq!(samples[0].alloc[1], [20, 1000]);
+        assert_eq!(samples[0].input_counts[0].1, 640);
+        assert_eq!(samples[1].alloc[1], [40, 2000]);
+        assert_eq!(samples[1].time, Duration::from_nanos(2500));
+        // Without a probe (none taken), times only.
+        assert_eq!(from_engine(&m, None)[0].alloc, [[0, 0]; 5]);
     }
 }

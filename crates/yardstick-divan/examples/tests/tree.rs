@@ -206,20 +206,76 @@ fn baselines_are_saved_and_compared() {
         1,
         "one saved baseline ({saved:?} or similar): {found:?}"
     );
+    // divan's plan, one process each way: a change, not a verdict, and
+    // the note under the tree says so.
     let (out, err, ok) = run(&h, &[&args[..], &["--baseline", "before"]].concat());
     assert!(ok, "{err}");
     let row = out.lines().find(|l| l.starts_with("╰─ plain")).unwrap();
-    assert!(
-        ["improved", "regressed", "no change"]
-            .iter()
-            .any(|v| row.ends_with(v))
-            && row.contains("% ["),
-        "{row}"
-    );
+    assert!(row.contains("% [") && row.ends_with("%]"), "{row}");
+    assert!(out.contains("are not verdicts"), "{out}");
     // A missing strict baseline fails, naming it.
     let (_, err, ok) = run(&h, &[&args[..], &["--baseline", "never-saved"]].concat());
     assert!(!ok);
     assert!(err.contains("baseline 'never-saved' not found"), "{err}");
+}
+
+/// `--target-precision` asks for the engine's sampling: worker processes
+/// on both sides of the comparison, so each row ends with a verdict, and
+/// the table shows the engine's samples.
+#[test]
+fn verdicts_on_request_come_from_worker_processes() {
+    let h = home("verdicts");
+    let args = [
+        "--bench",
+        "--exact",
+        "plain",
+        "--target-precision",
+        "20",
+        "--processes",
+        "2",
+    ];
+    let (_, err, ok) = run(&h, &args);
+    assert!(ok, "{err}");
+    let (out, err, ok) = run(&h, &args);
+    assert!(ok, "{err}");
+    let row = out.lines().find(|l| l.starts_with("╰─ plain")).unwrap();
+    let verdict = row.rsplit("%] ").next().unwrap();
+    assert!(
+        ["improved", "regressed", "no change"].contains(&verdict)
+            || verdict.starts_with("too noisy to tell (±"),
+        "{row}"
+    );
+    assert!(!out.contains("are not verdicts"), "{out}");
+    let samples: u64 = row.split('│').nth(4).unwrap().trim().parse().unwrap();
+    assert!(samples >= 4, "two processes' samples: {row}");
+}
+
+/// divan's plan spread over worker processes (`--processes 2`): the
+/// table is filled from the samples the workers took.
+#[test]
+fn divans_plan_in_worker_processes_fills_the_table() {
+    let h = home("workers");
+    let (out, err, ok) = run(
+        &h,
+        &[
+            "--bench",
+            "--exact",
+            "plain",
+            "--sample-count",
+            "10",
+            "--processes",
+            "2",
+            "--discard-baseline",
+        ],
+    );
+    assert!(ok, "{err}");
+    let row = out.lines().find(|l| l.starts_with("╰─ plain")).unwrap();
+    let cells: Vec<&str> = row.split('│').map(str::trim).collect();
+    assert!(
+        cells[0].ends_with(" ns") || cells[0].ends_with(" µs"),
+        "{row}"
+    );
+    assert_eq!(cells[4], "10", "{row}");
 }
 
 #[test]
@@ -317,9 +373,18 @@ fn allocation_rows_are_divans() {
     // shrinks them by 190, and the drop frees 10. At most one allocation
     // and 200 bytes are live at once in a sample of 4 iterations; divan
     // divides those by the sample's iterations too: 0.25 and 50 B.
+    // The same rows when worker processes take the samples: the counts
+    // come from this process's probe, of the plan's iterations.
+    for extra in [&[][..], &["--processes", "2"]] {
+        allocation_rows(extra);
+    }
+}
+
+fn allocation_rows(extra: &[&str]) {
     let h = home("alloc");
     let out = Command::new(env!("CARGO_BIN_EXE_alloc_fixture"))
         .args(["--bench", "--discard-baseline"])
+        .args(extra)
         .env("YARDSTICK_HOME", &h)
         .env_remove("DIVAN_SAMPLE_COUNT")
         .output()
@@ -425,4 +490,42 @@ args_with_pattern::1: benchmark
 args_with_pattern::2: benchmark
 "
     );
+}
+
+/// A benchmark that panics (in its body, on one of its threads, or before
+/// it measures) fails alone, named with its message; the others still run
+/// and the run ends with status 1 — in this process and in workers.
+#[test]
+fn a_panicking_benchmark_fails_alone() {
+    for extra in [&[][..], &["--processes", "2"]] {
+        let h = home("fail");
+        let out = Command::new(env!("CARGO_BIN_EXE_fail_fixture"))
+            .args(["--bench", "--sample-count", "10", "--discard-baseline"])
+            .args(extra)
+            .env("YARDSTICK_HOME", &h)
+            .env_remove("DIVAN_SAMPLE_COUNT")
+            .output()
+            .expect("the fixture runs");
+        let (stdout, stderr) = (
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr),
+        );
+        assert_eq!(out.status.code(), Some(1), "{stdout}{stderr}");
+        for (name, message) in [
+            ("body_panics", "the body failed"),
+            ("thread_panics", "a thread failed"),
+            ("setup_panics", "the setup failed"),
+        ] {
+            assert!(
+                stderr
+                    .lines()
+                    .any(|l| l.contains(&format!("fail_fixture::{name}")) && l.contains(message)),
+                "{name} with {extra:?}: {stderr}"
+            );
+        }
+        for name in ["fine", "zz_after"] {
+            let row = stdout.lines().find(|l| l.contains(name)).unwrap_or("");
+            assert!(row.contains(" ns"), "{name} with {extra:?}: {stdout}");
+        }
+    }
 }
