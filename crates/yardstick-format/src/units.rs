@@ -121,25 +121,22 @@ pub fn fixed(ns: f64, decimals: usize) -> String {
     TimeUnit::for_nanos(ns, TimeUnit::Ns).fixed(ns, decimals)
 }
 
-/// Criterion.rs's four significant figures for values below 10 000 (by
+/// Criterion.rs's five significant figures for values below 10 000 (by
 /// magnitude), none after that; infinities and `NaN` as Rust prints them.
+/// The number of decimals is chosen for the value as rounded, so 99.99999
+/// is `100.00`, not Criterion.rs's `100.000`.
 #[must_use]
 pub fn short(n: f64) -> String {
     if !n.is_finite() {
         return n.to_string();
     }
     let a = n.abs();
-    if a < 10.0 {
-        format!("{n:.4}")
-    } else if a < 100.0 {
-        format!("{n:.3}")
-    } else if a < 1000.0 {
-        format!("{n:.2}")
-    } else if a < 10000.0 {
-        format!("{n:.1}")
-    } else {
-        format!("{n:.0}")
-    }
+    // Each bound is the first value that rounds up past the bracket.
+    let decimals = [(9.999_95, 4), (99.999_5, 3), (999.995, 2), (9_999.95, 1)]
+        .iter()
+        .find(|(bound, _)| a < *bound)
+        .map_or(0, |&(_, d)| d);
+    format!("{n:.decimals$}")
 }
 
 /// [`short`] with its sign, `+` for zero and positive values: `+5.0000`,
@@ -165,6 +162,11 @@ mod tests {
         assert_eq!(short(123.456), "123.46");
         assert_eq!(short(1234.56), "1234.6");
         assert_eq!(short(12345.6), "12346");
+        // Rounding that reaches the next power of ten takes its precision.
+        assert_eq!(short(99.999_99), "100.00");
+        assert_eq!(short(9.999_99), "10.000");
+        assert_eq!(short(99.999_4), "99.999");
+        assert_eq!(short(9_999.97), "10000");
         assert_eq!(short(-12345.6), "-12346");
         assert_eq!(short(f64::INFINITY), "inf");
     }

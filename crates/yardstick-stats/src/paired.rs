@@ -18,6 +18,8 @@
 //! Student's t over those medians (each a median of dozens of rounds, so
 //! close to normal, and an outlying round cannot drag it).
 
+use crate::bootstrap::Estimate;
+use crate::change::{verdict_of, Change, ChangeConfig, ChangeDistributions};
 use crate::distributions::{t_quantile, t_sf};
 use crate::rng::Rng;
 
@@ -208,6 +210,58 @@ pub fn units_t_ratio(units: &[f64], confidence: f64) -> Option<(RatioInterval, f
     Some((interval, p))
 }
 
+/// A lock-step interval of B/A ([`units_t_ratio`]'s, over `interval.rounds`
+/// units) as the [`Change`] from A to B that Criterion.rs's output and
+/// files carry: the relative changes `ratio − 1` with their bounds, the
+/// p-value and t of the same test, so that the interval and the p-value
+/// printed together always agree, and the verdict by `cfg`'s rule.
+#[must_use]
+pub fn ratio_change(interval: &RatioInterval, p_value: f64, cfg: &ChangeConfig) -> Change {
+    let k = interval.rounds.max(2) as f64;
+    let q = t_quantile(0.5 + interval.coverage / 2.0, k - 1.0);
+    let se_log = (interval.upper / interval.lower).ln() / (2.0 * q);
+    let t = if se_log > 0.0 {
+        interval.ratio.ln() / se_log
+    } else {
+        0.0
+    };
+    let mean = Estimate {
+        point: interval.ratio - 1.0,
+        lower: interval.lower - 1.0,
+        upper: interval.upper - 1.0,
+        confidence: interval.coverage,
+        standard_error: interval.ratio * se_log,
+    };
+    Change {
+        mean,
+        median: mean,
+        p_value,
+        t,
+        verdict: verdict_of(p_value, &mean, cfg),
+    }
+}
+
+/// The distributions behind [`ratio_change`], to draw: `n` evenly spaced
+/// quantiles of the relative change (Student's t with `rounds − 1` degrees
+/// of freedom on the log scale, carried back) for the mean and the median,
+/// and of the t statistic's null distribution for the test.
+#[must_use]
+pub fn ratio_change_draws(interval: &RatioInterval, n: usize) -> ChangeDistributions {
+    let df = interval.rounds.max(2) as f64 - 1.0;
+    let q = t_quantile(0.5 + interval.coverage / 2.0, df);
+    let se_log = (interval.upper / interval.lower).ln() / (2.0 * q);
+    let m = interval.ratio.ln();
+    let t: Vec<f64> = (0..n)
+        .map(|i| t_quantile((i as f64 + 0.5) / n as f64, df))
+        .collect();
+    let change: Vec<f64> = t.iter().map(|tq| (m + se_log * tq).exp() - 1.0).collect();
+    ChangeDistributions {
+        t,
+        mean: change.clone(),
+        median: change,
+    }
+}
+
 /// The order of one balanced block of rounds over `k` alternatives: a
 /// random permutation, then its reverse (ABBA or BAAB for two), drawn
 /// afresh per block. A drift that is linear across the block then costs
@@ -261,6 +315,34 @@ mod tests {
         assert!((p - 0.034_128_741_544_642_28).abs() < 1e-7);
         assert!(i.is_significant() && i.is_slower());
         assert_eq!((i.rounds, i.coverage), (6, 0.95));
+    }
+
+    #[test]
+    fn a_units_interval_becomes_a_change_whose_p_value_and_interval_agree() {
+        // The scipy case above: stats.ttest_1samp(x, 0).statistic =
+        // 2.8914578454905975; exp(m)·sem(x) = 0.0034653373576875902.
+        let u = [1.01, 1.02, 0.995, 1.015, 1.008, 1.012];
+        let (i, p) = units_t_ratio(&u, 0.95).unwrap();
+        let cfg = ChangeConfig {
+            noise_threshold: 0.0005,
+            ..ChangeConfig::default()
+        };
+        let c = ratio_change(&i, p, &cfg);
+        assert!((c.mean.point - 0.009_970_337_445_110_777).abs() < 1e-12);
+        assert!((c.mean.lower - 0.001_101_572_901_685_9).abs() < 1e-9);
+        assert!((c.t - 2.891_457_845_490_597_5).abs() < 1e-9);
+        assert!((c.mean.standard_error - 0.003_465_337_357_687_590_2).abs() < 1e-9);
+        assert_eq!(c.p_value, p);
+        assert_eq!(c.verdict, crate::Verdict::Regressed);
+        // A threshold the interval reaches into: significant, within noise.
+        let wide = ChangeConfig {
+            noise_threshold: 0.002,
+            ..cfg
+        };
+        assert_eq!(
+            ratio_change(&i, p, &wide).verdict,
+            crate::Verdict::WithinNoise
+        );
     }
 
     #[test]

@@ -143,8 +143,20 @@ fn by_process(
         .collect())
 }
 
-/// The mean of the per-process estimates with Student's t interval over
-/// them (`K − 1` degrees of freedom). `None` for fewer than two processes.
+/// The typical value of the per-process estimates with Student's t
+/// interval over them (`K − 1` degrees of freedom). `None` for fewer than
+/// two processes.
+///
+/// Times are positive and their spread is multiplicative (a process on a
+/// slower moment is slower by a share, not by a fixed amount), so when
+/// every estimate is above zero the interval is taken on their logarithms:
+/// the point is the geometric mean and the bounds `exp(m ± t·s/√K)` — never
+/// at or below zero, and wider above than below, as the data are. (On a
+/// linear scale, five processes of a 5 µs benchmark under load gave
+/// `[-650 ns, 5.3 µs, 11.3 µs]`.) The standard error is the log scale's
+/// carried back to the unit by the delta method (`point · se_log`).
+/// Estimates that reach zero or below (a custom measurement's) keep the
+/// linear interval.
 ///
 /// # Errors
 ///
@@ -157,16 +169,33 @@ pub fn interval(estimates: &[f64], confidence: f64) -> Result<Option<Estimate>, 
         return Ok(None);
     }
     let k = estimates.len() as f64;
+    let t = t_quantile(0.5 + confidence / 2.0, k - 1.0);
+    if estimates.iter().all(|&e| e > 0.0) {
+        let (m, se) = log_mean_and_se(estimates);
+        return Ok(Some(Estimate {
+            point: m.exp(),
+            lower: (m - t * se).exp(),
+            upper: (m + t * se).exp(),
+            confidence,
+            standard_error: m.exp() * se,
+        }));
+    }
     let mean = mean_unchecked(estimates);
     let se = (variance_with_mean(estimates, mean) / k).sqrt();
-    let half = t_quantile(0.5 + confidence / 2.0, k - 1.0) * se;
     Ok(Some(Estimate {
         point: mean,
-        lower: mean - half,
-        upper: mean + half,
+        lower: mean - t * se,
+        upper: mean + t * se,
         confidence,
         standard_error: se,
     }))
+}
+
+/// The mean of the logarithms and its standard error.
+fn log_mean_and_se(estimates: &[f64]) -> (f64, f64) {
+    let logs: Vec<f64> = estimates.iter().map(|e| e.ln()).collect();
+    let m = mean_unchecked(&logs);
+    (m, (variance_with_mean(&logs, m) / logs.len() as f64).sqrt())
 }
 
 /// How many points the drawn distributions ([`interval_draws`],
@@ -176,21 +205,22 @@ pub const DRAWN_POINTS: usize = 2_000;
 
 /// The distribution behind [`interval`], to draw: `n` evenly spaced
 /// quantiles of the mean's Student's t distribution (`K − 1` degrees of
-/// freedom, scaled by the standard error). `None` for fewer than two
-/// processes.
+/// freedom, scaled by the standard error), on the scale the interval was
+/// taken on. `None` for fewer than two processes.
 #[must_use]
 pub fn interval_draws(estimates: &[f64], n: usize) -> Option<Vec<f64>> {
     let e = interval(estimates, 0.95).ok()??;
     let df = estimates.len() as f64 - 1.0;
-    Some(
-        (0..n)
-            .map(|i| e.point + e.standard_error * t_quantile((i as f64 + 0.5) / n as f64, df))
-            .collect(),
-    )
+    let q = |i: usize| t_quantile((i as f64 + 0.5) / n as f64, df);
+    if estimates.iter().all(|&e| e > 0.0) {
+        let (m, se) = log_mean_and_se(estimates);
+        return Some((0..n).map(|i| (m + se * q(i)).exp()).collect());
+    }
+    Some((0..n).map(|i| e.point + e.standard_error * q(i)).collect())
 }
 
-/// The interval's half-width relative to its point: the precision reached.
-/// `None` for fewer than two processes or a non-positive mean.
+/// The interval's upper half-width relative to its point: the precision
+/// reached. `None` for fewer than two processes or a non-positive point.
 #[must_use]
 pub fn relative_half_width(estimates: &[f64], confidence: f64) -> Option<f64> {
     let e = interval(estimates, confidence).ok()??;

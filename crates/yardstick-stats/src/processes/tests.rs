@@ -6,35 +6,53 @@ fn close(a: f64, b: f64, tol: f64) {
 }
 
 #[test]
-fn the_interval_is_students_t_over_the_processes() {
-    // scipy: e = [10.2, 9.8, 10.5, 10.1, 9.9]; m ± t.ppf(0.975, 4)·sd/√5
-    // = 10.1 ± …: (9.759956309670873, 10.440043690329126), se 0.12247448713915875.
+fn the_interval_is_students_t_over_the_processes_logarithms() {
+    // scipy: l = log([10.2, 9.8, 10.5, 10.1, 9.9]); m = l.mean();
+    // se = l.std(ddof=1)/√5; exp(m ± t.ppf(0.975, 4)·se) =
+    // (9.764246009807923, 10.44119322845762), exp(m) = 10.0970480497322,
+    // exp(m)·se = 0.12188616614180081.
     let e = interval(&[10.2, 9.8, 10.5, 10.1, 9.9], 0.95)
         .unwrap()
         .unwrap();
-    close(e.point, 10.1, 1e-12);
-    close(e.lower, 9.759_956_309_670_873, 1e-9);
-    close(e.upper, 10.440_043_690_329_126, 1e-9);
-    close(e.standard_error, 0.122_474_487_139_158_75, 1e-12);
+    close(e.point, 10.097_048_049_732_2, 1e-9);
+    close(e.lower, 9.764_246_009_807_923, 1e-9);
+    close(e.upper, 10.441_193_228_457_62, 1e-9);
+    close(e.standard_error, 0.121_886_166_141_800_81, 1e-9);
     assert_eq!(interval(&[1.0], 0.95).unwrap(), None);
     let rel = relative_half_width(&[10.2, 9.8, 10.5, 10.1, 9.9], 0.95).unwrap();
-    close(rel, (10.440_043_690_329_126 - 10.1) / 10.1, 1e-9);
+    close(
+        rel,
+        10.441_193_228_457_62 / 10.097_048_049_732_2 - 1.0,
+        1e-9,
+    );
+}
+
+#[test]
+fn a_wide_interval_stays_above_zero_and_is_wider_above() {
+    // scipy, as above, for [1, 5, 9, 2.5, 7.5]: (1.259177425333443,
+    // 3.8480681703630393, 11.759763434322958); on the linear scale the
+    // lower bound would be 0.8585 for a mean of 5, and for spreads like
+    // the one a loaded machine gave, below zero.
+    let e = interval(&[1.0, 5.0, 9.0, 2.5, 7.5], 0.95).unwrap().unwrap();
+    close(e.lower, 1.259_177_425_333_443, 1e-9);
+    close(e.point, 3.848_068_170_363_039_3, 1e-9);
+    close(e.upper, 11.759_763_434_322_958, 1e-9);
+    assert!(e.upper - e.point > e.point - e.lower);
+    // Estimates at or below zero (a custom measurement's) keep the linear
+    // interval: mean 0, t.ppf(0.975, 2)·1/√3 = 2.4841377117503303.
+    let e = interval(&[-1.0, 0.0, 1.0], 0.95).unwrap().unwrap();
+    close(e.point, 0.0, 1e-12);
+    close(e.upper, 2.484_137_711_750_330_3, 1e-9);
 }
 
 #[test]
 fn the_drawn_interval_has_the_intervals_quantiles() {
-    // The scipy case above: the 2.5th and 97.5th percentiles of the draws
-    // are the interval's bounds; point 3900 of 4000 is
-    // 10.1 + 0.12247448713915875 · t.ppf(3900.5 / 4000, 4)
-    // = 10.1 + 0.12247448713915875 · 2.7813457865226563.
+    // The scipy case above: point 3900 of 4000 is
+    // exp(m + se · t.ppf(3900.5 / 4000, 4)) = 10.44181093106663.
     let e = [10.2, 9.8, 10.5, 10.1, 9.9];
     let d = interval_draws(&e, 4000).unwrap();
-    close(
-        d[3900],
-        10.1 + 0.122_474_487_139_158_75 * 2.781_345_786_522_656_3,
-        1e-9,
-    );
-    close(d[2000], 10.1, 1e-3);
+    close(d[3900], 10.441_810_931_066_63, 1e-9);
+    close(d[2000], 10.097_048_049_732_2, 1e-3);
     assert_eq!(interval_draws(&e[..1], 10), None);
 }
 
