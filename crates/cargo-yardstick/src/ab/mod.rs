@@ -29,7 +29,6 @@
 //! does not reach the code. A/A false alarms therefore came from the
 //! interval, which pooled rounds of three pairs as if independent.
 
-pub mod lockstep;
 pub mod verdict;
 
 use std::path::{Path, PathBuf};
@@ -38,16 +37,16 @@ use std::time::{Duration, Instant};
 
 use crate::cli::TableFormat;
 use crate::runner::{self, BenchBinary};
-use lockstep::{Engine, Settings};
 use verdict::{Header, Outcome, Row};
+use yardstick::worker::lockstep::{self, Engine, Settings};
 
 /// Confidence of the reported intervals (and the false-discovery rate held
 /// across the suite: 1 − confidence).
 const CONFIDENCE: f64 = 0.95;
 
-/// Rounds each worker pair runs before the precision is looked at (three
-/// ABBA blocks: a median of fewer is mostly noise).
-const MIN_ROUNDS_PER_PAIR: usize = 6;
+/// Blocks each worker pair runs whatever the budget (three ABBA blocks: a
+/// median of fewer rounds is mostly noise).
+const MIN_BLOCKS_PER_PAIR: usize = 3;
 
 /// `ab` arguments.
 #[derive(Debug, Clone, clap::Args)]
@@ -60,11 +59,13 @@ pub struct AbArgs {
     pub rev_b: Option<String>,
     /// Only benchmarks matching this filter (as the bench binaries read it).
     pub filter: Option<String>,
-    /// Stop a benchmark once the 95% interval of B/A is within ± this share
-    /// of the ratio (0.005 = ±0.5%)…
-    #[arg(long, default_value_t = 0.005, value_name = "SHARE")]
+    /// Accepted for scripts written for earlier versions, and ignored: a
+    /// benchmark's rounds are fixed in advance by `--timeout`, because
+    /// stopping once the interval first looks narrow breaks its coverage.
+    #[arg(long, default_value_t = 0.005, value_name = "SHARE", hide = true)]
     pub precision: f64,
-    /// …or after this many seconds on it.
+    /// Seconds of rounds per benchmark: with `--pairs` and `--round-ms` it
+    /// fixes each pair's rounds before the first one (at least six a pair).
     #[arg(long, default_value_t = 2.5, value_name = "SECS")]
     pub timeout: f64,
     /// Worker process pairs per bench binary (at least 2); rounds are spread
@@ -423,7 +424,7 @@ fn measure(
     let spawner = |bin: Option<&BenchBinary>| {
         let bin = bin.cloned();
         let filter = filter.map(str::to_owned);
-        move || {
+        move |_pair: usize| {
             let bin = bin.clone().expect("spawned only when present");
             let mut c = Command::new(&bin.executable);
             c.current_dir(&bin.package_dir).arg("--bench").args(&filter);
@@ -579,12 +580,12 @@ pub fn run(args: &AbArgs) -> Result<u8, (u8, String)> {
     let settings = Settings {
         pairs: args.pairs,
         round: Duration::from_secs_f64(args.round_ms / 1e3),
-        precision: args.precision,
-        timeout: Duration::from_secs_f64(args.timeout),
-        min_rounds: MIN_ROUNDS_PER_PAIR,
+        budget: Duration::from_secs_f64(args.timeout),
+        min_blocks: MIN_BLOCKS_PER_PAIR,
         confidence: CONFIDENCE,
         seed: u64::from(std::process::id()),
         hang_limit: Duration::from_secs_f64(args.hang_timeout),
+        memory_budget: yardstick::worker::lockstep::DEFAULT_MEMORY_BUDGET,
     };
     eprintln!("measuring in lock-step");
     let start = Instant::now();
@@ -633,11 +634,10 @@ pub fn run(args: &AbArgs) -> Result<u8, (u8, String)> {
 /// The line under the title: how it was measured.
 fn how(args: &AbArgs, seconds: f64) -> String {
     format!(
-        "Lock-step workers ({} process pairs), ABBA rounds of {} ms a side, until ±{}% or {} s per benchmark; \
+        "Lock-step workers ({} process pairs), ABBA rounds of {} ms a side, {} s of rounds per benchmark; \
          95% Student-t intervals over the pairs' median ratios B/A; {:.1} s measuring.",
         args.pairs,
         args.round_ms,
-        args.precision * 100.0,
         args.timeout,
         seconds
     )
@@ -689,7 +689,7 @@ mod tests {
         let args = Cli::parse_from(["ab"]).ab;
         assert_eq!(
             how(&args, 12.34),
-            "Lock-step workers (8 process pairs), ABBA rounds of 2 ms a side, until ±0.5% or 2.5 s per benchmark; \
+            "Lock-step workers (8 process pairs), ABBA rounds of 2 ms a side, 2.5 s of rounds per benchmark; \
              95% Student-t intervals over the pairs' median ratios B/A; 12.3 s measuring."
         );
         let args = Cli::parse_from(["ab", "--pairs", "1"]).ab;

@@ -5,7 +5,7 @@
 use yardstick_stats::multiple::{control_fdr, survivors_clause};
 use yardstick_stats::paired::RatioInterval;
 
-use super::lockstep::Measured;
+use yardstick::worker::lockstep::Measured;
 
 /// What became of one benchmark.
 #[derive(Debug, Clone, PartialEq)]

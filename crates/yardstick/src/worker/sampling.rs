@@ -41,6 +41,10 @@ const SLICE: Duration = Duration::from_millis(50);
 /// Linear samples planned per process (the slice usually ends sooner).
 const PLANNED_SAMPLES: u64 = 400;
 
+/// The resident memory the workers may hold together before they are
+/// kept one at a time (the lock-step engine's rule).
+const MEMORY_BUDGET: u64 = super::lockstep::DEFAULT_MEMORY_BUDGET;
+
 /// Time allowed to reach a benchmark (the setup code before it runs in the
 /// worker as it did here).
 const ADVANCE_LIMIT: Duration = Duration::from_secs(120);
@@ -52,6 +56,12 @@ static POOL: Mutex<Option<Pool>> = Mutex::new(None);
 
 struct Pool {
     workers: Vec<Worker>,
+    /// The workers were found large (their setup's memory times the
+    /// number of processes past the budget): one is alive at a time, each
+    /// ended after its turn.
+    large: bool,
+    /// Whether `large` was judged (on the first worker's turn).
+    judged: bool,
     /// Why workers are not used any more in this run, once they failed to
     /// follow (ids that differ between processes, a worker that cannot
     /// start).
@@ -93,11 +103,31 @@ fn spawn(k: usize) -> Result<Worker, Unavailable> {
 impl Pool {
     /// Starts workers until there are `n`: all at once, so that they walk
     /// to the first benchmark side by side rather than one after another.
+    /// Large workers are started one at a time instead, when their turn
+    /// comes.
     fn fill(&mut self, n: usize) -> Result<(), Unavailable> {
-        while self.workers.len() < n {
+        let n = if self.judged { n } else { 1 };
+        while !self.large && self.workers.len() < n {
             self.workers.push(spawn(self.workers.len())?);
         }
         Ok(())
+    }
+
+    /// After worker `k`'s turn: judges its size (the memory `n` like it
+    /// would hold; once large, the run's workers stay so judged) and, for
+    /// large workers, ends the one just used, so that one is alive at a
+    /// time: a benchmark whose setup builds 200 MB then holds 200 MB in
+    /// workers, not 2 GB.
+    fn after_turn(&mut self, k: usize, n: usize) {
+        let k = k.min(self.workers.len().saturating_sub(1));
+        if !self.large {
+            let one = self.workers.get(k).and_then(Worker::resident_bytes);
+            self.large = one.is_some_and(|b| b.saturating_mul(n as u64) > MEMORY_BUDGET);
+        }
+        self.judged = true;
+        if self.large {
+            self.workers.clear();
+        }
     }
 
     /// Worker `k`, waiting at benchmark `id`, started if need be.
@@ -163,6 +193,8 @@ fn with_pool(
     let mut guard = POOL.lock().unwrap_or_else(|e| e.into_inner());
     let pool = guard.get_or_insert_with(|| Pool {
         workers: Vec::new(),
+        large: false,
+        judged: false,
         disabled: None,
     });
     if let Some(why) = &pool.disabled {
@@ -242,6 +274,8 @@ fn run(pool: &mut Pool, id: &str, config: &BenchmarkConfig) -> Result<Sampled, U
         let (iters, values) = worker
             .sample(counts.clone(), SLICE, min_samples, limit)
             .map_err(failed)?;
+        pool.after_turn(k, max_processes);
+        pool.fill(max_processes)?;
         add(&mut s, &mut estimates, k, iters, values);
         if k + 1 >= min_processes {
             s.precision = processes::relative_half_width(&estimates, config.confidence_level);
@@ -304,6 +338,8 @@ fn run_planned(
         let (iters, values) = worker
             .sample(mine, Duration::ZERO, n, limit)
             .map_err(failed)?;
+        pool.after_turn(k, k_max);
+        pool.fill(k_max)?;
         add(&mut s, &mut estimates, k, iters, values);
     }
     s.precision = processes::relative_half_width(&estimates, config.confidence_level);

@@ -1,0 +1,395 @@
+//! The lock-step engine: two bench binaries (two builds of the same
+//! benchmarks) run as worker processes, and each benchmark present in both
+//! is measured in short alternating rounds of the same iteration count on
+//! both sides. It serves `cargo bench`'s comparison with the baseline's
+//! binary and `cargo yardstick ab` alike.
+//!
+//! Rounds come in blocks of two, a random order of A and B then its
+//! reverse (AB BA or BA AB: `yardstick_stats::paired::balanced_block`), so
+//! a drift within a block hits both sides alike; the per-round ratio B/A
+//! cancels what the two share. Blocks are spread over several worker pairs
+//! (each pair a fresh A process and a fresh B process), so the processes'
+//! own offsets (heap layout, address-space randomisation) are sampled
+//! several times instead of being frozen into one pair's ratio; each pair's
+//! median ratio is one observation of Student's t interval.
+//!
+//! The design is fixed before the first round: the number of pairs, and
+//! the blocks per pair from the time budget and the round's length. No
+//! rule looks at the interval to decide when to stop, because one that
+//! stops when the interval first looks narrow picks the moments the spread
+//! was underestimated: in eight A/A tries of the earlier, precision-stopped
+//! engine, the one false alarm came from a try that stopped after 94
+//! rounds when its interval first reached ±0.5 %, where the others ran
+//! 450–500. A fixed design keeps the interval's stated coverage.
+//!
+//! Memory: the workers of a pair each hold what the benchmark's setup
+//! builds. While all the pairs together stay under a budget they stay
+//! alive and walk along the benchmarks with the parent (a spawn per pair
+//! per run); past it, one pair is alive at a time and each is started for
+//! its share of the rounds and ended after it.
+
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+use yardstick_stats::paired::{balanced_block, iterations_per_round};
+use yardstick_stats::paired::{unit_medians, units_t_ratio, RatioInterval};
+use yardstick_stats::rng::Rng;
+
+use super::{Worker, WorkerError};
+
+/// How long a worker may take to reach a benchmark (its setup code runs).
+const ADVANCE_LIMIT: Duration = Duration::from_secs(120);
+
+/// The first pair's warm-up: the shortest, and the longest (the doubling
+/// iteration counts overshoot it by up to twice). It also sets the
+/// iteration count of the rounds.
+const WARM_UP_MIN: Duration = Duration::from_millis(10);
+const WARM_UP_MAX: Duration = Duration::from_millis(50);
+
+/// The other pairs' warm-up: only their own caches and pages need warming
+/// (the machine's clock is warm), and the rounds' median shrugs off a cold
+/// first round.
+const WARM_UP_AGAIN_MIN: Duration = Duration::from_millis(1);
+const WARM_UP_AGAIN_MAX: Duration = Duration::from_millis(4);
+
+/// The resident memory all the pairs' workers may hold together before
+/// one pair at a time is kept alive: small benchmarks (a few MB a worker)
+/// keep every pair, a benchmark whose setup builds 200 MB keeps one.
+pub const DEFAULT_MEMORY_BUDGET: u64 = 256 << 20;
+
+/// The engine's knobs.
+#[derive(Debug, Clone)]
+pub struct Settings {
+    /// Worker pairs; each pair's median ratio is one observation.
+    pub pairs: usize,
+    /// What one side's share of a round aims at.
+    pub round: Duration,
+    /// The time the rounds of one benchmark aim at; with `round` and
+    /// `pairs` it fixes the blocks per pair.
+    pub budget: Duration,
+    /// Blocks (two rounds each) every pair runs, whatever the budget.
+    pub min_blocks: usize,
+    /// Confidence of the interval.
+    pub confidence: f64,
+    /// The seed of the block orders.
+    pub seed: u64,
+    /// How long one warm-up or one round may take before the worker is
+    /// considered hung and killed.
+    pub hang_limit: Duration,
+    /// Resident memory all the pairs' workers together may hold; past it
+    /// one pair is alive at a time.
+    pub memory_budget: u64,
+}
+
+impl Settings {
+    /// Blocks per pair for rounds of `round_ns` a side: the budget spread
+    /// over the pairs (a block is four sides' rounds), at least
+    /// `min_blocks`.
+    #[must_use]
+    pub fn blocks_per_pair(&self, round_ns: f64) -> usize {
+        let block = 4.0 * round_ns.max(1.0) * self.pairs.max(1) as f64;
+        let fit = (self.budget.as_nanos() as f64 / block).floor() as usize;
+        fit.max(self.min_blocks).max(1)
+    }
+}
+
+/// One benchmark measured in lock-step.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Measured {
+    /// Time per iteration of A in each round.
+    pub a: Vec<f64>,
+    /// Time per iteration of B in each round, paired with `a`.
+    pub b: Vec<f64>,
+    /// The worker pair of each round (0-based), paired with `a`.
+    pub pair: Vec<usize>,
+    /// Iterations per round (the same on both sides).
+    pub iters: u64,
+    /// Wall time spent on the benchmark, warm-ups included.
+    pub seconds: f64,
+}
+
+impl Measured {
+    /// The per-round ratios B/A.
+    #[must_use]
+    pub fn ratios(&self) -> Vec<f64> {
+        self.b.iter().zip(&self.a).map(|(b, a)| b / a).collect()
+    }
+
+    /// The interval of B/A over the worker pairs (Student's t over each
+    /// pair's median ratio) and its p-value for "B/A = 1"; `None` with
+    /// fewer than two pairs.
+    #[must_use]
+    pub fn interval_and_p(&self, confidence: f64) -> Option<(RatioInterval, f64)> {
+        units_t_ratio(&unit_medians(&self.ratios(), &self.pair), confidence)
+    }
+
+    /// [`Measured::interval_and_p`]'s interval.
+    #[must_use]
+    pub fn interval(&self, confidence: f64) -> Option<RatioInterval> {
+        self.interval_and_p(confidence).map(|(i, _)| i)
+    }
+
+    /// The number of distinct worker pairs the rounds came from.
+    #[must_use]
+    pub fn pairs(&self) -> usize {
+        let mut p = self.pair.clone();
+        p.sort_unstable();
+        p.dedup();
+        p.len()
+    }
+}
+
+/// A side's worker processes are made by this, given the pair's number (a
+/// bench binary with its arguments and working directory).
+pub type Spawner<'a> = &'a (dyn Fn(usize) -> Command + Sync);
+
+/// The worker pairs of one pair of bench binaries.
+pub struct Engine<'a> {
+    spawn: [Spawner<'a>; 2],
+    pairs: Vec<Option<[Worker; 2]>>,
+    settings: Settings,
+    rng: Rng,
+    /// One pair alive at a time (the workers are large).
+    one_at_a_time: bool,
+}
+
+/// A side's name in messages.
+const SIDE: [&str; 2] = ["A", "B"];
+
+/// The ids of the benchmarks of one side's binary, in its order.
+///
+/// # Errors
+///
+/// One line when the worker cannot start or list.
+pub fn list(spawn: Spawner<'_>) -> Result<Vec<String>, String> {
+    let mut w = Worker::spawn(spawn(0)).map_err(|e| e.to_string())?;
+    w.ids(ADVANCE_LIMIT).map_err(|e| e.to_string())
+}
+
+impl<'a> Engine<'a> {
+    /// An engine over A's and B's binaries; workers start on first use.
+    #[must_use]
+    pub fn new(a: Spawner<'a>, b: Spawner<'a>, settings: Settings) -> Engine<'a> {
+        let pairs = (0..settings.pairs.max(2)).map(|_| None).collect();
+        Engine {
+            rng: Rng::new(settings.seed),
+            spawn: [a, b],
+            pairs,
+            settings,
+            one_at_a_time: false,
+        }
+    }
+
+    /// Whether one pair is alive at a time (the workers were found large).
+    #[must_use]
+    pub fn one_pair_at_a_time(&self) -> bool {
+        self.one_at_a_time
+    }
+
+    /// Pair `k`, both waiting at `id`, started (again) if need be.
+    fn ready(&mut self, k: usize, id: &str) -> Result<&mut [Worker; 2], String> {
+        for attempt in 0..2 {
+            if !self.pairs[k]
+                .as_ref()
+                .is_some_and(|p| !p.iter().any(Worker::is_gone))
+            {
+                let a = Worker::spawn((self.spawn[0])(k)).map_err(|e| format!("A: {e}"))?;
+                let b = Worker::spawn((self.spawn[1])(k)).map_err(|e| format!("B: {e}"))?;
+                self.pairs[k] = Some([a, b]);
+            }
+            let pair = self.pairs[k].as_mut().expect("started above");
+            let mut both = true;
+            for (s, w) in pair.iter_mut().enumerate() {
+                match w.advance_to(id, ADVANCE_LIMIT) {
+                    Ok(true) => {}
+                    // Walked past it (the binary's order differs from the
+                    // list's): a fresh pair on the next attempt.
+                    Ok(false) => both = false,
+                    Err(e) => {
+                        self.pairs[k] = None;
+                        return Err(format!("{}'s worker: {e}", SIDE[s]));
+                    }
+                }
+            }
+            if both {
+                return Ok(self.pairs[k].as_mut().expect("kept"));
+            }
+            self.pairs[k] = None;
+            if attempt == 1 {
+                break;
+            }
+        }
+        Err(format!(
+            "a worker never reached {id}: its ids differ between runs"
+        ))
+    }
+
+    /// Measures benchmark `id` (present in both binaries).
+    ///
+    /// # Errors
+    ///
+    /// One line when a worker fails: the routine panics, the worker hangs
+    /// (killed after a time limit) or exits. Its pair is replaced for the
+    /// next benchmark.
+    pub fn measure(&mut self, id: &str) -> Result<Measured, String> {
+        let start = Instant::now();
+        let result = self.rounds(id, start);
+        if result.is_err() || self.one_at_a_time {
+            // Whatever state the other workers are in, the next benchmark
+            // starts from fresh pairs where one failed; large workers are
+            // never kept.
+            for p in &mut self.pairs {
+                if self.one_at_a_time || p.as_ref().is_some_and(|p| p.iter().any(Worker::is_gone)) {
+                    *p = None;
+                }
+            }
+        }
+        result
+    }
+
+    fn fail(&mut self, k: usize, side: usize, e: &WorkerError) -> String {
+        if !matches!(e, WorkerError::Failed(_)) {
+            self.pairs[k] = None;
+        }
+        format!("{}'s worker: {e}", SIDE[side])
+    }
+
+    /// Warms pair `k` up at `id`; the slower side's time per iteration.
+    fn warm(&mut self, k: usize, id: &str, first: bool) -> Result<f64, String> {
+        let hang = self.settings.hang_limit;
+        let (min, max) = if first {
+            (WARM_UP_MIN, WARM_UP_MAX)
+        } else {
+            (WARM_UP_AGAIN_MIN, WARM_UP_AGAIN_MAX)
+        };
+        let pair = self.ready(k, id)?;
+        let mut slowest: f64 = 0.0;
+        let mut failure = None;
+        for (s, w) in pair.iter_mut().enumerate() {
+            match w.warm_up(min, max, hang) {
+                Ok(t) => slowest = slowest.max(t),
+                Err(e) => {
+                    failure = Some((s, e));
+                    break;
+                }
+            }
+        }
+        match failure {
+            Some((s, e)) => Err(self.fail(k, s, &e)),
+            None => Ok(slowest),
+        }
+    }
+
+    /// Whether the pairs' workers together would hold more than the
+    /// memory budget, judged from pair `k`'s.
+    fn too_large(&self, k: usize) -> bool {
+        let Some(pair) = &self.pairs[k] else {
+            return false;
+        };
+        let one: u64 = pair.iter().filter_map(Worker::resident_bytes).sum();
+        one.saturating_mul(self.pairs.len() as u64) > self.settings.memory_budget
+    }
+
+    fn rounds(&mut self, id: &str, start: Instant) -> Result<Measured, String> {
+        let n_pairs = self.pairs.len();
+        let slowest = self.warm(0, id, true)?;
+        // Once large, always: the binary's setup does not shrink.
+        self.one_at_a_time = self.one_at_a_time || self.too_large(0);
+        let iters = iterations_per_round(self.settings.round.as_nanos() as f64, slowest);
+        let round_ns = iters as f64 * slowest;
+        let blocks = self.settings.blocks_per_pair(round_ns);
+        let mut m = Measured {
+            a: Vec::new(),
+            b: Vec::new(),
+            pair: Vec::new(),
+            iters,
+            seconds: 0.0,
+        };
+        if self.one_at_a_time {
+            for k in 0..n_pairs {
+                if k > 0 {
+                    self.pairs[k - 1] = None;
+                    self.warm(k, id, false)?;
+                }
+                for _ in 0..blocks {
+                    self.block(k, &mut m)?;
+                }
+            }
+        } else {
+            for k in 1..n_pairs {
+                self.warm(k, id, false)?;
+            }
+            // Blocks go to the pairs in turn, so each pair's rounds span
+            // the whole measurement.
+            for b in 0..blocks * n_pairs {
+                self.block(b % n_pairs, &mut m)?;
+            }
+        }
+        m.seconds = start.elapsed().as_secs_f64();
+        Ok(m)
+    }
+
+    /// One balanced block (two rounds) on pair `k`.
+    fn block(&mut self, k: usize, m: &mut Measured) -> Result<(), String> {
+        let iters = m.iters;
+        for order in balanced_block(2, &mut self.rng) {
+            let mut got = [0.0; 2];
+            for s in order {
+                let pair = self.pairs[k].as_mut().ok_or("a worker pair is gone")?;
+                match pair[s].sample(vec![iters], Duration::ZERO, 1, self.settings.hang_limit) {
+                    Ok((_, v)) if v.len() == 1 => got[s] = v[0] / iters as f64,
+                    Ok(_) => return Err(format!("{}'s worker: no sample", SIDE[s])),
+                    Err(e) => return Err(self.fail(k, s, &e)),
+                }
+            }
+            m.a.push(got[0]);
+            m.b.push(got[1]);
+            m.pair.push(k);
+        }
+        Ok(())
+    }
+}
+
+/// Whether an interval's half width is within `precision` of its ratio.
+#[must_use]
+pub fn precise(i: Option<&RatioInterval>, precision: f64) -> bool {
+    i.is_some_and(|r| (r.upper - r.lower) / 2.0 / r.ratio <= precision)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn settings(budget_ms: u64, pairs: usize) -> Settings {
+        Settings {
+            pairs,
+            round: Duration::from_millis(2),
+            budget: Duration::from_millis(budget_ms),
+            min_blocks: 3,
+            confidence: 0.95,
+            seed: 1,
+            hang_limit: Duration::from_secs(10),
+            memory_budget: 1 << 28,
+        }
+    }
+
+    #[test]
+    fn the_design_fills_the_budget_with_whole_blocks() {
+        // 8 pairs × 4 sides × 2 ms = 64 ms a sweep: 600 ms holds 9.
+        assert_eq!(settings(600, 8).blocks_per_pair(2e6), 9);
+        // A slow routine (50 ms a round) still gets the minimum.
+        assert_eq!(settings(600, 8).blocks_per_pair(50e6), 3);
+    }
+
+    #[test]
+    fn pairs_are_counted_once_each() {
+        let m = Measured {
+            a: vec![1.0; 6],
+            b: vec![1.0; 6],
+            pair: vec![0, 1, 0, 2, 1, 2],
+            iters: 1,
+            seconds: 0.0,
+        };
+        assert_eq!(m.pairs(), 3);
+    }
+}
