@@ -41,6 +41,9 @@ pub enum Command {
     Report(crate::report_cmd::ReportArgs),
     /// Compare two git revisions in interleaved rounds (ABBA), paired by round.
     Ab(crate::ab::AbArgs),
+    /// List the bench binaries kept with the baselines (measured in
+    /// lock-step by the next `cargo bench`), or remove them.
+    Binaries(crate::binaries::BinariesArgs),
     /// Measure each benchmark's run-to-run drift with A/A runs and write drift.json:
     /// `cargo yardstick calibrate [--runs N] [--home DIR] [CARGO BENCH ARGS] [-- BENCH ARGS]`.
     #[command(disable_help_flag = true)]
@@ -405,9 +408,11 @@ where
             check_fraction("--instructions-threshold", c.instructions_threshold)?;
             Ok(Invocation::Parsed(Box::new(Command::Check(c))))
         }
-        command @ (Command::Import(_) | Command::Exec(_) | Command::Report(_) | Command::Ab(_)) => {
-            Ok(Invocation::Parsed(Box::new(command)))
-        }
+        command @ (Command::Import(_)
+        | Command::Exec(_)
+        | Command::Report(_)
+        | Command::Ab(_)
+        | Command::Binaries(_)) => Ok(Invocation::Parsed(Box::new(command))),
         Command::Calibrate { args } => crate::calibrate::parse(args)
             .map(Invocation::Calibrate)
             .map_err(CliError::Invalid),

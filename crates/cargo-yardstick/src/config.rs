@@ -369,6 +369,7 @@ fn apply_parsed(command: &mut Command, c: &Config, args: &[String]) {
     match command {
         Command::History(h) => home(&mut h.home, c),
         Command::Import(i) => home(&mut i.home, c),
+        Command::Binaries(b) => home(&mut b.home, c),
         Command::Compare(x) => {
             home(&mut x.home, c);
             stats(&mut x.stats, c, args);

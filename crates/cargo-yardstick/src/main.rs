@@ -18,6 +18,7 @@ mod ab;
 mod analyze;
 mod atomic;
 mod bench;
+mod binaries;
 mod calibrate;
 mod check;
 mod children;

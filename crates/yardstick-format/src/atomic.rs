@@ -112,12 +112,31 @@ fn temporary(target: &Path, suffix: &str) -> PathBuf {
 ///
 /// The I/O error of creating the folder, writing or renaming.
 pub fn write_file(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    write_with(path, bytes, false)
+}
+
+/// [`write_file`] for a program: the file is executable (on Unix) before
+/// it appears under its name, so no one can find it and fail to start it.
+///
+/// # Errors
+///
+/// As [`write_file`].
+pub fn write_executable(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    write_with(path, bytes, true)
+}
+
+fn write_with(path: &Path, bytes: &[u8], executable: bool) -> io::Result<()> {
     let dir = path.parent().unwrap_or(Path::new("."));
     fs::create_dir_all(dir)?;
     clean_temporaries(dir);
     let tmp = temporary(path, "tmp");
     let result = (|| {
-        fs::File::create(&tmp)?.write_all(bytes)?;
+        let mut file = fs::File::create(&tmp)?;
+        file.write_all(bytes)?;
+        if executable {
+            make_executable(&file)?;
+        }
+        drop(file);
         fs::rename(&tmp, path)
     })();
     if result.is_err() {
@@ -126,6 +145,17 @@ pub fn write_file(path: &Path, bytes: &[u8]) -> io::Result<()> {
         note_written(dir);
     }
     result
+}
+
+#[cfg(unix)]
+fn make_executable(file: &fs::File) -> io::Result<()> {
+    use std::os::unix::fs::PermissionsExt;
+    file.set_permissions(fs::Permissions::from_mode(0o755))
+}
+
+#[cfg(not(unix))]
+fn make_executable(_: &fs::File) -> io::Result<()> {
+    Ok(())
 }
 
 /// Replaces the folder `dir` by one holding exactly `files` (name and

@@ -100,8 +100,18 @@ fn a_sample_size_asked_for_is_spread_over_the_processes() {
 fn an_unchanged_run_is_not_a_change_and_a_slower_one_is_a_regression() {
     let home = home("proc-verdicts");
     // Criterion.rs's default 100,000 resamples: the sample bootstrap of a
-    // multi-process run draws fewer, and its comparison must agree.
-    let a = ["--bench", "--color", "never", "processes/steady"];
+    // multi-process run draws fewer, and its comparison must agree. The
+    // cross-run rule (the saved numbers, not the kept binary: the change
+    // comes from the environment, which both sides of a lock-step
+    // comparison share).
+    let a = [
+        "--bench",
+        "--color",
+        "never",
+        "--baseline-binary",
+        "ignore",
+        "processes/steady",
+    ];
     let first = run(&home, &a, &[("FIXTURE_PROCESSES", "1")]);
     assert_eq!(first.code, 0, "{}", first.stderr);
     let again = run(&home, &a, &[("FIXTURE_PROCESSES", "1")]);
@@ -128,7 +138,7 @@ fn run_to_run_noise_wider_than_the_threshold_is_too_noisy_to_tell() {
     // ±6 % between processes, the same offsets in both runs: no change,
     // but no run of this machine could tell a 5 % change from noise.
     let home = home("proc-noisy");
-    let a = args(&["processes/offset"]);
+    let a = args(&["--baseline-binary", "ignore", "processes/offset"]);
     let env = [("FIXTURE_PROCESSES", "1")];
     assert_eq!(run(&home, &a, &env).code, 0);
     let r = run(&home, &a, &env);

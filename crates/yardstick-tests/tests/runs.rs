@@ -3,8 +3,13 @@
 mod common;
 use common::{benchmark_dir, benchmark_files, home, read_json, run, QUICK};
 
+/// QUICK and `extra`. These tests change a benchmark through the
+/// environment (`FIXTURE_WORK`), which both sides of a lock-step comparison
+/// share, so they compare with the saved numbers (`tests/lockstep.rs`
+/// covers the default, the baseline's binary).
 fn quick(extra: &[&str]) -> Vec<String> {
     let mut v: Vec<String> = QUICK.iter().map(|s| (*s).to_owned()).collect();
+    v.extend(["--baseline-binary".to_owned(), "ignore".to_owned()]);
     v.extend(extra.iter().map(|s| (*s).to_owned()));
     v
 }

@@ -1,7 +1,8 @@
 //! Every JSON file a run writes into its home validates against its
 //! checked-in schema (yardstick-format's `schemas/`): a run that saves, a
 //! second that compares (so `change/estimates.json` exists), with metrics
-//! (`metrics.json`) and a calibrated drift (`drift.json`, read back). A JSON
+//! (`metrics.json`), a calibrated drift (`drift.json`, read back) and the
+//! kept bench binary's record (`binary.json`). A JSON
 //! file the mapping below does not know fails the test, so a new file
 //! cannot ship without a schema.
 
@@ -24,6 +25,7 @@ fn schema_of(path: &Path) -> Option<&'static str> {
         "tukey.json" => "criterion-tukey.json",
         "metrics.json" => "metrics.v1.json",
         "drift.json" => "drift.v1.json",
+        "binary.json" => "binary.v1.json",
         _ => return None,
     })
 }
@@ -85,6 +87,6 @@ fn every_json_file_of_a_run_has_a_schema_and_validates() {
         seen.insert(schema);
     }
     // Every kind of file was written, and checked.
-    assert_eq!(seen.len(), 7, "{seen:?}");
+    assert_eq!(seen.len(), 8, "{seen:?}");
     let _ = std::fs::remove_dir_all(h);
 }

@@ -94,11 +94,57 @@ pub(crate) struct Analysis {
     /// Whether the change was judged between processes on both sides (it
     /// carries run-to-run noise), rather than between samples.
     pub change_between_processes: bool,
+    /// The change was measured in lock-step with the baseline's binary.
+    pub lockstep: Option<Lockstep>,
     /// The bootstrap distributions, kept for the report's plots.
     #[cfg_attr(not(feature = "report"), allow(dead_code))]
     pub distributions: Option<Distributions>,
     #[cfg_attr(not(feature = "report"), allow(dead_code))]
     pub change_distributions: Option<ChangeDistributions>,
+}
+
+/// A comparison measured in lock-step with the baseline's binary.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) struct Lockstep {
+    /// Worker pairs (each pair's median ratio is one observation).
+    pub pairs: usize,
+    /// Paired rounds.
+    pub rounds: usize,
+}
+
+/// The share of the noise threshold a lock-step change must clear with its
+/// whole interval. Criterion.rs's threshold (1 % by default) stands for
+/// the machine's drift between two runs, which lock-step cancels rather
+/// than assumes; what is left of it keeps changes too small to matter out
+/// of the verdicts.
+pub(crate) const LOCKSTEP_THRESHOLD_SHARE: f64 = 0.5;
+
+impl Analysis {
+    /// Replaces the change by the lock-step interval of B/A (this run over
+    /// the baseline's binary) and its p-value, judged by Criterion.rs's
+    /// rule at [`LOCKSTEP_THRESHOLD_SHARE`] of the noise threshold.
+    pub(crate) fn judge_lockstep(
+        &mut self,
+        interval: &yardstick_stats::paired::RatioInterval,
+        p_value: f64,
+        how: Lockstep,
+        config: &BenchmarkConfig,
+    ) {
+        let cfg = ChangeConfig {
+            noise_threshold: change_config(config).noise_threshold * LOCKSTEP_THRESHOLD_SHARE,
+            ..change_config(config)
+        };
+        self.change = Some(yardstick_stats::paired::ratio_change(
+            interval, p_value, &cfg,
+        ));
+        // The report draws the comparison the verdict made.
+        self.change_distributions = self
+            .distributions
+            .is_some()
+            .then(|| yardstick_stats::paired::ratio_change_draws(interval, DRAWN_POINTS));
+        self.change_between_processes = false;
+        self.lockstep = Some(how);
+    }
 }
 
 /// How many noise thresholds wide the half of a change's interval may be
@@ -238,6 +284,7 @@ pub(crate) fn analyse(
         processes,
         per_process,
         change_between_processes,
+        lockstep: None,
         distributions: keep_distributions.then_some(distributions),
         change_distributions: change_distributions.filter(|_| keep_distributions),
     })
@@ -377,9 +424,10 @@ mod tests {
 
     #[test]
     fn samples_from_several_processes_get_the_interval_between_processes() {
-        // Per-process means 102, 98, 105, 101, 99 (the ±0.5 cancels): by
-        // hand, mean 101, deviations 1, −3, 4, 0, −2, sd √(30/4) = 2.7386, se 1.2247; t(0.975, 4) =
-        // 2.7764451051977934 (scipy.stats.t.ppf) gives ±3.4004.
+        // Per-process means 102, 98, 105, 101, 99 (the ±0.5 cancels); the
+        // interval is Student's t on their logarithms (scipy: l = log(e);
+        // exp(l.mean()) = 100.97048049732197, exp(l.mean() ± t.ppf(0.975, 4)
+        // · sem(l)) = (97.64246009807925, 104.41193228457612)).
         let (iters, values, procs) = in_processes([2.0, -2.0, 5.0, 1.0, -1.0], 1.0);
         let samples = Samples {
             mode: ActualSamplingMode::Flat,
@@ -393,9 +441,9 @@ mod tests {
         };
         let a = analyse(samples, None, &config, false).unwrap();
         let t = a.typical();
-        assert!((t.point - 101.0).abs() < 1e-9, "{t:?}");
-        let half = 2.776_445_105_197_793_4 * (30.0_f64 / 4.0 / 5.0).sqrt();
-        assert!((t.upper - 101.0 - half).abs() < 1e-6, "{t:?}");
+        assert!((t.point - 100.970_480_497_321_97).abs() < 1e-9, "{t:?}");
+        assert!((t.lower - 97.642_460_098_079_25).abs() < 1e-9, "{t:?}");
+        assert!((t.upper - 104.411_932_284_576_12).abs() < 1e-9, "{t:?}");
         assert_eq!(a.per_process.as_ref().map(Vec::len), Some(5));
     }
 

@@ -103,6 +103,9 @@ pub(crate) struct Args {
     /// tasty-bench's `--stdev`, a fraction: its own stopping rule.
     pub stdev: Option<f64>,
     pub processes: Option<usize>,
+    /// `--baseline-binary ignore`: compare with the baseline's saved
+    /// numbers, not its kept binary in lock-step.
+    pub ignore_baseline_binary: bool,
     /// `--complexity`: the Big-O table even when no model fits.
     pub complexity: bool,
     pub timeout: Option<Duration>,
@@ -300,6 +303,7 @@ impl Builder {
             target_precision: self.percent("target-precision"),
             stdev: self.percent("stdev"),
             processes: self.number("processes"),
+            ignore_baseline_binary: self.get("baseline-binary") == Some("ignore"),
             complexity: self.has("complexity"),
             timeout: self.seconds("timeout"),
             min_time: self.seconds("min-time"),

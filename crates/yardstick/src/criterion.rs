@@ -39,6 +39,8 @@ pub(crate) struct RunSettings {
     /// A front-end's benchmarks sampled by the engine's rule rather than
     /// by the front-end's own plan (`frontend::Sampling`).
     pub engine_sampling: bool,
+    /// `--baseline-binary ignore`: compare with the saved numbers.
+    pub ignore_baseline_binary: bool,
 }
 
 impl RunSettings {
@@ -97,6 +99,7 @@ impl Default for Criterion<WallTime> {
                 messages: None,
                 outputs: crate::report::RunOutputs::default(),
                 engine_sampling: false,
+                ignore_baseline_binary: false,
             },
             measurement: WallTime,
             profiler: Box::new(NoProfiler),
@@ -377,6 +380,7 @@ impl<M: Measurement> Criterion<M> {
             r.baseline = b;
         }
         r.load_baseline = args.load_baseline.clone();
+        r.ignore_baseline_binary = args.ignore_baseline_binary;
         r.home = crate::store::home_directory(args.home.as_deref());
         if args.color != Color::Auto {
             r.color = args.color;

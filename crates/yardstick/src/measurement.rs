@@ -119,6 +119,15 @@ pub(crate) fn set_time_mode(mode: TimeMode) -> Result<(), String> {
     Ok(())
 }
 
+/// The clock [`WallTime`] reads, as `--time-mode` names it.
+pub(crate) fn time_mode_name() -> &'static str {
+    match TIME_MODE.load(Ordering::Relaxed) {
+        1 => "cpu",
+        2 => "thread-cpu",
+        _ => "wall",
+    }
+}
+
 /// Where a [`WallTime`] measurement started: an instant, or a CPU clock
 /// reading.
 #[derive(Debug, Clone, Copy)]

@@ -13,6 +13,7 @@ use crate::routine::{self, RoutineFn};
 use crate::store::{BenchmarkDir, BenchmarkRecord, SavedSample};
 use crate::{limits, metered, report, state, worker, Criterion};
 
+pub(crate) mod lockstep;
 mod sampling;
 use sampling::Sampler;
 
@@ -126,12 +127,24 @@ fn benchmark<M: Measurement>(
     let started = std::time::Instant::now();
     let dir = BenchmarkDir::new(&c.run.home, &id.directory_name);
     dir.check_owner(&id.full_id).map_err(|e| e.to_string())?;
+    let foreign = foreign_folder(&dir, id, terminal);
     // Read the baseline first: a missing strict baseline fails before any
     // time is spent measuring.
-    let baseline = crate::baseline::load(&dir, &c.run.baseline, id, terminal)?;
+    let baseline = if foreign {
+        crate::baseline::Loaded::default()
+    } else {
+        crate::baseline::load(&dir, &c.run.baseline, id, terminal)?
+    };
     say_clock_resolution(terminal);
     terminal.benchmark_start(&id.full_id);
-    let (samples, metric_rows) = obtain_samples(c, terminal, id, config, f, &dir)?;
+    let compared = baseline
+        .sample
+        .as_ref()
+        .and_then(|_| in_lockstep(c, terminal, id, config, &dir));
+    let (samples, metric_rows) = match &compared {
+        Some((samples, _)) => (samples.clone(), None),
+        None => obtain_samples(c, terminal, id, config, f, &dir)?,
+    };
     terminal.analysing(&id.full_id);
     if samples.values.iter().all(|&v| v == 0.0) {
         return Err("every sample measured zero time; if it uses iter_custom, check that the routine returns the time it measured".into());
@@ -145,8 +158,12 @@ fn benchmark<M: Measurement>(
         ..config.clone()
     };
     let plots = report::ENABLED && c.run.plots;
-    let analysis = analyse(samples, baseline.sample.as_ref(), config, plots)
-        .map_err(|e| format!("analysis failed: {e}"))?;
+    let cross_run = baseline.sample.as_ref().filter(|_| compared.is_none());
+    let mut analysis =
+        analyse(samples, cross_run, config, plots).map_err(|e| format!("analysis failed: {e}"))?;
+    if let Some((_, cmp)) = &compared {
+        analysis.judge_lockstep(&cmp.interval, cmp.p_value, cmp.how, config);
+    }
     let unit = c
         .measurement
         .formatter()
@@ -183,9 +200,92 @@ fn benchmark<M: Measurement>(
         failure: ratio.and_then(|r| limit_breach(config, r)),
         optimised_away,
         elapsed: started.elapsed(),
+        not_saved: foreign,
+        binary: keeps_binary(&c.run, foreign)
+            .then(|| crate::store::binaries::this_record(&c.run.home, &measurement_kind(c)))
+            .flatten(),
     };
     conclude(&c.run, &outcome);
     Ok(analysis.typical().point)
+}
+
+/// Whether `dir` holds another bench target's benchmark of the same id
+/// (said as a warning): this one is then measured but neither compared
+/// with it nor saved over it. Ids are the one key of every tool reading
+/// the results (critcmp, reports, the history), so two targets sharing
+/// one would mix two benchmarks under one name; separate folders would
+/// only move the mix to those tools.
+fn foreign_folder(dir: &BenchmarkDir, id: &FullId, terminal: &Terminal) -> bool {
+    let here = crate::store::binaries::this_target();
+    let Some(owner) = dir.owner_target().filter(|t| t != here) else {
+        return false;
+    };
+    terminal.warning(&format!(
+        "{}: bench target {owner} has a benchmark of the same id, whose results are in {}; \
+         this one (bench target {here}) is measured but neither compared with them nor saved: \
+         give one of the two another id",
+        id.full_id,
+        dir.root.display()
+    ));
+    true
+}
+
+/// Whether this benchmark's folders are saved, and so keep this binary.
+fn keeps_binary(run: &RunSettings, foreign: bool) -> bool {
+    !foreign && run.load_baseline.is_none() && run.baseline != Baseline::Discard
+}
+
+/// What measures: the measurement's type and, for wall time, the clock
+/// `--time-mode` chose. A baseline's binary measuring another kind is not
+/// compared with.
+fn measurement_kind<M: Measurement>(_: &Criterion<M>) -> String {
+    let name = std::any::type_name::<M>();
+    let short = name.rsplit("::").next().unwrap_or(name);
+    if short == "WallTime" {
+        crate::measurement::time_mode_name().to_owned()
+    } else {
+        short.to_owned()
+    }
+}
+
+/// The samples and the change measured in lock-step with the baseline's
+/// binary, when the run samples in workers and the baseline kept its
+/// binary; otherwise `None`, with the reason said once per run.
+fn in_lockstep<M: Measurement>(
+    c: &Criterion<M>,
+    terminal: &Terminal,
+    id: &FullId,
+    config: &BenchmarkConfig,
+    dir: &BenchmarkDir,
+) -> Option<(crate::analysis::Samples, lockstep::Compared)> {
+    let (name, _) = crate::baseline::compare_target(&c.run.baseline)?;
+    let in_workers = config.processes > 1 && config.metrics.is_empty();
+    let plain = !config.quick_mode && config.stdev.is_none() && config.fixed_iters.is_none();
+    let asked = !c.run.ignore_baseline_binary && c.run.load_baseline.is_none();
+    if !in_workers || !plain || !asked {
+        return None;
+    }
+    let record = lockstep::baseline_binary(dir, name).and_then(|r| {
+        match lockstep::unusable(&r, &measurement_kind(c)) {
+            Some(why) => Err(why),
+            None => Ok(r),
+        }
+    });
+    terminal.sampling_lockstep(&id.full_id);
+    let kind = measurement_kind(c);
+    let measured =
+        record.and_then(|r| lockstep::measure(&c.run.home, &r, &id.full_id, &kind, config));
+    match measured {
+        Ok(m) => Some(m),
+        Err(why) => {
+            let note =
+                format!("comparing with the baseline's saved numbers, not in lock-step: {why}");
+            if state::first_time(&note) {
+                terminal.note(&note);
+            }
+            None
+        }
+    }
 }
 
 /// Records the verdict in the run's tally and feeds the sinks.

@@ -13,7 +13,10 @@ fn my_function() {
 }
 
 fn bench(c: &mut Criterion) {
-    let mut group = c.benchmark_group("sample-size-example");
+    // Renamed from the guide's id, which another file of the guide uses too:
+    // ids must be unique across a suite's bench targets (they share one
+    // results folder per id).
+    let mut group = c.benchmark_group("sample-size-example-macro");
     // The guide's line lacks a closing parenthesis; added.
     group.bench_function("my-function", |b| b.iter(|| my_function()));
     group.finish();

@@ -22,11 +22,18 @@ async fn do_something(size: usize) {
 fn from_elem(c: &mut Criterion) {
     let size: usize = 1024;
 
-    c.bench_with_input(BenchmarkId::new("input_example", size), &size, |b, &s| {
-        // Insert a call to `to_async` to convert the bencher to async mode.
-        // The timing loops are the same as with the normal bencher.
-        b.to_async(FuturesExecutor).iter(|| do_something(s));
-    });
+    // Renamed from the guide's id, which another file of the guide uses too:
+    // ids must be unique across a suite's bench targets (they share one
+    // results folder per id).
+    c.bench_with_input(
+        BenchmarkId::new("input_example_async", size),
+        &size,
+        |b, &s| {
+            // Insert a call to `to_async` to convert the bencher to async mode.
+            // The timing loops are the same as with the normal bencher.
+            b.to_async(FuturesExecutor).iter(|| do_something(s));
+        },
+    );
 }
 
 criterion_group!(benches, from_elem);

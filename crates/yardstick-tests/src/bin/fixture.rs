@@ -166,7 +166,7 @@ fn processes(c: &mut Criterion) {
             .and_then(|v| v.parse::<f64>().ok())
             .unwrap_or(default)
     };
-    let per_iter = var("FIXTURE_WORK", 200.0) * var("FIXTURE_SLOWER", 1.0);
+    let per_iter = var("FIXTURE_WORK", 200.0) * var("FIXTURE_SLOWER", 1.0) * built_in_factor();
     if std::env::var_os("FIXTURE_HANG").is_some() {
         c.bench_function("processes/hangs", |b| {
             b.iter(|| loop {
@@ -179,6 +179,15 @@ fn processes(c: &mut Criterion) {
             b.iter(|| assert!(black_box(false), "deliberate failure in a worker"))
         });
     }
+    // A large setup, built before the benchmarks as a suite's input data
+    // is: every process that reaches them holds it (`FIXTURE_SETUP_MB`).
+    let setup: Vec<u8> = match var("FIXTURE_SETUP_MB", 0.0) as usize {
+        0 => Vec::new(),
+        mb => (0..mb << 20).map(|i| i as u8).collect(),
+    };
+    c.bench_function("processes/setup", |b| {
+        b.iter(|| black_box(setup.len()) + black_box(setup.first().copied().unwrap_or(0)) as usize)
+    });
     c.bench_function("processes/steady", |b| {
         b.iter_custom(|n| {
             spin(n);
@@ -193,6 +202,28 @@ fn processes(c: &mut Criterion) {
             std::time::Duration::from_nanos((n as f64 * per_iter * offset) as u64)
         })
     });
+}
+
+/// A change compiled into a build, as the lock-step tests need one: a copy
+/// of this binary with `\nFIXTURE_FACTOR=<f>` appended (an ELF file runs
+/// with bytes after its sections) costs `f` times as much in
+/// `processes/*`. Unlike `FIXTURE_SLOWER`, which both sides of a lock-step
+/// comparison read from the one environment, it is in the bytes of one
+/// side only.
+fn built_in_factor() -> f64 {
+    const MARK: &[u8] = b"\nFIXTURE_FACTOR=";
+    let Some(bytes) = std::env::current_exe()
+        .ok()
+        .and_then(|p| std::fs::read(p).ok())
+    else {
+        return 1.0;
+    };
+    let tail = &bytes[bytes.len().saturating_sub(64)..];
+    tail.windows(MARK.len())
+        .rposition(|w| w == MARK)
+        .and_then(|at| std::str::from_utf8(&tail[at + MARK.len()..]).ok())
+        .and_then(|f| f.trim().parse().ok())
+        .unwrap_or(1.0)
 }
 
 /// Known costs for the extra metrics: one allocation of 800 bytes per

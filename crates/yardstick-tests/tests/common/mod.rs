@@ -38,7 +38,12 @@ pub struct Run {
 /// caller's colour settings or `YARDSTICK_*` options (every option reads
 /// one) reach it.
 pub fn command(home: &Path, args: &[&str], env: &[(&str, &str)]) -> Command {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_fixture"));
+    command_of(Path::new(env!("CARGO_BIN_EXE_fixture")), home, args, env)
+}
+
+/// [`command`] for another bench binary (a copy of the fixture).
+pub fn command_of(exe: &Path, home: &Path, args: &[&str], env: &[(&str, &str)]) -> Command {
+    let mut cmd = Command::new(exe);
     cmd.args(args).arg("--home").arg(home);
     for var in ["NO_COLOR", "CARGO_TERM_COLOR", "CRITERION_HOME"] {
         cmd.env_remove(var);
@@ -56,11 +61,16 @@ pub fn command(home: &Path, args: &[&str], env: &[(&str, &str)]) -> Command {
 
 /// Runs the fixture with `args`, results under `home`, plus `env`.
 pub fn run(home: &Path, args: &[&str], env: &[(&str, &str)]) -> Run {
+    finished(command(home, args, env))
+}
+
+/// Runs `cmd` to its end.
+pub fn finished(mut cmd: Command) -> Run {
     let Output {
         status,
         stdout,
         stderr,
-    } = command(home, args, env).output().expect("the fixture runs");
+    } = cmd.output().expect("the fixture runs");
     Run {
         code: status.code().unwrap_or(-1),
         stdout: String::from_utf8_lossy(&stdout).into_owned(),

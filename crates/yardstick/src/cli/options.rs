@@ -245,6 +245,13 @@ pub(crate) const OPTIONS: &[Opt] = &[
         "Sample each benchmark in up to N worker processes, so its\n\
          interval carries run-to-run noise (default 10; 1: in this one)",
     ),
+    value(
+        "baseline-binary",
+        "WHEN",
+        Check::OneOf(&["measure", "ignore"]),
+        "measure (default): compare in lock-step with the bench binary the\n\
+         baseline kept; ignore: compare with its saved numbers",
+    ),
     flag(
         "complexity",
         "Print the Big-O fits of numeric inputs even when no model fits",

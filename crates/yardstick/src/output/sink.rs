@@ -50,6 +50,10 @@ pub(crate) struct Outcome<'a> {
     pub optimised_away: bool,
     /// Wall time spent on the benchmark.
     pub elapsed: Duration,
+    /// Its folder holds another bench target's benchmark: nothing is saved.
+    pub not_saved: bool,
+    /// The bench binary that measured it, kept in the home (`binary.json`).
+    pub binary: Option<yardstick_format::binary::BinaryFile>,
 }
 
 /// A group whose benchmarks all finished.

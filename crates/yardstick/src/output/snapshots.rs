@@ -220,5 +220,20 @@ fn every_verdict_wording() {
     show("too noisy to tell", &a, &base, None);
     let (a, base) = analysis_in_processes((100.0, quiet), (100.0, quiet), false);
     show("baseline in one process", &a, &base, None);
+    // Lock-step with the baseline's binary: eight pairs' median ratios.
+    let lockstep = |units: &[f64]| {
+        let (mut a, base) = analysis_in_processes((100.0, quiet), (100.0, quiet), true);
+        let (i, p) = yardstick_stats::paired::units_t_ratio(units, 0.95).expect("8 units");
+        let how = crate::analysis::Lockstep {
+            pairs: 8,
+            rounds: 144,
+        };
+        a.judge_lockstep(&i, p, how, &config());
+        (a, base)
+    };
+    let (a, base) = lockstep(&[1.021, 1.019, 1.02, 1.022, 1.018, 1.02, 1.021, 1.019]);
+    show("lock-step, regressed", &a, &base, None);
+    let (a, base) = lockstep(&[1.001, 0.999, 1.002, 0.998, 1.0, 1.001, 0.999, 1.0]);
+    show("lock-step, no change", &a, &base, None);
     insta::assert_snapshot!("criterion_every_verdict", out);
 }

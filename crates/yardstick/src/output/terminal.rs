@@ -136,6 +136,12 @@ impl Terminal {
         ));
     }
 
+    pub(crate) fn sampling_lockstep(&self, id: &str) {
+        self.progress(&format!(
+            "Benchmarking {id}: Measuring in lock-step with the baseline's binary"
+        ));
+    }
+
     pub(crate) fn sampling_tasty(&self, id: &str, stdev: f64, timeout_ns: f64) {
         self.progress(&format!(
             "Benchmarking {id}: Doubling until the relative standard deviation is below {}% (at most {})",
@@ -461,6 +467,16 @@ fn change_lines(c: &Completed<'_>, change: &yardstick_stats::Change, s: &Style) 
         lines.push(format!("{INDENT}change: [{lo} {point} {hi}] {p}"));
     }
     lines.push(format!("{INDENT}{explanation}"));
+    if let Some(ls) = &a.lockstep {
+        lines.push(format!(
+            "{INDENT}{}",
+            s.faint(&format!(
+                "Measured in lock-step with the baseline's binary ({} process pairs, {} rounds).",
+                ls.pairs, ls.rounds
+            ))
+        ));
+        return lines;
+    }
     if a.per_process.is_some() && !a.change_between_processes {
         lines.push(format!(
             "{INDENT}{}",

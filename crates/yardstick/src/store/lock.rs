@@ -68,11 +68,36 @@ pub(crate) fn check_writable_once(home: &Path) -> Result<(), String> {
 
 #[cfg(unix)]
 fn lock(file: &fs::File) -> std::io::Result<()> {
+    flock(file, libc::LOCK_EX)
+}
+
+/// Takes `file`'s shared lock, held until it is closed: a kept bench binary
+/// a run measures (see `binaries`), so that another run's clean-up leaves
+/// it alone.
+#[cfg(unix)]
+pub(crate) fn lock_shared(file: &fs::File) -> std::io::Result<()> {
+    flock(file, libc::LOCK_SH)
+}
+
+/// Removes the file at `path` unless some process holds a lock on it (a
+/// run measuring it holds a shared one); says whether it did. The removal
+/// happens under an exclusive lock, so a run cannot start using the file
+/// between the check and the removal.
+#[cfg(unix)]
+pub(crate) fn remove_unless_locked(path: &Path) -> bool {
+    let Ok(file) = fs::File::open(path) else {
+        return false;
+    };
+    flock(&file, libc::LOCK_EX | libc::LOCK_NB).is_ok() && fs::remove_file(path).is_ok()
+}
+
+#[cfg(unix)]
+fn flock(file: &fs::File, op: libc::c_int) -> std::io::Result<()> {
     use std::os::fd::AsRawFd;
     loop {
         // SAFETY: the descriptor is open for the duration of the call; the
         // lock goes with it when the file is closed.
-        if unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX) } == 0 {
+        if unsafe { libc::flock(file.as_raw_fd(), op) } == 0 {
             return Ok(());
         }
         let e = std::io::Error::last_os_error();
@@ -87,6 +112,18 @@ fn lock(file: &fs::File) -> std::io::Result<()> {
 #[cfg(not(unix))]
 fn lock(_: &fs::File) -> std::io::Result<()> {
     Ok(())
+}
+
+#[cfg(not(unix))]
+pub(crate) fn lock_shared(_: &fs::File) -> std::io::Result<()> {
+    Ok(())
+}
+
+/// Elsewhere a kept binary is never known to be in use (and a running
+/// program's file cannot be removed anyway).
+#[cfg(not(unix))]
+pub(crate) fn remove_unless_locked(path: &Path) -> bool {
+    fs::remove_file(path).is_ok()
 }
 
 #[cfg(test)]

@@ -8,11 +8,13 @@
 //! `change/estimates.json` (the last comparison). Every file is written to a
 //! temporary name and renamed, so an interrupted run never leaves half a file.
 
+pub(crate) mod binaries;
 mod home;
 pub(crate) mod lock;
 pub(crate) mod save;
 
 pub(crate) use home::home_directory;
+use yardstick_format::binary::BinaryFile;
 pub(crate) use yardstick_format::criterion::{
     raw_csv, BenchmarkRecord, ChangeFile, ConfidenceInterval, EstimateFile, EstimatesFile, RawRow,
     SavedSample,
@@ -149,6 +151,8 @@ pub(crate) struct RunFiles<'a> {
     pub raw: &'a [RawRow],
     /// Extra metrics (`metrics.json` and `metrics.csv`), when measured.
     pub metrics: &'a [crate::metered::MetricResult],
+    /// The bench binary that measured them (`binary.json`), when kept.
+    pub binary: Option<&'a BinaryFile>,
 }
 
 /// The folder of one benchmark under the home directory.
@@ -267,6 +271,9 @@ impl BenchmarkDir {
             json("tukey.json", &files.tukey),
             ("raw.csv".to_owned(), raw_csv(files.raw).into_bytes()),
         ];
+        if let Some(b) = files.binary {
+            list.push(json("binary.json", b));
+        }
         if !files.metrics.is_empty() {
             list.push(json("metrics.json", &metrics_json(files.metrics)));
             list.push((
@@ -305,6 +312,38 @@ impl BenchmarkDir {
                 })
                 .collect(),
         ))
+    }
+
+    /// Reads baseline `name`'s `binary.json`: the bench binary that
+    /// measured it. `None` when it has none (saved by Criterion.rs or an
+    /// earlier yardstick).
+    pub(crate) fn load_binary(&self, name: &str) -> Result<Option<BinaryFile>, StoreError> {
+        let path = self.sub(name).join("binary.json");
+        if !path.exists() {
+            return Ok(None);
+        }
+        let doc: BinaryFile = read_json(&path)?;
+        doc.checked()
+            .map(Some)
+            .map_err(|problem| StoreError { path, problem })
+    }
+
+    /// The bench target that last saved into this folder (its `new/` or
+    /// else any baseline's `binary.json`), when one recorded it.
+    pub(crate) fn owner_target(&self) -> Option<String> {
+        let mut names = vec!["new".to_owned()];
+        names.extend(
+            fs::read_dir(&self.root)
+                .into_iter()
+                .flatten()
+                .flatten()
+                .filter_map(|e| e.file_name().into_string().ok())
+                .filter(|n| n != "new"),
+        );
+        names
+            .iter()
+            .find_map(|n| self.load_binary(n).ok().flatten())
+            .map(|b| b.target)
     }
 
     /// Reads `drift.json`, the run-to-run drift of this benchmark on this

@@ -15,13 +15,18 @@ pub(crate) struct Files;
 
 impl Sink for Files {
     fn benchmark(&mut self, run: &RunSettings, o: &Outcome<'_>) {
-        if o.loaded || run.baseline == Baseline::Discard {
+        if o.loaded || o.not_saved || run.baseline == Baseline::Discard {
             return;
         }
         save(run, &run.terminal(), o);
     }
 
-    fn finish(&mut self, run: &RunSettings, _end: &RunEnd<'_>) -> Vec<(String, String)> {
+    fn finish(&mut self, run: &RunSettings, end: &RunEnd<'_>) -> Vec<(String, String)> {
+        if end.measured > 0 && run.baseline != Baseline::Discard {
+            // The retention rule for the kept bench binaries, once a run
+            // has saved the folders that name its own.
+            super::binaries::prune(&run.home);
+        }
         // Saving flushes nothing file by file; one flush here makes the
         // run's results survive a system crash (see yardstick_format::atomic).
         if let Err(e) = yardstick_format::atomic::sync_written() {
@@ -48,6 +53,7 @@ fn save(run: &RunSettings, terminal: &Terminal, o: &Outcome<'_>) {
         tukey: a.tukey.fences.as_array(),
         raw: &raw,
         metrics: o.metrics,
+        binary: o.binary.as_ref(),
     };
     let report = |r: Result<(), StoreError>| {
         if let Err(e) = r {

@@ -1,0 +1,75 @@
+#!/usr/bin/env python3
+"""Peak resident memory of a bench run, all its processes together.
+
+Runs the end-to-end tests' fixture (built with `cargo build --release -p
+yardstick-tests --bin fixture`) on its `processes/setup` benchmark, whose
+setup holds FIXTURE_SETUP_MB of input data in every process that reaches it,
+and samples the resident memory of the process tree every 5 ms (Linux's
+/proc). Three runs: `--processes 1` (one process, the reference), the
+default sampling (worker processes) and the default comparison with the
+baseline's binary in lock-step. Prints the peaks and their ratios to the
+reference; issue 29's bound is 2.2x.
+
+    python3 compare/memory/peak.py [--mb 200] [--fixture PATH]
+"""
+import argparse, os, shutil, subprocess, sys, tempfile, time
+
+
+def tree_rss(root):
+    """The summed VmRSS (bytes) of `root` and its descendants."""
+    children = {}
+    for pid in os.listdir("/proc"):
+        if not pid.isdigit():
+            continue
+        try:
+            with open(f"/proc/{pid}/stat") as f:
+                ppid = int(f.read().rsplit(")", 1)[1].split()[1])
+        except (OSError, ValueError, IndexError):
+            continue
+        children.setdefault(ppid, []).append(int(pid))
+    total, stack = 0, [root]
+    while stack:
+        pid = stack.pop()
+        stack.extend(children.get(pid, []))
+        try:
+            with open(f"/proc/{pid}/status") as f:
+                for line in f:
+                    if line.startswith("VmRSS:"):
+                        total += int(line.split()[1]) * 1024
+        except OSError:
+            pass
+    return total
+
+
+def peak(cmd, env):
+    p = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    best = 0
+    while p.poll() is None:
+        best = max(best, tree_rss(p.pid))
+        time.sleep(0.005)
+    err = p.stderr.read().decode(errors="replace")
+    if p.returncode != 0:
+        sys.exit(f"{cmd} failed ({p.returncode}):\n{err}")
+    return best
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--mb", type=int, default=200)
+    ap.add_argument("--fixture", default="target/release/fixture")
+    args = ap.parse_args()
+    home = tempfile.mkdtemp(prefix="yardstick-memory-")
+    env = dict(os.environ, FIXTURE_PROCESSES="1", FIXTURE_SETUP_MB=str(args.mb))
+    base = [args.fixture, "--bench", "--home", home, "--color", "never", "processes/setup"]
+    try:
+        one = peak(base + ["--processes", "1", "--discard-baseline"], env)
+        workers = peak(base, env)  # saves the baseline and keeps the binary
+        lockstep = peak(base, env)  # measures it in lock-step with that binary
+    finally:
+        shutil.rmtree(home, ignore_errors=True)
+    for name, v in [("--processes 1", one), ("worker processes", workers), ("lock-step", lockstep)]:
+        print(f"{name:<18} {v / 2**20:8.0f} MiB  {v / one:5.2f}x")
+
+
+if __name__ == "__main__":
+    main()

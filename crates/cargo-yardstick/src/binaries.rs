@@ -1,0 +1,109 @@
+//! `cargo yardstick binaries [--prune | --remove-all] [--home DIR]`: the
+//! bench binaries kept with the baselines (under `<home>/.binaries/`), which
+//! `cargo bench` measures in lock-step with the current build. Lists them
+//! with their size and the saved folders naming them; `--prune` applies
+//! the retention rule the harness applies at the end of every saving run
+//! (the unnamed ones go, and all but the four most recently used of each
+//! bench target); `--remove-all` removes every kept binary, after which
+//! comparisons use the saved numbers until the next run keeps its own.
+
+use clap::Args;
+
+use yardstick_format::binary::{self, Kept};
+
+use crate::cli::HomeArg;
+
+/// Binaries kept per bench target by `--prune` (the harness's rule).
+const KEEP_PER_TARGET: usize = 4;
+
+/// `binaries` arguments.
+#[derive(Debug, Clone, Args)]
+pub struct BinariesArgs {
+    #[command(flatten)]
+    pub home: HomeArg,
+    /// Apply the retention rule now.
+    #[arg(long, conflicts_with = "remove_all")]
+    pub prune: bool,
+    /// Remove every kept binary.
+    #[arg(long)]
+    pub remove_all: bool,
+}
+
+/// Runs `binaries`; the text to print.
+///
+/// A binary a running `cargo bench` holds is removed all the same by
+/// `--remove-all` (that run's later comparisons fall back to the saved
+/// numbers, said in one line); `--prune` removes only binaries no folder
+/// names or past the bound, as the harness does.
+pub fn run(args: &BinariesArgs) -> String {
+    let home = args.home.resolve();
+    let remove = |p: &std::path::Path| std::fs::remove_file(p).is_ok();
+    if args.remove_all {
+        let all = binary::kept(&home);
+        let removed: Vec<Kept> = all.into_iter().filter(|k| remove(&k.path)).collect();
+        return summary("removed", &removed);
+    }
+    if args.prune {
+        return summary("pruned", &binary::prune(&home, KEEP_PER_TARGET, &remove));
+    }
+    listing(&binary::kept(&home))
+}
+
+fn mb(bytes: u64) -> String {
+    format!("{:.1} MB", bytes as f64 / 1e6)
+}
+
+fn summary(verb: &str, removed: &[Kept]) -> String {
+    let bytes: u64 = removed.iter().map(|k| k.bytes).sum();
+    format!(
+        "{verb} {} kept bench binar{} ({})\n",
+        removed.len(),
+        if removed.len() == 1 { "y" } else { "ies" },
+        mb(bytes)
+    )
+}
+
+fn listing(kept: &[Kept]) -> String {
+    if kept.is_empty() {
+        return "no bench binary is kept (a run that saves results keeps its binary)\n".into();
+    }
+    let mut out = String::new();
+    for k in kept {
+        out.push_str(&format!(
+            "{:<32} {:<24} {:>9}  named by {} folder{}\n",
+            k.target,
+            k.binary,
+            mb(k.bytes),
+            k.references,
+            if k.references == 1 { "" } else { "s" }
+        ));
+    }
+    let total: u64 = kept.iter().map(|k| k.bytes).sum();
+    out.push_str(&format!("{} binaries, {} in all\n", kept.len(), mb(total)));
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_listing_names_size_and_references() {
+        let k = Kept {
+            target: "getting_started".into(),
+            binary: "cd278ee51a2f3848-2371384".into(),
+            path: "x".into(),
+            bytes: 2_371_384,
+            used: std::time::UNIX_EPOCH,
+            references: 2,
+        };
+        let text = listing(std::slice::from_ref(&k));
+        assert!(text.contains("getting_started"), "{text}");
+        assert!(text.contains("2.4 MB  named by 2 folders"), "{text}");
+        assert!(text.ends_with("1 binaries, 2.4 MB in all\n"), "{text}");
+        assert_eq!(
+            summary("pruned", &[k]),
+            "pruned 1 kept bench binary (2.4 MB)\n"
+        );
+    }
+}

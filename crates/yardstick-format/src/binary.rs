@@ -1,0 +1,357 @@
+//! `<id>/<baseline>/binary.json`: which bench binary measured a saved
+//! baseline, so that the next run can measure that very binary in
+//! lock-step with its own. The binaries themselves are kept once each,
+//! content-addressed, under the home's [`BINARIES_DIR`]. Schema:
+//! `schemas/binary.v1.json`.
+
+use std::collections::BTreeMap;
+use std::fs;
+use std::io;
+use std::path::{Path, PathBuf};
+
+/// The version this crate writes and reads.
+pub const VERSION: u32 = 1;
+
+/// The folder of the home directory that keeps the bench binaries (hidden:
+/// no benchmark's folder begins with a dot).
+pub const BINARIES_DIR: &str = ".binaries";
+
+/// The whole file.
+#[derive(Debug, Clone, PartialEq)]
+pub struct BinaryFile {
+    /// Format version ([`VERSION`]).
+    pub version: u32,
+    /// The bench target that wrote the folder (its binary's name without
+    /// cargo's hash): a run of another target with the same id neither
+    /// compares with the folder nor overwrites it.
+    pub target: String,
+    /// The binary's content hash (16 hex digits) and size, its
+    /// name under [`BINARIES_DIR`]`/<target>/`: `<hash>-<size>`.
+    pub binary: String,
+    /// The worker protocol the binary speaks
+    /// ([`crate::worker::PROTOCOL_VERSION`]).
+    pub protocol: u32,
+    /// The measurement that measured it (`wall`, `cpu`, or a custom
+    /// measurement's type name): a binary measuring another kind is not
+    /// compared with.
+    pub measurement: String,
+}
+
+crate::json_object!(BinaryFile { version, target, binary, protocol, measurement (default) });
+
+impl BinaryFile {
+    /// The file, when it is of this version and names a binary the way
+    /// this crate names them.
+    ///
+    /// # Errors
+    ///
+    /// A sentence saying what is wrong.
+    pub fn checked(self) -> Result<BinaryFile, String> {
+        if self.version != VERSION {
+            return Err(format!(
+                "version {} (this yardstick reads {VERSION})",
+                self.version
+            ));
+        }
+        if !is_binary_name(&self.binary) || !is_target_name(&self.target) {
+            return Err("its target or binary name is not one yardstick writes".into());
+        }
+        Ok(self)
+    }
+}
+
+/// Whether `name` is `<16 hex digits>-<decimal size>`: a name that cannot
+/// reach outside the binaries' folder.
+#[must_use]
+pub fn is_binary_name(name: &str) -> bool {
+    name.split_once('-').is_some_and(|(h, n)| {
+        h.len() == 16
+            && h.bytes().all(|b| b.is_ascii_hexdigit())
+            && !n.is_empty()
+            && n.bytes().all(|b| b.is_ascii_digit())
+    })
+}
+
+/// Whether `name` can be a bench target's folder: letters, digits, `_`
+/// and `-`, not empty.
+#[must_use]
+pub fn is_target_name(name: &str) -> bool {
+    !name.is_empty()
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
+}
+
+/// The name [`BinaryFile::binary`] gives `bytes`: a hash of its content
+/// and its size.
+#[must_use]
+pub fn binary_name(bytes: &[u8]) -> String {
+    format!("{:016x}-{}", word_hash(bytes), bytes.len())
+}
+
+/// FNV-1a's steps over the content taken eight bytes at a time (the last
+/// word padded with zeros): a bench binary built without optimisations is
+/// 70 MB, and byte-wise FNV-1a took most of a second on it.
+fn word_hash(bytes: &[u8]) -> u64 {
+    const OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
+    const PRIME: u64 = 0x0000_0100_0000_01b3;
+    bytes.chunks(8).fold(OFFSET, |h, chunk| {
+        let mut word = [0u8; 8];
+        word[..chunk.len()].copy_from_slice(chunk);
+        (h ^ u64::from_le_bytes(word)).wrapping_mul(PRIME)
+    })
+}
+
+/// Where binary `binary` of bench target `target` is kept under `home`.
+#[must_use]
+pub fn kept_path(home: &Path, target: &str, binary: &str) -> PathBuf {
+    home.join(BINARIES_DIR).join(target).join(binary)
+}
+
+/// Keeps `bytes` (a bench binary of `target`) under `home` unless a copy is
+/// there already, and marks it used now (its modification time, which the
+/// retention rule reads). Returns its name.
+///
+/// # Errors
+///
+/// The I/O error of writing the copy.
+pub fn keep(home: &Path, target: &str, bytes: &[u8]) -> io::Result<String> {
+    let name = binary_name(bytes);
+    let path = kept_path(home, target, &name);
+    let same = fs::metadata(&path).is_ok_and(|m| m.len() == bytes.len() as u64);
+    if same {
+        mark_used(&path);
+    } else {
+        crate::atomic::write_executable(&path, bytes)?;
+    }
+    Ok(name)
+}
+
+/// Sets a kept binary's modification time to now: the retention rule drops
+/// the least recently used first.
+pub fn mark_used(path: &Path) {
+    if let Ok(f) = fs::File::options().append(true).open(path) {
+        let _ = f.set_modified(std::time::SystemTime::now());
+    }
+}
+
+/// One kept binary.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Kept {
+    /// Its bench target.
+    pub target: String,
+    /// Its name ([`BinaryFile::binary`]).
+    pub binary: String,
+    /// Where it is.
+    pub path: PathBuf,
+    /// Its size in bytes.
+    pub bytes: u64,
+    /// When it was last kept or measured.
+    pub used: std::time::SystemTime,
+    /// How many saved folders (`new/` and baselines) name it.
+    pub references: usize,
+}
+
+/// Every binary kept under `home`, most recently used first within each
+/// target, with the number of saved folders that name it.
+#[must_use]
+pub fn kept(home: &Path) -> Vec<Kept> {
+    let refs = references(home);
+    let mut out = Vec::new();
+    let root = home.join(BINARIES_DIR);
+    for target in read_dir_names(&root) {
+        if !is_target_name(&target) {
+            continue;
+        }
+        for binary in read_dir_names(&root.join(&target)) {
+            if !is_binary_name(&binary) {
+                continue;
+            }
+            let path = kept_path(home, &target, &binary);
+            let Ok(meta) = fs::metadata(&path) else {
+                continue;
+            };
+            let key = (target.clone(), binary.clone());
+            out.push(Kept {
+                references: refs.get(&key).copied().unwrap_or(0),
+                used: meta.modified().unwrap_or(std::time::UNIX_EPOCH),
+                bytes: meta.len(),
+                target: target.clone(),
+                binary,
+                path,
+            });
+        }
+    }
+    out.sort_by(|a, b| a.target.cmp(&b.target).then(b.used.cmp(&a.used)));
+    out
+}
+
+fn read_dir_names(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = fs::read_dir(dir)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter_map(|e| e.file_name().into_string().ok())
+        .filter(|n| !n.starts_with('.'))
+        .collect();
+    names.sort_unstable();
+    names
+}
+
+/// How many `binary.json` files under `home` name each (target, binary).
+fn references(home: &Path) -> BTreeMap<(String, String), usize> {
+    let mut refs = BTreeMap::new();
+    let mut stack = vec![(home.to_path_buf(), 0)];
+    while let Some((dir, depth)) = stack.pop() {
+        // Benchmark folders nest by the id's parts; 16 is far deeper than
+        // any id and stops a loop of links.
+        if depth > 16 {
+            continue;
+        }
+        for name in read_dir_names(&dir) {
+            let path = dir.join(&name);
+            if name == "binary.json" {
+                let file = fs::read(&path)
+                    .ok()
+                    .and_then(|b| crate::json::from_slice::<BinaryFile>(&b).ok());
+                if let Some(f) = file {
+                    *refs.entry((f.target, f.binary)).or_insert(0) += 1;
+                }
+            } else if fs::symlink_metadata(&path).is_ok_and(|m| m.is_dir()) {
+                stack.push((path, depth + 1));
+            }
+        }
+    }
+    refs
+}
+
+/// The retention rule: of each target's kept binaries, those no saved
+/// folder names go, and past `keep_per_target` the least recently used go
+/// too (their baselines are then compared by their saved numbers, as on
+/// another machine). `remove` removes one and says whether it did: the
+/// harness's refuses a binary a run is measuring (it holds a lock on it).
+/// Returns what was removed.
+pub fn prune(home: &Path, keep_per_target: usize, remove: &dyn Fn(&Path) -> bool) -> Vec<Kept> {
+    let mut removed = Vec::new();
+    let mut kept_of_target = 0;
+    let mut target = String::new();
+    for k in kept(home) {
+        if k.target != target {
+            target.clone_from(&k.target);
+            kept_of_target = 0;
+        }
+        let wanted = k.references > 0 && kept_of_target < keep_per_target;
+        if !wanted && remove(&k.path) {
+            removed.push(k);
+        } else {
+            kept_of_target += 1;
+        }
+    }
+    removed
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_cannot_leave_the_folder() {
+        assert!(is_binary_name("00ff00ff00ff00ff-123"));
+        assert!(!is_binary_name("../../etc/passwd"));
+        assert!(!is_binary_name("00ff00ff00ff00ff-12/3"));
+        assert!(!is_binary_name("00ff00ff00ff00f-123"));
+        assert!(is_target_name("getting_started"));
+        assert!(!is_target_name(".."));
+        assert!(!is_target_name(""));
+        // One padded word: (offset ^ 0x61) · prime, by hand:
+        // 0xcbf29ce484222325 ^ 0x61 = 0xcbf29ce484222344, times
+        // 0x100000001b3 mod 2^64 = 0xaf63dc4c8601ec8c (FNV-1a of "a").
+        assert_eq!(binary_name(b"a"), "af63dc4c8601ec8c-1");
+        assert_ne!(binary_name(b"ab"), binary_name(b"ba"));
+    }
+
+    fn home(tag: &str) -> PathBuf {
+        let d = std::env::temp_dir().join(format!("yardstick-binary-{tag}-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&d);
+        d
+    }
+
+    fn record(dir: &Path, target: &str, binary: &str) {
+        let f = BinaryFile {
+            version: VERSION,
+            target: target.into(),
+            binary: binary.into(),
+            protocol: 1,
+            measurement: "wall".into(),
+        };
+        crate::atomic::write_file(
+            &dir.join("binary.json"),
+            crate::json::to_string(&f).as_bytes(),
+        )
+        .unwrap();
+    }
+
+    #[test]
+    fn a_binary_is_kept_once_and_pruned_when_no_folder_names_it() {
+        let h = home("prune");
+        let one = keep(&h, "t", b"one").unwrap();
+        assert_eq!(keep(&h, "t", b"one").unwrap(), one, "kept once");
+        let two = keep(&h, "t", b"two!").unwrap();
+        let three = keep(&h, "t", b"three").unwrap();
+        record(&h.join("fib").join("base"), "t", &one);
+        record(&h.join("group").join("f").join("new"), "t", &one);
+        record(&h.join("x").join("base"), "t", &two);
+        let counts: Vec<(String, usize)> = kept(&h)
+            .into_iter()
+            .map(|k| (k.binary, k.references))
+            .collect();
+        assert!(counts.contains(&(one.clone(), 2)), "{counts:?}");
+        assert!(counts.contains(&(three.clone(), 0)), "{counts:?}");
+        // In use (the remover refuses): kept although nothing names it.
+        let removed = prune(&h, 8, &|_| false);
+        assert!(removed.is_empty(), "{removed:?}");
+        let remove = |p: &Path| fs::remove_file(p).is_ok();
+        let removed = prune(&h, 8, &remove);
+        assert_eq!(removed.len(), 1);
+        assert_eq!(removed[0].binary, three);
+        // Past the bound, the least recently used goes even if named.
+        let old = std::time::SystemTime::now() - std::time::Duration::from_secs(60);
+        let f = fs::File::options()
+            .append(true)
+            .open(kept_path(&h, "t", &two))
+            .unwrap();
+        f.set_modified(old).unwrap();
+        let removed = prune(&h, 1, &remove);
+        assert_eq!(removed.len(), 1);
+        assert_eq!(removed[0].binary, two);
+        assert!(kept_path(&h, "t", &one).exists());
+        fs::remove_dir_all(&h).unwrap();
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_kept_binary_is_executable() {
+        use std::os::unix::fs::PermissionsExt;
+        let h = home("exec");
+        let name = keep(&h, "t", b"#!/bin/sh\n").unwrap();
+        let mode = fs::metadata(kept_path(&h, "t", &name))
+            .unwrap()
+            .permissions()
+            .mode();
+        assert_eq!(mode & 0o111, 0o111);
+        fs::remove_dir_all(&h).unwrap();
+    }
+
+    #[test]
+    fn a_file_of_another_version_is_refused() {
+        let f = BinaryFile {
+            version: 2,
+            target: "t".into(),
+            binary: "af63dc4c8601ec8c-1".into(),
+            protocol: 1,
+            measurement: "wall".into(),
+        };
+        assert!(f.clone().checked().unwrap_err().contains("version 2"));
+        assert!(BinaryFile { version: 1, ..f }.checked().is_ok());
+    }
+}

@@ -1,0 +1,312 @@
+//! The default comparison: a run whose baseline kept its bench binary
+//! measures that binary and itself in lock-step. Times come from the
+//! fixture's fake clock (`processes/steady`), so verdicts do not depend on
+//! the machine; a change "compiled in" is a copy of the fixture with a
+//! factor appended to its bytes (see the fixture's `built_in_factor`).
+
+mod common;
+
+use common::{home, Run};
+use std::path::{Path, PathBuf};
+
+const ARGS: &[&str] = &[
+    "--bench",
+    "--color",
+    "never",
+    "--nresamples",
+    "2000",
+    "processes/steady",
+];
+const ENV: &[(&str, &str)] = &[("FIXTURE_PROCESSES", "1")];
+
+/// A copy of the fixture under `dir` named like a cargo bench binary, with
+/// `tail` appended to its bytes.
+fn build(dir: &Path, tail: &[u8]) -> PathBuf {
+    let path = dir.join("fixture-0123456789abcdef");
+    let mut bytes = std::fs::read(env!("CARGO_BIN_EXE_fixture")).unwrap();
+    bytes.extend_from_slice(tail);
+    std::fs::create_dir_all(dir).unwrap();
+    let _ = std::fs::remove_file(&path);
+    std::fs::write(&path, bytes).unwrap();
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    path
+}
+
+fn run_binary(exe: &Path, home: &Path, extra: &[&str]) -> Run {
+    let args: Vec<&str> = ARGS.iter().chain(extra).copied().collect();
+    common::finished(common::command_of(exe, home, &args, ENV))
+}
+
+/// The folder of `processes/steady` under `home`.
+fn folder(home: &Path) -> PathBuf {
+    std::fs::read_dir(home)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| {
+            p.file_name()
+                .unwrap()
+                .to_string_lossy()
+                .starts_with("processes_steady")
+        })
+        .expect("a saved benchmark")
+}
+
+fn kept_binaries(home: &Path) -> Vec<PathBuf> {
+    let dir = home.join(".binaries").join("fixture");
+    let mut v: Vec<PathBuf> = std::fs::read_dir(dir)
+        .map(|d| d.map(|e| e.unwrap().path()).collect())
+        .unwrap_or_default();
+    v.sort();
+    v
+}
+
+const LOCKSTEP_LINE: &str = "Measured in lock-step with the baseline's binary (8 process pairs,";
+
+#[test]
+fn a_change_compiled_in_is_found_in_lock_step_with_the_kept_binary() {
+    let h = home("ls-change");
+    let bins = h.join("bins");
+    let a = build(&bins.join("a"), b"");
+    let first = run_binary(&a, &h, &[]);
+    assert_eq!(first.code, 0, "{}", first.stderr);
+    // The binary is kept once, and the saved folders name it.
+    let kept = kept_binaries(&h);
+    assert_eq!(kept.len(), 1, "{kept:?}");
+    let record = std::fs::read_to_string(folder(&h).join("base").join("binary.json")).unwrap();
+    let name = kept[0].file_name().unwrap().to_string_lossy().into_owned();
+    assert!(
+        record.contains(&format!("\"binary\":\"{name}\"")),
+        "{record}"
+    );
+    assert!(record.contains("\"target\":\"fixture\""), "{record}");
+    // The same build again: no change.
+    let again = run_binary(&a, &h, &[]);
+    assert!(again.stdout.contains(LOCKSTEP_LINE), "{}", again.stdout);
+    assert!(
+        again.stdout.contains("No change in performance detected."),
+        "{}",
+        again.stdout
+    );
+    // A build 10 % slower: found, with the exact ratio of the fake clock.
+    let b = build(&bins.join("b"), b"\nFIXTURE_FACTOR=1.1");
+    let slower = run_binary(&b, &h, &[]);
+    assert_eq!(slower.code, 0, "{}", slower.stderr);
+    assert!(slower.stdout.contains(LOCKSTEP_LINE), "{}", slower.stdout);
+    assert!(
+        slower.stdout.contains("Performance has regressed."),
+        "{}",
+        slower.stdout
+    );
+    assert!(slower.stdout.contains("+10.000%"), "{}", slower.stdout);
+    assert_eq!(kept_binaries(&h).len(), 2);
+    let _ = std::fs::remove_dir_all(&h);
+}
+
+#[test]
+fn a_change_from_the_environment_compares_equal_by_construction() {
+    // Both sides run with this run's environment: FIXTURE_SLOWER slows the
+    // baseline's binary as much as this one. `--baseline-binary ignore`
+    // compares with the saved numbers, which see it.
+    let h = home("ls-env");
+    let a = build(&h.join("bins"), b"");
+    assert_eq!(run_binary(&a, &h, &[]).code, 0);
+    let env = [("FIXTURE_PROCESSES", "1"), ("FIXTURE_SLOWER", "1.1")];
+    let run = |extra: &[&str]| {
+        let args: Vec<&str> = ARGS.iter().chain(extra).copied().collect();
+        let r = common::finished(common::command_of(&a, &h, &args, &env));
+        format!("{}{}", r.stdout, r.stderr)
+    };
+    // `--baseline base` compares without saving over it.
+    let same = run(&["--baseline", "base"]);
+    assert!(same.contains(LOCKSTEP_LINE), "{same}");
+    assert!(
+        same.contains("No change in performance detected."),
+        "{same}"
+    );
+    let saved = run(&["--baseline", "base", "--baseline-binary", "ignore"]);
+    assert!(!saved.contains(LOCKSTEP_LINE), "{saved}");
+    assert!(saved.contains("Performance has regressed."), "{saved}");
+    let _ = std::fs::remove_dir_all(&h);
+}
+
+/// Runs `a` once, spoils its kept binary with `spoil`, runs again: the
+/// second run falls back with one line containing `why`, and succeeds.
+fn falls_back(tag: &str, spoil: impl Fn(&Path, &Path), why: &str) {
+    let h = home(tag);
+    let a = build(&h.join("a"), b"");
+    assert_eq!(run_binary(&a, &h, &[]).code, 0);
+    let kept = kept_binaries(&h).pop().expect("a kept binary");
+    spoil(&kept, &folder(&h));
+    // Another build (the same code, other bytes): the kept one is A's alone.
+    let b = build(&h.join("b"), b"\nFIXTURE_FACTOR=1");
+    let r = run_binary(&b, &h, &[]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(!r.stdout.contains(LOCKSTEP_LINE), "{}", r.stdout);
+    let line = "comparing with the baseline's saved numbers, not in lock-step: ";
+    assert!(r.stderr.contains(line), "{}", r.stderr);
+    assert!(r.stderr.contains(why), "{}", r.stderr);
+    assert_eq!(r.stderr.matches(line).count(), 1, "{}", r.stderr);
+    assert!(
+        r.stdout.contains("No change in performance detected."),
+        "{}",
+        r.stdout
+    );
+    let _ = std::fs::remove_dir_all(&h);
+}
+
+/// The name a kept binary gets: FNV-1a's steps over 8-byte words, the
+/// last padded with zeros, then `-<size>` (written here again from the
+/// format's description, as a check of the harness's).
+fn kept_name(bytes: &[u8]) -> String {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for chunk in bytes.chunks(8) {
+        let mut w = [0u8; 8];
+        w[..chunk.len()].copy_from_slice(chunk);
+        h = (h ^ u64::from_le_bytes(w)).wrapping_mul(0x100_0000_01b3);
+    }
+    format!("{h:016x}-{}", bytes.len())
+}
+
+/// Puts `bytes` in the home as a kept binary under its right name and
+/// points the baseline at it.
+fn plant(kept: &Path, dir: &Path, bytes: &[u8]) {
+    let name = kept_name(bytes);
+    let path = kept.with_file_name(&name);
+    std::fs::write(&path, bytes).unwrap();
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    let record = dir.join("base").join("binary.json");
+    let text = std::fs::read_to_string(&record).unwrap();
+    let old = kept.file_name().unwrap().to_string_lossy().into_owned();
+    std::fs::write(&record, text.replace(&old, &name)).unwrap();
+}
+
+#[test]
+fn the_harness_names_a_kept_binary_as_the_format_says() {
+    let h = home("ls-name");
+    let a = build(&h.join("a"), b"");
+    assert_eq!(run_binary(&a, &h, &[]).code, 0);
+    let kept = kept_binaries(&h).pop().unwrap();
+    let bytes = std::fs::read(&kept).unwrap();
+    assert_eq!(
+        kept.file_name().unwrap().to_string_lossy(),
+        kept_name(&bytes)
+    );
+    let _ = std::fs::remove_dir_all(&h);
+}
+
+#[test]
+fn a_corrupt_baseline_binary_falls_back_naming_the_cause() {
+    falls_back(
+        "ls-corrupt",
+        |bin, _| {
+            let mut bytes = std::fs::read(bin).unwrap();
+            let middle = bytes.len() / 2;
+            bytes[middle] ^= 0xff;
+            std::fs::write(bin, bytes).unwrap();
+        },
+        "the baseline's binary changed since it was kept (truncated or overwritten)",
+    );
+}
+
+#[test]
+fn a_truncated_baseline_binary_falls_back_naming_the_cause() {
+    falls_back(
+        "ls-truncated",
+        |bin, _| {
+            let bytes = std::fs::read(bin).unwrap();
+            std::fs::write(bin, &bytes[..bytes.len() / 2]).unwrap();
+        },
+        "the baseline's binary changed since it was kept (truncated or overwritten)",
+    );
+}
+
+#[test]
+fn a_baseline_binary_of_another_architecture_falls_back_naming_the_cause() {
+    falls_back(
+        "ls-arch",
+        |bin, dir| {
+            // ELF's e_machine (offset 18, little-endian): AArch64 is 183.
+            let mut bytes = std::fs::read(bin).unwrap();
+            bytes[18] = 183;
+            bytes[19] = 0;
+            plant(bin, dir, &bytes);
+        },
+        "the baseline's binary does not run here",
+    );
+}
+
+#[test]
+fn a_missing_baseline_binary_falls_back_naming_the_cause() {
+    falls_back(
+        "ls-missing",
+        |bin, _| std::fs::remove_file(bin).unwrap(),
+        "the baseline's binary is gone",
+    );
+}
+
+#[test]
+fn a_baseline_binary_of_another_protocol_falls_back_naming_the_cause() {
+    falls_back(
+        "ls-protocol",
+        |_, dir| {
+            let path = dir.join("base").join("binary.json");
+            let text = std::fs::read_to_string(&path).unwrap();
+            std::fs::write(&path, text.replace("\"protocol\":1", "\"protocol\":99")).unwrap();
+        },
+        "built with another yardstick (worker protocol 99, this one 1)",
+    );
+}
+
+#[cfg(unix)]
+#[test]
+fn a_baseline_binary_that_exits_at_once_fails_only_that_comparison() {
+    falls_back(
+        "ls-exits",
+        |bin, dir| {
+            plant(
+                bin,
+                dir,
+                b"#!/bin/sh\necho 'thread main panicked' >&2\nexit 101\n",
+            )
+        },
+        "the baseline's binary does not run here",
+    );
+}
+
+#[test]
+fn an_id_of_another_bench_target_is_neither_compared_nor_saved_over() {
+    let h = home("ls-foreign");
+    let a = build(&h.join("a"), b"");
+    assert_eq!(run_binary(&a, &h, &[]).code, 0);
+    let saved = std::fs::read(folder(&h).join("base").join("sample.json")).unwrap();
+    // The same benchmark id in a bench target named `other`.
+    let other = h.join("o").join("other-0123456789abcdef");
+    std::fs::create_dir_all(other.parent().unwrap()).unwrap();
+    std::fs::copy(&a, &other).unwrap();
+    let r = run_binary(&other, &h, &[]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(
+        r.stderr
+            .contains("processes/steady: bench target fixture has a benchmark of the same id"),
+        "{}",
+        r.stderr
+    );
+    assert!(r
+        .stderr
+        .contains("this one (bench target other) is measured but neither compared"));
+    assert!(!r.stdout.contains("change:"), "{}", r.stdout);
+    assert_eq!(
+        std::fs::read(folder(&h).join("base").join("sample.json")).unwrap(),
+        saved,
+        "the other target's baseline is untouched"
+    );
+    let _ = std::fs::remove_dir_all(&h);
+}

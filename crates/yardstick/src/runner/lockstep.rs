@@ -1,0 +1,217 @@
+//! The comparison with the baseline's own binary: when the baseline was
+//! saved with the bench binary that measured it, that binary and this one
+//! run as worker pairs and the benchmark is measured in lock-step
+//! (`worker::lockstep`), so that the machine's drift between the runs,
+//! which no cross-run rule can tell from a change on a shared machine,
+//! cancels. This run's samples are then its own side's rounds.
+//!
+//! Both binaries run with this run's arguments, environment and working
+//! directory: what a benchmark reads from outside its binary (a variable,
+//! a data file) is the same on both sides, so a change made there compares
+//! equal by construction.
+
+use std::collections::{BTreeSet, HashMap};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::Mutex;
+use std::time::Duration;
+
+use yardstick_format::binary::BinaryFile;
+use yardstick_stats::paired::RatioInterval;
+
+use crate::analysis::{Lockstep, Samples};
+use crate::config::{ActualSamplingMode, BenchmarkConfig};
+use crate::store::BenchmarkDir;
+use crate::worker::lockstep::{self, Engine, Measured, Settings};
+
+/// Worker pairs per benchmark: Student's t with 7 degrees of freedom.
+const PAIRS: usize = 8;
+
+/// One side's share of a round.
+const ROUND: Duration = Duration::from_millis(2);
+
+/// The rounds' time per benchmark (with spawns and warm-ups, about 0.8 s
+/// a benchmark: under an eighth of Criterion.rs's 3 s warm-up and 5 s of
+/// measurement).
+const BUDGET: Duration = Duration::from_millis(600);
+
+/// What the comparison with the baseline's binary found.
+#[derive(Debug, Clone)]
+pub(crate) struct Compared {
+    /// B/A: this run's time over the baseline binary's.
+    pub interval: RatioInterval,
+    /// Its p-value for "B/A = 1".
+    pub p_value: f64,
+    /// Worker pairs and rounds.
+    pub how: Lockstep,
+}
+
+/// Why a benchmark was not measured in lock-step: said as one line.
+pub(crate) type Fallback = String;
+
+/// A baseline binary in use this run: its engine and its benchmarks.
+struct Binary {
+    path: PathBuf,
+    ids: BTreeSet<String>,
+    engine: Engine<'static>,
+}
+
+/// The baseline binaries of this run by path, and why those that cannot be
+/// used cannot. The engines' workers walk the benchmarks in step with this
+/// process, so they are the process's, as the sampling pool is.
+static BINARIES: Mutex<Option<HashMap<PathBuf, Result<Binary, String>>>> = Mutex::new(None);
+
+/// This binary or the baseline's, with this run's arguments.
+fn command(exe: &Path, pair: usize) -> Command {
+    let mut c = Command::new(exe);
+    c.args(std::env::args_os().skip(1))
+        .env("YARDSTICK_WORKER_INDEX", pair.to_string());
+    c
+}
+
+fn settings(config: &BenchmarkConfig) -> Settings {
+    Settings {
+        pairs: PAIRS,
+        round: ROUND,
+        budget: BUDGET,
+        min_blocks: 3,
+        confidence: config.confidence_level,
+        seed: u64::from(std::process::id()),
+        // As the sampling workers' watchdog.
+        hang_limit: config.timeout.saturating_mul(3) + Duration::from_secs(2),
+        memory_budget: lockstep::DEFAULT_MEMORY_BUDGET,
+    }
+}
+
+/// Starts using the baseline binary at `path`: lists its benchmarks (which
+/// also shows that it starts and speaks this protocol) and makes its
+/// engine.
+fn open(
+    home: &Path,
+    path: &Path,
+    measurement: &str,
+    config: &BenchmarkConfig,
+) -> Result<Binary, String> {
+    if !crate::store::binaries::hold(path) {
+        return Err(
+            "the baseline's binary is gone (cleaned up, or another target directory)".into(),
+        );
+    }
+    // Its name is its content's: a file truncated or overwritten since it
+    // was kept is not the binary that measured the baseline.
+    let bytes =
+        std::fs::read(path).map_err(|e| format!("the baseline's binary cannot be read ({e})"))?;
+    let name = path.file_name().map(|n| n.to_string_lossy().into_owned());
+    if name.as_deref() != Some(yardstick_format::binary::binary_name(&bytes).as_str()) {
+        return Err(
+            "the baseline's binary changed since it was kept (truncated or overwritten)".into(),
+        );
+    }
+    drop(bytes);
+    // This side runs from its own kept copy: a program's path is on its
+    // stack, so paths of different lengths shift every stack address and
+    // alignment, and with them the time of stack-heavy code (a routine
+    // dropping large values read 5 % slower from the longer path, on the
+    // same bytes). Kept copies' paths differ only in their hash.
+    let exe = match crate::store::binaries::this_record(home, measurement) {
+        Some(record) => crate::store::binaries::path_of(home, &record),
+        None => std::env::current_exe().map_err(|e| format!("cannot find this executable: {e}"))?,
+    };
+    let a: &'static (dyn Fn(usize) -> Command + Sync) = {
+        let path = path.to_path_buf();
+        Box::leak(Box::new(move |k| command(&path, k)))
+    };
+    let b: &'static (dyn Fn(usize) -> Command + Sync) =
+        Box::leak(Box::new(move |k| command(&exe, k)));
+    let ids =
+        lockstep::list(a).map_err(|e| format!("the baseline's binary does not run here: {e}"))?;
+    Ok(Binary {
+        path: path.to_path_buf(),
+        ids: ids.into_iter().collect(),
+        engine: Engine::new(a, b, settings(config)),
+    })
+}
+
+/// Measures benchmark `id` in lock-step with the binary `record` names.
+/// `Err` says in one line why not, and the caller compares with the saved
+/// numbers instead.
+pub(crate) fn measure(
+    home: &Path,
+    record: &BinaryFile,
+    id: &str,
+    measurement: &str,
+    config: &BenchmarkConfig,
+) -> Result<(Samples, Compared), Fallback> {
+    let path = crate::store::binaries::path_of(home, record);
+    let mut guard = BINARIES.lock().unwrap_or_else(|e| e.into_inner());
+    let binaries = guard.get_or_insert_with(HashMap::new);
+    let binary = binaries
+        .entry(path.clone())
+        .or_insert_with(|| open(home, &path, measurement, config))
+        .as_mut()
+        .map_err(|e| e.clone())?;
+    debug_assert_eq!(binary.path, path);
+    if !binary.ids.contains(id) {
+        return Err("the baseline's binary has no benchmark of this id".into());
+    }
+    let m = binary
+        .engine
+        .measure(id)
+        .map_err(|e| format!("the lock-step comparison failed ({e})"))?;
+    let (interval, p_value) = m
+        .interval_and_p(config.confidence_level)
+        .ok_or("the lock-step rounds gave no interval")?;
+    let info = Compared {
+        interval,
+        p_value,
+        how: Lockstep {
+            pairs: m.pairs(),
+            rounds: m.a.len(),
+        },
+    };
+    Ok((this_side(&m), info))
+}
+
+/// This run's side of the rounds as its samples: one flat sample per
+/// round, its worker pair as its process.
+fn this_side(m: &Measured) -> Samples {
+    let n = m.iters as f64;
+    Samples {
+        mode: ActualSamplingMode::Flat,
+        iters: vec![n; m.b.len()],
+        values: m.b.iter().map(|t| t * n).collect(),
+        processes: Some(m.pair.iter().map(|&k| k as u32).collect()),
+    }
+}
+
+/// Says why a saved baseline's binary cannot be compared with, before any
+/// worker starts: `None` when it can be.
+pub(crate) fn unusable(record: &BinaryFile, measurement: &str) -> Option<Fallback> {
+    if record.protocol != yardstick_format::worker::PROTOCOL_VERSION {
+        return Some(format!(
+            "the baseline's binary was built with another yardstick (worker protocol {}, this one {})",
+            record.protocol,
+            yardstick_format::worker::PROTOCOL_VERSION
+        ));
+    }
+    if !record.measurement.is_empty() && record.measurement != measurement {
+        return Some(format!(
+            "the baseline's binary measures {}, this one {measurement}",
+            record.measurement
+        ));
+    }
+    None
+}
+
+/// Whether `dir`'s baseline `name` can be measured in lock-step, and with
+/// which binary.
+pub(crate) fn baseline_binary(dir: &BenchmarkDir, name: &str) -> Result<BinaryFile, Fallback> {
+    match dir.load_binary(name) {
+        Ok(Some(record)) => Ok(record),
+        Ok(None) => Err(
+            "the baseline was saved without its binary (by Criterion.rs or an earlier yardstick)"
+                .into(),
+        ),
+        Err(e) => Err(format!("its binary.json is unreadable ({e})")),
+    }
+}
