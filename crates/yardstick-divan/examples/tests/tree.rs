@@ -98,6 +98,37 @@ fn the_tree_lists_every_benchmark_in_divans_order() {
     assert!(out.contains("item/s"), "{out}");
 }
 
+/// divan 0.1.21 writes `Timer precision: 20 ns` to stderr before the tree
+/// when it measures, and not in a test run, a listing or when no benchmark
+/// passes the filter.
+#[test]
+fn the_timer_precision_comes_first_as_in_divan() {
+    let h = home("precision");
+    let (out, err, ok) = run(
+        &h,
+        &[
+            "--bench",
+            "--sample-count",
+            "2",
+            "--discard-baseline",
+            "plain",
+        ],
+    );
+    assert!(ok, "{err}");
+    let first = err.lines().next().unwrap_or("");
+    let figure = first.strip_prefix("Timer precision: ").expect(&err);
+    let (number, unit) = figure.split_once(' ').expect(figure);
+    assert!(number.parse::<f64>().is_ok_and(|n| n > 0.0), "{first}");
+    assert!(["ps", "ns", "µs", "ms"].contains(&unit), "{first}");
+    assert_eq!(err.matches("Timer precision").count(), 1, "{err}");
+    assert!(out.starts_with("tree_fixture"), "{out}");
+    for quiet in [&[][..], &["--list"], &["--bench", "no_such_benchmark"]] {
+        let (_, err, ok) = run(&h, quiet);
+        assert!(ok, "{err}");
+        assert!(!err.contains("Timer precision"), "{quiet:?}: {err}");
+    }
+}
+
 /// The `--list` outlines below are what divan 0.1.21 prints for the same
 /// file.
 #[test]
