@@ -469,7 +469,7 @@ fn walk(dir: &Path) -> Vec<std::path::PathBuf> {
 
 /// Every syntax form of the attribute registers under divan's names, in
 /// divan's order: the outline is the one divan 0.1.21 prints for the same
-/// file.
+/// file (`python3 compare/divan_macros.py` compares the two).
 #[test]
 fn every_syntax_form_registers_under_divans_names() {
     let out = Command::new(env!("CARGO_BIN_EXE_syntax_fixture"))
@@ -484,10 +484,19 @@ fn every_syntax_form_registers_under_divans_names() {
 ├─ args_display
 ├─ args_iterator
 ├─ args_with_pattern
+├─ c_abi
 ├─ concat
 ├─ ignore_by_expression
+├─ macro_bencher
+├─ macro_ignored                                                      (ignored)
+├─ macro_private
+├─ macro_public
+├─ macro_typed
 ├─ option_expressions
 ├─ type
+├─ const_block
+│  ├─ 1
+│  ╰─ 5
 ├─ const_expressions
 │  ├─ 3
 │  ├─ 6
@@ -495,6 +504,9 @@ fn every_syntax_form_registers_under_divans_names() {
 ├─ group
 │  ╰─ inside
 ├─ lifetimes_and_where
+│  ├─ u8
+│  ╰─ u16
+├─ macro_types
 │  ├─ u8
 │  ╰─ u16
 ╰─ nested_types
