@@ -240,6 +240,20 @@ macro_rules! binary_benchmark_group {
              or `benchmark = |\"my-exe\", group: &mut BinaryBenchmarkGroup| ..`"
         );
     };
+    // iai-callgrind matches the word `BinaryBenchmarkGroup` itself, so its
+    // users need not import the type: these two arms name it for them.
+    (@opts $name:ident [$($o:tt)*]
+        benchmark = |$cmd:literal, $group:ident : &mut BinaryBenchmarkGroup| $body:expr $(;)?) => {
+        $crate::binary_benchmark_group!(
+            @emit $name [$($o)*] [$cmd] $group [$crate::BinaryBenchmarkGroup] $body
+        );
+    };
+    (@opts $name:ident [$($o:tt)*]
+        benchmark = |$group:ident : &mut BinaryBenchmarkGroup| $body:expr $(;)?) => {
+        $crate::binary_benchmark_group!(
+            @emit $name [$($o)*] [] $group [$crate::BinaryBenchmarkGroup] $body
+        );
+    };
     (@opts $name:ident [$($o:tt)*]
         benchmark = |$cmd:literal, $group:ident : &mut $group_ty:ty| $body:expr $(;)?) => {
         $crate::binary_benchmark_group!(@emit $name [$($o)*] [$cmd] $group [$group_ty] $body);
