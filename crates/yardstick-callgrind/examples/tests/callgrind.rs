@@ -129,7 +129,7 @@ fn the_same_benchmark_twice_gives_identical_counts() {
         );
     }
     // The files callgrind_annotate reads are kept beside each other.
-    let dir = h.join("yardstick-callgrind-examples/cg-lib/sums/bench_sum.small");
+    let dir = h.join("yardstick-callgrind-examples/cg_lib/sums/bench_sum.small");
     assert!(dir.join("callgrind.bench_sum.small.out").is_file());
     assert!(dir.join("callgrind.bench_sum.small.out.old").is_file());
     assert!(dir.join("callgrind.bench_sum.small.log").is_file());
@@ -267,7 +267,7 @@ fn baselines_are_saved_and_compared() {
     assert_eq!(triples.len(), 1, "{triples:?}");
     assert!(h
         .join(&triples[0])
-        .join("yardstick-callgrind-examples/cg-lib/sums/bench_sum.small")
+        .join("yardstick-callgrind-examples/cg_lib/sums/bench_sum.small")
         .is_dir());
     // Without the cache simulation only instructions are counted.
     let nosim = run(LIB, &h, &["small", "--callgrind-args=--cache-sim=no"], &[]);
@@ -588,7 +588,7 @@ fn massif_records_the_peak_heap_of_a_known_block() {
     let out = Path::new(massif["out_file"].as_str().expect("an out file"));
     assert_eq!(
         out,
-        h.join("yardstick-callgrind-examples/cg-lib/heap/bench_block.kib_256")
+        h.join("yardstick-callgrind-examples/cg_lib/heap/bench_block.kib_256")
             .join("massif.bench_block.kib_256.out")
     );
     assert!(Path::new(massif["log_file"].as_str().unwrap()).is_file());
