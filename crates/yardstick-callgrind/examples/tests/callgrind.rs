@@ -388,6 +388,18 @@ fn without_bench_each_benchmark_runs_once_natively() {
     let (out, err) = text(&o);
     assert!(o.status.success(), "{out}\n{err}");
     assert_eq!(out.matches("Success").count(), 12, "{out}");
+    // `cargo bench -- --test` runs `<bench> --test --bench`: natively too,
+    // so not even a missing Valgrind is noticed.
+    let o = Command::new(LIB)
+        .args(["--test", "--bench"])
+        .env_remove("CG_WORK")
+        .env("YARDSTICK_CALLGRIND_VALGRIND", "/nonexistent/valgrind")
+        .output()
+        .unwrap();
+    let (out, err) = text(&o);
+    assert!(o.status.success(), "{out}\n{err}");
+    assert_eq!(out.matches("Success").count(), 12, "{out}");
+    assert!(!out.contains("Instructions:"), "{out}");
     let list = Command::new(LIB).arg("--list").output().unwrap();
     assert_eq!(
         String::from_utf8_lossy(&list.stdout),
