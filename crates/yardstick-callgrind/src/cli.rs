@@ -145,6 +145,7 @@ Every option also reads YARDSTICK_CALLGRIND_<OPTION>, else iai-callgrind's IAI_C
   --color=WHEN                auto | always | never
   -j, --jobs=N                benchmarks measured at once (default: the cores; counts do not change)
   --bench                     measure (cargo bench passes it); without it each benchmark runs once
+  --test                      each benchmark once, natively, even with --bench (cargo bench -- --test)
   -h, --help                  this text
 
 Exit status: 0 ok, 1 a benchmark or tool failed (or Valgrind is missing), 2 bad usage, 3 a regression.
@@ -181,6 +182,7 @@ pub fn parse(
 ) -> Result<Parsed, UsageError> {
     let mut o = Options::default();
     apply_env(&mut o, &env)?;
+    let mut test = false;
     let mut parser = lexopt::Parser::from_args(args);
     use lexopt::prelude::*;
     loop {
@@ -196,7 +198,9 @@ pub fn parse(
         match arg {
             Short('h') | Long("help") => return Ok(Parsed::Help),
             Long("bench") => o.bench = true,
-            Long("test") => o.bench = false,
+            // `cargo bench -- --test` puts `--bench` after it: `--test`
+            // wins wherever it is, as in `cargo test --benches`.
+            Long("test") => test = true,
             Long("list") => o.list = true,
             Long("exact") => o.exact = true,
             Long("save-baseline") => {
@@ -261,6 +265,9 @@ pub fn parse(
                 )))
             }
         }
+    }
+    if test {
+        o.bench = false;
     }
     if o.load_baseline.is_some() && o.baseline.is_none() {
         return Err(UsageError(
@@ -449,6 +456,15 @@ mod tests {
             Parsed::Run(o) => Ok(*o),
             Parsed::Help => panic!("help"),
         }
+    }
+
+    /// `cargo bench -- --test` runs `<bench> --test --bench`: each
+    /// benchmark once, natively, as `cargo test --benches` does.
+    #[test]
+    fn test_wins_over_bench_in_any_order() {
+        assert!(!run(&["--test", "--bench"], &[]).unwrap().bench);
+        assert!(!run(&["--bench", "--test"], &[]).unwrap().bench);
+        assert!(run(&["--bench"], &[]).unwrap().bench);
     }
 
     #[test]

@@ -240,6 +240,26 @@ macro_rules! binary_benchmark_group {
              or `benchmark = |\"my-exe\", group: &mut BinaryBenchmarkGroup| ..`"
         );
     };
+    // iai-callgrind matches the word `BinaryBenchmarkGroup` itself, so its
+    // users need not import the type. A glob import provides it where the
+    // user has not imported it, and yields to the user's import where
+    // there is one (which stays used, as before).
+    (@opts $name:ident [$($o:tt)*]
+        benchmark = |$cmd:literal, $group:ident : &mut BinaryBenchmarkGroup| $body:expr $(;)?) => {
+        #[allow(unused_imports)]
+        use $crate::__private::binary_group_type::*;
+        $crate::binary_benchmark_group!(
+            @emit $name [$($o)*] [$cmd] $group [BinaryBenchmarkGroup] $body
+        );
+    };
+    (@opts $name:ident [$($o:tt)*]
+        benchmark = |$group:ident : &mut BinaryBenchmarkGroup| $body:expr $(;)?) => {
+        #[allow(unused_imports)]
+        use $crate::__private::binary_group_type::*;
+        $crate::binary_benchmark_group!(
+            @emit $name [$($o)*] [] $group [BinaryBenchmarkGroup] $body
+        );
+    };
     (@opts $name:ident [$($o:tt)*]
         benchmark = |$cmd:literal, $group:ident : &mut $group_ty:ty| $body:expr $(;)?) => {
         $crate::binary_benchmark_group!(@emit $name [$($o)*] [$cmd] $group [$group_ty] $body);

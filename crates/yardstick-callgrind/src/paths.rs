@@ -2,7 +2,7 @@
 //! names of Valgrind's files in it (iai-callgrind's scheme).
 //!
 //! ```text
-//! <home>/[<target triple>/]<package>/<bench file>/<group>/<function>.<id>/
+//! <home>/[<target triple>/]<package>/<module path>/<group>/<function>.<id>/
 //!     callgrind.<function>.<id>.out            this run
 //!     callgrind.<function>.<id>.out.old        the run before
 //!     callgrind.<function>.<id>.out.base@NAME  baseline NAME
@@ -67,6 +67,14 @@ pub fn sanitize(part: &str) -> String {
     }
 }
 
+/// The folders of `main!`'s module path (`ec_iai`, or `ec_iai/inner` for a
+/// `main!` in a module), as iai-callgrind names them: the bench target's
+/// crate name, so `benches/ec-iai.rs` saves under `ec_iai`. Results saved
+/// by iai-callgrind are then found, and compared with, after the switch.
+pub fn module_dir(module: &str) -> PathBuf {
+    module.split("::").map(sanitize).collect()
+}
+
 /// The files of one tool for one benchmark.
 #[derive(Debug, Clone)]
 pub struct ToolFiles {
@@ -125,6 +133,15 @@ impl ToolFiles {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// iai-callgrind's folders: the crate name of the bench target (a
+    /// hyphen in the file name is an underscore there), one folder per
+    /// module.
+    #[test]
+    fn results_folder_is_the_module_path() {
+        assert_eq!(module_dir("ec_iai"), Path::new("ec_iai"));
+        assert_eq!(module_dir("ec_iai::inner"), Path::new("ec_iai/inner"));
+    }
 
     #[test]
     fn ids_cannot_leave_their_folder() {

@@ -53,6 +53,14 @@ pub fn into_config(config: impl Into<LibraryBenchmarkConfig>) -> LibraryBenchmar
 
 pub use yardstick_callgrind_macros::__dependency_name;
 
+/// The type name `binary_benchmark_group!` brings into the user's module by
+/// a glob import: iai-callgrind's users write `&mut BinaryBenchmarkGroup`
+/// without importing it, and those who import it keep their import used
+/// (an explicit import shadows a glob one).
+pub mod binary_group_type {
+    pub use crate::binary::BinaryBenchmarkGroup;
+}
+
 /// Calls a function with the elements of a tuple as its arguments.
 pub trait Spread<Args, R> {
     /// Calls `self(args.0, args.1, …)`.

@@ -250,7 +250,7 @@ fn quote(s: &str) -> String {
     }
 }
 
-/// `<home>/[<triple>/]<package>/<bench file>`.
+/// `<home>/[<triple>/]<package>/<module path>`.
 fn base_dir(context: &Context, opts: &Options, exe: Option<&Path>) -> PathBuf {
     let name = crate::paths::home_name(context.dependency);
     let manifest = Path::new(context.manifest_dir);
@@ -258,12 +258,8 @@ fn base_dir(context: &Context, opts: &Options, exe: Option<&Path>) -> PathBuf {
     if opts.separate_targets {
         home.push(env!("YARDSTICK_CALLGRIND_TARGET"));
     }
-    let file = Path::new(context.file).file_stem().map_or_else(
-        || context.module.to_owned(),
-        |s| s.to_string_lossy().into_owned(),
-    );
     home.join(crate::paths::sanitize(context.package))
-        .join(crate::paths::sanitize(&file))
+        .join(crate::paths::module_dir(context.module))
 }
 
 fn run_child(spec: &str, groups: &[LibraryBenchmarkGroup]) -> i32 {

@@ -2,7 +2,7 @@
 //! generic parameters, parameters) or a module's name and body. Everything
 //! else is passed through untouched.
 
-use crate::tokens::{error, error_over, is_punct, split_commas, Angles};
+use crate::tokens::{error, error_over, flat, is_punct, split_commas, Angles};
 use proc_macro::{Delimiter, Group, Ident, Span, TokenStream, TokenTree};
 
 /// An outer attribute `#[...]`: where it starts in the item's tokens.
@@ -18,6 +18,9 @@ pub(crate) struct Item {
     attrs: Vec<Attribute>,
     /// Where the item proper starts (after its attributes).
     body: usize,
+    /// The item proper with its invisible groups opened (a visibility or a
+    /// return type from a `macro_rules!` fragment), to read its header.
+    header: Vec<TokenTree>,
 }
 
 /// A generic parameter's kind, with its name's span.
@@ -35,6 +38,15 @@ pub(crate) struct Function {
     pub inputs: Vec<Vec<TokenTree>>,
     /// The span of the parenthesised parameter list.
     pub inputs_span: Span,
+    /// Whether it is an `extern "ABI" fn`, which is no Rust closure.
+    pub extern_abi: bool,
+}
+
+impl Function {
+    /// Whether the first parameter is divan's `Bencher`.
+    pub(crate) fn takes_bencher(&self) -> bool {
+        self.inputs.first().is_some_and(|a| is_bencher(a))
+    }
 }
 
 impl Item {
@@ -46,7 +58,8 @@ impl Item {
             let Some(TokenTree::Group(g)) = tokens.get(i + 1) else {
                 break;
             };
-            let inner: Vec<TokenTree> = g.stream().into_iter().collect();
+            // `#[$m]` with `$m:meta` holds an invisible group.
+            let inner = flat(g.stream());
             let single =
                 matches!(inner.first(), Some(TokenTree::Ident(_))) && !is_punct(inner.get(1), ':');
             attrs.push(Attribute {
@@ -56,6 +69,7 @@ impl Item {
             i += 2;
         }
         Item {
+            header: flat(tokens[i..].iter().cloned()),
             tokens,
             attrs,
             body: i,
@@ -92,12 +106,12 @@ impl Item {
         out
     }
 
-    /// Where the keyword `word` (`fn`, `mod`) is: after the visibility
-    /// (`pub(crate)`) and qualifiers (`const`, `extern "C"`), before
-    /// anything else.
+    /// Where the keyword `word` (`fn`, `mod`) is in the header: after the
+    /// visibility (`pub(crate)`) and qualifiers (`const`, `extern "C"`),
+    /// before anything else.
     fn keyword(&self, word: &str) -> Option<usize> {
-        for i in self.body..self.tokens.len() {
-            match &self.tokens[i] {
+        for i in 0..self.header.len() {
+            match &self.header[i] {
                 TokenTree::Ident(id) if id.to_string() == word => return Some(i),
                 TokenTree::Ident(_) | TokenTree::Literal(_) => {}
                 TokenTree::Group(g) if g.delimiter() == Delimiter::Parenthesis => {}
@@ -115,29 +129,37 @@ impl Item {
                 "#[divan::bench] applies to a function",
             )
         };
+        let h = &self.header;
         let at = self.keyword("fn").ok_or_else(not_fn)?;
-        let Some(TokenTree::Ident(name)) = self.tokens.get(at + 1) else {
+        let Some(TokenTree::Ident(name)) = h.get(at + 1) else {
             return Err(not_fn());
         };
         let mut i = at + 2;
         let mut generics = Vec::new();
-        if is_punct(self.tokens.get(i), '<') {
-            let end = closing_angle(&self.tokens, i).ok_or_else(not_fn)?;
-            generics = split_commas(&self.tokens[i + 1..end], Angles::Type)
+        if is_punct(h.get(i), '<') {
+            let end = closing_angle(h, i).ok_or_else(not_fn)?;
+            generics = split_commas(&h[i + 1..end], Angles::Type)
                 .iter()
                 .map(|p| generic(p))
                 .collect();
             i = end + 1;
         }
-        let Some(TokenTree::Group(params)) = self.tokens.get(i) else {
+        let Some(TokenTree::Group(params)) = h.get(i) else {
             return Err(not_fn());
         };
-        let inner: Vec<TokenTree> = params.stream().into_iter().collect();
+        let inner = flat(params.stream());
         Ok(Function {
             name: name.clone(),
             generics,
-            inputs: split_commas(&inner, Angles::Type),
+            // Each parameter read through its fragments (`n: $t`).
+            inputs: split_commas(&inner, Angles::Type)
+                .into_iter()
+                .map(flat)
+                .collect(),
             inputs_span: params.span(),
+            extern_abi: h[..at]
+                .iter()
+                .any(|t| matches!(t, TokenTree::Ident(i) if i.to_string() == "extern")),
         })
     }
 
@@ -151,7 +173,7 @@ impl Item {
         let at = self
             .keyword("mod")
             .ok_or_else(|| error_over(rest, "#[divan::bench_group] applies to a module"))?;
-        let Some(TokenTree::Ident(name)) = self.tokens.get(at + 1) else {
+        let Some(TokenTree::Ident(name)) = self.header.get(at + 1) else {
             return Err(error_over(
                 rest,
                 "#[divan::bench_group] applies to a module",

@@ -6,9 +6,9 @@ mod item;
 mod options;
 mod tokens;
 
-use item::{is_bencher, Function, Generic, Item};
-use options::Options;
-use tokens::{braced, comma_list, error, fill, ident, string, usize_suffixed};
+use item::{Function, Generic, Item};
+use options::{Options, Target};
+use tokens::{braced, comma_list, error, fill, ident, single, string, usize_suffixed};
 
 /// `#[bench]`: registers a function as a benchmark. See `yardstick_divan::bench`.
 #[proc_macro_attribute]
@@ -33,20 +33,8 @@ pub fn bench_group(attr: TokenStream, item: TokenStream) -> TokenStream {
 }
 
 fn group(attr: TokenStream, item: &Item) -> Result<TokenStream, TokenStream> {
-    let options = Options::parse(attr)?;
+    let options = Options::parse(attr, Target::Group)?;
     let name = item.module_with(TokenStream::new())?.0;
-    for (what, present) in [
-        ("args", options.args.is_some()),
-        ("consts", options.consts.is_some()),
-        ("types", options.types.is_some()),
-    ] {
-        if present {
-            return Err(error(
-                name.span(),
-                &format!("`{what}` is an option of #[bench], not of #[bench_group]"),
-            ));
-        }
-    }
     let entry = entry_tokens(
         &options,
         &raw_name(&name),
@@ -61,8 +49,10 @@ fn group(attr: TokenStream, item: &Item) -> Result<TokenStream, TokenStream> {
 /// The entry of the benchmark function (which is emitted unchanged before
 /// it), or the errors.
 fn bench_entry(attr: TokenStream, item: &Item) -> Result<TokenStream, TokenStream> {
-    let options = Options::parse(attr)?;
+    // The function first, as divan reads it: which options apply depends
+    // on its signature.
     let func = item.function()?;
+    let options = Options::parse(attr, Target::Bench(&func))?;
     let register = register_fn(&options, &func)?;
     // `#[cfg]`s written after `#[bench]` reach the macro: the entry must
     // disappear with the function.
@@ -246,6 +236,8 @@ fn leaf(
     }
     let call = match (has_bencher, n_args) {
         (true, 0) => "$0(__b)",
+        // An `extern "C" fn` is no Rust closure: call it from one.
+        (false, 0) if func.extern_abi => "__b.bench(|| $0())",
         (false, 0) => "__b.bench($0)",
         (true, _) => "$0(__b, $1::Arg::get(__a))",
         (false, _) => "__b.bench(move || $0($1::Arg::get(__a)))",
@@ -273,17 +265,12 @@ fn leaf(
 /// Whether the benchmark takes a `Bencher`, and how many arguments it takes
 /// besides; an error where the options and the signature disagree.
 fn check_arguments(options: &Options, func: &Function) -> Result<(bool, usize), TokenStream> {
-    let has_bencher = func.inputs.first().is_some_and(|a| is_bencher(a));
+    let has_bencher = func.takes_bencher();
     let n_args = func.inputs.len() - usize::from(has_bencher);
+    // `args` without an argument is the options' error (divan's).
     let message = match (n_args, options.args.is_some()) {
         (2.., _) => "a benchmark takes at most a Bencher and one argument",
         (1, false) => "this benchmark takes an argument: give its values with `args = [...]`",
-        (0, true) => {
-            return Err(error(
-                func.name.span(),
-                "`args` needs the function to take an argument",
-            ))
-        }
         _ => return Ok((has_bencher, n_args)),
     };
     Err(error(func.inputs_span, message))
@@ -330,7 +317,7 @@ fn generic_lists(options: &Options, func: &Function) -> Result<Vec<Vec<Instance>
                                 &[p.clone(), e.clone()],
                                 site,
                             ),
-                            value: braced(e.clone()),
+                            value: const_arg(e),
                             index: none.clone(),
                         })
                         .collect(),
@@ -361,4 +348,15 @@ fn generic_lists(options: &Options, func: &Function) -> Result<Vec<Vec<Instance>
         }
     }
     Ok(lists)
+}
+
+/// A constant as a generic argument: braced, unless the user's braces are
+/// already there (`{ 2 + 3 }`), where a second pair is what rustc's
+/// `unused_braces` lint warns about.
+fn const_arg(e: &TokenStream) -> TokenStream {
+    let tokens: Vec<TokenTree> = e.clone().into_iter().collect();
+    match single(&tokens) {
+        Some(TokenTree::Group(g)) if g.delimiter() == proc_macro::Delimiter::Brace => e.clone(),
+        _ => braced(e.clone()),
+    }
 }

@@ -4,8 +4,10 @@
 //! the user's tokens: the compiler checks them where the generated code
 //! uses them, and its errors point at them.
 
+use crate::item::{Function, Generic};
 use crate::tokens::{
-    error, error_over, fill, ident, is_punct, operand, split_commas, stream, Angles,
+    error, error_over, fill, ident, is_punct, operand, single, split_commas, split_commas_at,
+    stream, Angles,
 };
 use proc_macro::{Delimiter, Ident, Span, TokenStream, TokenTree};
 
@@ -47,13 +49,25 @@ const RUNTIME: &[&str] = &[
     "skip_ext_time",
 ];
 
+/// What the attribute is on: the function (whose signature decides which
+/// options make sense, as in divan) or a group's module.
+#[derive(Clone, Copy)]
+pub(crate) enum Target<'a> {
+    Bench(&'a Function),
+    Group,
+}
+
+/// What syn says where a type is expected and something else is found
+/// (divan's error for `types = [u8,,u16]`).
+const EXPECTED_TYPE: &str = "expected one of: `for`, parentheses, `fn`, `unsafe`, `extern`, identifier, `::`, `<`, `dyn`, square brackets, `*`, `&`, `!`, `impl`, `_`, lifetime";
+
 impl Options {
     /// The options of `attr`, or a compile error.
-    pub(crate) fn parse(attr: TokenStream) -> Result<Options, TokenStream> {
+    pub(crate) fn parse(attr: TokenStream, target: Target<'_>) -> Result<Options, TokenStream> {
         let tokens: Vec<TokenTree> = attr.into_iter().collect();
         let mut o = Options::default();
         let mut seen: Vec<String> = Vec::new();
-        for piece in split_commas(&tokens, Angles::Expr) {
+        for (piece, comma) in split_commas_at(&tokens, Angles::Expr) {
             let Some(TokenTree::Ident(key)) = piece.first() else {
                 return Err(error_over(&piece, "expected an option's name"));
             };
@@ -63,6 +77,7 @@ impl Options {
                 return Err(error(key.span(), &format!("repeated option `{name}`")));
             }
             seen.push(name.clone());
+            check_target(key, &name, target)?;
             let value = match piece.get(1) {
                 None => None,
                 Some(TokenTree::Punct(p)) if p.as_char() == '=' && piece.len() > 2 => {
@@ -73,6 +88,11 @@ impl Options {
                 }
                 Some(other) => return Err(error(other.span(), "expected `=` or `,`")),
             };
+            if value.is_none() && NEEDS_VALUE.contains(&name.as_str()) {
+                // syn's error, where divan reports it: at the comma that
+                // came instead of `=`, or over the attribute at its end.
+                return Err(error(comma.unwrap_or_else(Span::call_site), "expected `=`"));
+            }
             o.set(key, &name, value)?;
         }
         Ok(o)
@@ -89,10 +109,7 @@ impl Options {
             ("name", Some(v)) => self.name = Some(stream(v)),
             ("args", Some(v)) => self.args = Some(stream(v)),
             ("consts", Some(v)) => self.consts = Some(Value::of(v, Angles::Expr)),
-            ("types", Some(v)) => match Value::of(v, Angles::Type).elements {
-                Some(types) => self.types = Some(types),
-                None => return Err(error_over(v, "expected a list of types: `types = [A, B]`")),
-            },
+            ("types", Some(v)) => self.types = Some(types(v)?),
             ("ignore", v) => self.ignore = Some(v.map_or_else(|| ident("true"), stream)),
             ("skip_ext_time", None) => self.runtime.push((key.clone(), None)),
             (n, Some(v)) if RUNTIME.contains(&n) => {
@@ -102,8 +119,7 @@ impl Options {
                 return Err(error(
                     key.span(),
                     &format!(
-                        "unknown option `{name}`{}; expected one of: crate, name, args, consts, types, ignore, {}",
-                        if value.is_some() { "" } else { " (or it needs `= value`)" },
+                        "unknown option `{name}`; expected one of: crate, name, args, consts, types, ignore, {}",
                         RUNTIME.join(", ")
                     ),
                 ))
@@ -181,11 +197,78 @@ impl Options {
     }
 }
 
+/// Options that take a value (`ignore` and `skip_ext_time` alone mean
+/// `true`).
+const NEEDS_VALUE: &[&str] = &[
+    "crate",
+    "name",
+    "args",
+    "consts",
+    "types",
+    "sample_count",
+    "sample_size",
+    "threads",
+    "counters",
+    "counter",
+    "min_time",
+    "max_time",
+];
+
+/// divan's errors for an option the target cannot use, at the option's
+/// name: generic arguments for a function without such parameters, `args`
+/// for one without an argument, and any of the three on a group.
+fn check_target(key: &Ident, name: &str, target: Target<'_>) -> Result<(), TokenStream> {
+    let func = match target {
+        Target::Group if matches!(name, "args" | "consts" | "types") => {
+            return Err(error(
+                key.span(),
+                &format!("unsupported 'bench_group' option '{name}'"),
+            ))
+        }
+        Target::Group => return Ok(()),
+        Target::Bench(func) => func,
+    };
+    let has = |kind: fn(&Generic) -> bool| func.generics.iter().any(kind);
+    let missing = match name {
+        "types" if !has(|g| matches!(g, Generic::Type(_))) => "generic type",
+        "consts" if !has(|g| matches!(g, Generic::Const(_))) => "generic const",
+        "args" if func.inputs.len() == usize::from(func.takes_bencher()) => "function argument",
+        _ => return Ok(()),
+    };
+    Err(error(
+        key.span(),
+        &format!("{missing} required for 'bench' option '{name}'"),
+    ))
+}
+
+/// The types of `types = [A, B]`; an empty element is syn's error at the
+/// comma where a type was expected, as divan reports it.
+fn types(v: &[TokenTree]) -> Result<Vec<TokenStream>, TokenStream> {
+    let Some(TokenTree::Group(g)) = single(v)
+        .filter(|t| matches!(t, TokenTree::Group(g) if g.delimiter() == Delimiter::Bracket))
+    else {
+        return Err(error_over(v, "expected a list of types: `types = [A, B]`"));
+    };
+    let inner: Vec<TokenTree> = g.stream().into_iter().collect();
+    let mut out = Vec::new();
+    for (piece, comma) in split_commas_at(&inner, Angles::Type) {
+        if piece.is_empty() {
+            return Err(error(
+                comma.unwrap_or_else(|| g.span_close()),
+                EXPECTED_TYPE,
+            ));
+        }
+        out.push(stream(&piece));
+    }
+    Ok(out)
+}
+
 impl Value {
     /// `tokens`, with its elements if it is one bracketed list.
     fn of(tokens: &[TokenTree], angles: Angles) -> Value {
-        let elements = match tokens {
-            [TokenTree::Group(g)] if g.delimiter() == Delimiter::Bracket => {
+        // `$e:expr` holding `[a, b]` is still a list.
+        let elements = match single(tokens) {
+            Some(TokenTree::Group(g)) if g.delimiter() == Delimiter::Bracket => {
                 let inner: Vec<TokenTree> = g.stream().into_iter().collect();
                 // `[x; n]` is one value repeated, not a list.
                 let repeat = inner.iter().any(|t| is_punct(Some(t), ';'));

@@ -23,27 +23,67 @@ pub(crate) enum Angles {
 /// braces are single token trees already. An empty last piece (a trailing
 /// comma) is dropped.
 pub(crate) fn split_commas(tokens: &[TokenTree], angles: Angles) -> Vec<Vec<TokenTree>> {
-    let mut pieces = vec![Vec::new()];
+    split_commas_at(tokens, angles)
+        .into_iter()
+        .map(|(piece, _)| piece)
+        .collect()
+}
+
+/// [`split_commas`], each piece with the span of the comma after it (`None`
+/// for the last): where syn reports what is missing in a piece.
+pub(crate) fn split_commas_at(
+    tokens: &[TokenTree],
+    angles: Angles,
+) -> Vec<(Vec<TokenTree>, Option<Span>)> {
+    let mut pieces = vec![(Vec::new(), None)];
     let mut depth = 0usize;
     for (i, t) in tokens.iter().enumerate() {
         if let TokenTree::Punct(p) = t {
             let prev = i.checked_sub(1).map(|j| &tokens[j]);
+            let at_start = pieces.last().is_some_and(|(p, _)| p.is_empty());
             match p.as_char() {
                 ',' if depth == 0 => {
-                    pieces.push(Vec::new());
+                    pieces.last_mut().expect("never empty").1 = Some(p.span());
+                    pieces.push((Vec::new(), None));
                     continue;
                 }
-                '<' if opens(prev, pieces.last().is_some_and(Vec::is_empty), angles) => depth += 1,
+                '<' if opens(prev, at_start, angles) => depth += 1,
                 '>' if depth > 0 && !is_punct(prev, '-') => depth -= 1,
                 _ => {}
             }
         }
-        pieces.last_mut().expect("never empty").push(t.clone());
+        pieces.last_mut().expect("never empty").0.push(t.clone());
     }
-    if pieces.last().is_some_and(Vec::is_empty) {
+    if pieces.last().is_some_and(|(p, _)| p.is_empty()) {
         pieces.pop();
     }
     pieces
+}
+
+/// The tokens with every invisible group at this level opened. A
+/// `macro_rules!` fragment (`$v:vis`, `$t:ty`, `$m:meta`, `$e:expr`)
+/// reaches a macro as a group without delimiters; reading through it is
+/// what lets the header of a function written by a macro be read like any
+/// other. Only for reading: the output keeps the groups, which keep an
+/// expression's operators together.
+pub(crate) fn flat(tokens: impl IntoIterator<Item = TokenTree>) -> Vec<TokenTree> {
+    let mut out = Vec::new();
+    for t in tokens {
+        match t {
+            TokenTree::Group(g) if g.delimiter() == Delimiter::None => out.extend(flat(g.stream())),
+            t => out.push(t),
+        }
+    }
+    out
+}
+
+/// The one token tree of `tokens` once invisible groups are opened, if
+/// there is exactly one (`[a, b]` passed as `$e:expr` is still a list).
+pub(crate) fn single(tokens: &[TokenTree]) -> Option<TokenTree> {
+    match flat(tokens.iter().cloned()).as_slice() {
+        [one] => Some(one.clone()),
+        _ => None,
+    }
 }
 
 /// Whether a `<` after `prev` opens: in an expression, after `::` or at

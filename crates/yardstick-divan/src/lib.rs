@@ -7,6 +7,7 @@ mod alloc;
 mod bencher;
 mod cli;
 pub mod counter;
+mod precision;
 mod run;
 mod table;
 mod tree;

@@ -12,6 +12,7 @@ use crate::__private::BenchOptions;
 use crate::bencher::{Runner, Sample};
 use crate::cli::Args;
 use crate::counter::CounterSet;
+use crate::precision;
 use crate::table::{self, Stats};
 use crate::tree::{build, label_width, list, outline, sort, LeafSpec, Node};
 
@@ -80,6 +81,13 @@ pub(crate) fn main(args: &Args, title: &str) {
         width: label_width(&tree, 0).max(title.chars().count()),
         bytes_format: args.bytes_format,
     };
+    if printer.on && printer.figures && !tree.children.is_empty() {
+        // divan's first line, on stderr as divan writes it.
+        eprintln!(
+            "Timer precision: {}",
+            precision::divan_duration(precision::timer_precision())
+        );
+    }
     if printer.on && printer.figures {
         println!("{}", table::header(title, printer.width));
     } else if printer.on {
@@ -366,7 +374,9 @@ impl LeafRunner<'_, '_, '_> {
             last = Some(s);
             cost
         };
-        let floor = frontend::clock_resolution()
+        // The precision divan prints (and tunes with), not the engine's
+        // clock resolution: the two are measured differently.
+        let floor = precision::timer_precision()
             .saturating_mul(100)
             .max(Duration::from_micros(1));
         let mut iters = u64::from(o.sample_size.unwrap_or(1)).max(1);

@@ -98,6 +98,37 @@ fn the_tree_lists_every_benchmark_in_divans_order() {
     assert!(out.contains("item/s"), "{out}");
 }
 
+/// divan 0.1.21 writes `Timer precision: 20 ns` to stderr before the tree
+/// when it measures, and not in a test run, a listing or when no benchmark
+/// passes the filter.
+#[test]
+fn the_timer_precision_comes_first_as_in_divan() {
+    let h = home("precision");
+    let (out, err, ok) = run(
+        &h,
+        &[
+            "--bench",
+            "--sample-count",
+            "2",
+            "--discard-baseline",
+            "plain",
+        ],
+    );
+    assert!(ok, "{err}");
+    let first = err.lines().next().unwrap_or("");
+    let figure = first.strip_prefix("Timer precision: ").expect(&err);
+    let (number, unit) = figure.split_once(' ').expect(figure);
+    assert!(number.parse::<f64>().is_ok_and(|n| n > 0.0), "{first}");
+    assert!(["ps", "ns", "µs", "ms"].contains(&unit), "{first}");
+    assert_eq!(err.matches("Timer precision").count(), 1, "{err}");
+    assert!(out.starts_with("tree_fixture"), "{out}");
+    for quiet in [&[][..], &["--list"], &["--bench", "no_such_benchmark"]] {
+        let (_, err, ok) = run(&h, quiet);
+        assert!(ok, "{err}");
+        assert!(!err.contains("Timer precision"), "{quiet:?}: {err}");
+    }
+}
+
 /// The `--list` outlines below are what divan 0.1.21 prints for the same
 /// file.
 #[test]
@@ -438,7 +469,7 @@ fn walk(dir: &Path) -> Vec<std::path::PathBuf> {
 
 /// Every syntax form of the attribute registers under divan's names, in
 /// divan's order: the outline is the one divan 0.1.21 prints for the same
-/// file.
+/// file (`python3 compare/divan_macros.py` compares the two).
 #[test]
 fn every_syntax_form_registers_under_divans_names() {
     let out = Command::new(env!("CARGO_BIN_EXE_syntax_fixture"))
@@ -453,10 +484,19 @@ fn every_syntax_form_registers_under_divans_names() {
 ├─ args_display
 ├─ args_iterator
 ├─ args_with_pattern
+├─ c_abi
 ├─ concat
 ├─ ignore_by_expression
+├─ macro_bencher
+├─ macro_ignored                                                      (ignored)
+├─ macro_private
+├─ macro_public
+├─ macro_typed
 ├─ option_expressions
 ├─ type
+├─ const_block
+│  ├─ 1
+│  ╰─ 5
 ├─ const_expressions
 │  ├─ 3
 │  ├─ 6
@@ -464,6 +504,9 @@ fn every_syntax_form_registers_under_divans_names() {
 ├─ group
 │  ╰─ inside
 ├─ lifetimes_and_where
+│  ├─ u8
+│  ╰─ u16
+├─ macro_types
 │  ├─ u8
 │  ╰─ u16
 ╰─ nested_types

@@ -2,7 +2,10 @@
 //! generics, expressions in options, qualifiers, lifetimes, `where`
 //! clauses, raw names, patterns and attributes. Each one must compile and
 //! register under the name divan gives it (`tests/tree.rs` reads its
-//! `--list`).
+//! `--list`). `compare/divan_macros.py` compiles it under divan 0.1.21 too
+//! and compares the two `--list`s.
+
+#![deny(unused_braces)]
 
 use divan::{black_box, Bencher};
 
@@ -87,4 +90,62 @@ pub mod r#group {
         counters = [divan::counter::ItemsCount::new(2usize), divan::counter::BytesCount::new(8usize)],
     )]
     pub(super) mod r#inner {}
+}
+
+// Benchmarks written by `macro_rules!`: the visibility, types, attributes
+// and expressions of its fragments reach the attribute in invisible groups.
+macro_rules! bench_by_macro {
+    ($v:vis $name:ident) => {
+        #[divan::bench]
+        $v fn $name() -> u8 {
+            black_box(1)
+        }
+    };
+    ($name:ident, $t:ty, $args:expr) => {
+        #[divan::bench(args = $args)]
+        fn $name(n: $t) -> $t {
+            black_box(n)
+        }
+    };
+    ($name:ident, bencher: $b:ty) => {
+        #[divan::bench]
+        fn $name(bencher: $b) {
+            bencher.bench(|| ());
+        }
+    };
+    ($name:ident, types: $t:ty) => {
+        #[divan::bench(types = [$t, u8])]
+        fn $name<T: Default>() -> T {
+            T::default()
+        }
+    };
+    ($(#[$m:meta])* $name:ident) => {
+        $(#[$m])*
+        #[divan::bench]
+        fn $name() {}
+    };
+}
+
+bench_by_macro!(pub macro_public);
+bench_by_macro!(macro_private);
+bench_by_macro!(macro_typed, u16, [7, 8]);
+bench_by_macro!(macro_bencher, bencher: Bencher);
+bench_by_macro!(macro_types, types: u16);
+bench_by_macro!(
+    #[ignore]
+    #[inline(never)]
+    macro_ignored
+);
+
+/// A C-ABI function is benchmarked through a Rust closure, as divan does.
+#[divan::bench]
+extern "C" fn c_abi() -> u8 {
+    black_box(2)
+}
+
+// The braces of `{ 2 + 3 }` are needed; the macro adds none that are not
+// (denied at the top of the file: the lint fires in the generated entry).
+#[divan::bench(consts = [1, { 2 + 3 }])]
+fn const_block<const N: u8>() -> u8 {
+    black_box(N)
 }
