@@ -97,9 +97,11 @@ fn floor_char_boundary(s: &str, mut i: usize) -> usize {
     i
 }
 
-/// FNV-1a: a stable hash (std's `DefaultHasher` may change between Rust
-/// releases, and folder names must not).
-fn fnv1a(bytes: &[u8]) -> u64 {
+/// FNV-1a, 64 bits: the stable hash of every name made from an id (result
+/// folders, the history site's pages). std's `DefaultHasher` may change
+/// between Rust releases, and names must not.
+#[must_use]
+pub fn fnv1a(bytes: &[u8]) -> u64 {
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
     for &b in bytes {
         h ^= u64::from(b);
