@@ -176,3 +176,66 @@ fn impossible_exported_runs_are_refused_with_file_and_field() {
     }
     assert!(!h.join("history.sqlite").exists() || common::db_state(h).0 == 0);
 }
+
+/// Bytes that are neither a line break nor printable, in any of `texts`.
+fn raw_controls(texts: &[&[u8]]) -> usize {
+    texts
+        .iter()
+        .flat_map(|t| String::from_utf8_lossy(t).chars().collect::<Vec<_>>())
+        .filter(|&c| c.is_control() && c != '\n')
+        .count()
+}
+
+/// Imported ids holding a terminal's escapes (clear the screen, retitle the
+/// window, ring the bell): no command prints one raw. The history site
+/// drops them already (yardstick-report's escaping tests).
+#[test]
+fn ids_with_terminal_escapes_never_reach_the_terminal_raw() {
+    let home = tempfile::tempdir().unwrap();
+    let h = home.path();
+    let evil = [
+        "clear\u{1b}[2J\u{1b}[H",
+        "title\u{1b}]0;pwned\u{7}",
+        "bel\u{7}\r",
+    ];
+    let dir = h.join("exports");
+    std::fs::create_dir_all(&dir).unwrap();
+    for (i, t) in [(1, 100.0), (2, 150.0)] {
+        let benchmarks: Vec<(&str, f64)> = evil.iter().map(|e| (*e, t)).collect();
+        let run = exported_run(&format!("u{i}"), 1_700_000_000 + i, &benchmarks);
+        std::fs::write(dir.join(format!("{i}.json")), run.to_string()).unwrap();
+    }
+    let o = run(h, &["import", "yardstick", dir.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let site = h.join("site");
+    let commands: [&[&str]; 5] = [
+        &["history"],
+        &["history", "--output", site.to_str().unwrap()],
+        &["compare", "latest~1", "latest"],
+        &["compare", "latest~1", "latest", "--format", "markdown"],
+        &["check", "--against", "latest~1"],
+    ];
+    let mut shown = 0;
+    for args in commands {
+        let o = run(h, args);
+        assert!(
+            o.status.code().is_some_and(|c| c <= 3),
+            "{args:?}: {}",
+            stderr(&o)
+        );
+        assert_eq!(
+            raw_controls(&[&o.stdout, &o.stderr]),
+            0,
+            "{args:?}: {:?}{:?}",
+            stdout_of(&o),
+            stderr(&o)
+        );
+        shown +=
+            usize::from(String::from_utf8_lossy(&o.stdout).contains("title\\u{1b}]0;pwned\\u{7}"));
+    }
+    assert!(shown >= 3, "the ids are shown, escaped");
+}
+
+fn stdout_of(o: &std::process::Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
