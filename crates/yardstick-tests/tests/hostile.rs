@@ -327,8 +327,9 @@ fn an_unwritable_home_is_one_line_and_a_failed_run() {
     let _ = std::fs::remove_dir_all(h);
 }
 
-/// Ids with a NUL byte and line breaks: no panic, every terminal line and
-/// folder name free of control characters, the id shown with escapes.
+/// Ids with a NUL byte, line breaks and a terminal's escapes, and a panic
+/// message with escapes: no panic, every terminal line and folder name free
+/// of control characters, the id and the message shown with escapes.
 #[test]
 fn control_characters_in_ids_are_shown_escaped() {
     let h = home("control");
@@ -338,7 +339,7 @@ fn control_characters_in_ids_are_shown_escaped() {
             "never",
             "--sample-size",
             "10",
-            "^(nul|two)",
+            "^(nul|two|esc|panics)",
         ]))
         .arg("--home")
         .arg(&h)
@@ -347,8 +348,10 @@ fn control_characters_in_ids_are_shown_escaped() {
         .output()
         .unwrap();
     let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        out.status.success(),
+    // `panics` fails; the others are measured.
+    assert_eq!(
+        out.status.code(),
+        Some(1),
         "{stdout}{}",
         String::from_utf8_lossy(&out.stderr)
     );
@@ -357,6 +360,29 @@ fn control_characters_in_ids_are_shown_escaped() {
     }
     assert!(stdout.contains("nul\\u{0}byte "), "{stdout}");
     assert!(stdout.contains("two\\nlines\\r "), "{stdout}");
+    // A terminal's escapes, in an id and in a panic message: none raw
+    // (`--color never`, so the harness's own colours are not there either).
+    let raw = |text: &[u8]| {
+        String::from_utf8_lossy(text)
+            .chars()
+            .filter(|&c| c.is_control() && c != '\n')
+            .count()
+    };
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(
+        raw(&out.stdout) + raw(&out.stderr),
+        0,
+        "{stdout:?}{stderr:?}"
+    );
+    assert!(
+        stdout.contains("esc\\u{1b}[2J\\u{1b}]0;title\\u{7}\n"),
+        "{stdout}"
+    );
+    assert!(
+        stderr.contains("FAILED panics: panicked at ")
+            && stderr.contains("bell\\u{7} and clear\\u{1b}[2J\\u{1b}[H"),
+        "{stderr}"
+    );
     for entry in std::fs::read_dir(&h).unwrap() {
         let name = entry.unwrap().file_name().to_string_lossy().into_owned();
         assert!(!name.chars().any(char::is_control), "{name:?}");

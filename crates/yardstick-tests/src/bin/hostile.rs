@@ -43,6 +43,12 @@ fn benches(c: &mut Criterion) {
         // may carry raw.
         c.bench_function("nul\0byte", |b| b.iter(work));
         c.bench_function("two\nlines\r", |b| b.iter(work));
+        // A terminal's escapes: clear the screen, retitle the window, ring
+        // the bell; in an id and in a panic message.
+        c.bench_function("esc\u{1b}[2J\u{1b}]0;title\u{7}", |b| b.iter(work));
+        c.bench_function("panics", |b| {
+            b.iter(|| panic!("bell\u{7} and clear\u{1b}[2J\u{1b}[H"))
+        });
     }
     if std::env::var_os("HOSTILE_CLASH").is_some() {
         // A lone benchmark and a group of the same name.

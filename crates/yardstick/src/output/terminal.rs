@@ -3,6 +3,7 @@
 
 use std::io::{IsTerminal, Write};
 
+use yardstick_format::names::terminal_text;
 use yardstick_stats::{Estimate, Verdict};
 
 use super::Style;
@@ -178,6 +179,7 @@ impl Terminal {
             return;
         }
         self.clear_progress();
+        let message = terminal_text(message);
         crate::output::errln!("{} {message}", self.style.yellow("warning:"));
     }
 
@@ -185,13 +187,16 @@ impl Terminal {
     pub(crate) fn note(&self, message: &str) {
         self.clear_progress();
         if self.verbosity > Verbosity::Quiet {
+            let message = terminal_text(message);
             crate::output::errln!("{} {message}", self.style.faint("note:"));
         }
     }
 
-    /// A benchmark that failed, on stderr.
+    /// A benchmark that failed, on stderr. The message may quote a panic's
+    /// or a worker's words: its control characters are escaped.
     pub(crate) fn failure(&self, id: &str, message: &str) {
         self.clear_progress();
+        let message = terminal_text(message);
         crate::output::errln!("{} {id}: {message}", self.style.red("FAILED"));
     }
 
