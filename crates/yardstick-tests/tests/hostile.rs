@@ -457,3 +457,44 @@ fn a_lone_benchmark_and_a_group_of_the_same_name_both_get_their_page() {
     assert!(followed > 5, "{followed} links followed");
     let _ = std::fs::remove_dir_all(h);
 }
+
+/// Runs the `hostile` fixture's worker benchmarks matching `filter` with
+/// the default sampling (worker processes).
+fn worker_run(tag: &str, filter: &'static str) -> (Run, std::path::PathBuf) {
+    let h = home(tag);
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_hostile"));
+    cmd.args(with(&["--color", "never", filter]))
+        .arg("--home")
+        .arg(&h)
+        .env("HOSTILE_WORKER", "1");
+    for (var, _) in std::env::vars_os() {
+        if var.to_string_lossy().starts_with("YARDSTICK_") {
+            cmd.env_remove(var);
+        }
+    }
+    let start = Instant::now();
+    let out = cmd.output().unwrap();
+    assert!(start.elapsed() < DEADLINE, "{tag}: {:?}", start.elapsed());
+    let r = Run {
+        code: out.status.code().unwrap_or(-1),
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+    };
+    (r, h)
+}
+
+/// A routine that prints bytes that are not UTF-8 was "the worker process
+/// exited" after 0.1 s: the parent read the worker's output as text and
+/// stopped at the first invalid line. What a benchmark prints is ignored,
+/// whatever its bytes.
+#[test]
+fn a_benchmark_printing_bytes_that_are_not_utf8_is_measured_in_workers() {
+    let (r, h) = worker_run("worker-bytes", "^worker/binary-output$");
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+    assert!(
+        r.stdout.contains("worker/binary-output") && r.stdout.contains("time:   ["),
+        "{}",
+        r.stdout
+    );
+    let _ = std::fs::remove_dir_all(h);
+}

@@ -50,6 +50,9 @@ fn benches(c: &mut Criterion) {
             b.iter(|| panic!("bell\u{7} and clear\u{1b}[2J\u{1b}[H"))
         });
     }
+    if std::env::var_os("HOSTILE_WORKER").is_some() {
+        worker_abuse(c);
+    }
     if std::env::var_os("HOSTILE_CLASH").is_some() {
         // A lone benchmark and a group of the same name.
         c.bench_function("clash", |b| b.iter(work));
@@ -63,6 +66,70 @@ fn benches(c: &mut Criterion) {
         g.bench_function(id, |b| b.iter(work));
     }
     g.finish();
+}
+
+/// Routines that misuse the worker process's standard streams or end it.
+/// Each misbehaves in a worker only (`--processes 1` measures it in the
+/// parent, whose streams the test reads).
+fn worker_abuse(c: &mut Criterion) {
+    use std::io::{BufRead, Write};
+    let in_worker = std::env::var_os("YARDSTICK_WORKER").is_some_and(|v| v == "1");
+    c.bench_function("worker/binary-output", |b| {
+        b.iter(|| {
+            let _ = std::io::stdout().write_all(b"\xff\xfe binary\n");
+            work()
+        })
+    });
+    c.bench_function("worker/reads-stdin", |b| {
+        b.iter(|| {
+            let mut line = String::new();
+            let _ = std::io::stdin().lock().read_line(&mut line);
+            work()
+        })
+    });
+    let closed = std::sync::Once::new();
+    c.bench_function("worker/closes-stdout", |b| {
+        b.iter(|| {
+            if in_worker {
+                closed.call_once(|| {
+                    use std::os::fd::FromRawFd;
+                    // SAFETY: closes descriptor 1 once; nothing else owns it
+                    // as an OwnedFd.
+                    drop(unsafe { std::os::fd::OwnedFd::from_raw_fd(1) });
+                });
+            }
+            work()
+        })
+    });
+    c.bench_function("worker/aborts", |b| {
+        b.iter(|| {
+            if in_worker {
+                std::process::abort();
+            }
+            work()
+        })
+    });
+    c.bench_function("worker/exits", |b| {
+        b.iter(|| {
+            if in_worker {
+                eprintln!("leaving now");
+                std::process::exit(3);
+            }
+            work()
+        })
+    });
+    c.bench_function("worker/killed", |b| {
+        b.iter(|| {
+            if in_worker {
+                let me = std::process::id().to_string();
+                let _ = std::process::Command::new("kill")
+                    .args(["-KILL", &me])
+                    .status();
+                std::thread::sleep(Duration::from_secs(5));
+            }
+            work()
+        })
+    });
 }
 
 criterion_group!(hostile, benches);

@@ -107,21 +107,7 @@ impl Worker {
             .map_err(|e| WorkerError::Spawn(e.to_string()))?;
         let (tx, replies) = mpsc::channel();
         let stdout = child.stdout.take().expect("piped stdout");
-        std::thread::spawn(move || {
-            // What the benchmark prints itself is not ours: skip it.
-            for line in BufReader::new(stdout).lines() {
-                let Ok(line) = line else { break };
-                let Some(at) = line.find(LINE_PREFIX) else {
-                    continue;
-                };
-                let json = &line[at + LINE_PREFIX.len()..];
-                if let Ok(reply) = yardstick_format::json::from_str::<WorkerReply>(json) {
-                    if tx.send(reply).is_err() {
-                        break;
-                    }
-                }
-            }
-        });
+        std::thread::spawn(move || read_replies(BufReader::new(stdout), &tx));
         let stderr = Arc::new(Mutex::new(VecDeque::new()));
         let mut err_pipe = child.stderr.take().expect("piped stderr");
         let tail = Arc::clone(&stderr);
@@ -329,6 +315,32 @@ impl Worker {
             }
             WorkerReply::Failed { message } => Err(WorkerError::Failed(message)),
             other => Err(WorkerError::Protocol(format!("{other:?}"))),
+        }
+    }
+}
+
+/// Sends every protocol line of `stdout` to `tx`. What the benchmark prints
+/// itself is not ours, whatever its bytes (not UTF-8, no line break): only
+/// the lines holding [`LINE_PREFIX`] are read.
+fn read_replies(mut stdout: impl BufRead, tx: &mpsc::Sender<WorkerReply>) {
+    let prefix = LINE_PREFIX.as_bytes();
+    let mut line = Vec::new();
+    loop {
+        line.clear();
+        match stdout.read_until(b'\n', &mut line) {
+            Ok(0) | Err(_) => return,
+            Ok(_) => {}
+        }
+        let Some(at) = line.windows(prefix.len()).position(|w| w == prefix) else {
+            continue;
+        };
+        let Ok(json) = std::str::from_utf8(&line[at + prefix.len()..]) else {
+            continue;
+        };
+        if let Ok(reply) = yardstick_format::json::from_str::<WorkerReply>(json.trim_end()) {
+            if tx.send(reply).is_err() {
+                return;
+            }
         }
     }
 }
