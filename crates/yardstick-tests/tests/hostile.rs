@@ -498,3 +498,47 @@ fn a_benchmark_printing_bytes_that_are_not_utf8_is_measured_in_workers() {
     );
     let _ = std::fs::remove_dir_all(h);
 }
+
+/// Standard input and output are the protocol's pipes: a routine that
+/// read stdin waited for the watchdog ("the benchmark hangs", 17 s), and
+/// one that closed stdout was "the worker process exited" though it still
+/// ran. Both are now measured (the pipes moved off descriptors 0 and 1).
+/// A worker that ends says how (its signal or exit status) and while doing
+/// what.
+#[test]
+fn worker_failures_name_their_cause_and_streams_are_the_routines_own() {
+    let (r, h) = worker_run("worker-streams", "^worker/(reads-stdin|closes-stdout)$");
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+    for id in ["worker/reads-stdin", "worker/closes-stdout"] {
+        assert!(
+            r.stdout.lines().any(|l| l.starts_with(id)),
+            "{id}: {}",
+            r.stdout
+        );
+    }
+    let _ = std::fs::remove_dir_all(h);
+    let (r, h) = worker_run("worker-ends", "^worker/(aborts|exits|killed)$");
+    assert_eq!(r.code, 1, "{}{}", r.stdout, r.stderr);
+    for (id, how) in [
+        (
+            "worker/aborts",
+            "the worker process was killed by signal 6 (SIGABRT: it aborted) while warming up worker/aborts",
+        ),
+        (
+            "worker/exits",
+            "the worker process exited with status 3 while warming up worker/exits: leaving now",
+        ),
+        (
+            "worker/killed",
+            "the worker process was killed by signal 9 (SIGKILL) while warming up worker/killed",
+        ),
+    ] {
+        let line = r
+            .stderr
+            .lines()
+            .find(|l| l.starts_with(&format!("FAILED {id}: ")))
+            .unwrap_or_else(|| panic!("{id}: {}", r.stderr));
+        assert!(line.contains(how), "{line}");
+    }
+    let _ = std::fs::remove_dir_all(h);
+}
