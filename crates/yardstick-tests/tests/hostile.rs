@@ -542,3 +542,46 @@ fn worker_failures_name_their_cause_and_streams_are_the_routines_own() {
     }
     let _ = std::fs::remove_dir_all(h);
 }
+
+/// `--quick` keeps two samples. Then 55 times slower, it printed
+/// `change: [+5300.0% +5473.5% +5651.3%] (p = 0.09 > 0.05)` and "No change
+/// in performance detected": an interval of resampled means beside a
+/// resampled t-test that cannot go below p ≈ 0.09 with two values. Both
+/// now come from one Welch t-test: here p ≈ 0.006 (scipy's ttest_ind of
+/// the two pairs), and a regression.
+#[test]
+fn a_quick_comparison_prints_an_interval_and_a_p_value_that_agree() {
+    let h = home("quick-agree");
+    let quick = |factor: &str| {
+        let out = Command::new(env!("CARGO_BIN_EXE_hostile"))
+            .args(["--bench", "--quick", "--color", "never", "^quick/scaled$"])
+            .arg("--home")
+            .arg(&h)
+            .env("HOSTILE_QUICK_FACTOR", factor)
+            .env_remove("YARDSTICK_HOME")
+            .output()
+            .unwrap();
+        let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+        assert!(
+            out.status.success(),
+            "{stdout}{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        stdout
+    };
+    quick("1");
+    let stdout = quick("55");
+    let change = stdout
+        .lines()
+        .find(|l| l.trim_start().starts_with("change:"))
+        .unwrap_or_else(|| panic!("{stdout}"));
+    let p: f64 = change
+        .split("(p = ")
+        .nth(1)
+        .and_then(|r| r.split(' ').next())
+        .and_then(|p| p.parse().ok())
+        .unwrap_or_else(|| panic!("{change}"));
+    assert!(p < 0.05, "{stdout}");
+    assert!(stdout.contains("Performance has regressed."), "{stdout}");
+    let _ = std::fs::remove_dir_all(h);
+}

@@ -35,6 +35,22 @@ fn benches(c: &mut Criterion) {
             }
         })
     });
+    if let Ok(factor) = std::env::var("HOSTILE_QUICK_FACTOR") {
+        // 100 ns per iteration times the factor, by a fake clock that
+        // alternates ±1 % (two agreeing timings, as `--quick` keeps).
+        let factor: f64 = factor.parse().unwrap_or(1.0);
+        let mut calls = 0u64;
+        c.bench_function("quick/scaled", |b| {
+            b.iter_custom(|iters| {
+                calls += 1;
+                for _ in 0..iters {
+                    black_box(work());
+                }
+                let jitter = if calls % 2 == 0 { 1.01 } else { 0.99 };
+                Duration::from_nanos((iters as f64 * 100.0 * factor * jitter) as u64)
+            })
+        });
+    }
     if std::env::var_os("HOSTILE_EMPTY_ID").is_some() {
         c.bench_function("", |b| b.iter(work));
     }

@@ -466,6 +466,9 @@ fn change_lines(c: &Completed<'_>, change: &yardstick_stats::Change, s: &Style) 
         lines.push(format!("{INDENT}change: [{lo} {point} {hi}] {p}"));
     }
     lines.push(format!("{INDENT}{explanation}"));
+    if let Some(line) = disagreement(change, c.significance) {
+        lines.push(format!("{INDENT}{}", s.faint(&line)));
+    }
     if a.per_process.is_some() && !a.change_between_processes {
         lines.push(format!(
             "{INDENT}{}",
@@ -480,6 +483,23 @@ fn change_lines(c: &Completed<'_>, change: &yardstick_stats::Change, s: &Style) 
         }
     }
     lines
+}
+
+/// The line saying which one the verdict follows when the interval leaves
+/// out zero and the test still finds no change: a significance level
+/// stricter than the interval's confidence, or samples without spread
+/// (where the test is undefined). Small samples cannot disagree: their
+/// interval and p-value are one analysis (`yardstick_stats::change`).
+fn disagreement(change: &yardstick_stats::Change, significance: f64) -> Option<String> {
+    let m = &change.mean;
+    let excludes_zero = m.lower > 0.0 || m.upper < 0.0;
+    (excludes_zero && change.p_value >= significance).then(|| {
+        format!(
+            "The {:.0}% interval leaves out zero but the test does not reject (p = {:.2} ≥ {significance:.2}): the verdict follows the test, the stricter of the two.",
+            m.confidence * 100.0,
+            change.p_value
+        )
+    })
 }
 
 /// `--verbose`'s estimates block: slope and R², mean and standard
