@@ -585,3 +585,49 @@ fn a_quick_comparison_prints_an_interval_and_a_p_value_that_agree() {
     assert!(stdout.contains("Performance has regressed."), "{stdout}");
     let _ = std::fs::remove_dir_all(h);
 }
+
+/// `--time-mode cpu`, then `--time-mode wall`: the CPU-time baseline was
+/// judged against wall time ("change: [+493% +5420% +51248%] … regressed").
+/// A run is never compared with a baseline of another kind of measurement,
+/// and says why there is no comparison.
+#[test]
+fn a_baseline_of_another_kind_of_measurement_is_not_compared_with() {
+    let h = home("kinds");
+    let bench = |mode: &'static str| {
+        let out = Command::new(env!("CARGO_BIN_EXE_hostile"))
+            .args(with(&[
+                "--color",
+                "never",
+                "--sample-size",
+                "10",
+                "--time-mode",
+                mode,
+                "^kinds/sleeps$",
+            ]))
+            .arg("--home")
+            .arg(&h)
+            .env("HOSTILE_KINDS", "1")
+            .env_remove("YARDSTICK_HOME")
+            .output()
+            .unwrap();
+        let (stdout, stderr) = (
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        );
+        assert!(out.status.success(), "{mode}: {stdout}{stderr}");
+        (stdout, stderr)
+    };
+    bench("cpu");
+    let (stdout, stderr) = bench("wall");
+    assert!(!stdout.contains("change:"), "{stdout}");
+    assert!(
+        stderr.contains(
+            "not comparing kinds/sleeps with baseline 'base': it measured process CPU time, this run wall time"
+        ),
+        "{stderr}"
+    );
+    // Wall time against the wall-time baseline just saved: compared.
+    let (stdout, _) = bench("wall");
+    assert!(stdout.contains("change:"), "{stdout}");
+    let _ = std::fs::remove_dir_all(h);
+}

@@ -352,6 +352,7 @@ mod tests {
             iters: iters.clone(),
             times: old,
             processes: None,
+            measurement: None,
         };
         let new = Samples::in_one_process(ActualSamplingMode::Flat, iters, new);
         let a = analyse(new, Some(&old), &config, false).unwrap();
@@ -411,6 +412,7 @@ mod tests {
             iters,
             times,
             processes: Some(procs),
+            measurement: None,
         };
         // The same offsets in another order: the same processes' spread, so
         // no change; within each process the samples agree to ±0.5 %, so a
@@ -453,6 +455,7 @@ mod tests {
             iters,
             times,
             processes: Some(procs),
+            measurement: None,
         };
         let config = BenchmarkConfig {
             nresamples: 500,

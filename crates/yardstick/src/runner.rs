@@ -128,7 +128,8 @@ fn benchmark<M: Measurement>(
     dir.check_owner(&id.full_id).map_err(|e| e.to_string())?;
     // Read the baseline first: a missing strict baseline fails before any
     // time is spent measuring.
-    let baseline = crate::baseline::load(&dir, &c.run.baseline, id, terminal)?;
+    let kind = crate::measurement::kind::<M>(&config.metrics);
+    let baseline = crate::baseline::load(&dir, &c.run.baseline, id, terminal, &kind)?;
     say_clock_resolution(terminal);
     terminal.benchmark_start(&id.full_id);
     let (samples, metric_rows) = obtain_samples(c, terminal, id, config, f, &dir)?;
@@ -164,7 +165,8 @@ fn benchmark<M: Measurement>(
     let optimised_away =
         !from_disk && check_optimised_away(&c.measurement, terminal, id, &analysis);
     let ratio = ratio_to_baseline(&c.run, id, &analysis, unit);
-    let (record, sample) = stored(id, &analysis);
+    let (record, mut sample) = stored(id, &analysis);
+    sample.measurement = Some(kind);
     let outcome = Outcome {
         id,
         dir: &dir,
@@ -231,6 +233,7 @@ fn stored(id: &FullId, a: &Analysis) -> (BenchmarkRecord, SavedSample) {
         iters: a.iters.clone(),
         times: a.values.clone(),
         processes: a.processes.clone(),
+        measurement: None,
     };
     (id.record().clone(), sample)
 }

@@ -79,6 +79,7 @@ fn files(t: &Timed<'_>, s: Settings) -> Result<Vec<(&'static str, Vec<u8>)>, Str
         iters,
         times: t.ns.to_vec(),
         processes: None,
+        measurement: None,
     };
     let raw: Vec<RawRow> =
         t.ns.iter()

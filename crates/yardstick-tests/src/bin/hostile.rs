@@ -51,6 +51,12 @@ fn benches(c: &mut Criterion) {
             })
         });
     }
+    if std::env::var_os("HOSTILE_KINDS").is_some() {
+        // Mostly asleep: its CPU time is a small part of its wall time.
+        c.bench_function("kinds/sleeps", |b| {
+            b.iter(|| std::thread::sleep(Duration::from_micros(200)))
+        });
+    }
     if std::env::var_os("HOSTILE_EMPTY_ID").is_some() {
         c.bench_function("", |b| b.iter(work));
     }
