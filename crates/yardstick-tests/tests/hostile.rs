@@ -631,3 +631,43 @@ fn a_baseline_of_another_kind_of_measurement_is_not_compared_with() {
     assert!(stdout.contains("change:"), "{stdout}");
     let _ = std::fs::remove_dir_all(h);
 }
+
+/// A lone benchmark `nest` and a group `nest` with members `base` and
+/// `new`: the members' folders were the lone benchmark's `nest/base` and
+/// `nest/new`, each overwrote the other, and the index listed neither
+/// member. The clash is refused with both ids named, run after run; the
+/// lone benchmark and the member `f` keep their folders.
+#[test]
+fn a_lone_benchmark_and_members_named_as_its_folders_are_refused_by_name() {
+    let h = home("nested");
+    for _ in 0..2 {
+        let out = Command::new(env!("CARGO_BIN_EXE_hostile"))
+            .args(with(&["--color", "never", "--sample-size", "10", "^nest"]))
+            .arg("--home")
+            .arg(&h)
+            .env("HOSTILE_NESTED", "1")
+            .env_remove("YARDSTICK_HOME")
+            .output()
+            .unwrap();
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{stdout}{stderr}");
+        for member in ["nest/base", "nest/new"] {
+            let line = stderr
+                .lines()
+                .find(|l| l.starts_with(&format!("FAILED {member}: ")))
+                .unwrap_or_else(|| panic!("{member}: {stderr}"));
+            assert!(
+                line.contains(&format!("benchmarks 'nest' and '{member}' would share it")),
+                "{line}"
+            );
+        }
+        assert!(stdout.lines().any(|l| l.starts_with("nest ")), "{stdout}");
+        assert!(stdout.lines().any(|l| l.starts_with("nest/f ")), "{stdout}");
+        // The lone benchmark's folders hold its own files only.
+        let record = std::fs::read_to_string(h.join("nest/new/benchmark.json")).unwrap();
+        assert!(record.contains("\"full_id\":\"nest\""), "{record}");
+        assert!(!h.join("nest/new/new").exists() && !h.join("nest/base/new").exists());
+    }
+    let _ = std::fs::remove_dir_all(h);
+}

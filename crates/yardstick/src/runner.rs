@@ -126,6 +126,9 @@ fn benchmark<M: Measurement>(
     let started = std::time::Instant::now();
     let dir = BenchmarkDir::new(&c.run.home, &id.directory_name);
     dir.check_owner(&id.full_id).map_err(|e| e.to_string())?;
+    let baseline_name = crate::baseline::compare_target(&c.run.baseline).map(|(n, _)| n);
+    dir.check_nesting(&id.full_id, baseline_name)
+        .map_err(|e| e.to_string())?;
     // Read the baseline first: a missing strict baseline fails before any
     // time is spent measuring.
     let kind = crate::measurement::kind::<M>(&config.metrics);

@@ -57,6 +57,16 @@ fn benches(c: &mut Criterion) {
             b.iter(|| std::thread::sleep(Duration::from_micros(200)))
         });
     }
+    if std::env::var_os("HOSTILE_NESTED").is_some() {
+        // A lone benchmark and a group of the same name whose members are
+        // named as the lone one's folders.
+        c.bench_function("nest", |b| b.iter(work));
+        let mut g = c.benchmark_group("nest");
+        g.bench_function("base", |b| b.iter(work));
+        g.bench_function("new", |b| b.iter(work));
+        g.bench_function("f", |b| b.iter(work));
+        g.finish();
+    }
     if std::env::var_os("HOSTILE_EMPTY_ID").is_some() {
         c.bench_function("", |b| b.iter(work));
     }
