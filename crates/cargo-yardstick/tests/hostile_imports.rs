@@ -119,7 +119,8 @@ fn exported_run(uid: &str, time: i64, benchmarks: &[(&str, f64)]) -> serde_json:
 fn impossible_exported_runs_are_refused_with_file_and_field() {
     let home = tempfile::tempdir().unwrap();
     let h = home.path();
-    let cases: [(&str, fn(&mut serde_json::Value), &str); 7] = [
+    type Spoil = fn(&mut serde_json::Value);
+    let cases: [(&str, Spoil, &str); 7] = [
         (
             "negative-typical",
             |r| {

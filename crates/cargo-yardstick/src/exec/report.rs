@@ -154,7 +154,7 @@ pub fn write(home: &Path, timed: &[Timed<'_>], s: Settings) -> Result<PathBuf, S
                 // change: the page is written without one.
                 eprintln!(
                     "warning: '{}' not compared with its previous run: {e}",
-                    yardstick_format::names::one_line(&t.name)
+                    yardstick_format::names::one_line(t.name)
                 );
                 let _ = std::fs::remove_file(&change_path);
             }
