@@ -3,6 +3,7 @@
 
 use std::io::{self, Write};
 
+use yardstick_format::names::terminal_text;
 use yardstick_stats::ChangeConfig;
 
 use crate::check::{summary, Limits};
@@ -41,7 +42,10 @@ fn other(message: String) -> Failure {
     Failure { code: 1, message }
 }
 
+/// Writes `text` to stdout, control characters escaped (an imported id may
+/// hold a terminal's escapes).
 fn out(text: &str) -> Result<(), Failure> {
+    let text = terminal_text(text);
     let mut o = io::stdout().lock();
     match o.write_all(text.as_bytes()).and_then(|()| o.flush()) {
         Err(e) if e.kind() != io::ErrorKind::BrokenPipe => {
@@ -76,7 +80,7 @@ pub fn run(inv: Invocation) -> Result<u8, Failure> {
                 Some(id) => eprintln!(
                     "recorded run {id}: {} benchmarks in {}",
                     o.benchmarks,
-                    db.path().display()
+                    terminal_text(&db.path().display().to_string())
                 ),
                 None => eprintln!("warning: no benchmark reported a result; nothing recorded"),
             }
@@ -141,7 +145,7 @@ fn compare_cmd(c: &CompareArgs) -> Result<u8, Failure> {
         None => {
             let (old, sentence) = select::previous_sharing(&db, &new).map_err(bad)?;
             // On stderr: stdout stays the table (a CI step summary).
-            eprintln!("{sentence}");
+            eprintln!("{}", terminal_text(&sentence));
             old
         }
     };

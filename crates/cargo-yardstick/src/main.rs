@@ -45,6 +45,7 @@ use std::io::{self, Write};
 use std::process::ExitCode;
 
 use anyhow::Context;
+use yardstick_format::names::terminal_text;
 
 use crate::cli::{CliError, Invocation};
 
@@ -62,7 +63,7 @@ fn main() -> ExitCode {
             return ExitCode::from(u8::try_from(e.exit_code()).unwrap_or(BAD_INPUT));
         }
         Err(CliError::Invalid(message)) => {
-            eprintln!("error: {message}");
+            eprintln!("error: {}", terminal_text(&message));
             return ExitCode::from(BAD_INPUT);
         }
     };
@@ -74,7 +75,7 @@ fn main() -> ExitCode {
         match config::load() {
             Ok(c) => config::apply(&mut invocation, &c, &text),
             Err(message) => {
-                eprintln!("error: {message}");
+                eprintln!("error: {}", terminal_text(&message));
                 return ExitCode::from(BAD_INPUT);
             }
         }
@@ -84,12 +85,12 @@ fn main() -> ExitCode {
             Ok(doc) => match print(&doc) {
                 Ok(()) => ExitCode::SUCCESS,
                 Err(e) => {
-                    eprintln!("error: {e:#}");
+                    eprintln!("error: {}", terminal_text(&format!("{e:#}")));
                     ExitCode::FAILURE
                 }
             },
             Err(e) => {
-                eprintln!("error: {e}");
+                eprintln!("error: {}", terminal_text(&e.to_string()));
                 ExitCode::from(BAD_INPUT)
             }
         },
@@ -103,7 +104,7 @@ fn main() -> ExitCode {
                 ExitCode::from(code)
             }
             Err(commands::Failure { code, message }) => {
-                eprintln!("error: {message}");
+                eprintln!("error: {}", terminal_text(&message));
                 ExitCode::from(code)
             }
         },

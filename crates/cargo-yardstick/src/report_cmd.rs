@@ -69,7 +69,10 @@ pub fn run(a: &ReportArgs) -> Result<u8, Failure> {
         message: e.to_string(),
     })?;
     for p in &done.problems {
-        eprintln!("warning: {p}");
+        eprintln!(
+            "warning: {}",
+            yardstick_format::names::terminal_text(&p.to_string())
+        );
     }
     let index = home.join("report").join("index.html");
     println!(

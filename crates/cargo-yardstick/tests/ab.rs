@@ -190,13 +190,15 @@ fn ab_compares_revisions_and_the_working_tree_in_lock_step() {
     assert!(row(&out, "boom").contains("failed: B's worker: "), "{out}");
     assert!(row(&out, "boom").contains("boom at "), "{out}");
     assert!(
-        row(&out, "quits").ends_with("failed: B's worker: the worker process exited: giving up"),
+        row(&out, "quits").ends_with(
+            "failed: B's worker: the worker process exited with status 7 while warming up quits: giving up"
+        ),
         "{out}"
     );
     // A worker stuck in B's routine: killed at --hang-timeout, one line.
     assert!(
         row(&out, "hangs").ends_with(
-            "failed: B's worker: no answer within 2 s: the benchmark hangs or runs far past its budget (killed)"
+            "failed: B's worker: no answer within 2 s while warming up hangs: the benchmark hangs or runs far past its budget (killed)"
         ),
         "{out}"
     );

@@ -186,7 +186,7 @@ fn a_bad_export_file_is_one_line_and_nothing_is_lost() {
     assert_eq!(o.status.code(), Some(2), "{}", stdout(&o));
     let e = stderr(&o);
     assert!(
-        e.contains("b.json: not a yardstick history run (version 1): benchmark 'b'"),
+        e.contains("b.json: not a yardstick history run (version 1): benchmarks[0] ('b'): "),
         "{e}"
     );
     assert_eq!(e.lines().count(), 1, "{e}");

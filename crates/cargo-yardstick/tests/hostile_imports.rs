@@ -93,3 +93,150 @@ fn impossible_times_are_refused() {
         refused(h, "tasty-bench", &f, "impossible");
     }
 }
+
+/// An exported run (`history --export`'s format) of `benchmarks`, each a
+/// name and a typical value.
+fn exported_run(uid: &str, time: i64, benchmarks: &[(&str, f64)]) -> serde_json::Value {
+    let benchmarks: Vec<serde_json::Value> = benchmarks
+        .iter()
+        .map(|(name, t)| {
+            serde_json::json!({"name": name, "unit": "ns",
+                "typical": {"point": t, "lower": t * 0.99, "upper": t * 1.01},
+                "iters": [1.0, 2.0], "values": [t, t * 2.0]})
+        })
+        .collect();
+    serde_json::json!({"version": 1, "uid": uid,
+        "machine": {"name": "m", "cpu": "", "cores": 2, "os": "linux"},
+        "time": time, "commit": null, "branch": "main", "dirty": false,
+        "rustc": "", "config": "", "source": "bench", "label": null,
+        "benchmarks": benchmarks})
+}
+
+/// What the second campaign's `import yardstick` let through: each refused
+/// with one line naming the file and the field, exit status 2, nothing
+/// recorded.
+#[test]
+fn impossible_exported_runs_are_refused_with_file_and_field() {
+    let home = tempfile::tempdir().unwrap();
+    let h = home.path();
+    type Spoil = fn(&mut serde_json::Value);
+    let cases: [(&str, Spoil, &str); 7] = [
+        (
+            "negative-typical",
+            |r| {
+                r["benchmarks"][0]["typical"] =
+                    serde_json::json!({"point": -2.0, "lower": -3.0, "upper": -1.0})
+            },
+            "benchmarks[0] ('fib'): typical.lower -3 is below zero",
+        ),
+        (
+            "negative-sample",
+            |r| r["benchmarks"][0]["values"][1] = (-5.0).into(),
+            "benchmarks[0] ('fib'): values[1] -5 is below zero",
+        ),
+        (
+            "time-max",
+            |r| r["time"] = i64::MAX.into(),
+            "time: 9223372036854775807 is not a moment",
+        ),
+        (
+            "time-min",
+            |r| r["time"] = i64::MIN.into(),
+            "time: -9223372036854775808 is not a moment",
+        ),
+        (
+            "cores",
+            |r| r["machine"]["cores"] = (-1).into(),
+            "machine.cores: -1 is not a number of cores",
+        ),
+        (
+            "twice",
+            |r| {
+                let b = r["benchmarks"][0].clone();
+                r["benchmarks"].as_array_mut().unwrap().push(b);
+            },
+            "benchmarks[1]: 'fib' is benchmarks[0] again",
+        ),
+        (
+            "typical-zero-with-negative-bound",
+            |r| {
+                r["benchmarks"][0]["typical"] =
+                    serde_json::json!({"point": 0.0, "lower": -1.0, "upper": 1.0})
+            },
+            "typical.lower -1 is below zero",
+        ),
+    ];
+    for (name, spoil, needle) in cases {
+        let mut doc = exported_run("u1", 1_700_000_000, &[("fib", 100.0)]);
+        spoil(&mut doc);
+        let file = h.join(format!("{name}.json"));
+        std::fs::write(&file, doc.to_string()).unwrap();
+        refused(h, "yardstick", &file, needle);
+        let err = stderr(&run(h, &["import", "yardstick", file.to_str().unwrap()]));
+        assert!(err.contains(&format!("{name}.json: ")), "{err}");
+    }
+    assert!(!h.join("history.sqlite").exists() || common::db_state(h).0 == 0);
+}
+
+/// Bytes that are neither a line break nor printable, in any of `texts`.
+fn raw_controls(texts: &[&[u8]]) -> usize {
+    texts
+        .iter()
+        .flat_map(|t| String::from_utf8_lossy(t).chars().collect::<Vec<_>>())
+        .filter(|&c| c.is_control() && c != '\n')
+        .count()
+}
+
+/// Imported ids holding a terminal's escapes (clear the screen, retitle the
+/// window, ring the bell): no command prints one raw. The history site
+/// drops them already (yardstick-report's escaping tests).
+#[test]
+fn ids_with_terminal_escapes_never_reach_the_terminal_raw() {
+    let home = tempfile::tempdir().unwrap();
+    let h = home.path();
+    let evil = [
+        "clear\u{1b}[2J\u{1b}[H",
+        "title\u{1b}]0;pwned\u{7}",
+        "bel\u{7}\r",
+    ];
+    let dir = h.join("exports");
+    std::fs::create_dir_all(&dir).unwrap();
+    for (i, t) in [(1, 100.0), (2, 150.0)] {
+        let benchmarks: Vec<(&str, f64)> = evil.iter().map(|e| (*e, t)).collect();
+        let run = exported_run(&format!("u{i}"), 1_700_000_000 + i, &benchmarks);
+        std::fs::write(dir.join(format!("{i}.json")), run.to_string()).unwrap();
+    }
+    let o = run(h, &["import", "yardstick", dir.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let site = h.join("site");
+    let commands: [&[&str]; 5] = [
+        &["history"],
+        &["history", "--output", site.to_str().unwrap()],
+        &["compare", "latest~1", "latest"],
+        &["compare", "latest~1", "latest", "--format", "markdown"],
+        &["check", "--against", "latest~1"],
+    ];
+    let mut shown = 0;
+    for args in commands {
+        let o = run(h, args);
+        assert!(
+            o.status.code().is_some_and(|c| c <= 3),
+            "{args:?}: {}",
+            stderr(&o)
+        );
+        assert_eq!(
+            raw_controls(&[&o.stdout, &o.stderr]),
+            0,
+            "{args:?}: {:?}{:?}",
+            stdout_of(&o),
+            stderr(&o)
+        );
+        shown +=
+            usize::from(String::from_utf8_lossy(&o.stdout).contains("title\\u{1b}]0;pwned\\u{7}"));
+    }
+    assert!(shown >= 3, "the ids are shown, escaped");
+}
+
+fn stdout_of(o: &std::process::Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}

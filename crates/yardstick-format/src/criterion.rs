@@ -145,9 +145,15 @@ pub struct SavedSample {
     /// Criterion.rs's readers ignore it). Absent when one process took them
     /// all, as Criterion.rs does.
     pub processes: Option<Vec<u32>>,
+    /// What the times measure, in words (`wall time`, `process CPU time`,
+    /// a custom measurement's type, with the `--measure` set): yardstick's
+    /// extension, so that a run never compares itself with a baseline of
+    /// another kind. Absent in Criterion.rs's files and older ones, which
+    /// are compared as they always were.
+    pub measurement: Option<String>,
 }
 
-crate::json_object!(SavedSample { sampling_mode, iters, times, processes (skip) });
+crate::json_object!(SavedSample { sampling_mode, iters, times, processes (skip), measurement (skip) });
 
 impl SavedSample {
     /// Checks what the analysis relies on: as many times as counts, at least
@@ -377,6 +383,7 @@ mod tests {
             iters: vec![1.0, 2.0],
             times: vec![10.0, 20.0],
             processes: None,
+            measurement: None,
         };
         assert_eq!(
             crate::json::to_string(&s),

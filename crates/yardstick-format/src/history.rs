@@ -161,29 +161,60 @@ impl ExportedRun {
         if self.machine.name.trim().is_empty() {
             return Err("the machine has no name".into());
         }
+        if !(0..=MAX_CORES).contains(&self.machine.cores) {
+            return Err(format!(
+                "machine.cores: {} is not a number of cores (0 when unknown, at most {MAX_CORES})",
+                self.machine.cores
+            ));
+        }
+        if !(0..=LAST_SECOND).contains(&self.time) {
+            return Err(format!(
+                "time: {} is not a moment between 1970 and the year 9999 (seconds since the Unix epoch)",
+                self.time
+            ));
+        }
         if self.benchmarks.is_empty() {
             return Err("the run has no benchmark".into());
         }
-        for b in &self.benchmarks {
-            b.validate()?;
+        let mut seen = std::collections::HashMap::new();
+        for (i, b) in self.benchmarks.iter().enumerate() {
+            if let Some(first) = seen.insert(b.name.as_str(), i) {
+                return Err(format!(
+                    "benchmarks[{i}]: '{}' is benchmarks[{first}] again; a run has one result per benchmark",
+                    crate::names::one_line(&b.name)
+                ));
+            }
+            b.validate().map_err(|e| format!("benchmarks[{i}] {e}"))?;
         }
         Ok(())
     }
 }
 
+/// More logical cores than any machine has.
+const MAX_CORES: i64 = 1 << 20;
+/// 9999-12-31 23:59:59 UTC: a later time is no moment a run was made (the
+/// site would show the year 292277026596).
+const LAST_SECOND: i64 = 253_402_300_799;
+
 impl ExportedBenchmark {
     fn validate(&self) -> Result<(), String> {
         let t = self.typical;
         if self.name.is_empty() {
-            return Err("a benchmark has an empty name".into());
+            return Err("has an empty name".into());
         }
+        let name = crate::names::one_line(&self.name);
         if ![t.point, t.lower, t.upper].iter().all(|v| v.is_finite())
             || t.lower > t.point
             || t.point > t.upper
         {
             return Err(format!(
-                "benchmark '{}': its typical value is not a finite number within a finite interval",
-                self.name
+                "('{name}'): its typical value is not a finite number within a finite interval"
+            ));
+        }
+        if t.lower < 0.0 {
+            return Err(format!(
+                "('{name}'): typical.lower {} is below zero; no time or count is",
+                t.lower
             ));
         }
         if self.iters.len() != self.values.len()
@@ -191,8 +222,13 @@ impl ExportedBenchmark {
             || self.values.iter().any(|v| !v.is_finite())
         {
             return Err(format!(
-                "benchmark '{}': iters and values must be finite, as many of each, with positive iteration counts",
-                self.name
+                "('{name}'): iters and values must be finite, as many of each, with positive iteration counts"
+            ));
+        }
+        if let Some(at) = self.values.iter().position(|&v| v < 0.0) {
+            return Err(format!(
+                "('{name}'): values[{at}] {} is below zero; no time or count is",
+                self.values[at]
             ));
         }
         Ok(())
@@ -252,5 +288,56 @@ mod tests {
         assert!(bad(|r| r.benchmarks.clear()).contains("no benchmark"));
         assert!(bad(|r| r.benchmarks[0].typical.lower = 2.5).contains("interval"));
         assert!(bad(|r| r.benchmarks[0].iters.pop().map_or((), drop)).contains("as many"));
+    }
+
+    /// What the second campaign's `import yardstick` let through; each
+    /// refusal names the field.
+    #[test]
+    fn impossible_values_are_refused_with_the_field_named() {
+        let bad = |f: fn(&mut ExportedRun)| {
+            let mut r = run();
+            f(&mut r);
+            r.validate().unwrap_err()
+        };
+        let below = |r: &mut ExportedRun| {
+            r.benchmarks[0].typical = Typical {
+                point: -2.0,
+                lower: -3.0,
+                upper: -1.0,
+            }
+        };
+        assert!(bad(below).starts_with("benchmarks[0] ('b'): typical.lower -3 is below zero"));
+        let e = bad(|r| r.benchmarks[0].values[1] = -4.0);
+        assert!(
+            e.starts_with("benchmarks[0] ('b'): values[1] -4 is below zero"),
+            "{e}"
+        );
+        for time in [i64::MAX, i64::MIN, -1, 253_402_300_800] {
+            let mut r = run();
+            r.time = time;
+            let e = r.validate().unwrap_err();
+            assert!(
+                e.starts_with(&format!("time: {time} is not a moment")),
+                "{e}"
+            );
+        }
+        let mut r = run();
+        r.time = 253_402_300_799; // 9999-12-31 23:59:59 UTC
+        assert_eq!(r.validate(), Ok(()));
+        assert!(bad(|r| r.machine.cores = -1).starts_with("machine.cores: -1 is not"));
+        assert!(bad(|r| r.machine.cores = i64::MAX).starts_with("machine.cores: "));
+        let twice = |r: &mut ExportedRun| {
+            let again = r.benchmarks[0].clone();
+            r.benchmarks.push(again);
+        };
+        assert!(bad(twice).starts_with("benchmarks[1]: 'b' is benchmarks[0] again"));
+        let e = bad(|r| {
+            r.benchmarks[0].name = "\u{1b}[2J".into();
+            r.benchmarks[0].values[0] = -1.0;
+        });
+        assert!(
+            e.starts_with("benchmarks[0] ('\\u{1b}[2J'): values[0]"),
+            "{e}"
+        );
     }
 }

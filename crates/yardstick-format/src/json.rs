@@ -13,7 +13,8 @@
 //! The writer is serde_json's layout: compact or two-space pretty, fields in
 //! declaration order, a NaN or infinite number as `null`, a float always
 //! with a fraction or an exponent. The reader is strict JSON (RFC 8259),
-//! refuses nesting deeper than 128 and names the line and column of an
+//! refuses nesting deeper than 127 levels and numbers beyond f64's range, as
+//! serde_json does, and names the line and column of an
 //! error; it reads `null` as NaN where a float is expected, the inverse of
 //! the writer.
 

@@ -64,12 +64,35 @@ pub fn folder_component(part: &str) -> String {
 /// markdown tables and CSV rows, so it never carries them raw.
 #[must_use]
 pub fn one_line(part: &str) -> std::borrow::Cow<'_, str> {
-    if !part.chars().any(char::is_control) {
-        return std::borrow::Cow::Borrowed(part);
+    escape_controls(part, |_| false)
+}
+
+/// Text for a terminal, of one line or many: every control character but
+/// the line break (ESC, BEL, a carriage return, a NUL byte, a tab) becomes
+/// its Rust escape, as in [`one_line`]. Whatever a terminal shows of an id,
+/// a file name or a message from elsewhere goes through this or
+/// [`one_line`], so an imported id holding `ESC ]0;…BEL` cannot retitle the
+/// window or clear the screen.
+///
+/// ```
+/// use yardstick_format::names::terminal_text;
+/// assert_eq!(terminal_text("a\u{1b}[2J\nb\u{7}"), "a\\u{1b}[2J\nb\\u{7}");
+/// ```
+#[must_use]
+pub fn terminal_text(text: &str) -> std::borrow::Cow<'_, str> {
+    escape_controls(text, |c| c == '\n')
+}
+
+/// The one rule behind [`one_line`] and [`terminal_text`]: control
+/// characters other than those `keep` keeps become their Rust escapes.
+fn escape_controls(text: &str, keep: fn(char) -> bool) -> std::borrow::Cow<'_, str> {
+    let raw = |c: char| c.is_control() && !keep(c);
+    if !text.chars().any(raw) {
+        return std::borrow::Cow::Borrowed(text);
     }
-    let mut out = String::with_capacity(part.len() + 4);
-    for c in part.chars() {
-        if c.is_control() {
+    let mut out = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        if raw(c) {
             out.extend(c.escape_default());
         } else {
             out.push(c);
@@ -97,9 +120,11 @@ fn floor_char_boundary(s: &str, mut i: usize) -> usize {
     i
 }
 
-/// FNV-1a: a stable hash (std's `DefaultHasher` may change between Rust
-/// releases, and folder names must not).
-fn fnv1a(bytes: &[u8]) -> u64 {
+/// FNV-1a, 64 bits: the stable hash of every name made from an id (result
+/// folders, the history site's pages). std's `DefaultHasher` may change
+/// between Rust releases, and names must not.
+#[must_use]
+pub fn fnv1a(bytes: &[u8]) -> u64 {
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
     for &b in bytes {
         h ^= u64::from(b);

@@ -306,6 +306,7 @@ fn criterion_files() {
         iters: vec![1.0, 2.0],
         times: vec![10.0, 21.0],
         processes: Some(vec![0, 1]),
+        measurement: None,
     };
     assert_valid(&validator("criterion-sample.json"), &to_value(&sample));
     let estimates = EstimatesFile {

@@ -45,6 +45,7 @@ fn sample(rng: &mut Rng, per_iter: f64, linear: bool) -> SavedSample {
         iters,
         times,
         processes: None,
+        measurement: None,
     }
 }
 

@@ -313,6 +313,7 @@ mod tests {
             iters: vec![1.0; per_process.len()],
             times: per_process.to_vec(),
             processes: processes.then(|| (0..per_process.len() as u32).collect()),
+            measurement: None,
         }
     }
 

@@ -60,6 +60,7 @@ fn folder_names_that_leave_home_are_refused() {
         iters: vec![10.0; 10],
         times: (0..10).map(|i| 100.0 + f64::from(i)).collect(),
         processes: None,
+        measurement: None,
     };
     let est = estimates(
         &sample.iters,
@@ -117,6 +118,7 @@ fn without_distributions_the_numbers_stay_and_the_page_says_why() {
             .map(|i| f64::from(i) * 50.0 + f64::from(i % 3))
             .collect(),
         processes: None,
+        measurement: None,
     };
     let est = estimates(
         &sample.iters,

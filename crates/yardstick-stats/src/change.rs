@@ -305,14 +305,18 @@ fn compare_given_new(
         median: changes.next().unwrap_or_default(),
     };
 
-    let p_value = if no_spread {
-        1.0
+    let c = cfg.confidence;
+    let few = no.min(nn) < MIN_RESAMPLED;
+    let (p_value, mean) = if no_spread {
+        let mean = Estimate::from_distribution(mean_new / mean_old - 1.0, &d.mean, c);
+        (1.0, mean)
+    } else if few {
+        welch_change([mean_old, var_old, fo], [mean_new, var_new, fnw], c)
     } else {
         let extreme = d.t.iter().filter(|x| x.abs() >= t.abs()).count();
-        extreme as f64 / d.t.len() as f64
+        let mean = Estimate::from_distribution(mean_new / mean_old - 1.0, &d.mean, c);
+        (extreme as f64 / d.t.len() as f64, mean)
     };
-    let c = cfg.confidence;
-    let mean = Estimate::from_distribution(mean_new / mean_old - 1.0, &d.mean, c);
     let median = Estimate::from_distribution(med_new / med_old - 1.0, &d.median, c);
     let verdict = verdict_of(p_value, &mean, cfg);
     Ok((
@@ -325,6 +329,40 @@ fn compare_given_new(
         },
         d,
     ))
+}
+
+/// Below this many values in either sample, the change of the mean and its
+/// p-value both come from Welch's t-test ([`welch_change`]) instead of
+/// resamples. A bootstrap of two values (`--quick` keeps two) has three
+/// possible means: its interval was the spread of two agreeing timings,
+/// far from zero, while the resampled t-test could not go below p ≈ 0.09,
+/// and the two were printed side by side. 10 is Criterion.rs's smallest
+/// sample size; every sampling plan but `--quick` and tasty-bench's
+/// `--stdev` takes at least that many.
+pub const MIN_RESAMPLED: usize = 10;
+
+/// Welch's t-test of the mean change and its interval, one analysis: the
+/// interval is `(mean_new − mean_old ± t_{(1+c)/2, ν} · se) / mean_old` with
+/// Welch–Satterthwaite's ν, the two-sided p-value is from the same `t` and
+/// `ν`, so the interval excludes zero exactly when `p < 1 − c`. Each
+/// sample is `[mean, variance, n]`; at least one variance is positive.
+fn welch_change(old: [f64; 3], new: [f64; 3], confidence: f64) -> (f64, Estimate) {
+    let [mean_old, var_old, no] = old;
+    let [mean_new, var_new, nn] = new;
+    let (vo, vn) = (var_old / no, var_new / nn);
+    let se = (vo + vn).sqrt();
+    let df = (vo + vn).powi(2) / (vo * vo / (no - 1.0) + vn * vn / (nn - 1.0));
+    let diff = mean_new - mean_old;
+    let p = (2.0 * crate::distributions::t_sf((diff / se).abs(), df)).min(1.0);
+    let half = crate::distributions::t_quantile(0.5 * (1.0 + confidence), df) * se;
+    let mean = Estimate {
+        point: mean_new / mean_old - 1.0,
+        lower: (diff - half) / mean_old,
+        upper: (diff + half) / mean_old,
+        confidence,
+        standard_error: se / mean_old,
+    };
+    (p, mean)
 }
 
 /// The baseline's resampled means and medians: each sample is resampled on
@@ -610,5 +648,41 @@ mod tests {
         // 13.8 = 0.0371; allow the bootstrap's own noise.
         let se = change.mean.standard_error;
         assert!((se - 0.0371).abs() < 0.004, "{se}");
+    }
+}
+
+#[cfg(test)]
+mod few_samples {
+    use super::*;
+
+    /// `--quick` keeps two samples. A bootstrap of two values has three
+    /// possible means: the interval of the change was the spread of two
+    /// agreeing timings (`[+5300% +5473% +5651%]`), while the resampled
+    /// t-test could not go below p ≈ 0.09, so the line said "No change".
+    /// With so few values both now come from Welch's t-test, one analysis:
+    /// the interval excludes zero exactly when p < 1 − confidence.
+    /// Expected values from scipy 1.17:
+    /// `r = ttest_ind(new, old, equal_var=False)`, `r.pvalue`,
+    /// `r.confidence_interval(0.95) / mean(old)`.
+    #[test]
+    fn two_samples_each_get_one_analysis_whose_interval_and_p_agree() {
+        let cfg = ChangeConfig {
+            nresamples: 10_000,
+            ..ChangeConfig::default()
+        };
+        let c = compare(&[100.0, 102.0], &[5400.0, 5550.0], &cfg).unwrap();
+        let close = |got: f64, want: f64| (got - want).abs() <= 1e-6 * want.abs().max(1.0);
+        assert!(close(c.p_value, 0.008_872_056_971_698_579), "{c:?}");
+        assert!(close(c.mean.lower, 43.779_703_467_854_87), "{c:?}");
+        assert!(close(c.mean.point, 53.207_920_792_079_21), "{c:?}");
+        assert!(close(c.mean.upper, 62.636_138_116_303_54), "{c:?}");
+        assert_eq!(c.verdict, Verdict::Regressed);
+        // 3 % slower in two noisy pairs: the interval reaches below zero,
+        // and p is above 0.05.
+        let c = compare(&[100.0, 101.0], &[103.0, 104.5], &cfg).unwrap();
+        assert!(close(c.p_value, 0.084_388_541_625_161_89), "{c:?}");
+        assert!(close(c.mean.lower, -0.012_273_939_144_683_372), "{c:?}");
+        assert!(close(c.mean.upper, 0.076_950_556_060_106_26), "{c:?}");
+        assert_eq!(c.verdict, Verdict::NoChange);
     }
 }

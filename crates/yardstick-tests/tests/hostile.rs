@@ -327,8 +327,9 @@ fn an_unwritable_home_is_one_line_and_a_failed_run() {
     let _ = std::fs::remove_dir_all(h);
 }
 
-/// Ids with a NUL byte and line breaks: no panic, every terminal line and
-/// folder name free of control characters, the id shown with escapes.
+/// Ids with a NUL byte, line breaks and a terminal's escapes, and a panic
+/// message with escapes: no panic, every terminal line and folder name free
+/// of control characters, the id and the message shown with escapes.
 #[test]
 fn control_characters_in_ids_are_shown_escaped() {
     let h = home("control");
@@ -338,7 +339,7 @@ fn control_characters_in_ids_are_shown_escaped() {
             "never",
             "--sample-size",
             "10",
-            "^(nul|two)",
+            "^(nul|two|esc|panics)",
         ]))
         .arg("--home")
         .arg(&h)
@@ -347,8 +348,10 @@ fn control_characters_in_ids_are_shown_escaped() {
         .output()
         .unwrap();
     let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        out.status.success(),
+    // `panics` fails; the others are measured.
+    assert_eq!(
+        out.status.code(),
+        Some(1),
         "{stdout}{}",
         String::from_utf8_lossy(&out.stderr)
     );
@@ -357,6 +360,29 @@ fn control_characters_in_ids_are_shown_escaped() {
     }
     assert!(stdout.contains("nul\\u{0}byte "), "{stdout}");
     assert!(stdout.contains("two\\nlines\\r "), "{stdout}");
+    // A terminal's escapes, in an id and in a panic message: none raw
+    // (`--color never`, so the harness's own colours are not there either).
+    let raw = |text: &[u8]| {
+        String::from_utf8_lossy(text)
+            .chars()
+            .filter(|&c| c.is_control() && c != '\n')
+            .count()
+    };
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(
+        raw(&out.stdout) + raw(&out.stderr),
+        0,
+        "{stdout:?}{stderr:?}"
+    );
+    assert!(
+        stdout.contains("esc\\u{1b}[2J\\u{1b}]0;title\\u{7}\n"),
+        "{stdout}"
+    );
+    assert!(
+        stderr.contains("FAILED panics: panicked at ")
+            && stderr.contains("bell\\u{7} and clear\\u{1b}[2J\\u{1b}[H"),
+        "{stderr}"
+    );
     for entry in std::fs::read_dir(&h).unwrap() {
         let name = entry.unwrap().file_name().to_string_lossy().into_owned();
         assert!(!name.chars().any(char::is_control), "{name:?}");
@@ -429,5 +455,219 @@ fn a_lone_benchmark_and_a_group_of_the_same_name_both_get_their_page() {
         "the member's crumb leads to the group page"
     );
     assert!(followed > 5, "{followed} links followed");
+    let _ = std::fs::remove_dir_all(h);
+}
+
+/// Runs the `hostile` fixture's worker benchmarks matching `filter` with
+/// the default sampling (worker processes).
+fn worker_run(tag: &str, filter: &'static str) -> (Run, std::path::PathBuf) {
+    let h = home(tag);
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_hostile"));
+    cmd.args(with(&["--color", "never", filter]))
+        .arg("--home")
+        .arg(&h)
+        .env("HOSTILE_WORKER", "1");
+    for (var, _) in std::env::vars_os() {
+        if var.to_string_lossy().starts_with("YARDSTICK_") {
+            cmd.env_remove(var);
+        }
+    }
+    let start = Instant::now();
+    let out = cmd.output().unwrap();
+    assert!(start.elapsed() < DEADLINE, "{tag}: {:?}", start.elapsed());
+    let r = Run {
+        code: out.status.code().unwrap_or(-1),
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+    };
+    (r, h)
+}
+
+/// A routine that prints bytes that are not UTF-8 was "the worker process
+/// exited" after 0.1 s: the parent read the worker's output as text and
+/// stopped at the first invalid line. What a benchmark prints is ignored,
+/// whatever its bytes.
+#[test]
+fn a_benchmark_printing_bytes_that_are_not_utf8_is_measured_in_workers() {
+    let (r, h) = worker_run("worker-bytes", "^worker/binary-output$");
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+    assert!(
+        r.stdout.contains("worker/binary-output") && r.stdout.contains("time:   ["),
+        "{}",
+        r.stdout
+    );
+    let _ = std::fs::remove_dir_all(h);
+}
+
+/// Standard input and output are the protocol's pipes: a routine that
+/// read stdin waited for the watchdog ("the benchmark hangs", 17 s), and
+/// one that closed stdout was "the worker process exited" though it still
+/// ran. Both are now measured (the pipes moved off descriptors 0 and 1).
+/// A worker that ends says how (its signal or exit status) and while doing
+/// what.
+#[test]
+fn worker_failures_name_their_cause_and_streams_are_the_routines_own() {
+    let (r, h) = worker_run("worker-streams", "^worker/(reads-stdin|closes-stdout)$");
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+    for id in ["worker/reads-stdin", "worker/closes-stdout"] {
+        assert!(
+            r.stdout.lines().any(|l| l.starts_with(id)),
+            "{id}: {}",
+            r.stdout
+        );
+    }
+    let _ = std::fs::remove_dir_all(h);
+    let (r, h) = worker_run("worker-ends", "^worker/(aborts|exits|killed)$");
+    assert_eq!(r.code, 1, "{}{}", r.stdout, r.stderr);
+    for (id, how) in [
+        (
+            "worker/aborts",
+            "the worker process was killed by signal 6 (SIGABRT: it aborted) while warming up worker/aborts",
+        ),
+        (
+            "worker/exits",
+            "the worker process exited with status 3 while warming up worker/exits: leaving now",
+        ),
+        (
+            "worker/killed",
+            "the worker process was killed by signal 9 (SIGKILL) while warming up worker/killed",
+        ),
+    ] {
+        let line = r
+            .stderr
+            .lines()
+            .find(|l| l.starts_with(&format!("FAILED {id}: ")))
+            .unwrap_or_else(|| panic!("{id}: {}", r.stderr));
+        assert!(line.contains(how), "{line}");
+    }
+    let _ = std::fs::remove_dir_all(h);
+}
+
+/// `--quick` keeps two samples. Then 55 times slower, it printed
+/// `change: [+5300.0% +5473.5% +5651.3%] (p = 0.09 > 0.05)` and "No change
+/// in performance detected": an interval of resampled means beside a
+/// resampled t-test that cannot go below p ≈ 0.09 with two values. Both
+/// now come from one Welch t-test: here p ≈ 0.006 (scipy's ttest_ind of
+/// the two pairs), and a regression.
+#[test]
+fn a_quick_comparison_prints_an_interval_and_a_p_value_that_agree() {
+    let h = home("quick-agree");
+    let quick = |factor: &str| {
+        let out = Command::new(env!("CARGO_BIN_EXE_hostile"))
+            .args(["--bench", "--quick", "--color", "never", "^quick/scaled$"])
+            .arg("--home")
+            .arg(&h)
+            .env("HOSTILE_QUICK_FACTOR", factor)
+            .env_remove("YARDSTICK_HOME")
+            .output()
+            .unwrap();
+        let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+        assert!(
+            out.status.success(),
+            "{stdout}{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        stdout
+    };
+    quick("1");
+    let stdout = quick("55");
+    let change = stdout
+        .lines()
+        .find(|l| l.trim_start().starts_with("change:"))
+        .unwrap_or_else(|| panic!("{stdout}"));
+    let p: f64 = change
+        .split("(p = ")
+        .nth(1)
+        .and_then(|r| r.split(' ').next())
+        .and_then(|p| p.parse().ok())
+        .unwrap_or_else(|| panic!("{change}"));
+    assert!(p < 0.05, "{stdout}");
+    assert!(stdout.contains("Performance has regressed."), "{stdout}");
+    let _ = std::fs::remove_dir_all(h);
+}
+
+/// `--time-mode cpu`, then `--time-mode wall`: the CPU-time baseline was
+/// judged against wall time ("change: [+493% +5420% +51248%] … regressed").
+/// A run is never compared with a baseline of another kind of measurement,
+/// and says why there is no comparison.
+#[test]
+fn a_baseline_of_another_kind_of_measurement_is_not_compared_with() {
+    let h = home("kinds");
+    let bench = |mode: &'static str| {
+        let out = Command::new(env!("CARGO_BIN_EXE_hostile"))
+            .args(with(&[
+                "--color",
+                "never",
+                "--sample-size",
+                "10",
+                "--time-mode",
+                mode,
+                "^kinds/sleeps$",
+            ]))
+            .arg("--home")
+            .arg(&h)
+            .env("HOSTILE_KINDS", "1")
+            .env_remove("YARDSTICK_HOME")
+            .output()
+            .unwrap();
+        let (stdout, stderr) = (
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        );
+        assert!(out.status.success(), "{mode}: {stdout}{stderr}");
+        (stdout, stderr)
+    };
+    bench("cpu");
+    let (stdout, stderr) = bench("wall");
+    assert!(!stdout.contains("change:"), "{stdout}");
+    assert!(
+        stderr.contains(
+            "not comparing kinds/sleeps with baseline 'base': it measured process CPU time, this run wall time"
+        ),
+        "{stderr}"
+    );
+    // Wall time against the wall-time baseline just saved: compared.
+    let (stdout, _) = bench("wall");
+    assert!(stdout.contains("change:"), "{stdout}");
+    let _ = std::fs::remove_dir_all(h);
+}
+
+/// A lone benchmark `nest` and a group `nest` with members `base` and
+/// `new`: the members' folders were the lone benchmark's `nest/base` and
+/// `nest/new`, each overwrote the other, and the index listed neither
+/// member. The clash is refused with both ids named, run after run; the
+/// lone benchmark and the member `f` keep their folders.
+#[test]
+fn a_lone_benchmark_and_members_named_as_its_folders_are_refused_by_name() {
+    let h = home("nested");
+    for _ in 0..2 {
+        let out = Command::new(env!("CARGO_BIN_EXE_hostile"))
+            .args(with(&["--color", "never", "--sample-size", "10", "^nest"]))
+            .arg("--home")
+            .arg(&h)
+            .env("HOSTILE_NESTED", "1")
+            .env_remove("YARDSTICK_HOME")
+            .output()
+            .unwrap();
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{stdout}{stderr}");
+        for member in ["nest/base", "nest/new"] {
+            let line = stderr
+                .lines()
+                .find(|l| l.starts_with(&format!("FAILED {member}: ")))
+                .unwrap_or_else(|| panic!("{member}: {stderr}"));
+            assert!(
+                line.contains(&format!("benchmarks 'nest' and '{member}' would share it")),
+                "{line}"
+            );
+        }
+        assert!(stdout.lines().any(|l| l.starts_with("nest ")), "{stdout}");
+        assert!(stdout.lines().any(|l| l.starts_with("nest/f ")), "{stdout}");
+        // The lone benchmark's folders hold its own files only.
+        let record = std::fs::read_to_string(h.join("nest/new/benchmark.json")).unwrap();
+        assert!(record.contains("\"full_id\":\"nest\""), "{record}");
+        assert!(!h.join("nest/new/new").exists() && !h.join("nest/base/new").exists());
+    }
     let _ = std::fs::remove_dir_all(h);
 }

@@ -399,6 +399,7 @@ mod tests {
             iters: iters.clone(),
             times: old,
             processes: None,
+            measurement: None,
         };
         let new = Samples::in_one_process(ActualSamplingMode::Flat, iters, new);
         let a = analyse(new, Some(&old), &config, false).unwrap();
@@ -459,6 +460,7 @@ mod tests {
             iters,
             times,
             processes: Some(procs),
+            measurement: None,
         };
         // The same offsets in another order: the same processes' spread, so
         // no change; within each process the samples agree to ±0.5 %, so a
@@ -501,6 +503,7 @@ mod tests {
             iters,
             times,
             processes: Some(procs),
+            measurement: None,
         };
         let config = BenchmarkConfig {
             nresamples: 500,

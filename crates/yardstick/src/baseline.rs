@@ -27,13 +27,15 @@ pub(crate) struct Loaded {
 }
 
 /// Reads the baseline `baseline` names, warning about every file of it that
-/// is unreadable. A strict baseline (`--baseline`) that is missing,
+/// is unreadable, and passing over one that measured another `kind` (see
+/// `measurement::kind`). A strict baseline (`--baseline`) that is missing,
 /// unreadable or unusable is an error; otherwise the run goes on.
 pub(crate) fn load(
     dir: &BenchmarkDir,
     baseline: &Baseline,
     id: &FullId,
     terminal: &Terminal,
+    kind: &str,
 ) -> Result<Loaded, String> {
     let Some((name, strict)) = compare_target(baseline) else {
         return Ok(Loaded::default());
@@ -77,6 +79,17 @@ pub(crate) fn load(
         }
         return Ok(Loaded::default());
     }
+    if let Some(theirs) = sample.measurement.as_deref().filter(|&k| k != kind) {
+        terminal.warning(&format!(
+            "not comparing {} with baseline '{name}': it measured {theirs}, this run {kind}, and a change between two kinds of measurement means nothing{}",
+            id.full_id,
+            if strict { "" } else { "; this run replaces it" }
+        ));
+        if strict {
+            return Err(format!("baseline '{name}' measured {theirs}, not {kind}"));
+        }
+        return Ok(Loaded::default());
+    }
     Ok(Loaded {
         sample: Some(sample),
         corrupt: None,
@@ -112,6 +125,7 @@ mod tests {
             iters: vec![1.0; times.len()],
             times: times.to_vec(),
             processes: None,
+            measurement: None,
         }
     }
 

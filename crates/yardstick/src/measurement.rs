@@ -119,13 +119,29 @@ pub(crate) fn set_time_mode(mode: TimeMode) -> Result<(), String> {
     Ok(())
 }
 
-/// The clock [`WallTime`] reads, as `--time-mode` names it.
-pub(crate) fn time_mode_name() -> &'static str {
-    match TIME_MODE.load(Ordering::Relaxed) {
-        1 => "cpu",
-        2 => "thread-cpu",
-        _ => "wall",
+/// What a run's times measure, in words: saved with its samples
+/// (`sample.json`'s `measurement`), so that a baseline of another kind
+/// (CPU time against wall time, another [`Measurement`], another
+/// `--measure` set, which adds the meters' cost to every sample) is never
+/// compared with.
+pub(crate) fn kind<M: Measurement>(metrics: &[crate::meters::Metric]) -> String {
+    let name = std::any::type_name::<M>();
+    let mut kind = if name == std::any::type_name::<WallTime>() {
+        match TIME_MODE.load(Ordering::Relaxed) {
+            1 => "process CPU time",
+            2 => "thread CPU time",
+            _ => "wall time",
+        }
+        .to_owned()
+    } else {
+        name.to_owned()
+    };
+    if !metrics.is_empty() {
+        let names: Vec<&str> = metrics.iter().map(|m| m.name()).collect();
+        kind.push_str(" with --measure ");
+        kind.push_str(&names.join(","));
     }
+    kind
 }
 
 /// Where a [`WallTime`] measurement started: an instant, or a CPU clock
@@ -254,7 +270,16 @@ mod tests {
         let s = WallTime.start();
         std::thread::sleep(Duration::from_millis(30));
         let cpu = WallTime.end(s);
+        // What the run's samples are saved as measuring: never compared
+        // with a baseline of another kind.
+        assert_eq!(kind::<WallTime>(&[]), "thread CPU time");
         set_time_mode(TimeMode::Wall).unwrap();
+        assert_eq!(kind::<WallTime>(&[]), "wall time");
+        let measure = [crate::meters::Metric::Instructions];
+        assert_eq!(
+            kind::<WallTime>(&measure),
+            "wall time with --measure instructions"
+        );
         assert!(cpu < Duration::from_millis(10), "{cpu:?}");
         let s = WallTime.start();
         std::thread::sleep(Duration::from_millis(30));

@@ -127,20 +127,24 @@ fn benchmark<M: Measurement>(
     let started = std::time::Instant::now();
     let dir = BenchmarkDir::new(&c.run.home, &id.directory_name);
     dir.check_owner(&id.full_id).map_err(|e| e.to_string())?;
+    let baseline_name = crate::baseline::compare_target(&c.run.baseline).map(|(n, _)| n);
+    dir.check_nesting(&id.full_id, baseline_name)
+        .map_err(|e| e.to_string())?;
     let foreign = foreign_folder(&dir, id, terminal);
     // Read the baseline first: a missing strict baseline fails before any
     // time is spent measuring.
+    let kind = crate::measurement::kind::<M>(&config.metrics);
     let baseline = if foreign {
         crate::baseline::Loaded::default()
     } else {
-        crate::baseline::load(&dir, &c.run.baseline, id, terminal)?
+        crate::baseline::load(&dir, &c.run.baseline, id, terminal, &kind)?
     };
     say_clock_resolution(terminal);
     terminal.benchmark_start(&id.full_id);
     let compared = baseline
         .sample
         .as_ref()
-        .and_then(|_| in_lockstep(c, terminal, id, config, &dir));
+        .and_then(|_| in_lockstep(c, terminal, id, config, &dir, &kind));
     let (samples, metric_rows) = match &compared {
         Some((samples, _)) => (samples.clone(), None),
         None => obtain_samples(c, terminal, id, config, f, &dir)?,
@@ -181,7 +185,8 @@ fn benchmark<M: Measurement>(
     let optimised_away =
         !from_disk && check_optimised_away(&c.measurement, terminal, id, &analysis);
     let ratio = ratio_to_baseline(&c.run, id, &analysis, unit);
-    let (record, sample) = stored(id, &analysis);
+    let (record, mut sample) = stored(id, &analysis);
+    sample.measurement = Some(kind.clone());
     let outcome = Outcome {
         id,
         dir: &dir,
@@ -202,7 +207,7 @@ fn benchmark<M: Measurement>(
         elapsed: started.elapsed(),
         not_saved: foreign,
         binary: keeps_binary(&c.run, foreign)
-            .then(|| crate::store::binaries::this_record(&c.run.home, &measurement_kind(c)))
+            .then(|| crate::store::binaries::this_record(&c.run.home, &kind))
             .flatten(),
     };
     conclude(&c.run, &outcome);
@@ -235,19 +240,6 @@ fn keeps_binary(run: &RunSettings, foreign: bool) -> bool {
     !foreign && run.load_baseline.is_none() && run.baseline != Baseline::Discard
 }
 
-/// What measures: the measurement's type and, for wall time, the clock
-/// `--time-mode` chose. A baseline's binary measuring another kind is not
-/// compared with.
-fn measurement_kind<M: Measurement>(_: &Criterion<M>) -> String {
-    let name = std::any::type_name::<M>();
-    let short = name.rsplit("::").next().unwrap_or(name);
-    if short == "WallTime" {
-        crate::measurement::time_mode_name().to_owned()
-    } else {
-        short.to_owned()
-    }
-}
-
 /// The samples and the change measured in lock-step with the baseline's
 /// binary, when the run samples in workers and the baseline kept its
 /// binary; otherwise `None`, with the reason said once per run.
@@ -257,6 +249,7 @@ fn in_lockstep<M: Measurement>(
     id: &FullId,
     config: &BenchmarkConfig,
     dir: &BenchmarkDir,
+    kind: &str,
 ) -> Option<(crate::analysis::Samples, lockstep::Compared)> {
     let (name, _) = crate::baseline::compare_target(&c.run.baseline)?;
     let in_workers = config.processes > 1 && config.metrics.is_empty();
@@ -265,16 +258,14 @@ fn in_lockstep<M: Measurement>(
     if !in_workers || !plain || !asked {
         return None;
     }
-    let record = lockstep::baseline_binary(dir, name).and_then(|r| {
-        match lockstep::unusable(&r, &measurement_kind(c)) {
+    let record =
+        lockstep::baseline_binary(dir, name).and_then(|r| match lockstep::unusable(&r, kind) {
             Some(why) => Err(why),
             None => Ok(r),
-        }
-    });
+        });
     terminal.sampling_lockstep(&id.full_id);
-    let kind = measurement_kind(c);
     let measured =
-        record.and_then(|r| lockstep::measure(&c.run.home, &r, &id.full_id, &kind, config));
+        record.and_then(|r| lockstep::measure(&c.run.home, &r, &id.full_id, kind, config));
     match measured {
         Ok(m) => Some(m),
         Err(why) => {
@@ -331,6 +322,7 @@ fn stored(id: &FullId, a: &Analysis) -> (BenchmarkRecord, SavedSample) {
         iters: a.iters.clone(),
         times: a.values.clone(),
         processes: a.processes.clone(),
+        measurement: None,
     };
     (id.record().clone(), sample)
 }

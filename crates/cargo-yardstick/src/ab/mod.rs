@@ -39,6 +39,7 @@ use crate::cli::TableFormat;
 use crate::runner::{self, BenchBinary};
 use verdict::{Header, Outcome, Row};
 use yardstick::worker::lockstep::{self, Engine, Settings};
+use yardstick_format::names::terminal_text;
 
 /// Confidence of the reported intervals (and the false-discovery rate held
 /// across the suite: 1 − confidence).
@@ -457,8 +458,8 @@ fn measure(
             },
         };
         match &row.outcome {
-            Outcome::Failed(e) => eprintln!("{id}: failed: {e}"),
-            _ => eprintln!("{id}: {}", row.verdict()),
+            Outcome::Failed(e) => eprintln!("{}", terminal_text(&format!("{id}: failed: {e}"))),
+            _ => eprintln!("{}", terminal_text(&format!("{id}: {}", row.verdict()))),
         }
         rows.push(row);
     }
@@ -604,7 +605,10 @@ pub fn run(args: &AbArgs) -> Result<u8, (u8, String)> {
             args.rounds_json.as_deref(),
         ) {
             Ok(r) => rows.extend(r),
-            Err(e) => eprintln!("warning: bench target {name}: {e}"),
+            Err(e) => eprintln!(
+                "{}",
+                terminal_text(&format!("warning: bench target {name}: {e}"))
+            ),
         }
     }
     let seconds = start.elapsed().as_secs_f64();
@@ -626,7 +630,7 @@ pub fn run(args: &AbArgs) -> Result<u8, (u8, String)> {
         TableFormat::Terminal => verdict::terminal(&header, &rows, fdr.as_deref()),
         TableFormat::Markdown => verdict::markdown(&header, &rows, fdr.as_deref()),
     };
-    print!("{text}");
+    print!("{}", terminal_text(&text));
     let regressed = fail_at.is_some_and(|p| rows.iter().any(|r| r.regressed(p)));
     Ok(if regressed { REGRESSION } else { 0 })
 }

@@ -12,6 +12,7 @@ use std::time::Instant;
 use std::collections::BTreeMap;
 
 use yardstick_format::exec::{CountExport, CountResult, ExecExport, ExecResult};
+use yardstick_format::names::terminal_text;
 use yardstick_format::units::TimeUnit;
 use yardstick_stats::precision::{mean_relative_half_width, Stop, StopRule};
 use yardstick_stats::univariate::{max, median, min};
@@ -648,6 +649,7 @@ fn record(a: &ExecArgs, results: Vec<BenchResult>) -> Result<(), Failure> {
 
 fn print(text: &str) -> Result<(), Failure> {
     use std::io::Write;
+    let text = terminal_text(text);
     let mut o = std::io::stdout().lock();
     match o.write_all(text.as_bytes()).and_then(|()| o.flush()) {
         Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
@@ -682,7 +684,12 @@ pub fn run(a: &ExecArgs) -> Result<u8, Failure> {
     let start = startup(&shell)?;
     let mut ms = Vec::new();
     for (i, job) in jobs.iter().enumerate() {
-        eprintln!("Benchmark {}/{}: {}", i + 1, jobs.len(), job.name);
+        eprintln!(
+            "Benchmark {}/{}: {}",
+            i + 1,
+            jobs.len(),
+            terminal_text(&job.name)
+        );
         ms.push(measure_job(job, a, &shell, &p, start)?);
     }
     let text = match a.format.unwrap_or(TableFormat::Terminal) {
@@ -747,7 +754,7 @@ fn run_callgrind(a: &ExecArgs, jobs: &[Job], shell: &Shell) -> Result<u8, Failur
             "Benchmark {}/{}: {} (callgrind)",
             i + 1,
             jobs.len(),
-            job.name
+            terminal_text(&job.name)
         );
         let argv = measure::argv(shell, &job.command).map_err(bad)?;
         let n = callgrind::count(&argv, &dir, &format!("job{i}")).map_err(fail)?;

@@ -79,6 +79,7 @@ fn files(t: &Timed<'_>, s: Settings) -> Result<Vec<(&'static str, Vec<u8>)>, Str
         iters,
         times: t.ns.to_vec(),
         processes: None,
+        measurement: None,
     };
     let raw: Vec<RawRow> =
         t.ns.iter()
@@ -153,7 +154,7 @@ pub fn write(home: &Path, timed: &[Timed<'_>], s: Settings) -> Result<PathBuf, S
                 // change: the page is written without one.
                 eprintln!(
                     "warning: '{}' not compared with its previous run: {e}",
-                    t.name
+                    yardstick_format::names::one_line(t.name)
                 );
                 let _ = std::fs::remove_file(&change_path);
             }

@@ -2,9 +2,9 @@
 
 use super::{Error, Json, Number};
 
-/// Deeper nesting is refused (serde_json's limit), so hostile input cannot
-/// overflow the stack.
-const MAX_DEPTH: usize = 128;
+/// Deeper nesting is refused (serde_json's limit: its 128th level is an
+/// error), so hostile input cannot overflow the stack.
+const MAX_DEPTH: usize = 127;
 
 /// Parses one JSON value, surrounded by nothing but whitespace.
 ///
@@ -182,10 +182,13 @@ impl Reader<'_> {
         };
         match exact {
             Some(n) => Ok(n),
-            None => text
-                .parse()
-                .map(Number::Float)
-                .map_err(|_| self.error("invalid number")),
+            // Past f64's range (`1e400`) is an error, not an infinity: no
+            // JSON number is infinite (RFC 8259 §6; serde_json refuses it).
+            None => match text.parse::<f64>() {
+                Ok(x) if x.is_finite() => Ok(Number::Float(x)),
+                Ok(_) => Err(self.error("number out of range")),
+                Err(_) => Err(self.error("invalid number")),
+            },
         }
     }
 
@@ -240,9 +243,12 @@ impl Reader<'_> {
     }
 
     fn hex4(&mut self) -> Result<u32, Error> {
+        // Four hex digits exactly: `from_str_radix` alone also takes a sign
+        // (`\u+041` read as `A`).
         let digits = self
             .text
             .get(self.at..self.at + 4)
+            .filter(|h| h.iter().all(u8::is_ascii_hexdigit))
             .and_then(|h| std::str::from_utf8(h).ok())
             .and_then(|h| u32::from_str_radix(h, 16).ok())
             .ok_or_else(|| self.error("invalid \\u escape"))?;

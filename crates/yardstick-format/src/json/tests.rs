@@ -102,9 +102,10 @@ fn errors_say_where() {
 #[test]
 fn nesting_is_bounded() {
     let deep = |n| "[".repeat(n) + &"]".repeat(n);
-    assert!(parse(&deep(128)).is_ok());
+    // serde_json reads 127 levels and refuses the 128th; so does the reader.
+    assert!(parse(&deep(127)).is_ok());
     let e = parse(&deep(100_000)).unwrap_err().to_string();
-    assert_eq!(e, "nested too deep at line 1 column 129");
+    assert_eq!(e, "nested too deep at line 1 column 128");
 }
 
 #[derive(Debug, PartialEq, Default)]

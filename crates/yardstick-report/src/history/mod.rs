@@ -119,6 +119,7 @@ pub struct SiteSummary {
 /// [`ReportError::Io`] when a page cannot be written.
 pub fn write_history_site(dir: &Path, site: &HistorySite) -> Result<SiteSummary, ReportError> {
     let names = benchmark_names(site);
+    distinct_pages(names.iter().map(String::as_str), page_name)?;
     let mut files: Vec<(PathBuf, String)> = vec![
         (dir.join("index.html"), index::render(site)),
         (dir.join("regressions.html"), regressions::render(site)),
@@ -168,8 +169,10 @@ fn benchmark_names(site: &HistorySite) -> Vec<String> {
 }
 
 /// The file name of a benchmark's page: its id with anything but letters,
-/// digits, `-` and `.` turned into `_`, cut to 80 characters, and a hash
-/// of the whole id, so two ids never share a page.
+/// digits, `-` and `.` turned into `_`, cut to 80 characters, and all 64
+/// bits of a hash of the whole id, as the results folders have. (The top 32
+/// bits alone were found shared by ids past their 80th character; a clash
+/// that still happens is refused by [`write_history_site`].)
 pub(crate) fn page_name(benchmark: &str) -> String {
     let mut stem: String = benchmark
         .chars()
@@ -185,11 +188,33 @@ pub(crate) fn page_name(benchmark: &str) -> String {
     if stem.starts_with('.') {
         stem.insert(0, '_');
     }
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for b in benchmark.bytes() {
-        h = (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
+    let h = yardstick_format::names::fnv1a(benchmark.as_bytes());
+    format!("{stem}-{h:016x}.html")
+}
+
+/// Refuses two benchmarks that would share a page (one's history would
+/// never be shown): the error names both.
+fn distinct_pages<'a>(
+    names: impl IntoIterator<Item = &'a str>,
+    page_name: impl Fn(&str) -> String,
+) -> Result<(), ReportError> {
+    let mut pages: std::collections::HashMap<String, &str> = std::collections::HashMap::new();
+    for name in names {
+        let page = page_name(name);
+        if let Some(other) = pages.insert(page.clone(), name) {
+            if other != name {
+                return Err(ReportError::Format {
+                    path: PathBuf::from("b").join(page),
+                    problem: format!(
+                        "benchmarks '{}' and '{}' would share this page; rename one",
+                        yardstick_format::names::one_line(other),
+                        yardstick_format::names::one_line(name)
+                    ),
+                });
+            }
+        }
     }
-    format!("{stem}-{:08x}.html", h >> 32)
+    Ok(())
 }
 
 /// The series' reference point: the newest whose run is on the reference
@@ -342,5 +367,39 @@ mod tests {
         assert_ne!(a, page_name("fib_20"));
         assert!(page_name("../../etc").starts_with("_.._.._etc-"));
         assert!(!page_name("<script>").contains('<'));
+    }
+
+    /// Two ids past the 80 characters of the stem whose hashes share their
+    /// top 32 bits (found by a search of random suffixes; their FNV-1a 64,
+    /// computed apart in Python: 0x190c8e3d_ca3c7cbc and
+    /// 0x190c8e3d_979f48b1). Was: one page for both, one history never
+    /// shown (11 ids, 10 pages).
+    #[test]
+    fn ids_sharing_a_long_prefix_get_a_page_each() {
+        let prefix =
+            "group/a_benchmark_id_long_enough_to_be_cut_to_the_eighty_characters_of_its_page_name/";
+        let (a, b) = (
+            format!("{prefix}case_865847095170"),
+            format!("{prefix}case_514885219941"),
+        );
+        assert_ne!(page_name(&a), page_name(&b));
+        let mut ids: Vec<String> = (0..9).map(|i| format!("{prefix}{i}")).collect();
+        ids.extend([a, b]);
+        let refs: Vec<&str> = ids.iter().map(String::as_str).collect();
+        let dir = std::env::temp_dir().join(format!("yardstick-pages-{}", std::process::id()));
+        let out = write_history_site(&dir, &site(&refs)).unwrap();
+        let pages = std::fs::read_dir(dir.join("b")).unwrap().count();
+        assert_eq!((out.pages.len(), pages), (13, 11));
+        std::fs::remove_dir_all(&dir).unwrap();
+        // A clash that still happens (here: names of 32 bits, as they were)
+        // is refused, naming both.
+        let short = |id: &str| page_name(id)[..page_name(id).len() - 13].to_owned();
+        let refs = refs.iter().copied();
+        let e = distinct_pages(refs, short).unwrap_err().to_string();
+        assert!(
+            e.contains("case_865847095170' and '") && e.contains("case_514885219941"),
+            "{e}"
+        );
+        assert!(distinct_pages(["x", "y", "x"], page_name).is_ok());
     }
 }

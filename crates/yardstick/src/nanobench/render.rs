@@ -152,6 +152,7 @@ fn result(r: &BenchResult) -> Result<BenchmarkResult, RenderError> {
         iters: epochs.iter().map(|e| e.iterations as f64).collect(),
         times: epochs.iter().map(|e| e.elapsed.as_nanos() as f64).collect(),
         processes: None,
+        measurement: None,
     };
     let boot = yardstick_stats::BootstrapConfig {
         nresamples: 10_000,

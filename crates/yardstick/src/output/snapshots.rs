@@ -50,6 +50,7 @@ fn analysis(baseline_level: Option<f64>) -> (Analysis, Option<Vec<f64>>) {
             iters,
             times,
             processes: None,
+            measurement: None,
         }
     });
     let baseline = saved.as_ref().map(crate::store::SavedSample::averages);
@@ -183,6 +184,7 @@ fn analysis_in_processes(
         iters,
         times,
         processes: old_in_processes.then_some(procs),
+        measurement: None,
     };
     let (iters, values, procs) = in_processes(new.0, new.1);
     let new = crate::analysis::Samples {

@@ -3,6 +3,7 @@
 
 use std::io::{IsTerminal, Write};
 
+use yardstick_format::names::terminal_text;
 use yardstick_stats::{Estimate, Verdict};
 
 use super::Style;
@@ -184,6 +185,7 @@ impl Terminal {
             return;
         }
         self.clear_progress();
+        let message = terminal_text(message);
         crate::output::errln!("{} {message}", self.style.yellow("warning:"));
     }
 
@@ -191,13 +193,16 @@ impl Terminal {
     pub(crate) fn note(&self, message: &str) {
         self.clear_progress();
         if self.verbosity > Verbosity::Quiet {
+            let message = terminal_text(message);
             crate::output::errln!("{} {message}", self.style.faint("note:"));
         }
     }
 
-    /// A benchmark that failed, on stderr.
+    /// A benchmark that failed, on stderr. The message may quote a panic's
+    /// or a worker's words: its control characters are escaped.
     pub(crate) fn failure(&self, id: &str, message: &str) {
         self.clear_progress();
+        let message = terminal_text(message);
         crate::output::errln!("{} {id}: {message}", self.style.red("FAILED"));
     }
 
@@ -467,6 +472,9 @@ fn change_lines(c: &Completed<'_>, change: &yardstick_stats::Change, s: &Style) 
         lines.push(format!("{INDENT}change: [{lo} {point} {hi}] {p}"));
     }
     lines.push(format!("{INDENT}{explanation}"));
+    if let Some(line) = disagreement(change, c.significance) {
+        lines.push(format!("{INDENT}{}", s.faint(&line)));
+    }
     if let Some(ls) = &a.lockstep {
         lines.push(format!(
             "{INDENT}{}",
@@ -491,6 +499,23 @@ fn change_lines(c: &Completed<'_>, change: &yardstick_stats::Change, s: &Style) 
         }
     }
     lines
+}
+
+/// The line saying which one the verdict follows when the interval leaves
+/// out zero and the test still finds no change: a significance level
+/// stricter than the interval's confidence, or samples without spread
+/// (where the test is undefined). Small samples cannot disagree: their
+/// interval and p-value are one analysis (`yardstick_stats::change`).
+fn disagreement(change: &yardstick_stats::Change, significance: f64) -> Option<String> {
+    let m = &change.mean;
+    let excludes_zero = m.lower > 0.0 || m.upper < 0.0;
+    (excludes_zero && change.p_value >= significance).then(|| {
+        format!(
+            "The {:.0}% interval leaves out zero but the test does not reject (p = {:.2} ≥ {significance:.2}): the verdict follows the test, the stricter of the two.",
+            m.confidence * 100.0,
+            change.p_value
+        )
+    })
 }
 
 /// `--verbose`'s estimates block: slope and R², mean and standard

@@ -208,6 +208,58 @@ impl BenchmarkDir {
         Ok(())
     }
 
+    /// Checks that no other benchmark's folders are inside this one's, nor
+    /// this one inside another's: a lone benchmark `g` keeps `g/new`,
+    /// `g/base` (its baseline), `g/change` and `g/report`, which are also
+    /// the folders of a group `g`'s members `new`, `base`, `change` and
+    /// `report`. Shared, each overwrote the other's files and the report's
+    /// index lost the members. The error names both ids; the benchmark
+    /// that finds the other already there fails, the other keeps its
+    /// folders.
+    pub(crate) fn check_nesting(
+        &self,
+        full_id: &str,
+        baseline: Option<&str>,
+    ) -> Result<(), StoreError> {
+        let clash = |path: PathBuf, other: &str, what: String| StoreError {
+            path,
+            problem: format!(
+                "{what}; benchmarks '{other}' and '{full_id}' would share it, so neither \
+                 could be trusted: rename one of them"
+            ),
+        };
+        // This folder is one of another benchmark's own (`g/base`).
+        let own = self.root.join("benchmark.json");
+        if let Ok(record) = read_json::<BenchmarkRecord>(&own) {
+            if record.full_id != full_id {
+                let what = format!(
+                    "this folder holds results of benchmark '{}'",
+                    record.full_id
+                );
+                return Err(clash(self.root.clone(), &record.full_id, what));
+            }
+        }
+        // A folder this benchmark writes holds another benchmark's folders.
+        for name in ["new", "change", "report"].into_iter().chain(baseline) {
+            let Ok(entries) = fs::read_dir(self.sub(name)) else {
+                continue;
+            };
+            for entry in entries.flatten() {
+                let record = entry.path().join("benchmark.json");
+                if let Ok(r) = read_json::<BenchmarkRecord>(&record) {
+                    if r.full_id != full_id {
+                        let what = format!(
+                            "benchmark '{}' keeps its results in this folder, which is '{full_id}'s '{name}' folder",
+                            r.full_id
+                        );
+                        return Err(clash(self.sub(name), &r.full_id, what));
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
     /// Whether a baseline folder has a sample to compare with.
     pub(crate) fn has_baseline(&self, name: &str) -> bool {
         self.sub(name).join("sample.json").exists()
@@ -435,6 +487,48 @@ mod tests {
         // new/ is the last run's and decides.
         write_json(&dir.sub("new").join("benchmark.json"), &record("x??\"")).unwrap();
         dir.check_owner("x??\"").unwrap();
+        fs::remove_dir_all(d).unwrap();
+    }
+
+    /// The group's member saved first: the lone benchmark `g` finds
+    /// `g/new/new/benchmark.json` (member `new`) or a member in the folder
+    /// of its baseline, and fails naming both.
+    #[test]
+    fn a_member_inside_a_lone_benchmarks_folders_is_an_error() {
+        let d = tempdir("nesting");
+        let record = |id: &str, dir: &str| BenchmarkRecord {
+            group_id: "g".into(),
+            function_id: id.strip_prefix("g/").map(Into::into),
+            value_str: None,
+            throughput: None,
+            full_id: id.into(),
+            directory_name: dir.into(),
+            title: id.into(),
+        };
+        let lone = BenchmarkDir::new(&d, "g");
+        lone.check_nesting("g", Some("base")).unwrap();
+        let member = BenchmarkDir::new(&d, "g/new");
+        write_json(
+            &member.sub("new").join("benchmark.json"),
+            &record("g/new", "g/new"),
+        )
+        .unwrap();
+        let e = lone.check_nesting("g", Some("base")).unwrap_err();
+        assert!(
+            e.problem
+                .contains("benchmarks 'g/new' and 'g' would share it"),
+            "{e}"
+        );
+        fs::remove_dir_all(d.join("g")).unwrap();
+        let member = BenchmarkDir::new(&d, "g/mine");
+        write_json(
+            &member.sub("new").join("benchmark.json"),
+            &record("g/mine", "g/mine"),
+        )
+        .unwrap();
+        lone.check_nesting("g", Some("base")).unwrap();
+        let e = lone.check_nesting("g", Some("mine")).unwrap_err();
+        assert!(e.problem.contains("'g's 'mine' folder"), "{e}");
         fs::remove_dir_all(d).unwrap();
     }
 

@@ -22,10 +22,20 @@ pub enum WorkerError {
     /// The worker could not be started.
     Spawn(String),
     /// No answer within the time limit; the worker was killed.
-    TimedOut(Duration),
+    TimedOut {
+        /// The time limit.
+        limit: Duration,
+        /// What it was asked to do (`sampling fib/20`).
+        doing: String,
+    },
     /// The worker exited or closed its output; `stderr` is the end of what
     /// it printed there (a panic message, usually).
     Exited {
+        /// How it ended: `exited with status 3`, `was killed by signal 9
+        /// (SIGKILL)`, or that it closed its output while still running.
+        how: String,
+        /// What it was asked to do (`sampling fib/20`).
+        doing: String,
         /// The last lines of its standard error.
         stderr: String,
     },
@@ -43,17 +53,18 @@ impl std::fmt::Display for WorkerError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             WorkerError::Spawn(e) => write!(f, "could not start a worker process: {e}"),
-            WorkerError::TimedOut(d) => write!(
+            WorkerError::TimedOut { limit, doing } => write!(
                 f,
-                "no answer within {:.0} s: the benchmark hangs or runs far past its budget (killed)",
-                d.as_secs_f64()
+                "no answer within {:.0} s while {doing}: the benchmark hangs or runs far past its budget (killed)",
+                limit.as_secs_f64()
             ),
-            WorkerError::Exited { stderr } if stderr.trim().is_empty() => {
-                f.write_str("the worker process exited")
-            }
-            WorkerError::Exited { stderr } => {
-                let last = stderr.trim().lines().last().unwrap_or_default();
-                write!(f, "the worker process exited: {last}")
+            WorkerError::Exited { how, doing, stderr } => {
+                write!(f, "the worker process {how} while {doing}")?;
+                match stderr.trim().lines().last() {
+                    // What it printed is not ours: shown, never obeyed.
+                    Some(last) => write!(f, ": {}", yardstick_format::names::one_line(last)),
+                    None => Ok(()),
+                }
             }
             WorkerError::Failed(m) => f.write_str(m),
             WorkerError::Version(v) => write!(
@@ -88,6 +99,8 @@ pub struct Worker {
     stderr: Arc<Mutex<VecDeque<u8>>>,
     stderr_reader: Option<std::thread::JoinHandle<()>>,
     place: Place,
+    /// What it was last asked to do, for error messages.
+    doing: String,
 }
 
 impl Worker {
@@ -107,21 +120,7 @@ impl Worker {
             .map_err(|e| WorkerError::Spawn(e.to_string()))?;
         let (tx, replies) = mpsc::channel();
         let stdout = child.stdout.take().expect("piped stdout");
-        std::thread::spawn(move || {
-            // What the benchmark prints itself is not ours: skip it.
-            for line in BufReader::new(stdout).lines() {
-                let Ok(line) = line else { break };
-                let Some(at) = line.find(LINE_PREFIX) else {
-                    continue;
-                };
-                let json = &line[at + LINE_PREFIX.len()..];
-                if let Ok(reply) = yardstick_format::json::from_str::<WorkerReply>(json) {
-                    if tx.send(reply).is_err() {
-                        break;
-                    }
-                }
-            }
-        });
+        std::thread::spawn(move || read_replies(BufReader::new(stdout), &tx));
         let stderr = Arc::new(Mutex::new(VecDeque::new()));
         let mut err_pipe = child.stderr.take().expect("piped stderr");
         let tail = Arc::clone(&stderr);
@@ -141,6 +140,7 @@ impl Worker {
             stderr,
             stderr_reader: Some(stderr_reader),
             place: Place::Starting,
+            doing: "starting".to_owned(),
         })
     }
 
@@ -176,6 +176,16 @@ impl Worker {
     }
 
     fn send(&mut self, request: &WorkerRequest) -> Result<(), WorkerError> {
+        let here = match &self.place {
+            Place::At(id) => yardstick_format::names::one_line(id).into_owned(),
+            _ => "its next benchmark".to_owned(),
+        };
+        self.doing = match request {
+            WorkerRequest::WarmUp { .. } => format!("warming up {here}"),
+            WorkerRequest::Sample { .. } => format!("sampling {here}"),
+            WorkerRequest::Next => format!("moving on from {here}"),
+            WorkerRequest::Quit => "quitting".to_owned(),
+        };
         let json = yardstick_format::json::to_string(request);
         let written = self
             .stdin
@@ -207,7 +217,10 @@ impl Worker {
                 Ok(reply) => return Ok(reply),
                 Err(RecvTimeoutError::Timeout) => {
                     self.kill();
-                    return Err(WorkerError::TimedOut(limit));
+                    return Err(WorkerError::TimedOut {
+                        limit,
+                        doing: self.doing.clone(),
+                    });
                 }
                 Err(RecvTimeoutError::Disconnected) => return Err(self.exited()),
             }
@@ -215,7 +228,21 @@ impl Worker {
     }
 
     fn exited(&mut self) -> WorkerError {
+        // Its output ended: it has exited, or is about to, or closed its
+        // output and still runs. A moment for the exit status, then kill.
+        let mut status = None;
+        for _ in 0..50 {
+            status = self.child.try_wait().ok().flatten();
+            if status.is_some() {
+                break;
+            }
+            std::thread::sleep(Duration::from_millis(2));
+        }
         self.kill();
+        let how = status.map_or_else(
+            || "closed its output while still running (killed)".to_owned(),
+            ended,
+        );
         // Its last words may still be in the pipe: let the reader finish
         // (briefly: a grandchild may hold the pipe open).
         if let Some(reader) = self.stderr_reader.take() {
@@ -230,6 +257,8 @@ impl Worker {
         let tail = self.stderr.lock().unwrap_or_else(|e| e.into_inner());
         let bytes: Vec<u8> = tail.iter().copied().collect();
         WorkerError::Exited {
+            how,
+            doing: self.doing.clone(),
             stderr: String::from_utf8_lossy(&bytes).into_owned(),
         }
     }
@@ -340,6 +369,61 @@ impl Worker {
             WorkerReply::Failed { message } => Err(WorkerError::Failed(message)),
             other => Err(WorkerError::Protocol(format!("{other:?}"))),
         }
+    }
+}
+
+/// Sends every protocol line of `stdout` to `tx`. What the benchmark prints
+/// itself is not ours, whatever its bytes (not UTF-8, no line break): only
+/// the lines holding [`LINE_PREFIX`] are read.
+fn read_replies(mut stdout: impl BufRead, tx: &mpsc::Sender<WorkerReply>) {
+    let prefix = LINE_PREFIX.as_bytes();
+    let mut line = Vec::new();
+    loop {
+        line.clear();
+        match stdout.read_until(b'\n', &mut line) {
+            Ok(0) | Err(_) => return,
+            Ok(_) => {}
+        }
+        let Some(at) = line.windows(prefix.len()).position(|w| w == prefix) else {
+            continue;
+        };
+        let Ok(json) = std::str::from_utf8(&line[at + prefix.len()..]) else {
+            continue;
+        };
+        if let Ok(reply) = yardstick_format::json::from_str::<WorkerReply>(json.trim_end()) {
+            if tx.send(reply).is_err() {
+                return;
+            }
+        }
+    }
+}
+
+/// How a worker ended, in words: its exit status or the signal that ended
+/// it.
+fn ended(status: std::process::ExitStatus) -> String {
+    #[cfg(unix)]
+    {
+        use std::os::unix::process::ExitStatusExt;
+        if let Some(signal) = status.signal() {
+            let name = match signal {
+                1 => " (SIGHUP)",
+                2 => " (SIGINT)",
+                4 => " (SIGILL)",
+                6 => " (SIGABRT: it aborted)",
+                7 => " (SIGBUS)",
+                8 => " (SIGFPE)",
+                9 => " (SIGKILL)",
+                11 => " (SIGSEGV: an invalid memory access)",
+                13 => " (SIGPIPE)",
+                15 => " (SIGTERM)",
+                _ => "",
+            };
+            return format!("was killed by signal {signal}{name}");
+        }
+    }
+    match status.code() {
+        Some(code) => format!("exited with status {code}"),
+        None => format!("ended ({status})"),
     }
 }
 

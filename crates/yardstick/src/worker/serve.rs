@@ -1,8 +1,8 @@
 //! The worker's side of the protocol: wait at each benchmark, measure what
 //! the parent asks, move on when told.
 
-use std::io::{BufRead, Write};
-use std::sync::Once;
+use std::io::{BufRead, BufReader, Write};
+use std::sync::{Mutex, Once, OnceLock};
 use std::time::{Duration, Instant};
 
 use yardstick_format::worker::{WorkerReply, WorkerRequest, LINE_PREFIX, PROTOCOL_VERSION};
@@ -11,18 +11,74 @@ use crate::measurement::Measurement;
 use crate::routine::{run_once, RoutineFn};
 use crate::{adaptive, state};
 
+/// The protocol's two pipes.
+struct Channel {
+    requests: Mutex<Box<dyn BufRead + Send>>,
+    replies: Mutex<Box<dyn Write + Send>>,
+}
+
+/// The protocol's pipes, taken off the standard streams the first time: the
+/// pipes move to new descriptors, and standard input and output become
+/// `/dev/null`. A routine that reads its standard input then reads its end
+/// instead of the parent's next request (it waited for the watchdog), and
+/// one that writes bytes of any kind to its standard output or closes it
+/// leaves the protocol whole.
+fn channel() -> &'static Channel {
+    static CHANNEL: OnceLock<Channel> = OnceLock::new();
+    CHANNEL.get_or_init(|| {
+        #[cfg(unix)]
+        if let Some((requests, replies)) = take_standard_streams() {
+            return Channel {
+                requests: Mutex::new(Box::new(BufReader::new(requests))),
+                replies: Mutex::new(Box::new(std::io::BufWriter::new(replies))),
+            };
+        }
+        Channel {
+            requests: Mutex::new(Box::new(BufReader::new(std::io::stdin()))),
+            replies: Mutex::new(Box::new(std::io::stdout())),
+        }
+    })
+}
+
+/// Copies of the standard input and output, which then become
+/// `/dev/null`; `None` (nothing changed) when a step fails.
+#[cfg(unix)]
+fn take_standard_streams() -> Option<(std::fs::File, std::fs::File)> {
+    use std::os::fd::{AsFd, AsRawFd};
+    let requests = std::io::stdin().as_fd().try_clone_to_owned().ok()?;
+    let replies = std::io::stdout().as_fd().try_clone_to_owned().ok()?;
+    let null = std::fs::File::options()
+        .read(true)
+        .write(true)
+        .open("/dev/null")
+        .ok()?;
+    let _ = std::io::stdout().flush();
+    for fd in [0, 1] {
+        // SAFETY: dup2 onto the standard descriptors, which stay open (now
+        // on /dev/null); no Rust object owns them.
+        if unsafe { libc::dup2(null.as_raw_fd(), fd) } < 0 {
+            return None;
+        }
+    }
+    Some((requests.into(), replies.into()))
+}
+
 /// Writes one protocol line (after the hello, the first time).
 fn say(reply: &WorkerReply) {
     static HELLO: Once = Once::new();
-    let mut out = std::io::stdout().lock();
+    let mut guard = channel()
+        .replies
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    let out = &mut *guard;
     HELLO.call_once(|| {
         let hello = WorkerReply::Hello {
             version: PROTOCOL_VERSION,
             pid: std::process::id(),
         };
-        write_line(&mut out, &hello);
+        write_line(out, &hello);
     });
-    write_line(&mut out, reply);
+    write_line(out, reply);
 }
 
 fn write_line(out: &mut impl Write, reply: &WorkerReply) {
@@ -39,7 +95,12 @@ pub(crate) fn serve<M: Measurement>(m: &M, id: &str, f: &mut RoutineFn<'_, M>) {
     let mut line = String::new();
     loop {
         line.clear();
-        match std::io::stdin().lock().read_line(&mut line) {
+        let read = channel()
+            .requests
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .read_line(&mut line);
+        match read {
             Ok(0) | Err(_) => std::process::exit(0),
             Ok(_) => {}
         }
