@@ -14,12 +14,23 @@ pub const DEFAULT_FACTOR: f64 = 1.0;
 /// Steps at factor 1.
 pub const BASE_STEPS: f64 = 2000.0;
 
-/// `TRUST_FACTOR`, or `DEFAULT_FACTOR`.
+/// `TRUST_FACTOR`, else the factor compiled into this build (a copy of the
+/// binary with `\nTRUST_FACTOR=<f>` appended: an ELF file runs with bytes
+/// after its sections), else `DEFAULT_FACTOR`.
 pub fn factor(var: &str) -> f64 {
     std::env::var(var)
         .ok()
         .and_then(|v| v.parse().ok())
+        .or_else(|| built_in(var))
         .unwrap_or(DEFAULT_FACTOR)
+}
+
+fn built_in(var: &str) -> Option<f64> {
+    let bytes = std::fs::read(std::env::current_exe().ok()?).ok()?;
+    let tail = &bytes[bytes.len().saturating_sub(64)..];
+    let mark = format!("\n{var}=");
+    let at = tail.windows(mark.len()).rposition(|w| w == mark.as_bytes())?;
+    std::str::from_utf8(&tail[at + mark.len()..]).ok()?.trim().parse().ok()
 }
 
 /// The number of steps for a factor, hidden from the optimiser so that every

@@ -1,0 +1,238 @@
+#!/usr/bin/env python3
+"""The default `cargo bench` comparison, end to end: how often does it cry
+wolf, how often does it catch a change compiled into one benchmark, and how
+long does it take per benchmark, side by side with Criterion.rs 0.8.
+
+Two kinds of trial:
+
+  suite   compare/benches/trust_suite.rs (24 benchmarks; `target` is scaled
+          by the build's factor). One try of a condition: a fresh home, the
+          build with factor 1.00 run once (it saves the baseline and, for
+          yardstick, keeps its binary), then a build with the condition's
+          factor run once and its verdicts read. The factor is in the
+          binary's bytes (a copy with `\\nTRUST_FACTOR=<f>` appended), so the
+          two builds differ only there; both copies are named alike and lie
+          at paths of the same length. For `target` a "regressed" verdict
+          is a detection; for the other 23 any "regressed"/"improved" is a
+          false alarm (at A/A, all 24 are).
+  guide   the README's main job, `cargo bench -p yardstick-guide-examples`,
+          run RUNS times unchanged into a fresh home; every comparison of
+          runs 2..RUNS is A/A (yardstick only: the guide's examples build
+          against yardstick).
+
+By default a compile runs on one core throughout (`--load compile`, the
+trust experiment's CompileLoad); `--load none` measures at rest.
+
+Usage: python3 compare/trust/default_flow.py suite [--tries 20]
+           [--harness yardstick,criterion] [--conditions A/A,+1%,+3%,+10%]
+           [--load compile|none] [--json FILE]
+       python3 compare/trust/default_flow.py guide [--runs 4] [--load compile|none]
+Python 3 standard library only; progress to stderr, the table to stdout.
+"""
+
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+COMPARE = os.path.dirname(HERE)
+REPO = os.path.dirname(COMPARE)
+sys.path.insert(0, HERE)
+
+
+def _trust():
+    """compare/trust/run.py (the load, the builds, the verdict patterns)."""
+    import importlib.util
+    spec = importlib.util.spec_from_file_location("trust_run", os.path.join(HERE, "run.py"))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+trust = _trust()
+log = trust.log
+FACTORS = {"A/A": 1.00, "+1%": 1.01, "+3%": 1.03, "+10%": 1.10}
+CHANGED = {"regressed", "improved"}
+
+
+def verdicts(text):
+    """{benchmark id: verdict} from a run's output, Criterion.rs's format."""
+    out, current = {}, None
+    lines = trust.ANSI.sub("", text).splitlines()
+    for i, line in enumerate(lines):
+        if not line or line[0].isspace():
+            if current is not None:
+                v = trust.cross_verdict(line)
+                if v != "none" and current not in out:
+                    out[current] = v
+            continue
+        if "time:" in line:
+            current = line.split("time:")[0].strip()
+        elif i + 1 < len(lines) and lines[i + 1].lstrip().startswith("time:"):
+            current = line.strip()
+    return out
+
+
+def copy_with_factor(exe, directory, factor):
+    """A copy of bench binary `exe` in `directory` (same file name) with the
+    factor appended to its bytes."""
+    os.makedirs(directory, exist_ok=True)
+    dest = os.path.join(directory, os.path.basename(exe))
+    with open(exe, "rb") as f:
+        data = f.read()
+    with open(dest, "wb") as f:
+        f.write(data + f"\nTRUST_FACTOR={factor:.2f}".encode())
+    os.chmod(dest, 0o755)
+    return dest
+
+
+def run_bench(exe, home, harness):
+    env = dict(os.environ)
+    for k in list(env):
+        if k.startswith(("YARDSTICK_", "CRITERION_", "TRUST_")):
+            del env[k]
+    args = [exe, "--bench"]
+    if harness == "yardstick":
+        args += ["--home", home, "--color", "never"]
+    else:
+        env["CRITERION_HOME"] = home
+    start = time.monotonic()
+    p = subprocess.run(args, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                       stdin=subprocess.DEVNULL, check=False)
+    seconds = time.monotonic() - start
+    text = p.stdout.decode(errors="replace")
+    if p.returncode != 0:
+        sys.exit(f"{exe} failed ({p.returncode}):\n{text[-3000:]}")
+    return text, seconds
+
+
+def suite_try(exe, harness, condition, scratch):
+    home = tempfile.mkdtemp(prefix="home-", dir=scratch)
+    try:
+        a = copy_with_factor(exe, os.path.join(home, "a"), 1.00)
+        b = copy_with_factor(exe, os.path.join(home, "b"), FACTORS[condition])
+        run_bench(a, home, harness)
+        text, seconds = run_bench(b, home, harness)
+    finally:
+        shutil.rmtree(home, ignore_errors=True)
+    v = verdicts(text)
+    return {"verdicts": v, "seconds": seconds, "benchmarks": len(v),
+            "lockstep": text.count("Measured in lock-step")}
+
+
+def build_suite(harnesses, target):
+    env = dict(os.environ, CARGO_TARGET_DIR=target)
+    packages = []
+    for h in harnesses:
+        packages += ["-p", f"{h}-side"]
+    log("building the trust suite (cargo bench --no-run in compare/)")
+    msgs = trust.cargo_json(["bench", "--no-run", *packages, "--bench", "trust_suite"],
+                            COMPARE, env)
+    return {h: trust.executable(msgs, f"{h}-side", "bench", "trust_suite") for h in harnesses}
+
+
+def summarise_suite(results):
+    rows = []
+    for (harness, condition), tries in sorted(results.items()):
+        detected = sum(t["verdicts"].get("target") == "regressed" for t in tries)
+        others = [v for t in tries for k, v in t["verdicts"].items() if k != "target"]
+        if condition == "A/A":
+            others += [t["verdicts"].get("target", "none") for t in tries]
+        false = sum(v in CHANGED for v in others)
+        noisy = sum(v == "too noisy" for v in others)
+        secs = sum(t["seconds"] for t in tries) / max(1, sum(t["benchmarks"] for t in tries))
+        rows.append((harness, condition, len(tries), detected, false, len(others), noisy, secs))
+    print("| harness | condition | tries | target called regressed | others called changed "
+          "| too noisy | s/benchmark |")
+    print("|---|---|---|---|---|---|---|")
+    for harness, cond, n, det, false, total, noisy, secs in rows:
+        target = "—" if cond == "A/A" else f"{det}/{n} ({det / n:.0%})"
+        print(f"| {harness} | {cond} | {n} | {target} | {false}/{total} ({false / max(total, 1):.1%}) "
+              f"| {noisy}/{total} | {secs:.2f} |")
+
+
+def suite(args):
+    harnesses = args.harness.split(",")
+    conditions = args.conditions.split(",")
+    scratch = tempfile.mkdtemp(prefix="yardstick-default-flow-")
+    load = None
+    results = {}
+    try:
+        exes = build_suite(harnesses, os.path.join(COMPARE, "target"))
+        if args.load == "compile":
+            load = trust.CompileLoad(scratch)
+            load.start()
+        for t in range(args.tries):
+            for condition in conditions:
+                for h in harnesses:
+                    r = suite_try(exes[h], h, condition, scratch)
+                    results.setdefault((h, condition), []).append(r)
+                    log(f"try {t + 1}/{args.tries} {h} {condition}: target "
+                        f"{r['verdicts'].get('target')}, {r['seconds']:.1f} s, "
+                        f"{r['lockstep']} in lock-step")
+    finally:
+        if load:
+            load.stop()
+        shutil.rmtree(scratch, ignore_errors=True)
+    summarise_suite(results)
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump({f"{h} {c}": v for (h, c), v in results.items()}, f)
+
+
+def guide(args):
+    scratch = tempfile.mkdtemp(prefix="yardstick-default-flow-")
+    home = os.path.join(scratch, "home")
+    load = None
+    counts, seconds, ids = {}, [], 0
+    try:
+        if args.load == "compile":
+            load = trust.CompileLoad(scratch)
+            load.start()
+        env = dict(os.environ, YARDSTICK_HOME=home)
+        for r in range(1, args.runs + 1):
+            start = time.monotonic()
+            p = subprocess.run(["cargo", "bench", "-p", "yardstick-guide-examples"], cwd=REPO,
+                               env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                               check=False)
+            seconds.append(time.monotonic() - start)
+            v = verdicts(p.stdout.decode(errors="replace"))
+            ids = max(ids, len(v))
+            if r > 1:
+                for verdict in v.values():
+                    counts[verdict] = counts.get(verdict, 0) + 1
+            log(f"run {r}/{args.runs}: {seconds[-1]:.1f} s, {len(v)} verdicts")
+    finally:
+        if load:
+            load.stop()
+        shutil.rmtree(scratch, ignore_errors=True)
+    total = sum(counts.values())
+    print(f"{args.runs} runs of the guide's examples ({ids} benchmarks), load: {args.load}; "
+          f"{total} comparisons in runs 2..{args.runs}; {seconds[-1]:.1f} s for the last run")
+    for verdict, n in sorted(counts.items(), key=lambda kv: -kv[1]):
+        print(f"  {verdict}: {n} ({n / max(total, 1):.1%})")
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    sub = ap.add_subparsers(dest="kind", required=True)
+    s = sub.add_parser("suite")
+    s.add_argument("--tries", type=int, default=20)
+    s.add_argument("--harness", default="yardstick,criterion")
+    s.add_argument("--conditions", default="A/A,+1%,+3%,+10%")
+    s.add_argument("--load", choices=["compile", "none"], default="compile")
+    s.add_argument("--json")
+    g = sub.add_parser("guide")
+    g.add_argument("--runs", type=int, default=4)
+    g.add_argument("--load", choices=["compile", "none"], default="compile")
+    args = ap.parse_args()
+    suite(args) if args.kind == "suite" else guide(args)
+
+
+if __name__ == "__main__":
+    main()
