@@ -33,16 +33,16 @@ fn suite(c: &mut Criterion) {
     let steps = trust_body::steps(trust_body::factor("TRUST_FACTOR"));
     c.bench_function("target", |b| b.iter(|| trust_body::work(black_box(12345), steps)));
     for (i, n) in [250u64, 500, 1000, 2000, 4000, 8000].iter().enumerate() {
-        c.bench_function(format!("steps/{n}"), |b| {
+        c.bench_function(&format!("steps/{n}"), |b| {
             b.iter(|| trust_body::work(black_box(i as u64), black_box(*n)))
         });
     }
     for n in [12u64, 16, 20] {
-        c.bench_function(format!("fib/{n}"), |b| b.iter(|| fib(black_box(n))));
+        c.bench_function(&format!("fib/{n}"), |b| b.iter(|| fib(black_box(n))));
     }
     for n in [64usize, 1024, 16384] {
         let data: Vec<u64> = (0..n as u64).map(|x| x.wrapping_mul(0x9E37_79B9_7F4A_7C15)).collect();
-        c.bench_function(format!("sort/{n}"), |b| {
+        c.bench_function(&format!("sort/{n}"), |b| {
             b.iter_batched_ref(
                 || data.clone(),
                 |v| v.sort_unstable(),
@@ -52,17 +52,17 @@ fn suite(c: &mut Criterion) {
     }
     for n in [256usize, 4096, 65536] {
         let bytes: Vec<u8> = (0..n).map(|x| x as u8).collect();
-        c.bench_function(format!("hash/{n}"), |b| b.iter(|| hash(black_box(&bytes))));
+        c.bench_function(&format!("hash/{n}"), |b| b.iter(|| hash(black_box(&bytes))));
     }
     for n in [1024usize, 65536, 1 << 20] {
         let from = vec![7u8; n];
         let mut to = vec![0u8; n];
-        c.bench_function(format!("copy/{n}"), |b| {
+        c.bench_function(&format!("copy/{n}"), |b| {
             b.iter(|| to.copy_from_slice(black_box(&from)))
         });
     }
     for n in [16usize, 256, 4096] {
-        c.bench_function(format!("vec_push/{n}"), |b| {
+        c.bench_function(&format!("vec_push/{n}"), |b| {
             b.iter(|| (0..n).map(black_box).collect::<Vec<usize>>())
         });
     }

@@ -179,14 +179,18 @@ fn processes(c: &mut Criterion) {
             b.iter(|| assert!(black_box(false), "deliberate failure in a worker"))
         });
     }
-    // A large setup, built before the benchmarks as a suite's input data
-    // is: every process that reaches them holds it (`FIXTURE_SETUP_MB`).
-    let setup: Vec<u8> = match var("FIXTURE_SETUP_MB", 0.0) as usize {
-        0 => Vec::new(),
-        mb => (0..mb << 20).map(|i| i as u8).collect(),
-    };
+    // A large setup (`FIXTURE_SETUP_MB`), built before the benchmarks as a
+    // suite's input data is, so that every process that reaches them holds
+    // it; with `FIXTURE_SETUP_IN_BENCH`, built by the benchmark itself, so
+    // that only the processes that measure it do.
+    let mb = var("FIXTURE_SETUP_MB", 0.0) as usize;
+    let make = move || -> Vec<u8> { (0..mb << 20).map(|i| i as u8).collect() };
+    let in_bench = std::env::var_os("FIXTURE_SETUP_IN_BENCH").is_some();
+    let setup = if in_bench { Vec::new() } else { make() };
     c.bench_function("processes/setup", |b| {
-        b.iter(|| black_box(setup.len()) + black_box(setup.first().copied().unwrap_or(0)) as usize)
+        let own = if in_bench { make() } else { Vec::new() };
+        let data = if in_bench { &own } else { &setup };
+        b.iter(|| black_box(data.len()) + black_box(data.first().copied().unwrap_or(0)) as usize)
     });
     c.bench_function("processes/steady", |b| {
         b.iter_custom(|n| {
