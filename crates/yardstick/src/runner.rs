@@ -195,7 +195,11 @@ fn benchmark<M: Measurement>(
         formatter: c.measurement.formatter(),
         unit,
         metrics: &metrics,
-        baseline: baseline.sample.as_ref(),
+        // In lock-step, the baseline is its binary's side of the rounds.
+        baseline: compared
+            .as_ref()
+            .map(|(_, c)| &c.baseline)
+            .or(baseline.sample.as_ref()),
         corrupt_baseline: baseline.corrupt.as_deref(),
         drift,
         record,

@@ -21,7 +21,7 @@ use yardstick_stats::paired::RatioInterval;
 
 use crate::analysis::{Lockstep, Samples};
 use crate::config::{ActualSamplingMode, BenchmarkConfig};
-use crate::store::BenchmarkDir;
+use crate::store::{BenchmarkDir, SavedSample};
 use crate::worker::lockstep::{self, Engine, Measured, Settings};
 
 /// Worker pairs per benchmark: Student's t with 7 degrees of freedom.
@@ -44,6 +44,9 @@ pub(crate) struct Compared {
     pub p_value: f64,
     /// Worker pairs and rounds.
     pub how: Lockstep,
+    /// The baseline binary's side of the rounds, as a saved sample: what
+    /// the report and the other outputs show as the baseline.
+    pub baseline: SavedSample,
 }
 
 /// Why a benchmark was not measured in lock-step: said as one line.
@@ -168,19 +171,22 @@ pub(crate) fn measure(
             pairs: m.pairs(),
             rounds: m.a.len(),
         },
+        baseline: side(&m, &m.a, Some(measurement.to_owned())),
     };
-    Ok((this_side(&m), info))
+    let this = side(&m, &m.b, None);
+    Ok((Samples::from_saved(this), info))
 }
 
-/// This run's side of the rounds as its samples: one flat sample per
-/// round, its worker pair as its process.
-fn this_side(m: &Measured) -> Samples {
+/// One side's rounds (`times` per iteration, `m.a` or `m.b`) as samples:
+/// one flat sample per round, its worker pair as its process.
+fn side(m: &Measured, times: &[f64], measurement: Option<String>) -> SavedSample {
     let n = m.iters as f64;
-    Samples {
-        mode: ActualSamplingMode::Flat,
-        iters: vec![n; m.b.len()],
-        values: m.b.iter().map(|t| t * n).collect(),
+    SavedSample {
+        sampling_mode: ActualSamplingMode::Flat,
+        iters: vec![n; times.len()],
+        times: times.iter().map(|t| t * n).collect(),
         processes: Some(m.pair.iter().map(|&k| k as u32).collect()),
+        measurement,
     }
 }
 
