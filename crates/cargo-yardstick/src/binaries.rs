@@ -79,7 +79,12 @@ fn listing(kept: &[Kept]) -> String {
         ));
     }
     let total: u64 = kept.iter().map(|k| k.bytes).sum();
-    out.push_str(&format!("{} binaries, {} in all\n", kept.len(), mb(total)));
+    out.push_str(&format!(
+        "{} binar{}, {} in all\n",
+        kept.len(),
+        if kept.len() == 1 { "y" } else { "ies" },
+        mb(total)
+    ));
     out
 }
 
@@ -100,7 +105,7 @@ mod tests {
         let text = listing(std::slice::from_ref(&k));
         assert!(text.contains("getting_started"), "{text}");
         assert!(text.contains("2.4 MB  named by 2 folders"), "{text}");
-        assert!(text.ends_with("1 binaries, 2.4 MB in all\n"), "{text}");
+        assert!(text.ends_with("1 binary, 2.4 MB in all\n"), "{text}");
         assert_eq!(
             summary("pruned", &[k]),
             "pruned 1 kept bench binary (2.4 MB)\n"
