@@ -201,7 +201,11 @@ def guide(args):
                                env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                                check=False)
             seconds.append(time.monotonic() - start)
-            v = verdicts(p.stdout.decode(errors="replace"))
+            text = p.stdout.decode(errors="replace")
+            if args.keep:
+                with open(os.path.join(args.keep, f"run{r}.txt"), "w") as f:
+                    f.write(text)
+            v = verdicts(text)
             ids = max(ids, len(v))
             if r > 1:
                 for verdict in v.values():
@@ -230,6 +234,7 @@ def main():
     g = sub.add_parser("guide")
     g.add_argument("--runs", type=int, default=4)
     g.add_argument("--load", choices=["compile", "none"], default="compile")
+    g.add_argument("--keep", metavar="DIR", help="keep each run's output in DIR")
     args = ap.parse_args()
     suite(args) if args.kind == "suite" else guide(args)
 
