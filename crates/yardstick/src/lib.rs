@@ -18,6 +18,7 @@ mod cli;
 mod compat;
 mod config;
 mod criterion;
+mod engine;
 mod filter;
 mod format;
 #[doc(hidden)]

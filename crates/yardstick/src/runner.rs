@@ -4,14 +4,14 @@
 use crate::analysis::{analyse, Analysis, Samples};
 use crate::cli::{Baseline, Mode};
 use crate::config::{ActualSamplingMode, BenchmarkConfig};
-use crate::criterion::RunSettings;
+use crate::engine::{RunSettings, Session};
 use crate::id::FullId;
 use crate::measurement::Measurement;
 use crate::output::sink::Outcome;
 use crate::output::Terminal;
 use crate::routine::{self, RoutineFn};
 use crate::store::{BenchmarkDir, BenchmarkRecord, SavedSample};
-use crate::{limits, metered, report, state, worker, Criterion};
+use crate::{limits, metered, report, state, worker};
 
 pub(crate) mod lockstep;
 mod sampling;
@@ -21,7 +21,7 @@ use sampling::Sampler;
 /// recorded, never propagated: the other benchmarks still run. Returns
 /// the typical estimate when the benchmark was measured and saved.
 pub(crate) fn run<M: Measurement>(
-    c: &mut Criterion<M>,
+    c: &mut Session<'_, M>,
     id: FullId,
     config: &BenchmarkConfig,
     f: &mut RoutineFn<'_, M>,
@@ -42,7 +42,7 @@ pub(crate) fn run<M: Measurement>(
     if worker::active() {
         // A worker measures only what its parent asks for, and prints nothing.
         if c.run.mode == Mode::Benchmark {
-            worker::serve(&c.measurement, &id.full_id, f);
+            worker::serve(c.measurement, &id.full_id, f);
         }
         return None;
     }
@@ -86,19 +86,19 @@ fn exit_unless_home_writable(run: &RunSettings, terminal: &Terminal) {
 }
 
 fn test<M: Measurement>(
-    c: &Criterion<M>,
+    c: &Session<'_, M>,
     terminal: &Terminal,
     id: &FullId,
     f: &mut RoutineFn<'_, M>,
 ) -> Result<(), String> {
     terminal.test_start(&id.full_id);
-    state::catch_panic(|| routine::run_once(&c.measurement, f, 1))?.map_err(|e| e.to_string())?;
+    state::catch_panic(|| routine::run_once(c.measurement, f, 1))?.map_err(|e| e.to_string())?;
     terminal.test_success();
     Ok(())
 }
 
 fn profile<M: Measurement>(
-    c: &mut Criterion<M>,
+    c: &mut Session<'_, M>,
     terminal: &Terminal,
     id: &FullId,
     f: &mut RoutineFn<'_, M>,
@@ -107,7 +107,7 @@ fn profile<M: Measurement>(
     let dir = BenchmarkDir::new(&c.run.home, &id.directory_name).sub("profile");
     terminal.profiling(&id.full_id, time.as_nanos() as f64);
     c.profiler.start_profiling(&id.full_id, &dir);
-    let result = state::catch_panic(|| routine::profile(&c.measurement, f, time));
+    let result = state::catch_panic(|| routine::profile(c.measurement, f, time));
     c.profiler.stop_profiling(&id.full_id, &dir);
     result?.map_err(|e| e.to_string())?;
     terminal.profile_complete(&id.full_id);
@@ -118,7 +118,7 @@ fn profile<M: Measurement>(
 /// outcome to the run's sinks: the pipeline Samples → Analysis → Outcome →
 /// files, report, messages, lines. Returns the typical estimate.
 fn benchmark<M: Measurement>(
-    c: &Criterion<M>,
+    c: &Session<'_, M>,
     terminal: &Terminal,
     id: &FullId,
     config: &BenchmarkConfig,
@@ -182,8 +182,7 @@ fn benchmark<M: Measurement>(
         baseline.sample.as_ref(),
     );
     let from_disk = c.run.load_baseline.is_some();
-    let optimised_away =
-        !from_disk && check_optimised_away(&c.measurement, terminal, id, &analysis);
+    let optimised_away = !from_disk && check_optimised_away(c.measurement, terminal, id, &analysis);
     let ratio = ratio_to_baseline(&c.run, id, &analysis, unit);
     let (record, mut sample) = stored(id, &analysis);
     sample.measurement = Some(kind.clone());
@@ -244,7 +243,7 @@ fn keeps_binary(run: &RunSettings, foreign: bool) -> bool {
 /// binary, when the run samples in workers and the baseline kept its
 /// binary; otherwise `None`, with the reason said once per run.
 fn in_lockstep<M: Measurement>(
-    c: &Criterion<M>,
+    c: &Session<'_, M>,
     terminal: &Terminal,
     id: &FullId,
     config: &BenchmarkConfig,
@@ -346,7 +345,7 @@ type MetricRows = (Vec<crate::meters::Metric>, Vec<Vec<f64>>);
 /// The samples: measured now, or loaded with `--load-baseline`; with the
 /// extra metrics' rows when `--measure` asked for them.
 fn obtain_samples<M: Measurement>(
-    c: &Criterion<M>,
+    c: &Session<'_, M>,
     terminal: &Terminal,
     id: &FullId,
     config: &BenchmarkConfig,
@@ -366,7 +365,7 @@ fn obtain_samples<M: Measurement>(
         }
     }
     let sampler = Sampler {
-        m: &c.measurement,
+        m: c.measurement,
         terminal,
         id,
         config,

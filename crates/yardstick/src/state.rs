@@ -14,7 +14,7 @@ use std::collections::HashSet;
 use std::panic::{self, AssertUnwindSafe};
 use std::sync::{Mutex, MutexGuard, Once};
 
-use crate::criterion::RunSettings;
+use crate::engine::RunSettings;
 use crate::output::sink::{self, GroupEnd, Outcome, PairedEnd, RunEnd, Sink};
 
 /// A comparison with a baseline.

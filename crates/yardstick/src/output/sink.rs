@@ -14,7 +14,7 @@ use std::time::Duration;
 
 use crate::analysis::Analysis;
 use crate::config::BenchmarkConfig;
-use crate::criterion::RunSettings;
+use crate::engine::RunSettings;
 use crate::id::FullId;
 use crate::measurement::ValueFormatter;
 use crate::metered::MetricResult;

@@ -4,7 +4,7 @@
 use super::sink::{GroupEnd, Outcome, PairedEnd, RunEnd, Sink};
 use super::{Completed, Terminal};
 use crate::cli::OutputFormat;
-use crate::criterion::RunSettings;
+use crate::engine::RunSettings;
 use crate::store::SavedSample;
 
 /// What the terminal keeps between benchmarks.
