@@ -10,7 +10,7 @@ use crate::id::{BenchmarkId, FullId};
 use crate::measurement::{Measurement, WallTime};
 use crate::profiler::{NoProfiler, Profiler};
 use crate::routine::RoutineFn;
-use crate::{runner, state, Bencher, BenchmarkGroup};
+use crate::{runner, state, Bencher};
 
 /// The benchmark manager: holds the settings and runs benchmarks.
 ///
@@ -369,7 +369,7 @@ impl<M: Measurement> Criterion<M> {
         };
         if let Some(mode) = args.time_mode {
             if let Err(e) = crate::measurement::set_time_mode(mode) {
-                if state::first_time(&e) {
+                if crate::output::first_time(&e) {
                     crate::output::errln!("warning: {e}");
                 }
             }
@@ -385,17 +385,6 @@ impl<M: Measurement> Criterion<M> {
         }
         state::start_clock();
         self
-    }
-
-    /// Starts a group of related benchmarks, reported together.
-    ///
-    /// # Panics
-    ///
-    /// If `group_name` is empty.
-    pub fn benchmark_group<S: Into<String>>(&mut self, group_name: S) -> BenchmarkGroup<'_, M> {
-        let name = group_name.into();
-        assert!(!name.is_empty(), "group name must not be empty");
-        BenchmarkGroup::new(self, name)
     }
 
     /// Benchmarks `f` under the id `id`.

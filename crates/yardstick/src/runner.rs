@@ -270,7 +270,7 @@ fn in_lockstep<M: Measurement>(
         Err(why) => {
             let note =
                 format!("comparing with the baseline's saved numbers, not in lock-step: {why}");
-            if state::first_time(&note) {
+            if crate::output::first_time(&note) {
                 terminal.note(&note);
             }
             None
@@ -300,8 +300,8 @@ fn conclude(run: &RunSettings, outcome: &Outcome<'_>) {
 }
 
 /// How a comparison is kept for the suite-level correction.
-fn comparison(id: &FullId, ch: &yardstick_stats::Change) -> state::Comparison {
-    state::Comparison {
+fn comparison(id: &FullId, ch: &yardstick_stats::Change) -> crate::output::sink::Comparison {
+    crate::output::sink::Comparison {
         id: id.full_id.clone(),
         p_value: ch.p_value,
         flagged: matches!(
@@ -328,7 +328,8 @@ fn stored(id: &FullId, a: &Analysis) -> (BenchmarkRecord, SavedSample) {
 
 /// The clocks' resolution, once per run, in verbose output.
 fn say_clock_resolution(terminal: &Terminal) {
-    if terminal.verbosity == crate::cli::Verbosity::Verbose && state::first_time("clock resolution")
+    if terminal.verbosity == crate::cli::Verbosity::Verbose
+        && crate::output::first_time("clock resolution")
     {
         let cpu = crate::meters::cpu_clock_resolution()
             .map_or_else(|| "not available".to_owned(), |d| format!("{d:?}"));
@@ -360,7 +361,7 @@ fn obtain_samples<M: Measurement>(
     }
     let (meters, notes) = metered::Meters::open(&config.metrics);
     for note in notes {
-        if state::first_time(&note) {
+        if crate::output::first_time(&note) {
             terminal.warning(&note);
         }
     }
@@ -495,14 +496,14 @@ fn limit_breach(config: &BenchmarkConfig, ratio: f64) -> Option<String> {
 }
 
 /// Warns when the routine costs no more than an empty loop (see
-/// [`limits::optimised_away`]).
+/// [`routine::optimised_away`]).
 fn check_optimised_away<M: Measurement>(
     m: &M,
     terminal: &Terminal,
     id: &FullId,
     analysis: &Analysis,
 ) -> bool {
-    let warning = limits::optimised_away(m, &id.full_id, &analysis.iters, &analysis.averages);
+    let warning = routine::optimised_away(m, &id.full_id, &analysis.iters, &analysis.averages);
     if let Some(w) = &warning {
         terminal.warning(w);
     }

@@ -70,7 +70,7 @@ pub(crate) fn group_complete(
     group: &str,
     ids: Vec<String>,
     report_directory: &str,
-    complexity: &[(Option<String>, crate::nanobench::ComplexityFits)],
+    complexity: &[(Option<String>, crate::complexity::ComplexityFits)],
 ) -> Message {
     Message::GroupComplete(GroupComplete {
         group_name: group.to_owned(),
