@@ -544,7 +544,7 @@ fn use_tree(toks: &[String], prefix: &mut Vec<String>, out: &mut Vec<(Vec<String
                 break;
             } else {
                 let alias = part.get(k + 1).filter(|n| *n == "as").and(part.get(k + 2));
-                if t == "self" && k + 1 >= part.len() || t == "self" && alias.is_some() {
+                if t == "self" && (k + 1 >= part.len() || alias.is_some()) {
                     let name = alias
                         .cloned()
                         .unwrap_or_else(|| prefix.last().cloned().unwrap_or_default());

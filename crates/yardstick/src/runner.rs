@@ -55,7 +55,7 @@ pub(crate) fn run<M: Measurement>(
         Mode::Test => test(c, &terminal, &id, f).map(|()| None),
         Mode::Profile(time) => profile(c, &terminal, &id, f, time).map(|()| None),
         Mode::Benchmark => {
-            exit_unless_home_writable(&c.run, &terminal);
+            exit_unless_home_writable(c.run, &terminal);
             benchmark(c, &terminal, &id, config, f).map(Some)
         }
     };
@@ -173,7 +173,7 @@ fn benchmark<M: Measurement>(
         .formatter()
         .scale_for_machines(&mut [analysis.typical().point]);
     let metrics = analyse_metrics(
-        &c.run,
+        c.run,
         terminal,
         &dir,
         config,
@@ -183,7 +183,7 @@ fn benchmark<M: Measurement>(
     );
     let from_disk = c.run.load_baseline.is_some();
     let optimised_away = !from_disk && check_optimised_away(c.measurement, terminal, id, &analysis);
-    let ratio = ratio_to_baseline(&c.run, id, &analysis, unit);
+    let ratio = ratio_to_baseline(c.run, id, &analysis, unit);
     let (record, mut sample) = stored(id, &analysis);
     sample.measurement = Some(kind.clone());
     let outcome = Outcome {
@@ -205,11 +205,11 @@ fn benchmark<M: Measurement>(
         optimised_away,
         elapsed: started.elapsed(),
         not_saved: foreign,
-        binary: keeps_binary(&c.run, foreign)
+        binary: keeps_binary(c.run, foreign)
             .then(|| crate::store::binaries::this_record(&c.run.home, &kind))
             .flatten(),
     };
-    conclude(&c.run, &outcome);
+    conclude(c.run, &outcome);
     Ok(analysis.typical().point)
 }
 
