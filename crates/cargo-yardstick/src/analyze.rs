@@ -1,7 +1,7 @@
 //! `cargo yardstick analyze`: every statistic of yardstick-stats over the
 //! benchmarks of a raw.csv file.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use yardstick_stats::complexity::big_o;
 use yardstick_stats::hypothesis::{mann_whitney_u, student_ci, welch};
@@ -12,12 +12,57 @@ use yardstick_stats::{
     StatsError, Verdict,
 };
 
-use crate::cli::AnalyzeConfig;
 use crate::rawcsv::{self, Benchmark, InputError};
 use yardstick_format::analyze::{
     BenchmarkReport, ChangeJson, ComplexityJson, Document, EstimateJson, MannWhitneyJson,
     OutlierVarianceJson, Percentiles, StudentJson, TukeyJson, WelchJson, VERSION,
 };
+
+use clap::Args;
+
+/// `analyze` arguments.
+#[derive(Debug, Args)]
+pub struct AnalyzeArgs {
+    /// A raw.csv file in the Criterion.rs format (one or more benchmarks).
+    pub(crate) file: PathBuf,
+    /// A raw.csv file of an earlier run to compare against.
+    #[arg(long, value_name = "OLD.csv")]
+    pub(crate) baseline: Option<PathBuf>,
+    /// Confidence level of every interval, in percent.
+    #[arg(long, default_value_t = 95.0, value_name = "PERCENT")]
+    pub(crate) confidence: f64,
+    /// Bootstrap resamples per estimate.
+    #[arg(long, default_value_t = 100_000, value_name = "N")]
+    pub(crate) nresamples: usize,
+    /// Seed of the bootstrap; the same seed gives the same numbers.
+    #[arg(long, default_value_t = 0, value_name = "S")]
+    pub(crate) seed: u64,
+    /// Relative changes of the mean within ± this fraction are noise.
+    #[arg(long, default_value_t = 0.01, value_name = "FRACTION")]
+    pub(crate) noise_threshold: f64,
+    /// p-value below which a change is significant.
+    #[arg(long, default_value_t = 0.05, value_name = "P")]
+    pub(crate) significance_level: f64,
+}
+
+/// A validated `analyze` invocation.
+#[derive(Debug, Clone, PartialEq)]
+pub struct AnalyzeConfig {
+    /// The file to analyze.
+    pub file: PathBuf,
+    /// The baseline file, if any.
+    pub baseline: Option<PathBuf>,
+    /// Confidence level as a fraction (0.95).
+    pub confidence: f64,
+    /// Bootstrap resamples.
+    pub nresamples: usize,
+    /// Bootstrap seed.
+    pub seed: u64,
+    /// Noise threshold as a fraction.
+    pub noise_threshold: f64,
+    /// Significance level.
+    pub significance: f64,
+}
 
 /// A statistic with its interval, as the document writes it.
 fn estimate_json(e: Estimate) -> EstimateJson {

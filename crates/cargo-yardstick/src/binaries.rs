@@ -11,7 +11,7 @@ use clap::Args;
 
 use yardstick_format::binary::{self, Kept};
 
-use crate::cli::HomeArg;
+use crate::args::HomeArg;
 
 /// Binaries kept per bench target by `--prune` (the harness's rule).
 const KEEP_PER_TARGET: usize = 4;

@@ -42,7 +42,7 @@ pub struct CalibrateConfig {
 ///
 /// One line naming the flag.
 pub fn parse(args: Vec<String>) -> Result<CalibrateConfig, String> {
-    let (own, rest) = crate::cli::take_own_flags(args, &["--runs", "--home"])?;
+    let (own, rest) = crate::args::take_own_flags(args, &["--runs", "--home"])?;
     let (mut runs, mut home) = (5, None);
     for (flag, v) in own {
         if flag == "--runs" {

@@ -2,11 +2,40 @@
 //! fails when a benchmark regressed beyond a threshold with significance.
 
 use std::fmt::Write;
+use std::path::PathBuf;
 
 use yardstick_stats::Verdict;
 
 use crate::compare::{Comparison, Row};
 use crate::table::markdown;
+
+use clap::Args;
+
+use crate::args::{HomeArg, StatsArgs};
+
+/// `check` arguments.
+#[derive(Debug, Clone, Args)]
+pub struct CheckArgs {
+    /// The baseline: a run id, label, branch, commit or baseline name.
+    #[arg(long, value_name = "RUN")]
+    pub against: String,
+    /// The run checked.
+    #[arg(long, default_value = "latest", value_name = "RUN")]
+    pub run: String,
+    /// Fail when a change's lower bound exceeds this fraction, significantly.
+    #[arg(long, default_value_t = 0.05, value_name = "FRACTION")]
+    pub threshold: f64,
+    /// Fail when an exact count (instructions) grew by more than this fraction.
+    #[arg(long, default_value_t = 0.01, value_name = "FRACTION")]
+    pub instructions_threshold: f64,
+    /// Also write the markdown summary to this file (e.g. $GITHUB_STEP_SUMMARY).
+    #[arg(long, value_name = "FILE")]
+    pub summary: Option<PathBuf>,
+    #[command(flatten)]
+    pub stats: StatsArgs,
+    #[command(flatten)]
+    pub home: HomeArg,
+}
 
 /// Limits of the gate.
 #[derive(Debug, Clone, Copy, PartialEq)]

@@ -3,7 +3,14 @@
 use std::ffi::OsString;
 use std::path::PathBuf;
 
-use clap::{Args, Parser, Subcommand};
+use clap::{Parser, Subcommand};
+
+use crate::analyze::{AnalyzeArgs, AnalyzeConfig};
+use crate::args::{resolve_home, take_own_flags, StatsArgs};
+use crate::check::CheckArgs;
+use crate::compare::CompareArgs;
+use crate::history::HistoryArgs;
+use crate::import::ImportArgs;
 
 /// `cargo yardstick`: statistics for benchmark results.
 #[derive(Debug, Parser)]
@@ -54,192 +61,6 @@ pub enum Command {
     },
 }
 
-/// Where the history lives.
-#[derive(Debug, Clone, Args)]
-pub struct HomeArg {
-    /// The home directory (default: $YARDSTICK_HOME, $CRITERION_HOME,
-    /// $CARGO_TARGET_DIR/criterion, then target/criterion in the workspace
-    /// root).
-    #[arg(long, value_name = "DIR")]
-    pub home: Option<PathBuf>,
-}
-
-impl HomeArg {
-    /// The home directory this invocation uses.
-    #[must_use]
-    pub fn resolve(&self) -> PathBuf {
-        resolve_home(self.home.clone())
-    }
-}
-
-/// The home directory, by the one order of [`yardstick_format::home`]:
-/// the flag, `YARDSTICK_HOME`, `CRITERION_HOME`, `$CARGO_TARGET_DIR/criterion`,
-/// then `target/criterion` in the workspace holding the working directory.
-/// The tool's own executable says nothing about the user's target folder.
-#[must_use]
-pub fn resolve_home(flag: Option<PathBuf>) -> PathBuf {
-    yardstick_format::home::resolve_here(&yardstick_format::home::CRITERION, flag.as_deref(), None)
-}
-
-/// How two runs are compared.
-#[derive(Debug, Clone, Args)]
-pub struct StatsArgs {
-    /// Bootstrap resamples per comparison (the harness's default, so a
-    /// comparison of saved samples reproduces its change/estimates.json).
-    #[arg(long, default_value_t = 100_000, value_name = "N")]
-    pub nresamples: usize,
-    /// Seed of the bootstrap (the harness's).
-    #[arg(long, default_value_t = yardstick_stats::DEFAULT_SEED, value_name = "S")]
-    pub seed: u64,
-    /// Relative changes within ± this fraction are noise.
-    #[arg(long, default_value_t = 0.01, value_name = "FRACTION")]
-    pub noise_threshold: f64,
-    /// p-value below which a change is significant.
-    #[arg(long, default_value_t = 0.05, value_name = "P")]
-    pub significance_level: f64,
-}
-
-/// `history` arguments.
-#[derive(Debug, Clone, Args)]
-pub struct HistoryArgs {
-    /// Only benchmarks whose id contains this.
-    #[arg(default_value = "")]
-    pub filter: String,
-    /// Only the last N runs.
-    #[arg(long, value_name = "N")]
-    pub last: Option<i64>,
-    /// The folder of the history site (default `<home>/history`).
-    #[arg(long, value_name = "DIR")]
-    pub output: Option<PathBuf>,
-    /// Also show each benchmark's change since the newest run on this branch
-    /// or with this label (default: main, else master, when runs are on it).
-    #[arg(long, value_name = "BRANCH|LABEL")]
-    pub reference: Option<String>,
-    /// The site's title.
-    #[arg(long, default_value = "Benchmark history", value_name = "TEXT")]
-    pub title: String,
-    /// Write every run (or the last N) as one JSON file per run into DIR,
-    /// for `cargo yardstick import yardstick DIR` on another machine; no site.
-    #[arg(long, value_name = "DIR")]
-    pub export: Option<PathBuf>,
-    /// Seed of the change-point permutation test.
-    #[arg(long, default_value_t = 0, value_name = "S")]
-    pub seed: u64,
-    /// p-value below which a level shift is reported.
-    #[arg(long, default_value_t = 0.01, value_name = "P")]
-    pub alpha: f64,
-    #[command(flatten)]
-    pub home: HomeArg,
-}
-
-/// Output format of tables.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum TableFormat {
-    /// Aligned plain text.
-    Terminal,
-    /// A GitHub-flavoured markdown table.
-    Markdown,
-}
-
-/// `compare` arguments.
-#[derive(Debug, Clone, Args)]
-pub struct CompareArgs {
-    /// The old side: latest, latest~N, a run id, a label, a branch, a commit or a baseline name.
-    /// Without it, the latest run before NEW that shares its benchmarks.
-    pub old: Option<String>,
-    /// The new side, as OLD.
-    #[arg(default_value = "latest")]
-    pub new: String,
-    /// Table format.
-    #[arg(long, value_enum, default_value_t = TableFormat::Terminal)]
-    pub format: TableFormat,
-    #[command(flatten)]
-    pub stats: StatsArgs,
-    #[command(flatten)]
-    pub home: HomeArg,
-}
-
-/// `import` arguments.
-#[derive(Debug, Clone, Args)]
-pub struct ImportArgs {
-    /// The format: yardstick (a `history --export` folder), criterion, cargo-criterion, google-benchmark, nanobench, pyperf, hyperfine, iai-callgrind (gungraun), tasty-bench.
-    pub format: String,
-    /// The file (or folder, for criterion and iai-callgrind).
-    pub path: PathBuf,
-    /// A label for the run, to name it in compare and check.
-    #[arg(long, value_name = "NAME")]
-    pub label: Option<String>,
-    #[command(flatten)]
-    pub home: HomeArg,
-}
-
-/// `check` arguments.
-#[derive(Debug, Clone, Args)]
-pub struct CheckArgs {
-    /// The baseline: a run id, label, branch, commit or baseline name.
-    #[arg(long, value_name = "RUN")]
-    pub against: String,
-    /// The run checked.
-    #[arg(long, default_value = "latest", value_name = "RUN")]
-    pub run: String,
-    /// Fail when a change's lower bound exceeds this fraction, significantly.
-    #[arg(long, default_value_t = 0.05, value_name = "FRACTION")]
-    pub threshold: f64,
-    /// Fail when an exact count (instructions) grew by more than this fraction.
-    #[arg(long, default_value_t = 0.01, value_name = "FRACTION")]
-    pub instructions_threshold: f64,
-    /// Also write the markdown summary to this file (e.g. $GITHUB_STEP_SUMMARY).
-    #[arg(long, value_name = "FILE")]
-    pub summary: Option<PathBuf>,
-    #[command(flatten)]
-    pub stats: StatsArgs,
-    #[command(flatten)]
-    pub home: HomeArg,
-}
-
-#[derive(Debug, Args)]
-pub struct AnalyzeArgs {
-    /// A raw.csv file in the Criterion.rs format (one or more benchmarks).
-    file: PathBuf,
-    /// A raw.csv file of an earlier run to compare against.
-    #[arg(long, value_name = "OLD.csv")]
-    baseline: Option<PathBuf>,
-    /// Confidence level of every interval, in percent.
-    #[arg(long, default_value_t = 95.0, value_name = "PERCENT")]
-    confidence: f64,
-    /// Bootstrap resamples per estimate.
-    #[arg(long, default_value_t = 100_000, value_name = "N")]
-    nresamples: usize,
-    /// Seed of the bootstrap; the same seed gives the same numbers.
-    #[arg(long, default_value_t = 0, value_name = "S")]
-    seed: u64,
-    /// Relative changes of the mean within ± this fraction are noise.
-    #[arg(long, default_value_t = 0.01, value_name = "FRACTION")]
-    noise_threshold: f64,
-    /// p-value below which a change is significant.
-    #[arg(long, default_value_t = 0.05, value_name = "P")]
-    significance_level: f64,
-}
-
-/// A validated `analyze` invocation.
-#[derive(Debug, Clone, PartialEq)]
-pub struct AnalyzeConfig {
-    /// The file to analyze.
-    pub file: PathBuf,
-    /// The baseline file, if any.
-    pub baseline: Option<PathBuf>,
-    /// Confidence level as a fraction (0.95).
-    pub confidence: f64,
-    /// Bootstrap resamples.
-    pub nresamples: usize,
-    /// Bootstrap seed.
-    pub seed: u64,
-    /// Noise threshold as a fraction.
-    pub noise_threshold: f64,
-    /// Significance level.
-    pub significance: f64,
-}
-
 /// What the command line asks for.
 #[derive(Debug)]
 pub enum Invocation {
@@ -279,44 +100,6 @@ fn bench_config(args: Vec<String>) -> Result<BenchConfig, CliError> {
         label,
         args: rest,
     })
-}
-
-/// A subcommand's own flags and their values, in command-line order.
-pub(crate) type OwnFlags = Vec<(&'static str, String)>;
-
-/// Takes the subcommand's own flags (`--flag VALUE` or `--flag=VALUE`, each
-/// one of `own`) out of a command line meant for `cargo bench`, up to a
-/// `--`. Returns them in order, and the rest of the line as it was.
-///
-/// # Errors
-///
-/// One line, when a flag has no value.
-pub(crate) fn take_own_flags(
-    args: Vec<String>,
-    own: &[&'static str],
-) -> Result<(OwnFlags, Vec<String>), String> {
-    let (mut taken, mut rest) = (Vec::new(), Vec::new());
-    let mut it = args.into_iter();
-    while let Some(a) = it.next() {
-        if a == "--" {
-            rest.push(a);
-            rest.extend(it.by_ref());
-            break;
-        }
-        let (name, inline) = a
-            .split_once('=')
-            .map_or((a.as_str(), None), |(f, v)| (f, Some(v)));
-        let Some(&flag) = own.iter().find(|&&f| f == name) else {
-            rest.push(a);
-            continue;
-        };
-        let value = match inline {
-            Some(v) => v.to_owned(),
-            None => it.next().ok_or_else(|| format!("{flag} needs a value"))?,
-        };
-        taken.push((flag, value));
-    }
-    Ok((taken, rest))
 }
 
 fn check_fraction(flag: &str, v: f64) -> Result<(), CliError> {

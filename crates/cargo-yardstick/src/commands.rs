@@ -6,12 +6,15 @@ use std::io::{self, Write};
 use yardstick_format::names::terminal_text;
 use yardstick_stats::ChangeConfig;
 
-use crate::check::{summary, Limits};
-use crate::cli::{
-    CheckArgs, Command, CompareArgs, HistoryArgs, ImportArgs, Invocation, StatsArgs, TableFormat,
-};
+use crate::args::{StatsArgs, TableFormat};
+use crate::check::{summary, CheckArgs, Limits};
+use crate::cli::{Command, Invocation};
 use crate::compare::compare;
+use crate::compare::CompareArgs;
 use crate::db::Db;
+use crate::failure::Failure;
+use crate::history::HistoryArgs;
+use crate::import::ImportArgs;
 use crate::import::{import, Format, NAMES};
 use crate::record::Run;
 use crate::{bench, export, history, host, select, table};
@@ -21,15 +24,6 @@ use yardstick_stats::changepoint::Config as ChangeConfigCp;
 pub const BAD_INPUT: u8 = 2;
 /// Exit status of `check` when a benchmark regressed.
 pub const REGRESSION: u8 = 3;
-
-/// Why a command failed: its exit status and one line.
-#[derive(Debug)]
-pub struct Failure {
-    /// Exit status.
-    pub code: u8,
-    /// The message, without `error: `.
-    pub message: String,
-}
 
 fn bad(message: String) -> Failure {
     Failure {

@@ -15,6 +15,28 @@ use yardstick_stats::{compare as stats_compare, ChangeConfig, Verdict};
 
 use crate::record::{BenchResult, Interval};
 
+use clap::Args;
+
+use crate::args::{HomeArg, StatsArgs, TableFormat};
+
+/// `compare` arguments.
+#[derive(Debug, Clone, Args)]
+pub struct CompareArgs {
+    /// The old side: latest, latest~N, a run id, a label, a branch, a commit or a baseline name.
+    /// Without it, the latest run before NEW that shares its benchmarks.
+    pub old: Option<String>,
+    /// The new side, as OLD.
+    #[arg(default_value = "latest")]
+    pub new: String,
+    /// Table format.
+    #[arg(long, value_enum, default_value_t = TableFormat::Terminal)]
+    pub format: TableFormat,
+    #[command(flatten)]
+    pub stats: StatsArgs,
+    #[command(flatten)]
+    pub home: HomeArg,
+}
+
 /// One benchmark's change.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Row {

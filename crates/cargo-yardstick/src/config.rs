@@ -7,7 +7,8 @@ use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
 
-use crate::cli::{Command, HomeArg, Invocation, TableFormat};
+use crate::args::{HomeArg, TableFormat};
+use crate::cli::{Command, Invocation};
 
 /// Names looked for in each directory, in order.
 pub const FILE_NAMES: [&str; 2] = ["yardstick.toml", "criterion.toml"];
@@ -421,7 +422,7 @@ fn apply_parsed(command: &mut Command, c: &Config, args: &[String]) {
     }
 }
 
-fn stats(s: &mut crate::cli::StatsArgs, c: &Config, args: &[String]) {
+fn stats(s: &mut crate::args::StatsArgs, c: &Config, args: &[String]) {
     set(
         args,
         "--noise-threshold",

@@ -12,6 +12,43 @@ use crate::db::{Db, RunInfo, Trend};
 use crate::table::value;
 use yardstick_stats::changepoint::{detect, Config};
 
+use clap::Args;
+
+use crate::args::HomeArg;
+
+/// `history` arguments.
+#[derive(Debug, Clone, Args)]
+pub struct HistoryArgs {
+    /// Only benchmarks whose id contains this.
+    #[arg(default_value = "")]
+    pub filter: String,
+    /// Only the last N runs.
+    #[arg(long, value_name = "N")]
+    pub last: Option<i64>,
+    /// The folder of the history site (default `<home>/history`).
+    #[arg(long, value_name = "DIR")]
+    pub output: Option<PathBuf>,
+    /// Also show each benchmark's change since the newest run on this branch
+    /// or with this label (default: main, else master, when runs are on it).
+    #[arg(long, value_name = "BRANCH|LABEL")]
+    pub reference: Option<String>,
+    /// The site's title.
+    #[arg(long, default_value = "Benchmark history", value_name = "TEXT")]
+    pub title: String,
+    /// Write every run (or the last N) as one JSON file per run into DIR,
+    /// for `cargo yardstick import yardstick DIR` on another machine; no site.
+    #[arg(long, value_name = "DIR")]
+    pub export: Option<PathBuf>,
+    /// Seed of the change-point permutation test.
+    #[arg(long, default_value_t = 0, value_name = "S")]
+    pub seed: u64,
+    /// p-value below which a level shift is reported.
+    #[arg(long, default_value_t = 0.01, value_name = "P")]
+    pub alpha: f64,
+    #[command(flatten)]
+    pub home: HomeArg,
+}
+
 const SPARKS: [char; 8] = ['▁', '▂', '▃', '▄', '▅', '▆', '▇', '█'];
 
 fn sparkline(xs: &[f64]) -> String {

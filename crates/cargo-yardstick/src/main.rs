@@ -16,6 +16,7 @@
 
 mod ab;
 mod analyze;
+mod args;
 mod atomic;
 mod bench;
 mod binaries;
@@ -29,6 +30,7 @@ mod config;
 mod db;
 mod exec;
 mod export;
+mod failure;
 mod history;
 mod host;
 mod import;
@@ -103,7 +105,7 @@ fn main() -> ExitCode {
                 }
                 ExitCode::from(code)
             }
-            Err(commands::Failure { code, message }) => {
+            Err(failure::Failure { code, message }) => {
                 eprintln!("error: {}", terminal_text(&message));
                 ExitCode::from(code)
             }

@@ -5,8 +5,8 @@ use std::process::{Command, Stdio};
 
 use yardstick_report::{write_all, RegenerateOptions};
 
-use crate::cli::HomeArg;
-use crate::commands::Failure;
+use crate::args::HomeArg;
+use crate::failure::Failure;
 
 /// `report` arguments.
 #[derive(Debug, Clone, clap::Args)]

@@ -4,7 +4,9 @@
 use std::ffi::OsString;
 use std::path::PathBuf;
 
-use crate::config::{BinaryBenchmarkConfig, EnvEntry, FlamegraphConfig, RegressionConfig, Tool};
+use crate::config::{
+    BinaryBenchmarkConfig, EnvEntry, ExitWith, FlamegraphConfig, RegressionConfig, Tool,
+};
 
 /// One set of command-line arguments with its id.
 #[derive(Debug, Clone, PartialEq)]
@@ -31,37 +33,6 @@ impl Arg {
         Arg {
             id: id.into(),
             args: Vec::new(),
-        }
-    }
-}
-
-/// The exit status a benchmarked command is expected to end with.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ExitWith {
-    /// Exit code 0 (the default).
-    Success,
-    /// Any non-zero exit code.
-    Failure,
-    /// Exactly this exit code.
-    Code(i32),
-}
-
-impl ExitWith {
-    /// Whether `code` (None: killed by a signal) is what was expected.
-    pub(crate) fn accepts(self, code: Option<i32>) -> bool {
-        match (self, code) {
-            (ExitWith::Success, Some(0)) => true,
-            (ExitWith::Failure, Some(c)) => c != 0,
-            (ExitWith::Code(want), Some(c)) => c == want,
-            _ => false,
-        }
-    }
-
-    pub(crate) fn describe(self) -> String {
-        match self {
-            ExitWith::Success => "0".to_owned(),
-            ExitWith::Failure => "a non-zero code".to_owned(),
-            ExitWith::Code(c) => c.to_string(),
         }
     }
 }

@@ -8,6 +8,37 @@ use std::path::PathBuf;
 
 use crate::metrics::EventKind;
 
+/// The exit status a benchmarked command is expected to end with.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ExitWith {
+    /// Exit code 0 (the default).
+    Success,
+    /// Any non-zero exit code.
+    Failure,
+    /// Exactly this exit code.
+    Code(i32),
+}
+
+impl ExitWith {
+    /// Whether `code` (None: killed by a signal) is what was expected.
+    pub(crate) fn accepts(self, code: Option<i32>) -> bool {
+        match (self, code) {
+            (ExitWith::Success, Some(0)) => true,
+            (ExitWith::Failure, Some(c)) => c != 0,
+            (ExitWith::Code(want), Some(c)) => c == want,
+            _ => false,
+        }
+    }
+
+    pub(crate) fn describe(self) -> String {
+        match self {
+            ExitWith::Success => "0".to_owned(),
+            ExitWith::Failure => "a non-zero code".to_owned(),
+            ExitWith::Code(c) => c.to_string(),
+        }
+    }
+}
+
 /// The configuration of library benchmarks (and, as [`BinaryBenchmarkConfig`],
 /// of binary benchmarks).
 ///
@@ -36,7 +67,7 @@ pub struct LibraryBenchmarkConfig {
     pub(crate) fixtures: Option<Fixtures>,
     pub(crate) current_dir: Option<PathBuf>,
     pub(crate) entry_point: Option<String>,
-    pub(crate) exit_with: Option<crate::ExitWith>,
+    pub(crate) exit_with: Option<ExitWith>,
 }
 
 /// The configuration of binary benchmarks: the same type as
@@ -193,7 +224,7 @@ impl LibraryBenchmarkConfig {
     }
 
     /// Binary benchmarks: the exit status expected (default: success).
-    pub fn exit_with(&mut self, exit_with: impl Into<crate::ExitWith>) -> &mut Self {
+    pub fn exit_with(&mut self, exit_with: impl Into<ExitWith>) -> &mut Self {
         self.exit_with = Some(exit_with.into());
         self
     }

@@ -4,14 +4,20 @@
 use std::io::Write;
 use std::path::Path;
 
-use crate::__private::Context;
 use crate::cli::{NoCapture, Options, OutputFormat};
 use crate::compare::{format_line, Diff};
-use crate::job::Job;
+use crate::context::Context;
+use crate::job::{hook, Hooks, Job};
 use crate::metrics::EventKind;
 use crate::printer::Printer;
-use crate::runner::{EXIT_FAILED, EXIT_REGRESSED};
 use crate::summary::BenchmarkSummary;
+
+/// Exit status: a benchmark or tool failed, or Valgrind is missing.
+pub const EXIT_FAILED: i32 = 1;
+/// Exit status: bad usage.
+pub const EXIT_USAGE: i32 = 2;
+/// Exit status: a regression limit was breached.
+pub const EXIT_REGRESSED: i32 = 3;
 
 pub(crate) fn selected(job: &Job, opts: &Options) -> bool {
     opts.filters.is_empty()
@@ -24,8 +30,6 @@ pub(crate) fn selected(job: &Job, opts: &Options) -> bool {
         })
 }
 
-pub(crate) type Hooks<'a> = [(&'a str, Option<fn()>, Option<fn()>)];
-
 pub(crate) fn drive(context: &Context, opts: &Options, jobs: Vec<Job>, hooks: &Hooks<'_>) -> i32 {
     let jobs: Vec<Job> = jobs.into_iter().filter(|j| selected(j, opts)).collect();
     if opts.list {
@@ -35,7 +39,11 @@ pub(crate) fn drive(context: &Context, opts: &Options, jobs: Vec<Job>, hooks: &H
         return 0;
     }
     if !opts.bench {
-        return crate::native::test_natively(&jobs, hooks);
+        return if crate::native::test_natively(&jobs, hooks) {
+            0
+        } else {
+            EXIT_FAILED
+        };
     }
     if let Err(line) = crate::valgrind::check() {
         crate::printer::errln!("{line}");
@@ -253,17 +261,6 @@ impl Outcome {
             EXIT_REGRESSED
         } else {
             0
-        }
-    }
-}
-
-pub(crate) fn hook(hooks: &Hooks<'_>, group: &str, before: bool) {
-    for (name, b, a) in hooks {
-        if *name == group {
-            let f = if before { b } else { a };
-            if let Some(f) = f {
-                f();
-            }
         }
     }
 }

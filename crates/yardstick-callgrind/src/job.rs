@@ -2,10 +2,12 @@
 //! it is configured. Library and binary benchmarks both become a `Job`.
 
 use std::ffi::OsString;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
-use crate::binary::ExitWith;
-use crate::config::LibraryBenchmarkConfig;
+use crate::cli::NoCapture;
+use crate::config::{ExitWith, LibraryBenchmarkConfig};
+use crate::sandbox::Sandbox;
+use crate::valgrind::{Invocation, Outcome};
 
 /// A benchmark ready to run.
 #[derive(Debug, Clone)]
@@ -73,5 +75,66 @@ impl Job {
             }
         }
         (clear, vars)
+    }
+}
+
+pub(crate) type Hooks<'a> = [(&'a str, Option<fn()>, Option<fn()>)];
+
+pub(crate) fn hook(hooks: &Hooks<'_>, group: &str, before: bool) {
+    for (name, b, a) in hooks {
+        if *name == group {
+            let f = if before { b } else { a };
+            if let Some(f) = f {
+                f();
+            }
+        }
+    }
+}
+
+/// Runs the job's program under `tool` with `tool_args`, in a sandbox for
+/// binary benchmarks, with setup and teardown around it.
+pub(crate) fn execute(
+    job: &Job,
+    tool: &str,
+    tool_args: Vec<OsString>,
+    nocapture: NoCapture,
+) -> Result<Outcome, String> {
+    let sandbox = if job.sandboxed() {
+        Some(
+            Sandbox::new(job.config.fixtures.as_ref())
+                .map_err(|e| format!("{}: {e}", job.header))?,
+        )
+    } else {
+        None
+    };
+    let cwd = sandbox.as_ref().map(|s| s.path().to_owned());
+    let (env_clear, envs) = job.environment();
+    let invocation = Invocation {
+        tool: tool.to_owned(),
+        tool_args,
+        program: job.program.clone(),
+        args: job.args.clone(),
+        env_clear,
+        envs,
+        cwd: cwd.clone(),
+    };
+    with_dir(cwd.as_deref(), job.setup);
+    let outcome = invocation
+        .run(nocapture)
+        .map_err(|e| format!("cannot start '{}': {e}", invocation.display()));
+    with_dir(cwd.as_deref(), job.teardown);
+    outcome
+}
+
+/// Calls `f` (setup or teardown) with `dir` as the working directory.
+pub(crate) fn with_dir(dir: Option<&Path>, f: Option<fn()>) {
+    let Some(f) = f else { return };
+    let before = std::env::current_dir().ok();
+    if let Some(d) = dir {
+        let _ = std::env::set_current_dir(d);
+    }
+    f();
+    if let (Some(_), Some(b)) = (dir, before) {
+        let _ = std::env::set_current_dir(b);
     }
 }

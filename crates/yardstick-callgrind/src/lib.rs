@@ -10,6 +10,7 @@ mod cli;
 pub mod client_requests;
 mod compare;
 mod config;
+mod context;
 mod drive;
 #[cfg_attr(not(feature = "flamegraph"), allow(dead_code))]
 mod flamegraph;
@@ -36,11 +37,11 @@ mod valgrind;
 pub mod __private;
 
 pub use bench::{LibraryBenchmark, LibraryBenchmarkGroup};
-pub use binary::{Arg, BinaryBenchmarkGroup, ExitWith, Options, Run};
+pub use binary::{Arg, BinaryBenchmarkGroup, Options, Run};
 pub use compare::{factor, format_line, percentage, Diff};
 pub use config::{
-    BinaryBenchmarkConfig, Direction, EnvEntry, Fixtures, FlamegraphConfig, FlamegraphKind,
-    LibraryBenchmarkConfig, RegressionConfig, Tool, ValgrindTool,
+    BinaryBenchmarkConfig, Direction, EnvEntry, ExitWith, Fixtures, FlamegraphConfig,
+    FlamegraphKind, LibraryBenchmarkConfig, RegressionConfig, Tool, ValgrindTool,
 };
 pub use metrics::{EventKind, Metrics, UnknownEventKind};
 pub use std::hint::black_box;

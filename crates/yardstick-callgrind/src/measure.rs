@@ -9,14 +9,13 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use crate::cli::{NoCapture, Options, OutputFormat};
 use crate::compare::{diffs, format_line, signed_short, Diff};
 use crate::config::{FlamegraphKind, RegressionConfig};
-use crate::job::Job;
+use crate::job::{execute, Job};
 use crate::metrics::Metrics;
 use crate::parser::{self, CallgrindProfile};
 use crate::paths::{ToolFiles, Version};
 use crate::printer::Printer;
-use crate::sandbox::Sandbox;
 use crate::summary::{BenchmarkSummary, CallgrindSummary, Regression};
-use crate::valgrind::{Invocation, Outcome};
+use crate::valgrind::Outcome;
 
 /// Callgrind arguments yardstick sets itself; a user's copy is dropped.
 const RESERVED: [&str; 5] = [
@@ -501,54 +500,6 @@ fn check_soft(cfg: &RegressionConfig, all: &[(crate::EventKind, Diff)]) -> Vec<R
         }
     }
     out
-}
-
-/// Runs the job's program under `tool` with `tool_args`, in a sandbox for
-/// binary benchmarks, with setup and teardown around it.
-pub(crate) fn execute(
-    job: &Job,
-    tool: &str,
-    tool_args: Vec<OsString>,
-    nocapture: NoCapture,
-) -> Result<Outcome, String> {
-    let sandbox = if job.sandboxed() {
-        Some(
-            Sandbox::new(job.config.fixtures.as_ref())
-                .map_err(|e| format!("{}: {e}", job.header))?,
-        )
-    } else {
-        None
-    };
-    let cwd = sandbox.as_ref().map(|s| s.path().to_owned());
-    let (env_clear, envs) = job.environment();
-    let invocation = Invocation {
-        tool: tool.to_owned(),
-        tool_args,
-        program: job.program.clone(),
-        args: job.args.clone(),
-        env_clear,
-        envs,
-        cwd: cwd.clone(),
-    };
-    with_dir(cwd.as_deref(), job.setup);
-    let outcome = invocation
-        .run(nocapture)
-        .map_err(|e| format!("cannot start '{}': {e}", invocation.display()));
-    with_dir(cwd.as_deref(), job.teardown);
-    outcome
-}
-
-/// Calls `f` (setup or teardown) with `dir` as the working directory.
-pub(crate) fn with_dir(dir: Option<&Path>, f: Option<fn()>) {
-    let Some(f) = f else { return };
-    let before = std::env::current_dir().ok();
-    if let Some(d) = dir {
-        let _ = std::env::set_current_dir(d);
-    }
-    f();
-    if let (Some(_), Some(b)) = (dir, before) {
-        let _ = std::env::set_current_dir(b);
-    }
 }
 
 fn check_exit(job: &Job, outcome: &Outcome, log: &Path, p: &mut Printer) -> Result<(), String> {

@@ -1,13 +1,12 @@
 //! Without `--bench`: every benchmark once, natively, as a test.
 
 use crate::cli::NoCapture;
-use crate::drive::{hook, Hooks};
-use crate::job::Job;
-use crate::runner::EXIT_FAILED;
+use crate::job::{hook, with_dir, Hooks, Job};
 
 /// Without `--bench` (as `cargo test --benches` runs bench binaries): each
-/// benchmark runs once, natively, and must not fail.
-pub(crate) fn test_natively(jobs: &[Job], hooks: &Hooks<'_>) -> i32 {
+/// benchmark runs once, natively, and must not fail. Returns whether every
+/// one passed; the driver turns that into the exit status.
+pub(crate) fn test_natively(jobs: &[Job], hooks: &Hooks<'_>) -> bool {
     let mut failed = 0;
     let mut current_group: Option<&str> = None;
     for job in jobs {
@@ -34,11 +33,7 @@ pub(crate) fn test_natively(jobs: &[Job], hooks: &Hooks<'_>) -> i32 {
     if let Some(g) = current_group {
         hook(hooks, g, false);
     }
-    if failed > 0 {
-        EXIT_FAILED
-    } else {
-        0
-    }
+    failed == 0
 }
 
 fn test_binary(job: &Job) -> Result<(), String> {
@@ -49,12 +44,12 @@ fn test_binary(job: &Job) -> Result<(), String> {
     };
     let cwd = sandbox.as_ref().map(|s| s.path().to_owned());
     let (clear, envs) = job.environment();
-    crate::measure::with_dir(cwd.as_deref(), job.setup);
+    with_dir(cwd.as_deref(), job.setup);
     let mut cmd = std::process::Command::new(&job.program);
     cmd.args(&job.args).stdin(std::process::Stdio::null());
     let outcome = crate::valgrind::run_command(cmd, clear, &envs, cwd.as_deref(), NoCapture::False)
         .map_err(|e| format!("cannot start {}: {e}", job.program.display()))?;
-    crate::measure::with_dir(cwd.as_deref(), job.teardown);
+    with_dir(cwd.as_deref(), job.teardown);
     if job.exit_with.accepts(outcome.code) {
         Ok(())
     } else {

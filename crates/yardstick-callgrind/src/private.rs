@@ -4,22 +4,7 @@
 use crate::bench::LibraryBenchmarkGroup;
 use crate::binary::BinaryBenchmarkGroup;
 use crate::config::LibraryBenchmarkConfig;
-
-/// Where a bench binary comes from, captured by `main!` in the user's crate.
-#[derive(Debug, Clone, Copy)]
-pub struct Context {
-    /// `CARGO_PKG_NAME` of the benchmarking package.
-    pub package: &'static str,
-    /// `CARGO_MANIFEST_DIR` of the benchmarking package.
-    pub manifest_dir: &'static str,
-    /// `file!()` of the bench file.
-    pub file: &'static str,
-    /// `module_path!()` of the bench file (the bench target's crate name).
-    pub module: &'static str,
-    /// The name the package's manifest gives this crate: `iai-callgrind`
-    /// after the one-line switch, whose files then go to `target/iai`.
-    pub dependency: &'static str,
-}
+pub use crate::context::{Context, MainHooks, TOGGLE_PATTERNS};
 
 /// The measured region: the only code whose events are counted.
 ///
@@ -35,15 +20,6 @@ pub fn __yardstick_callgrind_measure<F: FnOnce() -> R, R>(f: F) -> R {
 
 /// The same measured region under its documented name.
 pub use __yardstick_callgrind_measure as measure;
-
-/// The callgrind `--toggle-collect` patterns of library benchmarks:
-/// [`measure`] (the Iai form and `library_benchmark!`), and the functions
-/// `#[library_benchmark]` renames `__yardstick_callgrind_measured` (no
-/// trailing wildcard, so closures inside them do not match).
-pub const TOGGLE_PATTERNS: [&str; 2] = [
-    "*::__private::__yardstick_callgrind_measure*",
-    "*::__yardstick_callgrind_measured",
-];
 
 /// A configuration written in iai-callgrind's style (a builder chain ending
 /// in `&mut LibraryBenchmarkConfig`) or by value, as a value.
@@ -101,16 +77,6 @@ pub fn spread<F: Spread<Args, R>, Args, R>(f: F, args: Args) -> R {
 /// Joins the stringified arguments for the header (`10, 20`).
 pub fn join_args(args: &[&str]) -> String {
     args.join(", ")
-}
-
-/// `main!`'s `setup` and `teardown`: run once, before the first and after
-/// the last benchmark, in the harness process (never under Valgrind).
-#[derive(Debug, Clone, Copy, Default)]
-pub struct MainHooks {
-    /// Runs before the benchmarks.
-    pub setup: Option<fn()>,
-    /// Runs after the benchmarks.
-    pub teardown: Option<fn()>,
 }
 
 /// What `setup = ..` in `main!` may be: a function to call (`my_setup`) or

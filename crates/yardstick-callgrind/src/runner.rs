@@ -5,20 +5,13 @@
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 
-use crate::__private::{Context, MainHooks, TOGGLE_PATTERNS};
 use crate::bench::LibraryBenchmarkGroup;
-use crate::binary::{BinaryBenchmarkGroup, ExitWith};
+use crate::binary::BinaryBenchmarkGroup;
 use crate::cli::{self, Options, Parsed};
-use crate::config::LibraryBenchmarkConfig;
-use crate::drive::drive;
+use crate::config::{ExitWith, LibraryBenchmarkConfig};
+use crate::context::{Context, MainHooks, TOGGLE_PATTERNS};
+use crate::drive::{drive, EXIT_USAGE};
 use crate::job::Job;
-
-/// Exit status: a benchmark or tool failed, or Valgrind is missing.
-pub const EXIT_FAILED: i32 = 1;
-/// Exit status: bad usage.
-pub const EXIT_USAGE: i32 = 2;
-/// Exit status: a regression limit was breached.
-pub const EXIT_REGRESSED: i32 = 3;
 
 fn parse_options() -> Result<Options, i32> {
     match cli::parse(std::env::args_os().skip(1), |k| std::env::var(k).ok()) {

@@ -145,7 +145,7 @@ pub(crate) fn run(job: &Job, tool: &Tool) -> Result<ToolSummary, String> {
     }
     args.extend(default_args(tool.kind).into_iter().map(OsString::from));
     args.extend(tool.args.iter().map(OsString::from));
-    let outcome = crate::measure::execute(job, tool.kind.id(), args, NoCapture::False)?;
+    let outcome = crate::job::execute(job, tool.kind.id(), args, NoCapture::False)?;
     let text = std::fs::read_to_string(&log).unwrap_or_default();
     let parsed = parse_log(tool.kind, &text);
     Ok(ToolSummary {

@@ -245,7 +245,22 @@ pub(crate) fn scaled(x: f64, base: f64, prefixes: &[&str], unit: &str) -> String
         v /= base;
         i += 1;
     }
-    format!("{} {}{unit}", crate::table::four_digits(v), prefixes[i])
+    format!("{} {}{unit}", four_digits(v), prefixes[i])
+}
+
+/// `v` to 4 significant digits, without trailing zeros.
+pub(crate) fn four_digits(v: f64) -> String {
+    if v == 0.0 || !v.is_finite() {
+        return format!("{v}");
+    }
+    let digits = v.abs().log10().floor() as i32 + 1;
+    let decimals = (4 - digits).clamp(0, 10) as usize;
+    let s = format!("{v:.decimals$}");
+    if s.contains('.') {
+        s.trim_end_matches('0').trim_end_matches('.').to_owned()
+    } else {
+        s
+    }
 }
 
 #[cfg(test)]

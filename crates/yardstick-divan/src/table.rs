@@ -5,25 +5,10 @@
 use std::time::Duration;
 
 use crate::bencher::{Sample, ALLOC_ROWS};
-use crate::counter::{AnyCounter, BytesFormat, CounterSet};
+use crate::counter::{four_digits, AnyCounter, BytesFormat, CounterSet};
 
 /// Width of each statistic column.
 const CELL: usize = 13;
-
-/// `v` to 4 significant digits, without trailing zeros.
-pub(crate) fn four_digits(v: f64) -> String {
-    if v == 0.0 || !v.is_finite() {
-        return format!("{v}");
-    }
-    let digits = v.abs().log10().floor() as i32 + 1;
-    let decimals = (4 - digits).clamp(0, 10) as usize;
-    let s = format!("{v:.decimals$}");
-    if s.contains('.') {
-        s.trim_end_matches('0').trim_end_matches('.').to_owned()
-    } else {
-        s
-    }
-}
 
 /// A time per iteration in nanoseconds, in divan's units.
 pub(crate) fn time(ns: f64) -> String {

@@ -345,6 +345,45 @@ fn r2(x: &[f64], y: &[f64], slope: f64) -> f64 {
     yardstick_stats::regression::centred_r2(x, y, 0.0, slope)
 }
 
+/// One alternative compared with the first.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PairedResult {
+    /// The alternative's id (`name/alternative`).
+    pub id: String,
+    /// The first alternative's id, the reference.
+    pub reference: String,
+    /// Median of `time(this) / time(reference)` over the rounds, with its
+    /// sign-test interval; `None` with too few rounds.
+    pub ratio: Option<yardstick_stats::paired::RatioInterval>,
+}
+
+impl PairedResult {
+    /// The verdict in words: `b is 1.031× a [1.018, 1.044]` or `no
+    /// difference detected`.
+    #[must_use]
+    pub fn verdict(&self) -> String {
+        match &self.ratio {
+            None => format!(
+                "{}: too few rounds to compare with {}",
+                self.id, self.reference
+            ),
+            Some(r) if r.is_significant() => format!(
+                "{} is {:.3}× {} [{:.3}, {:.3}]: {}",
+                self.id,
+                r.ratio,
+                self.reference,
+                r.lower,
+                r.upper,
+                if r.ratio > 1.0 { "slower" } else { "faster" }
+            ),
+            Some(r) => format!(
+                "{}: no difference detected from {} ({:.3}× [{:.3}, {:.3}])",
+                self.id, self.reference, r.ratio, r.lower, r.upper
+            ),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1,57 +1,16 @@
 //! [`Criterion`], the benchmark manager.
 
-use std::path::PathBuf;
 use std::time::Duration;
 
 use crate::cli::{help, Args, Baseline, Color, Mode, OutputFormat, Verbosity};
 use crate::config::{BenchmarkConfig, PlottingBackend, DEFAULT_PROCESSES};
+use crate::engine::{RunSettings, Session};
 use crate::filter::Filter;
 use crate::id::{BenchmarkId, FullId};
 use crate::measurement::{Measurement, WallTime};
-use crate::output::{Style, Terminal};
 use crate::profiler::{NoProfiler, Profiler};
 use crate::routine::RoutineFn;
-use crate::{runner, state, Bencher, BenchmarkGroup};
-
-/// Settings of the run as a whole (from the command line), as opposed to
-/// the settings of each benchmark.
-pub(crate) struct RunSettings {
-    pub mode: Mode,
-    pub filter: Filter,
-    pub ignored: bool,
-    pub baseline: Baseline,
-    pub load_baseline: Option<String>,
-    pub home: PathBuf,
-    pub color: Color,
-    pub verbosity: Verbosity,
-    pub output_format: OutputFormat,
-    pub plots: bool,
-    pub csv: Option<PathBuf>,
-    /// Means (ps) by name from `--baseline-csv`.
-    pub baseline_csv: Option<std::collections::HashMap<String, f64>>,
-    pub hide_successes: bool,
-    /// `--complexity`: print the Big-O table even when no model fits.
-    pub complexity: bool,
-    /// Outputs of the whole run (markdown, --svg, --template).
-    pub outputs: crate::report::RunOutputs,
-    /// cargo-criterion's JSON messages, when asked for.
-    pub messages: Option<std::sync::Arc<crate::output::messages::Destination>>,
-    /// A front-end's benchmarks sampled by the engine's rule rather than
-    /// by the front-end's own plan (`frontend::Sampling`).
-    pub engine_sampling: bool,
-    /// `--baseline-binary ignore`: compare with the saved numbers.
-    pub ignore_baseline_binary: bool,
-}
-
-impl RunSettings {
-    pub(crate) fn terminal(&self) -> Terminal {
-        Terminal::new(
-            Style::detect(self.color),
-            self.verbosity,
-            self.output_format,
-        )
-    }
-}
+use crate::{runner, state, Bencher};
 
 /// The benchmark manager: holds the settings and runs benchmarks.
 ///
@@ -97,7 +56,7 @@ impl Default for Criterion<WallTime> {
                 hide_successes: false,
                 complexity: false,
                 messages: None,
-                outputs: crate::report::RunOutputs::default(),
+                outputs: crate::engine::RunOutputs::default(),
                 engine_sampling: false,
                 ignore_baseline_binary: false,
             },
@@ -402,7 +361,7 @@ impl<M: Measurement> Criterion<M> {
                 }
             }
         }
-        r.outputs = crate::report::RunOutputs {
+        r.outputs = crate::engine::RunOutputs {
             markdown: args.output_format == OutputFormat::Markdown,
             svg: args.svg.clone(),
             template: args.template.clone(),
@@ -410,13 +369,13 @@ impl<M: Measurement> Criterion<M> {
         };
         if let Some(mode) = args.time_mode {
             if let Err(e) = crate::measurement::set_time_mode(mode) {
-                if state::first_time(&e) {
+                if crate::output::first_time(&e) {
                     crate::output::errln!("warning: {e}");
                 }
             }
         }
         if args.json_messages {
-            match crate::output::messages::Destination::open(args.message_file.as_deref()) {
+            match crate::engine::Destination::open(args.message_file.as_deref()) {
                 Ok(sink) => r.messages = Some(std::sync::Arc::new(sink)),
                 Err(e) => {
                     crate::output::errln!("error: {e}");
@@ -426,17 +385,6 @@ impl<M: Measurement> Criterion<M> {
         }
         state::start_clock();
         self
-    }
-
-    /// Starts a group of related benchmarks, reported together.
-    ///
-    /// # Panics
-    ///
-    /// If `group_name` is empty.
-    pub fn benchmark_group<S: Into<String>>(&mut self, group_name: S) -> BenchmarkGroup<'_, M> {
-        let name = group_name.into();
-        assert!(!name.is_empty(), "group name must not be empty");
-        BenchmarkGroup::new(self, name)
     }
 
     /// Benchmarks `f` under the id `id`.
@@ -498,7 +446,12 @@ impl<M: Measurement> Criterion<M> {
         config: &BenchmarkConfig,
         f: &mut RoutineFn<'_, M>,
     ) -> Option<f64> {
-        runner::run(self, id, config, f)
+        let mut session = Session {
+            run: &self.run,
+            measurement: &self.measurement,
+            profiler: &mut *self.profiler,
+        };
+        runner::run(&mut session, id, config, f)
     }
 
     /// Ends a group: feeds it to the run's sinks (its Big-O fits and

@@ -303,6 +303,19 @@ impl<'a, M: Measurement> BenchmarkGroup<'a, M> {
     pub fn finish(self) {}
 }
 
+impl<M: Measurement> Criterion<M> {
+    /// Starts a group of related benchmarks, reported together.
+    ///
+    /// # Panics
+    ///
+    /// If `group_name` is empty.
+    pub fn benchmark_group<S: Into<String>>(&mut self, group_name: S) -> BenchmarkGroup<'_, M> {
+        let name = group_name.into();
+        assert!(!name.is_empty(), "group name must not be empty");
+        BenchmarkGroup::new(self, name)
+    }
+}
+
 impl<M: Measurement> Drop for BenchmarkGroup<'_, M> {
     fn drop(&mut self) {
         if !self.measured.is_empty() {

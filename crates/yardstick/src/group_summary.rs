@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 
 use yardstick_stats::complexity::big_o;
 
-use crate::nanobench::ComplexityFits;
+use crate::complexity::ComplexityFits;
 
 /// One measured benchmark of a group.
 #[derive(Debug, Clone)]

@@ -14,11 +14,10 @@
 
 use std::time::{Duration, Instant};
 
-use yardstick_stats::paired::{
-    balanced_block, iterations_per_round, sign_test_ratio, RatioInterval,
-};
+use yardstick_stats::paired::{balanced_block, iterations_per_round, sign_test_ratio};
 use yardstick_stats::rng::Rng;
 
+use crate::analysis::PairedResult;
 use crate::cli::Mode;
 use crate::measurement::Measurement;
 use crate::routine::{run_once, NotIterated};
@@ -31,45 +30,6 @@ const MIN_ROUNDS: usize = 10;
 
 /// Each alternative's share of a round aims at this long.
 const ROUND_SHARE_NS: f64 = 2e5;
-
-/// One alternative compared with the first.
-#[derive(Debug, Clone, PartialEq)]
-pub struct PairedResult {
-    /// The alternative's id (`name/alternative`).
-    pub id: String,
-    /// The first alternative's id, the reference.
-    pub reference: String,
-    /// Median of `time(this) / time(reference)` over the rounds, with its
-    /// sign-test interval; `None` with too few rounds.
-    pub ratio: Option<RatioInterval>,
-}
-
-impl PairedResult {
-    /// The verdict in words: `b is 1.031× a [1.018, 1.044]` or `no
-    /// difference detected`.
-    #[must_use]
-    pub fn verdict(&self) -> String {
-        match &self.ratio {
-            None => format!(
-                "{}: too few rounds to compare with {}",
-                self.id, self.reference
-            ),
-            Some(r) if r.is_significant() => format!(
-                "{} is {:.3}× {} [{:.3}, {:.3}]: {}",
-                self.id,
-                r.ratio,
-                self.reference,
-                r.lower,
-                r.upper,
-                if r.ratio > 1.0 { "slower" } else { "faster" }
-            ),
-            Some(r) => format!(
-                "{}: no difference detected from {} ({:.3}× [{:.3}, {:.3}])",
-                self.id, self.reference, r.ratio, r.lower, r.upper
-            ),
-        }
-    }
-}
 
 /// A set of alternatives to compare in alternating rounds; made by
 /// [`Criterion::compare_interleaved`].

@@ -16,8 +16,10 @@ mod baseline;
 mod bencher;
 mod cli;
 mod compat;
+mod complexity;
 mod config;
 mod criterion;
+mod engine;
 mod filter;
 mod format;
 #[doc(hidden)]
@@ -46,6 +48,7 @@ mod tasty_sampling;
 #[doc(hidden)]
 pub mod worker;
 
+pub use crate::analysis::PairedResult;
 pub use crate::async_bencher::AsyncBencher;
 pub use crate::bencher::Bencher;
 pub use crate::compat::{Benchmark, BenchmarkDefinition, Fun, ParameterizedBenchmark};
@@ -56,5 +59,5 @@ pub use crate::criterion::Criterion;
 pub use crate::filter::BenchmarkFilter;
 pub use crate::group::BenchmarkGroup;
 pub use crate::id::{BenchmarkId, IntoBenchmarkId};
-pub use crate::interleave::{Comparison, PairedResult};
+pub use crate::interleave::Comparison;
 pub use std::hint::black_box;

@@ -8,8 +8,6 @@
 //! check's empty loop at [`MAX_EMPTY_LOOP_ITERS`], so such a routine ends
 //! promptly, with a warning saying why.
 
-use crate::measurement::Measurement;
-
 /// The most iterations one call of a routine is asked for: 2^40, about
 /// 1.1·10^12. Even a one-cycle body (0.25 ns) needs 275 s for that many,
 /// so no real plan is cut; a routine that reaches it is not timing its
@@ -40,39 +38,9 @@ pub(crate) fn capped_warning(id: &str, iters: &[f64]) -> Option<String> {
     ))
 }
 
-/// Whether the routine costs no more than an empty loop: its body was most
-/// likely optimised away. Returns the warning, if so.
-///
-/// It decides on the fastest sample, as noise only ever adds time: an
-/// optimised-away body sits at the empty loop's cost however busy the
-/// machine is. The empty loop runs a tenth of the largest sample's
-/// iterations, at least 1000 and at most [`MAX_EMPTY_LOOP_ITERS`].
-pub(crate) fn optimised_away<M: Measurement>(
-    m: &M,
-    id: &str,
-    iters: &[f64],
-    averages: &[f64],
-) -> Option<String> {
-    let largest = iters.iter().copied().fold(1.0, f64::max) as u64;
-    let loop_iters = (largest / 10).clamp(1000, MAX_EMPTY_LOOP_ITERS);
-    let empty = crate::routine::empty_loop_per_iteration(m, loop_iters);
-    let fastest = averages.iter().copied().fold(f64::INFINITY, f64::min);
-    (fastest <= empty * 1.25).then(|| {
-        let f = m.formatter();
-        format!(
-            "{id}: its fastest sample, {} per iteration, is no more than an empty loop costs \
-             here ({}): the body was probably optimised away — pass its inputs and result \
-             through black_box",
-            f.format_value(fastest).trim(),
-            f.format_value(empty).trim()
-        )
-    })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::measurement::WallTime;
 
     #[test]
     fn counts_are_capped_and_the_cap_is_reported() {
@@ -82,18 +50,5 @@ mod tests {
         let w = capped_warning("x", &[1.0, (1u64 << 40) as f64]).unwrap();
         assert!(w.starts_with("x: its measured time does not grow"), "{w}");
         assert!(w.contains("iter_custom"), "{w}");
-    }
-
-    #[test]
-    fn the_optimised_away_check_names_the_fastest_sample() {
-        // A "sample" of 0 ns per iteration is below any empty loop; the
-        // warning prints it (0 ps), not the typical time (5 ns).
-        let w = optimised_away(&WallTime, "x", &[1e18, 1e18], &[5.0, 0.0]).unwrap();
-        assert!(
-            w.starts_with("x: its fastest sample, 0.0000 ps per iteration"),
-            "{w}"
-        );
-        // A sample far above any empty loop (1 s per iteration) is not.
-        assert!(optimised_away(&WallTime, "x", &[10.0], &[1e9]).is_none());
     }
 }

@@ -5,7 +5,7 @@ use std::path::Path;
 
 use crate::analysis::Analysis;
 use crate::cli::Baseline;
-use crate::criterion::RunSettings;
+use crate::engine::{RunOutputs, RunSettings};
 use crate::output::sink::{GroupEnd, Outcome, RunEnd, Sink};
 use crate::store::{BenchmarkRecord, SavedSample};
 
@@ -94,22 +94,6 @@ fn view<'a>(
         baseline,
         change: a.change.as_ref(),
         change_distributions: a.change_distributions.as_ref(),
-    }
-}
-
-/// The run-level outputs asked for on the command line.
-#[derive(Debug, Clone, Default)]
-#[cfg_attr(not(feature = "report"), allow(dead_code))]
-pub(crate) struct RunOutputs {
-    pub markdown: bool,
-    pub svg: Option<std::path::PathBuf>,
-    pub template: Option<String>,
-    pub template_output: Option<std::path::PathBuf>,
-}
-
-impl RunOutputs {
-    pub(crate) fn any(&self) -> bool {
-        self.markdown || self.svg.is_some() || self.template.is_some()
     }
 }
 

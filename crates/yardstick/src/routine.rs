@@ -132,6 +132,36 @@ pub(crate) fn empty_loop_per_iteration<M: Measurement>(m: &M, iters: u64) -> f64
     best
 }
 
+/// Whether the routine costs no more than an empty loop: its body was most
+/// likely optimised away. Returns the warning, if so.
+///
+/// It decides on the fastest sample, as noise only ever adds time: an
+/// optimised-away body sits at the empty loop's cost however busy the
+/// machine is. The empty loop runs a tenth of the largest sample's
+/// iterations, at least 1000 and at most
+/// [`MAX_EMPTY_LOOP_ITERS`](crate::limits::MAX_EMPTY_LOOP_ITERS).
+pub(crate) fn optimised_away<M: Measurement>(
+    m: &M,
+    id: &str,
+    iters: &[f64],
+    averages: &[f64],
+) -> Option<String> {
+    let largest = iters.iter().copied().fold(1.0, f64::max) as u64;
+    let loop_iters = (largest / 10).clamp(1000, crate::limits::MAX_EMPTY_LOOP_ITERS);
+    let empty = empty_loop_per_iteration(m, loop_iters);
+    let fastest = averages.iter().copied().fold(f64::INFINITY, f64::min);
+    (fastest <= empty * 1.25).then(|| {
+        let f = m.formatter();
+        format!(
+            "{id}: its fastest sample, {} per iteration, is no more than an empty loop costs \
+             here ({}): the body was probably optimised away — pass its inputs and result \
+             through black_box",
+            f.format_value(fastest).trim(),
+            f.format_value(empty).trim()
+        )
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -186,5 +216,18 @@ mod tests {
         let (iters, values) = quick(&WallTime, &mut f, 0.05, Duration::from_secs(5)).unwrap();
         assert_eq!(iters[1], 2.0 * iters[0]);
         assert_eq!(values[1], 2.0 * values[0]);
+    }
+
+    #[test]
+    fn the_optimised_away_check_names_the_fastest_sample() {
+        // A "sample" of 0 ns per iteration is below any empty loop; the
+        // warning prints it (0 ps), not the typical time (5 ns).
+        let w = optimised_away(&WallTime, "x", &[1e18, 1e18], &[5.0, 0.0]).unwrap();
+        assert!(
+            w.starts_with("x: its fastest sample, 0.0000 ps per iteration"),
+            "{w}"
+        );
+        // A sample far above any empty loop (1 s per iteration) is not.
+        assert!(optimised_away(&WallTime, "x", &[10.0], &[1e9]).is_none());
     }
 }

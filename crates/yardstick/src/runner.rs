@@ -4,14 +4,14 @@
 use crate::analysis::{analyse, Analysis, Samples};
 use crate::cli::{Baseline, Mode};
 use crate::config::{ActualSamplingMode, BenchmarkConfig};
-use crate::criterion::RunSettings;
+use crate::engine::{RunSettings, Session};
 use crate::id::FullId;
 use crate::measurement::Measurement;
 use crate::output::sink::Outcome;
 use crate::output::Terminal;
 use crate::routine::{self, RoutineFn};
 use crate::store::{BenchmarkDir, BenchmarkRecord, SavedSample};
-use crate::{limits, metered, report, state, worker, Criterion};
+use crate::{limits, metered, report, state, worker};
 
 pub(crate) mod lockstep;
 mod sampling;
@@ -21,7 +21,7 @@ use sampling::Sampler;
 /// recorded, never propagated: the other benchmarks still run. Returns
 /// the typical estimate when the benchmark was measured and saved.
 pub(crate) fn run<M: Measurement>(
-    c: &mut Criterion<M>,
+    c: &mut Session<'_, M>,
     id: FullId,
     config: &BenchmarkConfig,
     f: &mut RoutineFn<'_, M>,
@@ -42,7 +42,7 @@ pub(crate) fn run<M: Measurement>(
     if worker::active() {
         // A worker measures only what its parent asks for, and prints nothing.
         if c.run.mode == Mode::Benchmark {
-            worker::serve(&c.measurement, &id.full_id, f);
+            worker::serve(c.measurement, &id.full_id, f);
         }
         return None;
     }
@@ -55,7 +55,7 @@ pub(crate) fn run<M: Measurement>(
         Mode::Test => test(c, &terminal, &id, f).map(|()| None),
         Mode::Profile(time) => profile(c, &terminal, &id, f, time).map(|()| None),
         Mode::Benchmark => {
-            exit_unless_home_writable(&c.run, &terminal);
+            exit_unless_home_writable(c.run, &terminal);
             benchmark(c, &terminal, &id, config, f).map(Some)
         }
     };
@@ -86,19 +86,19 @@ fn exit_unless_home_writable(run: &RunSettings, terminal: &Terminal) {
 }
 
 fn test<M: Measurement>(
-    c: &Criterion<M>,
+    c: &Session<'_, M>,
     terminal: &Terminal,
     id: &FullId,
     f: &mut RoutineFn<'_, M>,
 ) -> Result<(), String> {
     terminal.test_start(&id.full_id);
-    state::catch_panic(|| routine::run_once(&c.measurement, f, 1))?.map_err(|e| e.to_string())?;
+    state::catch_panic(|| routine::run_once(c.measurement, f, 1))?.map_err(|e| e.to_string())?;
     terminal.test_success();
     Ok(())
 }
 
 fn profile<M: Measurement>(
-    c: &mut Criterion<M>,
+    c: &mut Session<'_, M>,
     terminal: &Terminal,
     id: &FullId,
     f: &mut RoutineFn<'_, M>,
@@ -107,7 +107,7 @@ fn profile<M: Measurement>(
     let dir = BenchmarkDir::new(&c.run.home, &id.directory_name).sub("profile");
     terminal.profiling(&id.full_id, time.as_nanos() as f64);
     c.profiler.start_profiling(&id.full_id, &dir);
-    let result = state::catch_panic(|| routine::profile(&c.measurement, f, time));
+    let result = state::catch_panic(|| routine::profile(c.measurement, f, time));
     c.profiler.stop_profiling(&id.full_id, &dir);
     result?.map_err(|e| e.to_string())?;
     terminal.profile_complete(&id.full_id);
@@ -118,7 +118,7 @@ fn profile<M: Measurement>(
 /// outcome to the run's sinks: the pipeline Samples → Analysis → Outcome →
 /// files, report, messages, lines. Returns the typical estimate.
 fn benchmark<M: Measurement>(
-    c: &Criterion<M>,
+    c: &Session<'_, M>,
     terminal: &Terminal,
     id: &FullId,
     config: &BenchmarkConfig,
@@ -173,7 +173,7 @@ fn benchmark<M: Measurement>(
         .formatter()
         .scale_for_machines(&mut [analysis.typical().point]);
     let metrics = analyse_metrics(
-        &c.run,
+        c.run,
         terminal,
         &dir,
         config,
@@ -182,9 +182,8 @@ fn benchmark<M: Measurement>(
         baseline.sample.as_ref(),
     );
     let from_disk = c.run.load_baseline.is_some();
-    let optimised_away =
-        !from_disk && check_optimised_away(&c.measurement, terminal, id, &analysis);
-    let ratio = ratio_to_baseline(&c.run, id, &analysis, unit);
+    let optimised_away = !from_disk && check_optimised_away(c.measurement, terminal, id, &analysis);
+    let ratio = ratio_to_baseline(c.run, id, &analysis, unit);
     let (record, mut sample) = stored(id, &analysis);
     sample.measurement = Some(kind.clone());
     let outcome = Outcome {
@@ -210,11 +209,11 @@ fn benchmark<M: Measurement>(
         optimised_away,
         elapsed: started.elapsed(),
         not_saved: foreign,
-        binary: keeps_binary(&c.run, foreign)
+        binary: keeps_binary(c.run, foreign)
             .then(|| crate::store::binaries::this_record(&c.run.home, &kind))
             .flatten(),
     };
-    conclude(&c.run, &outcome);
+    conclude(c.run, &outcome);
     Ok(analysis.typical().point)
 }
 
@@ -248,7 +247,7 @@ fn keeps_binary(run: &RunSettings, foreign: bool) -> bool {
 /// binary, when the run samples in workers and the baseline kept its
 /// binary; otherwise `None`, with the reason said once per run.
 fn in_lockstep<M: Measurement>(
-    c: &Criterion<M>,
+    c: &Session<'_, M>,
     terminal: &Terminal,
     id: &FullId,
     config: &BenchmarkConfig,
@@ -275,7 +274,7 @@ fn in_lockstep<M: Measurement>(
         Err(why) => {
             let note =
                 format!("comparing with the baseline's saved numbers, not in lock-step: {why}");
-            if state::first_time(&note) {
+            if crate::output::first_time(&note) {
                 terminal.note(&note);
             }
             None
@@ -305,8 +304,8 @@ fn conclude(run: &RunSettings, outcome: &Outcome<'_>) {
 }
 
 /// How a comparison is kept for the suite-level correction.
-fn comparison(id: &FullId, ch: &yardstick_stats::Change) -> state::Comparison {
-    state::Comparison {
+fn comparison(id: &FullId, ch: &yardstick_stats::Change) -> crate::output::sink::Comparison {
+    crate::output::sink::Comparison {
         id: id.full_id.clone(),
         p_value: ch.p_value,
         flagged: matches!(
@@ -333,7 +332,8 @@ fn stored(id: &FullId, a: &Analysis) -> (BenchmarkRecord, SavedSample) {
 
 /// The clocks' resolution, once per run, in verbose output.
 fn say_clock_resolution(terminal: &Terminal) {
-    if terminal.verbosity == crate::cli::Verbosity::Verbose && state::first_time("clock resolution")
+    if terminal.verbosity == crate::cli::Verbosity::Verbose
+        && crate::output::first_time("clock resolution")
     {
         let cpu = crate::meters::cpu_clock_resolution()
             .map_or_else(|| "not available".to_owned(), |d| format!("{d:?}"));
@@ -350,7 +350,7 @@ type MetricRows = (Vec<crate::meters::Metric>, Vec<Vec<f64>>);
 /// The samples: measured now, or loaded with `--load-baseline`; with the
 /// extra metrics' rows when `--measure` asked for them.
 fn obtain_samples<M: Measurement>(
-    c: &Criterion<M>,
+    c: &Session<'_, M>,
     terminal: &Terminal,
     id: &FullId,
     config: &BenchmarkConfig,
@@ -365,12 +365,12 @@ fn obtain_samples<M: Measurement>(
     }
     let (meters, notes) = metered::Meters::open(&config.metrics);
     for note in notes {
-        if state::first_time(&note) {
+        if crate::output::first_time(&note) {
             terminal.warning(&note);
         }
     }
     let sampler = Sampler {
-        m: &c.measurement,
+        m: c.measurement,
         terminal,
         id,
         config,
@@ -500,14 +500,14 @@ fn limit_breach(config: &BenchmarkConfig, ratio: f64) -> Option<String> {
 }
 
 /// Warns when the routine costs no more than an empty loop (see
-/// [`limits::optimised_away`]).
+/// [`routine::optimised_away`]).
 fn check_optimised_away<M: Measurement>(
     m: &M,
     terminal: &Terminal,
     id: &FullId,
     analysis: &Analysis,
 ) -> bool {
-    let warning = limits::optimised_away(m, &id.full_id, &analysis.iters, &analysis.averages);
+    let warning = routine::optimised_away(m, &id.full_id, &analysis.iters, &analysis.averages);
     if let Some(w) = &warning {
         terminal.warning(w);
     }

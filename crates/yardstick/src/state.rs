@@ -14,25 +14,8 @@ use std::collections::HashSet;
 use std::panic::{self, AssertUnwindSafe};
 use std::sync::{Mutex, MutexGuard, Once};
 
-use crate::criterion::RunSettings;
-use crate::output::sink::{self, GroupEnd, Outcome, PairedEnd, RunEnd, Sink};
-
-/// A comparison with a baseline.
-#[derive(Debug, Clone)]
-pub(crate) struct Comparison {
-    pub id: String,
-    pub p_value: f64,
-    /// Judged a change (improved or regressed) on its own.
-    pub flagged: bool,
-    /// The mean's relative change: point, lower and upper bound.
-    pub mean: [f64; 3],
-    /// The half-width of the change's interval when it is too wide to
-    /// say anything (see `Analysis::too_noisy`).
-    pub too_noisy: Option<f64>,
-    /// Judged between processes on both sides (see
-    /// `Analysis::change_between_processes`).
-    pub between_processes: bool,
-}
+use crate::engine::RunSettings;
+use crate::output::sink::{Comparison, GroupEnd, Outcome, PairedEnd, RunEnd, Sink};
 
 /// The samples the engine analysed for one benchmark: a front-end that
 /// prints its own table reads them, since in worker processes its own
@@ -51,7 +34,6 @@ struct Tally {
     failed: Vec<String>,
     seen: HashSet<String>,
     measured: usize,
-    said: HashSet<String>,
     comparisons: Vec<Comparison>,
     last_measured: Option<Measured>,
     started: Option<std::time::Instant>,
@@ -68,8 +50,19 @@ fn with<R>(f: impl FnOnce(&mut Tally) -> R) -> R {
 
 fn sinks() -> MutexGuard<'static, Option<Vec<Box<dyn Sink>>>> {
     let mut guard = SINKS.lock().unwrap_or_else(|e| e.into_inner());
-    guard.get_or_insert_with(sink::standard);
+    guard.get_or_insert_with(standard);
     guard
+}
+
+/// The sinks of a run, in the order they are fed.
+fn standard() -> Vec<Box<dyn Sink>> {
+    vec![
+        Box::new(crate::report::Pages::default()),
+        Box::new(crate::tasty_csv::Csv::default()),
+        Box::new(crate::store::save::Files),
+        Box::new(crate::output::messages::Messages),
+        Box::new(crate::output::terminal_sink::Lines::default()),
+    ]
 }
 
 /// Feeds a finished benchmark to every sink, in order.
@@ -128,12 +121,6 @@ pub(crate) fn record_failure(id: &str) {
 /// The ids of the benchmarks that failed so far.
 pub(crate) fn failures() -> Vec<String> {
     with(|g| g.failed.clone())
-}
-
-/// True the first time `message` is passed in this process: notes about
-/// the machine are said once, not per benchmark.
-pub(crate) fn first_time(message: &str) -> bool {
-    with(|g| g.said.insert(message.to_owned()))
 }
 
 /// Records a comparison with a baseline, for the suite-level correction.

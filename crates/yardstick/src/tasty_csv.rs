@@ -135,7 +135,7 @@ pub(crate) struct Csv {
 impl crate::output::sink::Sink for Csv {
     fn benchmark(
         &mut self,
-        _run: &crate::criterion::RunSettings,
+        _run: &crate::engine::RunSettings,
         o: &crate::output::sink::Outcome<'_>,
     ) {
         if o.unit == "ns" {
@@ -150,7 +150,7 @@ impl crate::output::sink::Sink for Csv {
 
     fn finish(
         &mut self,
-        run: &crate::criterion::RunSettings,
+        run: &crate::engine::RunSettings,
         _end: &crate::output::sink::RunEnd<'_>,
     ) -> Vec<(String, String)> {
         let Some(path) = &run.csv else {

@@ -17,7 +17,6 @@ use yardstick_stats::tasty::{
     predict_perturbed, should_stop, Prediction, StopReason, StopRule, MIN_PRECISION_SECONDS,
 };
 
-use crate::config::ActualSamplingMode;
 use crate::measurement::Measurement;
 use crate::routine::{run_once, NotIterated, RoutineFn};
 
@@ -102,33 +101,6 @@ pub(crate) fn sample<M: Measurement>(
         n *= 2;
         (t1, w1) = (t2, w2);
     }
-}
-
-/// The sampling path `--stdev` selects: runs the rule, says in words when
-/// the time-out came first or the benchmark took over 100 s, and returns
-/// the pair as linear samples.
-pub(crate) fn run<M: Measurement>(
-    m: &M,
-    terminal: &crate::output::Terminal,
-    id: &str,
-    target: f64,
-    timeout: Duration,
-    f: &mut RoutineFn<'_, M>,
-) -> Result<(ActualSamplingMode, Vec<f64>, Vec<f64>), NotIterated> {
-    let unit = m.formatter().scale_for_machines(&mut [1.0]);
-    terminal.sampling_tasty(id, target, timeout.as_nanos() as f64);
-    let s = sample(m, f, unit, target, timeout, &mut || {
-        terminal.warning(&format!("{id}: {LONG_WARNING}"));
-    })?;
-    if s.reason == StopReason::TimeoutSoon {
-        terminal.warning(&format!(
-            "{id}: reached a relative standard deviation of {:.1}% before the {:.1?} time-out, not the {}% asked for; raise --timeout or --stdev",
-            100.0 * s.estimate.std_dev / s.estimate.mean,
-            timeout,
-            target * 100.0
-        ));
-    }
-    Ok((ActualSamplingMode::Linear, s.iters, s.values))
 }
 
 /// tasty-bench's estimate from a pair of samples of `n` and `2n`

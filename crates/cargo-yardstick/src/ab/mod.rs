@@ -35,7 +35,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use crate::cli::TableFormat;
+use crate::args::TableFormat;
 use crate::runner::{self, BenchBinary};
 use verdict::{Header, Outcome, Row};
 use yardstick::worker::lockstep::{self, Engine, Settings};

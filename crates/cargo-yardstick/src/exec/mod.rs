@@ -18,9 +18,9 @@ use yardstick_stats::precision::{mean_relative_half_width, Stop, StopRule};
 use yardstick_stats::univariate::{max, median, min};
 use yardstick_stats::{classify, estimates, BootstrapConfig, Estimates, OutlierCounts};
 
-use crate::cli::{HomeArg, TableFormat};
-use crate::commands::Failure;
+use crate::args::{HomeArg, TableFormat};
 use crate::db::Db;
+use crate::failure::Failure;
 use crate::host;
 use crate::record::{BenchResult, Interval, Run};
 use measure::{Sample, Shell};

@@ -17,11 +17,29 @@ mod nanobench;
 mod pyperf;
 mod tasty;
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use crate::record::BenchResult;
 
 pub use criterion_home::read_baseline;
+
+use clap::Args;
+
+use crate::args::HomeArg;
+
+/// `import` arguments.
+#[derive(Debug, Clone, Args)]
+pub struct ImportArgs {
+    /// The format: yardstick (a `history --export` folder), criterion, cargo-criterion, google-benchmark, nanobench, pyperf, hyperfine, iai-callgrind (gungraun), tasty-bench.
+    pub format: String,
+    /// The file (or folder, for criterion and iai-callgrind).
+    pub path: PathBuf,
+    /// A label for the run, to name it in compare and check.
+    #[arg(long, value_name = "NAME")]
+    pub label: Option<String>,
+    #[command(flatten)]
+    pub home: HomeArg,
+}
 
 /// A supported input format.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

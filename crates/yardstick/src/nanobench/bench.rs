@@ -528,7 +528,7 @@ impl<'a> Bench<'a> {
             }),
         };
         let columns = table::columns(&self.config, result, relative);
-        let header = table::header(&columns, &self.config.title);
+        let header = crate::output::cells::header(&columns, &self.config.title);
         let mut text = String::new();
         if self.config.performance_counters {
             if let Some(note) = self.counters.as_ref().and_then(EpochCounters::note_once) {

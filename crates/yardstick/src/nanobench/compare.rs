@@ -6,56 +6,8 @@
 //! [`batch`](Bench::batch) sizes compare fairly. When a name has run more
 //! than once, its latest result is used.
 
-use std::fmt;
-
 use super::bench::Bench;
-use super::result::BenchResult;
-
-/// A ratio of two times per unit, displayed as tasty-bench does: two
-/// decimals and an `x` (`0.08x`: this takes 8 % of the baseline's time).
-///
-/// # Example
-///
-/// ```
-/// use yardstick::nanobench::Ratio;
-///
-/// let r = Ratio::new(121.0 / 1600.0);
-/// assert_eq!(r.to_string(), "0.08x");
-/// assert_eq!(Ratio::new(128.364).to_string(), "128.36x");
-/// assert!((r.value() - 0.075625).abs() < 1e-12);
-/// ```
-#[derive(Debug, Clone, Copy, PartialEq, PartialOrd)]
-pub struct Ratio(f64);
-
-impl Ratio {
-    /// A ratio of `value` (this time divided by the baseline's).
-    ///
-    /// ```
-    /// # use yardstick::nanobench::Ratio;
-    /// assert_eq!(Ratio::new(2.0).value(), 2.0);
-    /// ```
-    #[must_use]
-    pub fn new(value: f64) -> Ratio {
-        Ratio(value)
-    }
-
-    /// The ratio as a number: below 1 is faster than the baseline.
-    ///
-    /// ```
-    /// # use yardstick::nanobench::Ratio;
-    /// assert!(Ratio::new(0.5).value() < 1.0);
-    /// ```
-    #[must_use]
-    pub fn value(self) -> f64 {
-        self.0
-    }
-}
-
-impl fmt::Display for Ratio {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{:.2}x", self.0)
-    }
-}
+use super::result::{BenchResult, Ratio};
 
 impl Bench<'_> {
     /// The latest measured result named `name`.
@@ -152,12 +104,12 @@ impl Bench<'_> {
         if speedup >= 1.0 {
             Err(format!(
                 "`{fast}` is {} faster than `{slow}`, expected at least {factor}x",
-                Ratio(speedup)
+                Ratio::new(speedup)
             ))
         } else {
             Err(format!(
                 "`{fast}` is {} slower than `{slow}`, expected it to be at least {factor}x faster",
-                Ratio(ratio)
+                Ratio::new(ratio)
             ))
         }
     }

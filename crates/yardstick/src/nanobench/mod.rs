@@ -69,7 +69,6 @@ mod complexity;
 mod config;
 mod counters;
 mod epochs;
-pub(crate) mod format;
 #[cfg(feature = "templates")]
 mod render;
 mod result;
@@ -79,12 +78,11 @@ mod snapshots;
 pub(crate) mod table;
 
 pub use self::bench::Bench;
-pub use self::compare::Ratio;
-pub use self::complexity::ComplexityFits;
 #[cfg(feature = "templates")]
 pub use self::render::{templates, RenderError};
-pub use self::result::{BenchResult, Counters, Epoch};
+pub use self::result::{BenchResult, Counters, Epoch, Ratio};
 pub use self::rng::Rng;
+pub use crate::complexity::ComplexityFits;
 pub use yardstick_stats::complexity::BigO;
 
 /// Keeps the compiler from optimising `value`, or the work that produced

@@ -5,11 +5,6 @@
 //! reader keeps the lines that parse as a message. A file (or a pipe) given
 //! with `--message-file` holds nothing else.
 
-use std::fs::{File, OpenOptions};
-use std::io::Write;
-use std::path::Path;
-use std::sync::Mutex;
-
 use yardstick_format::messages::{
     BenchmarkComplete, ChangeDetails, ChangeType, ComplexityFit, ComplexityFits,
     ConfidenceInterval, GroupComplete, Message, MetricSummary, Throughput,
@@ -18,46 +13,6 @@ use yardstick_stats::{Estimate, Verdict};
 
 use crate::analysis::Analysis;
 use crate::id::FullId;
-
-/// Where messages go.
-pub(crate) enum Destination {
-    Stdout,
-    File(Mutex<File>),
-}
-
-impl Destination {
-    /// Opens `path` for appending (so several bench binaries of one `cargo
-    /// bench` share it), or stdout.
-    pub(crate) fn open(path: Option<&Path>) -> Result<Destination, String> {
-        match path {
-            None => Ok(Destination::Stdout),
-            Some(p) => OpenOptions::new()
-                .create(true)
-                .append(true)
-                .open(p)
-                .map(|f| Destination::File(Mutex::new(f)))
-                .map_err(|e| format!("cannot open --message-file {}: {e}", p.display())),
-        }
-    }
-
-    /// Writes one message as one line, in one write.
-    pub(crate) fn send(&self, message: &Message) {
-        let mut line = yardstick_format::json::to_string(message);
-        line.push('\n');
-        match self {
-            Destination::Stdout => {
-                let mut out = std::io::stdout().lock();
-                let _ = out.write_all(line.as_bytes());
-                let _ = out.flush();
-            }
-            Destination::File(f) => {
-                if let Ok(mut f) = f.lock() {
-                    let _ = f.write_all(line.as_bytes());
-                }
-            }
-        }
-    }
-}
 
 fn interval(e: &Estimate, unit: &str) -> ConfidenceInterval {
     ConfidenceInterval::new(e.point, e.lower, e.upper, unit)
@@ -115,7 +70,7 @@ pub(crate) fn group_complete(
     group: &str,
     ids: Vec<String>,
     report_directory: &str,
-    complexity: &[(Option<String>, crate::nanobench::ComplexityFits)],
+    complexity: &[(Option<String>, crate::complexity::ComplexityFits)],
 ) -> Message {
     Message::GroupComplete(GroupComplete {
         group_name: group.to_owned(),
@@ -143,7 +98,7 @@ pub(crate) fn group_complete(
 pub(crate) struct Messages;
 
 impl super::sink::Sink for Messages {
-    fn benchmark(&mut self, run: &crate::criterion::RunSettings, o: &super::sink::Outcome<'_>) {
+    fn benchmark(&mut self, run: &crate::engine::RunSettings, o: &super::sink::Outcome<'_>) {
         let Some(sink) = &run.messages else { return };
         let report_dir = o.dir.root.join("report");
         sink.send(&benchmark_complete(
@@ -155,7 +110,7 @@ impl super::sink::Sink for Messages {
         ));
     }
 
-    fn group(&mut self, run: &crate::criterion::RunSettings, g: &super::sink::GroupEnd<'_>) {
+    fn group(&mut self, run: &crate::engine::RunSettings, g: &super::sink::GroupEnd<'_>) {
         let Some(sink) = &run.messages else { return };
         let dir = run
             .home

@@ -29,7 +29,10 @@ macro_rules! errln {
 
 pub(crate) use {errln, out, outln};
 
+pub(crate) mod cells;
+mod completed;
 pub(crate) mod messages;
+pub(crate) mod numbers;
 mod power;
 mod rebar;
 pub(crate) mod sink;
@@ -39,8 +42,19 @@ mod style;
 mod table;
 mod tasty;
 mod terminal;
-mod terminal_sink;
+pub(crate) mod terminal_sink;
 
+pub(crate) use completed::Completed;
 pub(crate) use style::Style;
 pub(crate) use tasty::estimate as tasty_estimate;
-pub(crate) use terminal::{Completed, Terminal};
+pub(crate) use terminal::Terminal;
+
+/// True the first time `message` is passed in this process: notes about
+/// the machine are said once, not per benchmark.
+pub(crate) fn first_time(message: &str) -> bool {
+    static SAID: std::sync::Mutex<Option<std::collections::HashSet<String>>> =
+        std::sync::Mutex::new(None);
+    let mut said = SAID.lock().unwrap_or_else(|e| e.into_inner());
+    said.get_or_insert_with(Default::default)
+        .insert(message.to_owned())
+}

@@ -5,7 +5,7 @@
 //! The pipeline is `Plan → Samples → Analysis → Outcome`; an [`Outcome`]
 //! holds everything any output needs, so a sink reads no global state and
 //! no file another sink wrote. The run's sinks live in the run-level
-//! collector ([`crate::state`]) and are fed in the order of [`standard`]:
+//! collector ([`crate::state`]) and are fed in the order of its `standard`:
 //! the terminal last, so that its closing lines count every problem the
 //! others met, and the files' one flush to disk after every file of the
 //! run (the report's index, `--csv`) is written.
@@ -14,7 +14,7 @@ use std::time::Duration;
 
 use crate::analysis::Analysis;
 use crate::config::BenchmarkConfig;
-use crate::criterion::RunSettings;
+use crate::engine::RunSettings;
 use crate::id::FullId;
 use crate::measurement::ValueFormatter;
 use crate::metered::MetricResult;
@@ -78,6 +78,23 @@ pub(crate) struct PairedEnd<'a> {
     pub confidence: f64,
 }
 
+/// A comparison with a baseline.
+#[derive(Debug, Clone)]
+pub(crate) struct Comparison {
+    pub id: String,
+    pub p_value: f64,
+    /// Judged a change (improved or regressed) on its own.
+    pub flagged: bool,
+    /// The mean's relative change: point, lower and upper bound.
+    pub mean: [f64; 3],
+    /// The half-width of the change's interval when it is too wide to
+    /// say anything (see `Analysis::too_noisy`).
+    pub too_noisy: Option<f64>,
+    /// Judged between processes on both sides (see
+    /// `Analysis::change_between_processes`).
+    pub between_processes: bool,
+}
+
 /// The run as it ends: the collector's totals.
 pub(crate) struct RunEnd<'a> {
     /// Ids of the benchmarks (and run-level outputs) that failed so far.
@@ -89,7 +106,7 @@ pub(crate) struct RunEnd<'a> {
     /// Seconds since the run started.
     pub seconds: f64,
     /// Every comparison with a baseline, in the order they ran.
-    pub comparisons: &'a [crate::state::Comparison],
+    pub comparisons: &'a [Comparison],
     /// The significance level of the suite-level correction.
     pub significance: f64,
     /// Metrics beside time were asked for in the run's last `Criterion`.
@@ -109,15 +126,4 @@ pub(crate) trait Sink: Send {
     fn finish(&mut self, _run: &RunSettings, _end: &RunEnd<'_>) -> Vec<(String, String)> {
         Vec::new()
     }
-}
-
-/// The sinks of a run, in the order they are fed.
-pub(crate) fn standard() -> Vec<Box<dyn Sink>> {
-    vec![
-        Box::new(crate::report::Pages::default()),
-        Box::new(crate::tasty_csv::Csv::default()),
-        Box::new(crate::store::save::Files),
-        Box::new(super::messages::Messages),
-        Box::new(super::terminal_sink::Lines::default()),
-    ]
 }

@@ -5,10 +5,10 @@
 use yardstick_stats::nanobench::{err_fraction, is_unstable};
 use yardstick_stats::univariate::mean;
 
+use super::cells::{header, Column};
+use super::numbers::{grouped, markdown_code};
 use super::Completed;
 use crate::meters::Metric;
-use crate::nanobench::format::{grouped, markdown_code};
-use crate::nanobench::table::{header, Column};
 use crate::Throughput;
 
 /// The unit of work and how many of it one iteration does.

@@ -6,66 +6,11 @@ use std::io::{IsTerminal, Write};
 use yardstick_format::names::terminal_text;
 use yardstick_stats::{Estimate, Verdict};
 
-use super::Style;
+use super::{Completed, Style};
 use crate::analysis::Analysis;
 use crate::cli::{OutputFormat, Verbosity};
 use crate::format;
-use crate::measurement::ValueFormatter;
 use crate::Throughput;
-
-/// A finished benchmark, ready to print.
-pub(crate) struct Completed<'a> {
-    pub title: &'a str,
-    pub analysis: &'a Analysis,
-    pub throughput: Option<Throughput>,
-    pub formatter: &'a dyn ValueFormatter,
-    /// The unit values are in for machines (`ns` for time).
-    pub unit: &'a str,
-    pub significance: f64,
-    pub confidence: f64,
-    /// The noise threshold in force (the measured drift when wider).
-    pub noise_threshold: f64,
-    /// Per-iteration values of the baseline compared with, if any.
-    pub baseline: Option<&'a [f64]>,
-    /// Mean of this run over the baseline's (tasty-bench's comparison).
-    pub ratio_to_baseline: Option<f64>,
-    /// Why the benchmark failed a `--fail-if-*` limit, if it did.
-    pub failure: Option<String>,
-    /// Wall time spent on the benchmark.
-    pub elapsed: std::time::Duration,
-    /// The extra metrics measured with it.
-    pub metrics: &'a [crate::metered::MetricResult],
-    /// The machine's measured run-to-run drift, when it is wider than the
-    /// noise threshold and so served as the threshold.
-    pub drift: Option<f64>,
-    /// The body looks optimised away (nanobench's `:boom:` row).
-    pub optimised_away: bool,
-}
-
-#[cfg(test)]
-impl<'a> Completed<'a> {
-    /// A finished time benchmark with no baseline, failure or metrics, for
-    /// the formats' tests to adjust.
-    pub(crate) fn for_test(title: &'a str, analysis: &'a Analysis) -> Completed<'a> {
-        Completed {
-            title,
-            analysis,
-            throughput: None,
-            formatter: &crate::measurement::DurationFormatter,
-            unit: "ns",
-            significance: 0.05,
-            confidence: 0.95,
-            noise_threshold: 0.01,
-            baseline: None,
-            ratio_to_baseline: None,
-            failure: None,
-            elapsed: std::time::Duration::ZERO,
-            metrics: &[],
-            drift: None,
-            optimised_away: false,
-        }
-    }
-}
 
 /// Prints progress and results.
 #[derive(Debug, Clone, Copy)]

@@ -4,7 +4,7 @@
 use super::sink::{GroupEnd, Outcome, PairedEnd, RunEnd, Sink};
 use super::{Completed, Terminal};
 use crate::cli::OutputFormat;
-use crate::criterion::RunSettings;
+use crate::engine::RunSettings;
 use crate::store::SavedSample;
 
 /// What the terminal keeps between benchmarks.
@@ -138,7 +138,7 @@ fn say_failures(terminal: &Terminal, failed: &[String]) {
 /// flagged one by one, and how many remain once the false-discovery rate
 /// across all of them is held at `q` (Benjamini–Hochberg). `None` when fewer
 /// than two benchmarks were compared or none was flagged.
-fn fdr_summary(comparisons: &[crate::state::Comparison], q: f64) -> Option<String> {
+fn fdr_summary(comparisons: &[super::sink::Comparison], q: f64) -> Option<String> {
     let flagged_alone = comparisons.iter().filter(|c| c.flagged).count();
     if comparisons.len() < 2 || flagged_alone == 0 {
         return None;
@@ -165,7 +165,7 @@ fn fdr_summary(comparisons: &[crate::state::Comparison], q: f64) -> Option<Strin
 #[cfg(test)]
 mod tests {
     use super::fdr_summary;
-    use crate::state::Comparison;
+    use crate::output::sink::Comparison;
 
     #[test]
     fn the_suite_summary_keeps_what_survives_the_correction() {

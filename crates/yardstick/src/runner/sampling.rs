@@ -2,14 +2,18 @@
 //! processes or in this one, by Criterion.rs's plan, a front-end's exact
 //! plan, adaptively, or as tasty-bench and `--quick` do.
 
+use std::time::Duration;
+
+use yardstick_stats::tasty::StopReason;
+
 use crate::adaptive;
 use crate::analysis::Samples;
 use crate::config::{ActualSamplingMode, BenchmarkConfig};
 use crate::id::FullId;
 use crate::measurement::Measurement;
 use crate::output::Terminal;
-use crate::routine::{self, RoutineFn};
-use crate::{plan, state, worker};
+use crate::routine::{self, NotIterated, RoutineFn};
+use crate::{plan, tasty_sampling, worker};
 
 /// One benchmark being sampled: the measurement, the benchmark, its
 /// configuration and where progress is said.
@@ -25,7 +29,7 @@ impl<M: Measurement> Sampler<'_, M> {
     pub(super) fn sample(&self, f: &mut RoutineFn<'_, M>) -> Result<Samples, String> {
         let (m, config) = (self.m, self.config);
         if let Some(target) = config.stdev {
-            let (mode, iters, values) = crate::tasty_sampling::run(
+            let (mode, iters, values) = tasty(
                 m,
                 self.terminal,
                 &self.id.full_id,
@@ -79,7 +83,7 @@ impl<M: Measurement> Sampler<'_, M> {
         let note = format!(
             "sampling in this process only, so intervals do not include run-to-run noise: {why}"
         );
-        if state::first_time(&note) {
+        if crate::output::first_time(&note) {
             self.terminal.warning(&note);
         }
     }
@@ -194,4 +198,31 @@ impl<M: Measurement> Sampler<'_, M> {
         }
         Ok(Samples::from_sampled(s))
     }
+}
+
+/// The sampling path `--stdev` selects: runs the rule, says in words when
+/// the time-out came first or the benchmark took over 100 s, and returns
+/// the pair as linear samples.
+fn tasty<M: Measurement>(
+    m: &M,
+    terminal: &Terminal,
+    id: &str,
+    target: f64,
+    timeout: Duration,
+    f: &mut RoutineFn<'_, M>,
+) -> Result<(ActualSamplingMode, Vec<f64>, Vec<f64>), NotIterated> {
+    let unit = m.formatter().scale_for_machines(&mut [1.0]);
+    terminal.sampling_tasty(id, target, timeout.as_nanos() as f64);
+    let s = tasty_sampling::sample(m, f, unit, target, timeout, &mut || {
+        terminal.warning(&format!("{id}: {}", tasty_sampling::LONG_WARNING));
+    })?;
+    if s.reason == StopReason::TimeoutSoon {
+        terminal.warning(&format!(
+            "{id}: reached a relative standard deviation of {:.1}% before the {:.1?} time-out, not the {}% asked for; raise --timeout or --stdev",
+            100.0 * s.estimate.std_dev / s.estimate.mean,
+            timeout,
+            target * 100.0
+        ));
+    }
+    Ok((ActualSamplingMode::Linear, s.iters, s.values))
 }

@@ -87,7 +87,7 @@ pub(crate) fn this_record(home: &Path, measurement: &str) -> Option<BinaryFile> 
         }),
         Err(e) => {
             let note = format!("the bench binary is not kept with the results ({e}): the next run compares with their saved numbers");
-            if crate::state::first_time(&note) {
+            if crate::output::first_time(&note) {
                 crate::output::errln!("warning: {note}");
             }
             None

@@ -6,7 +6,7 @@ use super::{
     estimate_file, estimates_file, BenchmarkDir, ChangeFile, RawRow, RunFiles, StoreError,
 };
 use crate::cli::Baseline;
-use crate::criterion::RunSettings;
+use crate::engine::RunSettings;
 use crate::output::sink::{Outcome, RunEnd, Sink};
 use crate::output::Terminal;
 

@@ -26,7 +26,7 @@ pub(crate) fn grouped(value: f64, precision: usize) -> String {
 /// `value` as C's `%g` prints it with six significant digits: fixed-point
 /// for exponents from -4 to 5, scientific otherwise (with a two-digit
 /// exponent at least), trailing zeros removed.
-pub(super) fn general(value: f64) -> String {
+pub(crate) fn general(value: f64) -> String {
     const DIGITS: i32 = 6;
     if value == 0.0 {
         return if value.is_sign_negative() { "-0" } else { "0" }.to_owned();
