@@ -302,8 +302,13 @@ def measure(args, exes, problems):
             b = benches[h]
             b.wipe("analysis")
             log(f"[analysis {rep + 1}/{args.reps}] {h}")
+            # The comparison with the saved numbers: the analysis alone
+            # (by default yardstick measures the baseline's kept binary in
+            # lock-step instead, which is measuring, and is timed with the
+            # default-settings runs below).
+            extra = ["--baseline-binary", "ignore"] if h == "yardstick" else []
             for key in ("an_first", "an_cmp"):
-                r = timed(b, ["--bench", "empty"] + ANALYSIS_FLAGS, home="analysis")
+                r = timed(b, ["--bench", "empty"] + ANALYSIS_FLAGS + extra, home="analysis")
                 if r.code != 0 or parse_estimate(r.output()) is None:
                     describe_failure(h, "failed or printed no `time: [lo est hi]` line", r, problems)
                     break
@@ -582,11 +587,13 @@ METHOD = [
     "Each harness's bench binary is run directly, one benchmark per process "
     "(`<bench-binary> --bench <workload> --noplot`), never two processes at once; "
     "wall time is that of the whole process. A saved baseline exists (as on any re-run), "
-    "so the default runs include the comparison.",
+    "so the default runs include the comparison (yardstick's: in lock-step with the "
+    "baseline's kept binary).",
     "Analysis time: wall (and CPU) time of `<bench-binary> --bench empty --noplot --sample-size 100 "
     "--warm-up-time 0.001 --measurement-time 0.001`, where sampling takes about 2 ms, so the "
     "process time is the analysis of 100 samples with the default 100,000 resamples (plus start-up "
-    "and file writes): once with no baseline, then again comparing with the baseline the first run saved.",
+    "and file writes): once with no baseline, then again comparing with the baseline the first run saved "
+    "(yardstick with `--baseline-binary ignore`: its saved numbers, the analysis alone).",
     "Accuracy: the estimate (middle number of `time: [lo est hi]`) divided by the mean of the plain "
     "`Instant` loop (`reference`, same bodies, same profile) run just before and just after it; "
     "runs go ref, A, ref, B, ref per workload, the harness order alternating per repetition.",
