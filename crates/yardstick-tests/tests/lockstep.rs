@@ -43,16 +43,7 @@ fn run_binary(exe: &Path, home: &Path, extra: &[&str]) -> Run {
 
 /// The folder of `processes/steady` under `home`.
 fn folder(home: &Path) -> PathBuf {
-    std::fs::read_dir(home)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .find(|p| {
-            p.file_name()
-                .unwrap()
-                .to_string_lossy()
-                .starts_with("processes_steady")
-        })
-        .expect("a saved benchmark")
+    common::folder_starting_with(home, "processes_steady").expect("a saved benchmark")
 }
 
 fn kept_binaries(home: &Path) -> Vec<PathBuf> {

@@ -23,15 +23,7 @@ fn args<'a>(extra: &[&'a str]) -> Vec<&'a str> {
 fn saved_processes(home: &std::path::Path, bench: &str) -> Option<Vec<u64>> {
     // The id `processes/<bench>` has a slash: its folder is sanitised.
     let prefix = format!("processes_{bench}_");
-    let folder = std::fs::read_dir(home)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .find(|p| {
-            p.file_name()
-                .unwrap()
-                .to_string_lossy()
-                .starts_with(&prefix)
-        })
+    let folder = common::folder_starting_with(home, &prefix)
         .unwrap_or_else(|| panic!("no folder {prefix}* in {home:?}"));
     let path = folder.join("new/sample.json");
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path:?}: {e}"));

@@ -177,3 +177,12 @@ pub fn assert_schema(name: &str, doc: &serde_json::Value) {
     let errors: Vec<String> = v.iter_errors(doc).map(|e| e.to_string()).collect();
     assert!(errors.is_empty(), "{name}: {errors:?}\n{doc:#}");
 }
+
+/// The folder directly under `home` whose name starts with `prefix` (an id
+/// with a slash gets a sanitised name with a hash).
+pub fn folder_starting_with(home: &Path, prefix: &str) -> Option<PathBuf> {
+    std::fs::read_dir(home)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| p.file_name().unwrap().to_string_lossy().starts_with(prefix))
+}
