@@ -108,23 +108,48 @@ pub fn kept_path(home: &Path, target: &str, binary: &str) -> PathBuf {
     home.join(BINARIES_DIR).join(target).join(binary)
 }
 
-/// Keeps `bytes` (a bench binary of `target`) under `home` unless a copy is
-/// there already, and marks it used now (its modification time, which the
-/// retention rule reads). Returns its name.
+/// Keeps `bytes` (a bench binary of `target`, read from `source`) under
+/// `home` unless it is there already, and marks it used now (its
+/// modification time, which the retention rule reads). Returns its name.
+///
+/// The kept file is a hard link to `source` where the file system allows
+/// (the results home usually lies in the same target directory as the
+/// binary), else a copy: a debug build's bench binary is 70 MB, and a copy
+/// per run and home filled a disk with the end-to-end tests' homes. A
+/// linker that later rewrote `source` in place would change the kept file
+/// too; its name is its content's hash, which the comparison checks before
+/// using it, so such a file is never measured as the baseline's.
 ///
 /// # Errors
 ///
 /// The I/O error of writing the copy.
-pub fn keep(home: &Path, target: &str, bytes: &[u8]) -> io::Result<String> {
+pub fn keep(home: &Path, target: &str, bytes: &[u8], source: &Path) -> io::Result<String> {
     let name = binary_name(bytes);
     let path = kept_path(home, target, &name);
-    let same = fs::metadata(&path).is_ok_and(|m| m.len() == bytes.len() as u64);
-    if same {
+    if fs::metadata(&path).is_ok_and(|m| m.len() == bytes.len() as u64) {
         mark_used(&path);
-    } else {
+    } else if !link_into_place(source, &path) {
         crate::atomic::write_executable(&path, bytes)?;
     }
     Ok(name)
+}
+
+/// Hard-links `source` to `path` through a temporary name and a rename, so
+/// the file appears whole; false when the file system refuses.
+fn link_into_place(source: &Path, path: &Path) -> bool {
+    let Some(dir) = path.parent() else {
+        return false;
+    };
+    if fs::create_dir_all(dir).is_err() {
+        return false;
+    }
+    let tmp = dir.join(format!(".link.{}.tmp", std::process::id()));
+    let _ = fs::remove_file(&tmp);
+    let linked = fs::hard_link(source, &tmp).and_then(|()| fs::rename(&tmp, path));
+    if linked.is_err() {
+        let _ = fs::remove_file(&tmp);
+    }
+    linked.is_ok()
 }
 
 /// Sets a kept binary's modification time to now: the retention rule drops
@@ -294,10 +319,11 @@ mod tests {
     #[test]
     fn a_binary_is_kept_once_and_pruned_when_no_folder_names_it() {
         let h = home("prune");
-        let one = keep(&h, "t", b"one").unwrap();
-        assert_eq!(keep(&h, "t", b"one").unwrap(), one, "kept once");
-        let two = keep(&h, "t", b"two!").unwrap();
-        let three = keep(&h, "t", b"three").unwrap();
+        let nowhere = Path::new("/nonexistent/source");
+        let one = keep(&h, "t", b"one", nowhere).unwrap();
+        assert_eq!(keep(&h, "t", b"one", nowhere).unwrap(), one, "kept once");
+        let two = keep(&h, "t", b"two!", nowhere).unwrap();
+        let three = keep(&h, "t", b"three", nowhere).unwrap();
         record(&h.join("fib").join("base"), "t", &one);
         record(&h.join("group").join("f").join("new"), "t", &one);
         record(&h.join("x").join("base"), "t", &two);
@@ -333,12 +359,30 @@ mod tests {
     fn a_kept_binary_is_executable() {
         use std::os::unix::fs::PermissionsExt;
         let h = home("exec");
-        let name = keep(&h, "t", b"#!/bin/sh\n").unwrap();
+        let name = keep(&h, "t", b"#!/bin/sh\n", Path::new("/nonexistent")).unwrap();
         let mode = fs::metadata(kept_path(&h, "t", &name))
             .unwrap()
             .permissions()
             .mode();
         assert_eq!(mode & 0o111, 0o111);
+        fs::remove_dir_all(&h).unwrap();
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_binary_on_the_same_file_system_is_kept_as_a_link() {
+        use std::os::unix::fs::MetadataExt;
+        let h = home("link");
+        fs::create_dir_all(&h).unwrap();
+        let source = h.join("bench-0123456789abcdef");
+        fs::write(&source, b"the bench binary").unwrap();
+        let name = keep(&h, "t", b"the bench binary", &source).unwrap();
+        let kept = fs::metadata(kept_path(&h, "t", &name)).unwrap();
+        assert_eq!(kept.ino(), fs::metadata(&source).unwrap().ino());
+        assert_eq!(
+            fs::read(kept_path(&h, "t", &name)).unwrap(),
+            b"the bench binary"
+        );
         fs::remove_dir_all(&h).unwrap();
     }
 

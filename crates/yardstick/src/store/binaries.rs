@@ -71,7 +71,7 @@ pub(crate) fn this_record(home: &Path, measurement: &str) -> Option<BinaryFile> 
     let kept = KEPT.get_or_init(|| {
         let exe = std::env::current_exe().map_err(|e| e.to_string())?;
         let bytes = fs::read(&exe).map_err(|e| format!("{}: {e}", exe.display()))?;
-        let name = binary::keep(home, this_target(), &bytes).map_err(|e| e.to_string())?;
+        let name = binary::keep(home, this_target(), &bytes, &exe).map_err(|e| e.to_string())?;
         // Held for the run: another run's clean-up leaves it alone until
         // this one has saved folders naming it.
         hold(&binary::kept_path(home, this_target(), &name));
