@@ -68,27 +68,34 @@ pub(crate) fn load(
             });
         }
     };
-    if let Some(why) = unusable(&sample) {
-        terminal.warning(&format!(
-            "ignoring baseline '{name}' of {}: {why}, so no change can be measured against it{}",
-            id.full_id,
-            if strict { "" } else { "; this run replaces it" }
-        ));
+    // A baseline that cannot be compared with: a warning, and for a strict
+    // one an error.
+    let refuse = |warning: String, error: String| {
+        let tail = if strict { "" } else { "; this run replaces it" };
+        terminal.warning(&format!("{warning}{tail}"));
         if strict {
-            return Err(format!("baseline '{name}' cannot be compared with"));
+            Err(error)
+        } else {
+            Ok(Loaded::default())
         }
-        return Ok(Loaded::default());
+    };
+    if let Some(why) = unusable(&sample) {
+        return refuse(
+            format!(
+                "ignoring baseline '{name}' of {}: {why}, so no change can be measured against it",
+                id.full_id
+            ),
+            format!("baseline '{name}' cannot be compared with"),
+        );
     }
     if let Some(theirs) = sample.measurement.as_deref().filter(|&k| k != kind) {
-        terminal.warning(&format!(
-            "not comparing {} with baseline '{name}': it measured {theirs}, this run {kind}, and a change between two kinds of measurement means nothing{}",
-            id.full_id,
-            if strict { "" } else { "; this run replaces it" }
-        ));
-        if strict {
-            return Err(format!("baseline '{name}' measured {theirs}, not {kind}"));
-        }
-        return Ok(Loaded::default());
+        return refuse(
+            format!(
+                "not comparing {} with baseline '{name}': it measured {theirs}, this run {kind}, and a change between two kinds of measurement means nothing",
+                id.full_id
+            ),
+            format!("baseline '{name}' measured {theirs}, not {kind}"),
+        );
     }
     Ok(Loaded {
         sample: Some(sample),

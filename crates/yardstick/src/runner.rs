@@ -261,11 +261,10 @@ fn in_lockstep<M: Measurement>(
     if !in_workers || !plain || !asked {
         return None;
     }
-    let record =
-        lockstep::baseline_binary(dir, name).and_then(|r| match lockstep::unusable(&r, kind) {
-            Some(why) => Err(why),
-            None => Ok(r),
-        });
+    let record = lockstep::baseline_binary(dir, name).and_then(|r| match lockstep::unusable(&r) {
+        Some(why) => Err(why),
+        None => Ok(r),
+    });
     terminal.sampling_lockstep(&id.full_id);
     let measured =
         record.and_then(|r| lockstep::measure(&c.run.home, &r, &id.full_id, kind, config));

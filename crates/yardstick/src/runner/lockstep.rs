@@ -191,22 +191,17 @@ fn side(m: &Measured, times: &[f64], measurement: Option<String>) -> SavedSample
 }
 
 /// Says why a saved baseline's binary cannot be compared with, before any
-/// worker starts: `None` when it can be.
-pub(crate) fn unusable(record: &BinaryFile, measurement: &str) -> Option<Fallback> {
-    if record.protocol != yardstick_format::worker::PROTOCOL_VERSION {
-        return Some(format!(
+/// worker starts: `None` when it can be. (A baseline of another kind of
+/// measurement never gets here: `baseline::load` does not compare with it
+/// at all.)
+pub(crate) fn unusable(record: &BinaryFile) -> Option<Fallback> {
+    (record.protocol != yardstick_format::worker::PROTOCOL_VERSION).then(|| {
+        format!(
             "the baseline's binary was built with another yardstick (worker protocol {}, this one {})",
             record.protocol,
             yardstick_format::worker::PROTOCOL_VERSION
-        ));
-    }
-    if !record.measurement.is_empty() && record.measurement != measurement {
-        return Some(format!(
-            "the baseline's binary measures {}, this one {measurement}",
-            record.measurement
-        ));
-    }
-    None
+        )
+    })
 }
 
 /// Whether `dir`'s baseline `name` can be measured in lock-step, and with
