@@ -91,12 +91,12 @@ def copy_with_factor(exe, directory, factor):
     return dest
 
 
-def run_bench(exe, home, harness):
+def run_bench(exe, home, harness, extra=()):
     env = dict(os.environ)
     for k in list(env):
         if k.startswith(("YARDSTICK_", "CRITERION_", "TRUST_")):
             del env[k]
-    args = [exe, "--bench"]
+    args = [exe, "--bench", *extra]
     if harness == "yardstick":
         args += ["--home", home, "--color", "never"]
     else:

@@ -34,6 +34,7 @@ mod failure;
 mod history;
 mod host;
 mod import;
+mod layouts;
 mod rawcsv;
 mod record;
 mod report_cmd;
@@ -55,6 +56,10 @@ use crate::cli::{CliError, Invocation};
 const BAD_INPUT: u8 = 2;
 
 fn main() -> ExitCode {
+    // Started by rustc as the linker of `ab`'s builds.
+    if let Some(code) = layouts::link_if_asked() {
+        return ExitCode::from(code);
+    }
     let args: Vec<std::ffi::OsString> = std::env::args_os().collect();
     let mut invocation = match cli::parse(args.clone()) {
         Ok(inv) => inv,

@@ -127,10 +127,12 @@ pub fn build(
     dir: &Path,
     target_dir: &Path,
     cargo_args: &[String],
+    env: &[(String, std::ffi::OsString)],
 ) -> Result<Vec<BenchBinary>, String> {
     let out = Command::new(cargo())
         .current_dir(dir)
         .env("CARGO_TARGET_DIR", target_dir)
+        .envs(env.iter().map(|(k, v)| (k, v)))
         .args(["bench", "--no-run", "--message-format=json"])
         .args(cargo_args)
         .stdout(Stdio::piped())

@@ -170,8 +170,16 @@ fn ab_tables() {
             pairs: 8,
             seconds: 0.9,
             survives_fdr,
+            layout: None,
         })
     };
+    let mut moved = measured(0.985, 0.962, 1.009, true);
+    if let Outcome::Measured(p) = &mut moved {
+        p.layout = Some(yardstick_stats::layouts::Spread {
+            share: 0.0312,
+            limiting: true,
+        });
+    }
     let rows = [
         AbRow {
             id: "fib/20".into(),
@@ -184,6 +192,10 @@ fn ab_tables() {
         AbRow {
             id: "sort/1k".into(),
             outcome: measured(1.02, 1.001, 1.04, false),
+        },
+        AbRow {
+            id: "work200".into(),
+            outcome: moved,
         },
         AbRow {
             id: "new/only".into(),

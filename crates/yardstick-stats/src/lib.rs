@@ -34,6 +34,7 @@ mod error;
 mod estimates;
 pub mod hypothesis;
 pub mod kde;
+pub mod layouts;
 pub mod multiple;
 pub mod nanobench;
 mod outlier_variance;

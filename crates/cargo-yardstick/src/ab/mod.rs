@@ -36,6 +36,7 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use crate::args::TableFormat;
+use crate::layouts;
 use crate::runner::{self, BenchBinary};
 use verdict::{Header, Outcome, Row};
 use yardstick::worker::lockstep::{self, Engine, Settings};
@@ -80,6 +81,12 @@ pub struct AbArgs {
     /// so and the others go on.
     #[arg(long, default_value_t = 20.0, value_name = "SECS")]
     pub hang_timeout: f64,
+    /// Code layouts a side is measured in: each bench binary is linked N
+    /// more times with a shuffled function order, and the worker pairs are
+    /// spread over the layouts, so that what moving the code does counts
+    /// as noise, not as the edit's effect; 0 measures each build as linked.
+    #[arg(long, default_value_t = layouts::DEFAULT, value_name = "N")]
+    pub layouts: usize,
     /// Each side's share of a round, in milliseconds.
     #[arg(long, default_value_t = 2.0, value_name = "MS")]
     pub round_ms: f64,
@@ -170,34 +177,66 @@ fn worktree(top: &Path, dir: &Path, sha: &str) -> Result<(), String> {
     git(top, &["worktree", "add", "--detach", "--quiet", &d, sha]).map(drop)
 }
 
-/// Copies the binaries into `dir`; the copies. The list of copies is
-/// written last, so that a copy cut short is never taken for complete.
-fn keep(bins: &[BenchBinary], dir: &Path) -> Result<Vec<BenchBinary>, String> {
+/// One bench binary of a side, with its code layouts.
+#[derive(Debug, Clone)]
+struct Built {
+    bin: BenchBinary,
+    /// `<binary>.layoutK`, empty when none were linked.
+    layouts: Vec<PathBuf>,
+    /// Why there are none, when some were asked for.
+    why_not: Option<String>,
+}
+
+/// What `complete.json` lists of one binary.
+#[derive(serde::Serialize, serde::Deserialize)]
+struct Listed {
+    name: String,
+    package_dir: PathBuf,
+    layouts: Vec<String>,
+    why_not: Option<String>,
+}
+
+fn file_name(p: &Path) -> String {
+    p.file_name()
+        .unwrap_or_default()
+        .to_string_lossy()
+        .into_owned()
+}
+
+/// Copies the binaries and their layouts into `dir`; the copies. The list
+/// of copies is written last, so that a copy cut short is never taken for
+/// complete.
+fn keep(bins: &[Built], dir: &Path) -> Result<Vec<Built>, String> {
     let _ = std::fs::remove_dir_all(dir);
     std::fs::create_dir_all(dir).map_err(|e| format!("{}: cannot create: {e}", dir.display()))?;
-    let kept = bins
+    let copy = |from: &Path| {
+        let to = dir.join(file_name(from));
+        std::fs::copy(from, &to)
+            .map(|_| to.clone())
+            .map_err(|e| format!("cannot copy {} to {}: {e}", from.display(), to.display()))
+    };
+    let mut kept = Vec::new();
+    for b in bins {
+        kept.push(Built {
+            bin: BenchBinary {
+                executable: copy(&b.bin.executable)?,
+                package_dir: b.bin.package_dir.clone(),
+            },
+            layouts: b
+                .layouts
+                .iter()
+                .map(|l| copy(l))
+                .collect::<Result<_, _>>()?,
+            why_not: b.why_not.clone(),
+        });
+    }
+    let list: Vec<Listed> = kept
         .iter()
-        .map(|b| {
-            let name = b.executable.file_name().unwrap_or_default();
-            let to = dir.join(name);
-            std::fs::copy(&b.executable, &to).map_err(|e| {
-                format!(
-                    "cannot copy {} to {}: {e}",
-                    b.executable.display(),
-                    to.display()
-                )
-            })?;
-            Ok(BenchBinary {
-                executable: to,
-                package_dir: b.package_dir.clone(),
-            })
-        })
-        .collect::<Result<Vec<_>, String>>()?;
-    let list: Vec<(String, &Path)> = kept
-        .iter()
-        .map(|b| {
-            let name = b.executable.file_name().unwrap_or_default();
-            (name.to_string_lossy().into_owned(), b.package_dir.as_path())
+        .map(|b| Listed {
+            name: file_name(&b.bin.executable),
+            package_dir: b.bin.package_dir.clone(),
+            layouts: b.layouts.iter().map(|l| file_name(l)).collect(),
+            why_not: b.why_not.clone(),
         })
         .collect();
     let json = serde_json::to_string(&list).map_err(|e| e.to_string())?;
@@ -242,6 +281,12 @@ fn check(args: &AbArgs) -> Result<Option<f64>, (u8, String)> {
             "--pairs must be at least 2 (the interval is over the pairs)".to_owned(),
         ));
     }
+    if args.layouts == 1 || args.layouts > args.pairs {
+        return Err(bad(format!(
+            "--layouts must be 0 (the builds as linked) or between 2 and --pairs ({}), got {}",
+            args.pairs, args.layouts
+        )));
+    }
     args.fail_on_regression
         .as_deref()
         .map(threshold)
@@ -272,7 +317,9 @@ fn target_dir(args: &AbArgs, side: &Side, cwd: &Path, root: &Path) -> PathBuf {
     if side.sha.is_some() {
         return base.join("target-revisions");
     }
-    if args.target_dir.is_some() {
+    // Linking through the layouts' wrapper changes every unit's
+    // fingerprint: the user's own target directory is left alone.
+    if args.target_dir.is_some() || args.layouts > 0 {
         return base.join("target-worktree");
     }
     if let Some(t) = std::env::var_os("CARGO_TARGET_DIR") {
@@ -315,7 +362,7 @@ fn touch(dir: &Path) -> Result<(), String> {
 /// arguments, the compiler (`rustc -vV`) and the flags from the
 /// environment; hashed (FNV-1a, stable across builds of this tool) into
 /// the name of the binaries' cache directory.
-fn build_key(sha: &str, cargo_args: &[String]) -> String {
+fn build_key(sha: &str, cargo_args: &[String], layouts: usize) -> String {
     let rustc = std::env::var_os("RUSTC").unwrap_or_else(|| "rustc".into());
     let version = Command::new(rustc)
         .arg("-vV")
@@ -323,7 +370,10 @@ fn build_key(sha: &str, cargo_args: &[String]) -> String {
         .output()
         .map(|o| String::from_utf8_lossy(&o.stdout).into_owned())
         .unwrap_or_default();
-    let mut text = format!("{sha}\n{}\n{version}", cargo_args.join("\u{1f}"));
+    let mut text = format!(
+        "{sha}\n{}\n{version}\nlayouts={layouts}",
+        cargo_args.join("\u{1f}")
+    );
     for var in [
         "RUSTFLAGS",
         "CARGO_ENCODED_RUSTFLAGS",
@@ -342,38 +392,52 @@ fn build_key(sha: &str, cargo_args: &[String]) -> String {
 const COMPLETE: &str = "complete.json";
 
 /// The binaries cached in `dir` by an earlier `ab`, when the copy was
-/// completed and every binary is still there.
-fn cached(dir: &Path) -> Option<Vec<BenchBinary>> {
+/// completed and every file is still there.
+fn cached(dir: &Path) -> Option<Vec<Built>> {
     let text = std::fs::read_to_string(dir.join(COMPLETE)).ok()?;
-    let list: Vec<(String, PathBuf)> = serde_json::from_str(&text).ok()?;
-    let bins: Vec<BenchBinary> = list
+    let list: Vec<Listed> = serde_json::from_str(&text).ok()?;
+    let bins: Vec<Built> = list
         .into_iter()
-        .map(|(name, package_dir)| BenchBinary {
-            executable: dir.join(name),
-            package_dir,
+        .map(|l| Built {
+            bin: BenchBinary {
+                executable: dir.join(l.name),
+                package_dir: l.package_dir,
+            },
+            layouts: l.layouts.iter().map(|n| dir.join(n)).collect(),
+            why_not: l.why_not,
         })
         .collect();
-    let all = !bins.is_empty() && bins.iter().all(|b| b.executable.is_file());
+    let all = !bins.is_empty()
+        && bins
+            .iter()
+            .all(|b| b.bin.executable.is_file() && b.layouts.iter().all(|l| l.is_file()));
     all.then_some(bins)
 }
 
-/// Builds one side; its bench binaries, copied out of the way of the next
-/// build. A revision already built with the same arguments and compiler is
-/// not built again: its copies are reused.
+/// The binary cache of the working tree: as long a name as a revision's
+/// (`bin-<sha>-<key>`), because the path a binary runs from is copied onto
+/// its stack, and a longer one shifts a stack-heavy routine (5 % seen).
+const WORKTREE_CACHE: &str = "bin-worktree00-0000000000000000";
+
+/// Builds one side; its bench binaries with `layouts` code layouts each,
+/// copied out of the way of the next build. A revision already built with
+/// the same arguments and compiler is not built again: its copies are
+/// reused.
 fn build(
     side: &Side,
     top: &Path,
     prefix: &str,
     target: &Path,
     cargo_args: &[String],
-) -> Result<Vec<BenchBinary>, (u8, String)> {
+    layouts: usize,
+) -> Result<Vec<Built>, (u8, String)> {
     let root = top.join("target").join("yardstick-ab");
     let start = Instant::now();
     let (dir, keep_dir) = match &side.sha {
         Some(sha) => {
             let dir = root.join(sha);
             worktree(top, &dir, sha).map_err(other)?;
-            let keep_dir = root.join(format!("bin-{}", build_key(sha, cargo_args)));
+            let keep_dir = root.join(format!("bin-{}", build_key(sha, cargo_args, layouts)));
             if let Some(bins) = cached(&keep_dir) {
                 eprintln!("reusing the build of {}", side.label);
                 return Ok(bins);
@@ -381,10 +445,14 @@ fn build(
             touch(&dir).map_err(other)?;
             (dir, keep_dir)
         }
-        None => (top.to_owned(), root.join("bin-worktree")),
+        None => (top.to_owned(), root.join(WORKTREE_CACHE)),
     };
     eprintln!("building {}", side.label);
-    let bins = runner::build(&dir.join(prefix), target, cargo_args)
+    let env = match layouts {
+        0 => Vec::new(),
+        n => layouts::build_env(n, &dir).map_err(other)?,
+    };
+    let bins = link(&dir.join(prefix), target, cargo_args, &env, layouts)
         .map_err(|e| other(format!("{}: {e}", side.label)))?;
     if bins.is_empty() {
         return Err(bad(format!("{} has no bench target", side.label)));
@@ -397,6 +465,56 @@ fn build(
     // The next revision's build replaces the binary in the shared target
     // directory: measure copies.
     keep(&bins, &keep_dir).map_err(other)
+}
+
+/// Builds and finds each binary's `n` layouts. A binary whose layouts an
+/// earlier build left too few of is removed and built once more (cargo
+/// links a target again when its output is missing).
+fn link(
+    dir: &Path,
+    target: &Path,
+    cargo_args: &[String],
+    env: &[(String, std::ffi::OsString)],
+    n: usize,
+) -> Result<Vec<Built>, String> {
+    let find =
+        |bins: Vec<BenchBinary>| -> Vec<(BenchBinary, Result<Vec<PathBuf>, layouts::Missing>)> {
+            bins.into_iter()
+                .map(|b| {
+                    let found = if n == 0 {
+                        Ok(Vec::new())
+                    } else {
+                        layouts::of(&b.executable, n)
+                    };
+                    (b, found)
+                })
+                .collect()
+        };
+    let mut found = find(runner::build(dir, target, cargo_args, env)?);
+    let stale: Vec<&BenchBinary> = found
+        .iter()
+        .filter(|(_, f)| f.as_ref().is_err_and(|m| m.relink))
+        .map(|(b, _)| b)
+        .collect();
+    if !stale.is_empty() {
+        stale.iter().for_each(|b| layouts::forget(&b.executable));
+        found = find(runner::build(dir, target, cargo_args, env)?);
+    }
+    Ok(found
+        .into_iter()
+        .map(|(bin, f)| match f {
+            Ok(layouts) => Built {
+                bin,
+                layouts,
+                why_not: None,
+            },
+            Err(m) => Built {
+                bin,
+                layouts: Vec::new(),
+                why_not: Some(m.reason),
+            },
+        })
+        .collect())
 }
 
 /// A bench target's name: its file name without cargo's `-<hash>`.
@@ -414,21 +532,29 @@ fn target_name(b: &BenchBinary) -> String {
 }
 
 /// Measures the benchmarks of one pair of bench binaries (either may be
-/// missing); rows in A's order, then B's own.
+/// missing); rows in A's order, then B's own. With `settings.layouts` of
+/// two or more, pair `k` runs layout `k % layouts` on both sides.
 fn measure(
-    a: Option<&BenchBinary>,
-    b: Option<&BenchBinary>,
+    a: Option<&Built>,
+    b: Option<&Built>,
     filter: Option<&str>,
     settings: &Settings,
     dump: Option<&Path>,
 ) -> Result<Vec<Row>, String> {
-    let spawner = |bin: Option<&BenchBinary>| {
-        let bin = bin.cloned();
+    let layouts = settings.layouts;
+    let spawner = |built: Option<&Built>| {
+        let built = built.cloned();
         let filter = filter.map(str::to_owned);
-        move |_pair: usize| {
-            let bin = bin.clone().expect("spawned only when present");
-            let mut c = Command::new(&bin.executable);
-            c.current_dir(&bin.package_dir).arg("--bench").args(&filter);
+        move |pair: usize| {
+            let built = built.as_ref().expect("spawned only when present");
+            let exe = match layouts {
+                0 | 1 => &built.bin.executable,
+                l => &built.layouts[pair % l],
+            };
+            let mut c = Command::new(exe);
+            c.current_dir(&built.bin.package_dir)
+                .arg("--bench")
+                .args(&filter);
             c
         }
     };
@@ -572,12 +698,17 @@ pub fn run(args: &AbArgs) -> Result<u8, (u8, String)> {
         cargo_args.extend(["--bench".to_owned(), b.clone()]);
     }
     let target = |side: &Side| target_dir(args, side, &cwd, &root);
-    let bins_a = build(&sides[0], &top, &prefix, &target(&sides[0]), &cargo_args)?;
+    let n = args.layouts;
+    let bins_a = build(&sides[0], &top, &prefix, &target(&sides[0]), &cargo_args, n)?;
     let bins_b = if sides[1].sha.is_some() && sides[1].sha == sides[0].sha {
         bins_a.clone()
     } else {
-        build(&sides[1], &top, &prefix, &target(&sides[1]), &cargo_args)?
+        build(&sides[1], &top, &prefix, &target(&sides[1]), &cargo_args, n)?
     };
+    let unsampled = layouts_missing(&bins_a, &bins_b);
+    if let Some(why) = &unsampled {
+        eprintln!("{}", terminal_text(&format!("layout not sampled: {why}")));
+    }
     let settings = Settings {
         pairs: args.pairs,
         round: Duration::from_secs_f64(args.round_ms / 1e3),
@@ -587,16 +718,21 @@ pub fn run(args: &AbArgs) -> Result<u8, (u8, String)> {
         seed: u64::from(std::process::id()),
         hang_limit: Duration::from_secs_f64(args.hang_timeout),
         memory_budget: yardstick::worker::lockstep::DEFAULT_MEMORY_BUDGET,
+        layouts: if unsampled.is_some() { 0 } else { n },
     };
     eprintln!("measuring in lock-step");
     let start = Instant::now();
     let mut rows = Vec::new();
-    let mut names: Vec<String> = bins_a.iter().chain(&bins_b).map(target_name).collect();
+    let mut names: Vec<String> = bins_a
+        .iter()
+        .chain(&bins_b)
+        .map(|b| target_name(&b.bin))
+        .collect();
     names.dedup();
     let mut seen = std::collections::BTreeSet::new();
     for name in names.into_iter().filter(|n| seen.insert(n.clone())) {
-        let a = bins_a.iter().find(|b| target_name(b) == name);
-        let b = bins_b.iter().find(|b| target_name(b) == name);
+        let a = bins_a.iter().find(|b| target_name(&b.bin) == name);
+        let b = bins_b.iter().find(|b| target_name(&b.bin) == name);
         match measure(
             a,
             b,
@@ -624,7 +760,7 @@ pub fn run(args: &AbArgs) -> Result<u8, (u8, String)> {
     let header = Header {
         a: sides[0].label.clone(),
         b: sides[1].label.clone(),
-        how: how(args, seconds),
+        how: how(args, settings.layouts, unsampled.as_deref(), seconds),
     };
     let text = match args.format {
         TableFormat::Terminal => verdict::terminal(&header, &rows, fdr.as_deref()),
@@ -635,15 +771,34 @@ pub fn run(args: &AbArgs) -> Result<u8, (u8, String)> {
     Ok(if regressed { REGRESSION } else { 0 })
 }
 
+/// Why the comparison runs on the builds as linked, when layouts were
+/// asked for and some binary has none (the first reason found).
+fn layouts_missing(a: &[Built], b: &[Built]) -> Option<String> {
+    a.iter().chain(b).find_map(|x| x.why_not.clone())
+}
+
 /// The line under the title: how it was measured.
-fn how(args: &AbArgs, seconds: f64) -> String {
+fn how(args: &AbArgs, layouts: usize, unsampled: Option<&str>, seconds: f64) -> String {
+    let units = if layouts >= 2 {
+        format!(
+            "{} process pairs over {layouts} code layouts a side (relinked with a shuffled function order)",
+            args.pairs
+        )
+    } else {
+        format!("{} process pairs", args.pairs)
+    };
+    let over = if layouts >= 2 {
+        "the layouts' mean ratios B/A"
+    } else {
+        "the pairs' median ratios B/A"
+    };
+    let not_sampled = unsampled.map_or(String::new(), |why| {
+        format!(" Code layout not sampled: {why}.")
+    });
     format!(
-        "Lock-step workers ({} process pairs), ABBA rounds of {} ms a side, {} s of rounds per benchmark; \
-         95% Student-t intervals over the pairs' median ratios B/A; {:.1} s measuring.",
-        args.pairs,
-        args.round_ms,
-        args.timeout,
-        seconds
+        "Lock-step workers ({units}), ABBA rounds of {} ms a side, {} s of rounds per benchmark; \
+         95% Student-t intervals over {over}; {seconds:.1} s measuring.{not_sampled}",
+        args.round_ms, args.timeout,
     )
 }
 
@@ -651,7 +806,7 @@ fn how(args: &AbArgs, seconds: f64) -> String {
 fn clean(top: &Path, root: &Path, sides: &[Side; 2]) {
     for side in sides {
         let Some(sha) = &side.sha else {
-            let _ = std::fs::remove_dir_all(root.join("bin-worktree"));
+            let _ = std::fs::remove_dir_all(root.join(WORKTREE_CACHE));
             continue;
         };
         let dir = root.join(sha);
@@ -692,10 +847,27 @@ mod tests {
         }
         let args = Cli::parse_from(["ab"]).ab;
         assert_eq!(
-            how(&args, 12.34),
-            "Lock-step workers (8 process pairs), ABBA rounds of 2 ms a side, 2.5 s of rounds per benchmark; \
-             95% Student-t intervals over the pairs' median ratios B/A; 12.3 s measuring."
+            how(&args, 4, None, 12.34),
+            "Lock-step workers (8 process pairs over 4 code layouts a side (relinked with a shuffled function order)), \
+             ABBA rounds of 2 ms a side, 2.5 s of rounds per benchmark; \
+             95% Student-t intervals over the layouts' mean ratios B/A; 12.3 s measuring."
         );
+        assert_eq!(
+            how(&args, 0, Some("the linker cannot shuffle sections (x)"), 1.0),
+            "Lock-step workers (8 process pairs), ABBA rounds of 2 ms a side, 2.5 s of rounds per benchmark; \
+             95% Student-t intervals over the pairs' median ratios B/A; 1.0 s measuring. \
+             Code layout not sampled: the linker cannot shuffle sections (x)."
+        );
+        let args = Cli::parse_from(["ab", "--layouts", "1"]).ab;
+        assert!(check(&args)
+            .unwrap_err()
+            .1
+            .starts_with("--layouts must be 0"));
+        let args = Cli::parse_from(["ab", "--layouts", "9"]).ab;
+        assert!(check(&args)
+            .unwrap_err()
+            .1
+            .contains("between 2 and --pairs (8), got 9"));
         let args = Cli::parse_from(["ab", "--pairs", "1"]).ab;
         assert_eq!(
             check(&args).unwrap_err().1,
@@ -721,24 +893,38 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let exe = dir.path().join("spin-0a1b");
         std::fs::write(&exe, "binary").unwrap();
-        let bins = [BenchBinary {
-            executable: exe,
-            package_dir: PathBuf::from("pkg"),
+        let layout = dir.path().join("spin-0a1b.layout1");
+        std::fs::write(&layout, "layout").unwrap();
+        let bins = [Built {
+            bin: BenchBinary {
+                executable: exe,
+                package_dir: PathBuf::from("pkg"),
+            },
+            layouts: vec![layout],
+            why_not: None,
         }];
         let cache = dir.path().join("bin-key");
         assert!(cached(&cache).is_none());
         let kept = keep(&bins, &cache).unwrap();
         let found = cached(&cache).unwrap();
         assert_eq!(found.len(), 1);
-        assert_eq!(found[0].executable, kept[0].executable);
-        assert_eq!(found[0].package_dir, PathBuf::from("pkg"));
-        // A copy whose binary went missing is no cache.
-        std::fs::remove_file(&kept[0].executable).unwrap();
+        assert_eq!(found[0].bin.executable, kept[0].bin.executable);
+        assert_eq!(found[0].bin.package_dir, PathBuf::from("pkg"));
+        assert_eq!(found[0].layouts, vec![cache.join("spin-0a1b.layout1")]);
+        // A copy whose layout went missing is no cache.
+        std::fs::remove_file(&kept[0].layouts[0]).unwrap();
         assert!(cached(&cache).is_none());
         // Cargo's arguments are part of the key.
         let args = ["--bench".to_owned(), "spin".to_owned()];
-        assert_ne!(build_key("abc", &[]), build_key("abc", &args));
-        assert_eq!(build_key("abc", &args), build_key("abc", &args));
-        assert!(build_key("abc", &args).starts_with("abc-"));
+        assert_ne!(build_key("abc", &[], 4), build_key("abc", &args, 4));
+        assert_ne!(build_key("abc", &args, 0), build_key("abc", &args, 4));
+        assert_eq!(build_key("abc", &args, 4), build_key("abc", &args, 4));
+        assert!(build_key("abc", &args, 4).starts_with("abc-"));
+        // As long as a revision's cache name, whose sha is cut to ten.
+        let sha = "0123456789abcdef0123456789abcdef01234567";
+        assert_eq!(
+            WORKTREE_CACHE.len(),
+            format!("bin-{}", build_key(sha, &[], 4)).len()
+        );
     }
 }

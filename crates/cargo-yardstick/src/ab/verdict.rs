@@ -2,6 +2,7 @@
 //! false-discovery control across the suite, and the two printed forms
 //! (an aligned table for the terminal, markdown for a PR comment).
 
+use yardstick_stats::layouts::Spread;
 use yardstick_stats::multiple::{control_fdr, survivors_clause};
 use yardstick_stats::paired::RatioInterval;
 
@@ -41,6 +42,9 @@ pub struct Paired {
     /// Whether a detected change is still flagged once the false-discovery
     /// rate across the suite is controlled (true when nothing was detected).
     pub survives_fdr: bool,
+    /// What relinking the same code moves the ratio by, when the pairs
+    /// ran several code layouts.
+    pub layout: Option<Spread>,
 }
 
 impl Paired {
@@ -83,7 +87,13 @@ impl Row {
                 "a change alone, within chance across the suite (false-discovery control)"
                     .to_owned()
             }
-            Some(_) => "no difference detected".to_owned(),
+            Some(_) => match p.layout {
+                Some(l) if l.limiting => format!(
+                    "no difference detected: within what relinking the same code moves here (±{:.1}%)",
+                    l.share * 100.0
+                ),
+                _ => "no difference detected".to_owned(),
+            },
         }
     }
 
@@ -126,6 +136,7 @@ pub fn paired(id: &str, m: &Measured, confidence: f64) -> Row {
                 .len(),
             seconds: m.seconds,
             survives_fdr: true,
+            layout: m.layout_spread(),
         }),
     }
 }

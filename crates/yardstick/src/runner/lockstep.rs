@@ -83,6 +83,7 @@ fn settings(config: &BenchmarkConfig) -> Settings {
         // As the sampling workers' watchdog.
         hang_limit: config.timeout.saturating_mul(3) + Duration::from_secs(2),
         memory_budget: lockstep::DEFAULT_MEMORY_BUDGET,
+        layouts: 0,
     }
 }
 

@@ -31,6 +31,7 @@
 use std::process::Command;
 use std::time::{Duration, Instant};
 
+use yardstick_stats::layouts;
 use yardstick_stats::paired::{balanced_block, iterations_per_round};
 use yardstick_stats::paired::{unit_medians, units_t_ratio, RatioInterval};
 use yardstick_stats::rng::Rng;
@@ -79,6 +80,10 @@ pub struct Settings {
     /// Resident memory all the pairs' workers together may hold; past it
     /// one pair is alive at a time.
     pub memory_budget: u64,
+    /// Code layouts each side's spawner spreads its pairs over (pair `k`
+    /// runs layout `k % layouts`), 0 or 1 for a single layout: with two or
+    /// more, the layouts are the interval's units.
+    pub layouts: usize,
 }
 
 impl Settings {
@@ -106,6 +111,9 @@ pub struct Measured {
     pub iters: u64,
     /// Wall time spent on the benchmark, warm-ups included.
     pub seconds: f64,
+    /// Code layouts the pairs were spread over (pair `k` ran layout
+    /// `k % layouts`); 0 or 1 for one layout.
+    pub layouts: usize,
 }
 
 impl Measured {
@@ -115,12 +123,41 @@ impl Measured {
         self.b.iter().zip(&self.a).map(|(b, a)| b / a).collect()
     }
 
-    /// The interval of B/A over the worker pairs (Student's t over each
-    /// pair's median ratio) and its p-value for "B/A = 1"; `None` with
-    /// fewer than two pairs.
+    /// The interval of B/A and its p-value for "B/A = 1": Student's t over
+    /// each pair's median ratio, or with several code layouts over each
+    /// layout's mean of its pairs' (pairs of one layout share its offset;
+    /// `yardstick_stats::layouts`). `None` with fewer than two units.
     #[must_use]
     pub fn interval_and_p(&self, confidence: f64) -> Option<(RatioInterval, f64)> {
-        units_t_ratio(&unit_medians(&self.ratios(), &self.pair), confidence)
+        let (medians, layout) = self.pair_medians();
+        if self.layouts < 2 {
+            return units_t_ratio(&medians, confidence);
+        }
+        units_t_ratio(&layouts::by_layout(&medians, &layout), confidence)
+    }
+
+    /// Each pair's median ratio and its layout, in order of first round.
+    fn pair_medians(&self) -> (Vec<f64>, Vec<usize>) {
+        let medians = unit_medians(&self.ratios(), &self.pair);
+        let mut order: Vec<usize> = Vec::new();
+        for &p in &self.pair {
+            if !order.contains(&p) {
+                order.push(p);
+            }
+        }
+        let layout = order.iter().map(|p| p % self.layouts.max(1)).collect();
+        (medians, layout)
+    }
+
+    /// What relinking moves this comparison by, when it ran on several
+    /// code layouts (`yardstick_stats::layouts::spread`).
+    #[must_use]
+    pub fn layout_spread(&self) -> Option<layouts::Spread> {
+        if self.layouts < 2 {
+            return None;
+        }
+        let (medians, layout) = self.pair_medians();
+        layouts::spread(&medians, &layout)
     }
 
     /// [`Measured::interval_and_p`]'s interval.
@@ -304,6 +341,7 @@ impl<'a> Engine<'a> {
             pair: Vec::new(),
             iters,
             seconds: 0.0,
+            layouts: self.settings.layouts,
         };
         if self.one_at_a_time {
             for k in 0..n_pairs {
@@ -370,6 +408,7 @@ mod tests {
             seed: 1,
             hang_limit: Duration::from_secs(10),
             memory_budget: 1 << 28,
+            layouts: 0,
         }
     }
 
@@ -389,6 +428,7 @@ mod tests {
             pair: vec![0, 1, 0, 2, 1, 2],
             iters: 1,
             seconds: 0.0,
+            layouts: 0,
         };
         assert_eq!(m.pairs(), 3);
     }

@@ -9,6 +9,7 @@ fn measured(pairs: &[&[f64]]) -> Measured {
         pair: Vec::new(),
         iters: 1000,
         seconds: 1.25,
+        layouts: 0,
     };
     for (k, rounds) in pairs.iter().enumerate() {
         for r in *rounds {

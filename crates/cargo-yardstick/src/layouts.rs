@@ -1,0 +1,365 @@
+//! Several code layouts of one build, for comparisons between builds.
+//!
+//! A neutral edit moves every function linked after it, and the alignment
+//! of hot loops with them: `ab HEAD rename-another-benchmark` once called an
+//! untouched benchmark 0.865× three times in a row. So each bench binary is
+//! linked again N times with lld's `--shuffle-sections=.text.*=SEED`
+//! (rustc puts every function in its own section), seeds 1..=N, into
+//! `<binary>.layoutK`, and the comparison spreads its worker pairs over
+//! those layouts (`yardstick_stats::layouts`). Relinking costs a link, not
+//! a compile.
+//!
+//! The objects exist only while rustc links, so the relinks happen then:
+//! cargo-yardstick is the build's linker (`CARGO_TARGET_<TRIPLE>_LINKER`),
+//! runs the real one, and in bench binaries' case the shuffled links after
+//! it. A record beside the binary (`<binary>.layouts.json`, written last)
+//! says what was linked or why nothing was: a linker that cannot shuffle
+//! (GNU ld, an old lld) leaves one line of reason, and the comparison runs
+//! on the build as linked.
+//!
+//! The linker is part of cargo's fingerprints: a build through this
+//! wrapper recompiles everything once in its target directory, which is
+//! why the working tree is then built in `ab`'s own target directory, not
+//! the user's.
+
+use std::ffi::OsString;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+use serde::{Deserialize, Serialize};
+
+/// Layouts a side gets by default: four relinks of every bench target of
+/// the guide's examples cost 3.9 s of linking on this project's 2-core
+/// machine (20 targets), within the 5 s a revision may spend on it.
+pub const DEFAULT: usize = 4;
+
+/// Set in the build's environment to the number of layouts: tells this
+/// executable it was started as the linker.
+const LAYOUTS_VAR: &str = "YARDSTICK_LINK_LAYOUTS";
+/// The linker the wrapper runs (the user's, or `cc` as rustc's default).
+const LINKER_VAR: &str = "YARDSTICK_LINK_WITH";
+
+/// What was linked beside a binary.
+#[derive(Debug, Serialize, Deserialize, PartialEq)]
+struct Record {
+    /// Seeds of `<binary>.layout1..`, in order.
+    seeds: Vec<u64>,
+    /// Why no layout was linked.
+    error: Option<String>,
+}
+
+fn record_path(exe: &Path) -> PathBuf {
+    let mut name = exe.as_os_str().to_owned();
+    name.push(".layouts.json");
+    PathBuf::from(name)
+}
+
+fn layout_path(exe: &Path, k: usize) -> PathBuf {
+    let mut name = exe.as_os_str().to_owned();
+    name.push(format!(".layout{k}"));
+    PathBuf::from(name)
+}
+
+/// When rustc started this process as the linker: links, relinks a bench
+/// binary's layouts and returns the exit status. `None` otherwise.
+pub fn link_if_asked() -> Option<u8> {
+    let n: usize = std::env::var(LAYOUTS_VAR).ok()?.parse().ok()?;
+    let linker = std::env::var_os(LINKER_VAR).unwrap_or_else(|| "cc".into());
+    let args: Vec<OsString> = std::env::args_os().skip(1).collect();
+    let status = match Command::new(&linker).args(&args).status() {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!(
+                "error: cannot run the linker {}: {e}",
+                linker.to_string_lossy()
+            );
+            return Some(1);
+        }
+    };
+    if !status.success() {
+        return Some(status.code().map_or(1, |c| u8::try_from(c).unwrap_or(1)));
+    }
+    if let Some(out) = bench_output(&args) {
+        let record = relink(&linker, &args, &out, n);
+        let text = serde_json::to_string(&record).unwrap_or_default();
+        let part = record_path(&out).with_extension("part");
+        // A record the build could not write only loses the layouts.
+        let _ =
+            std::fs::write(&part, text).and_then(|()| std::fs::rename(&part, record_path(&out)));
+    }
+    Some(0)
+}
+
+/// The arguments, with rustc's `@file` (used when the command line grows
+/// long: one argument a line, `\` and `"` escaped) read out.
+fn expanded(args: &[OsString]) -> Vec<String> {
+    let mut all = Vec::new();
+    for a in args {
+        let a = a.to_string_lossy();
+        match a.strip_prefix('@').map(std::fs::read_to_string) {
+            Some(Ok(text)) => all.extend(
+                text.lines()
+                    .map(|l| l.replace("\\\"", "\"").replace("\\\\", "\\")),
+            ),
+            _ => all.push(a.into_owned()),
+        }
+    }
+    all
+}
+
+/// The output of an executable linked into a `deps` folder (bench, test
+/// and binary targets; build scripts go elsewhere, libraries are `-shared`).
+fn bench_output(args: &[OsString]) -> Option<PathBuf> {
+    let all = expanded(args);
+    if all.iter().any(|a| a == "-shared" || a == "-r") {
+        return None;
+    }
+    let out = all
+        .windows(2)
+        .rev()
+        .find(|w| w[0] == "-o")
+        .map(|w| PathBuf::from(&w[1]))?;
+    let in_deps = out.parent()?.file_name()? == "deps";
+    in_deps.then_some(out)
+}
+
+/// Links `out`'s layouts, all at once (the build waits for them).
+fn relink(linker: &OsString, args: &[OsString], out: &Path, n: usize) -> Record {
+    let seeds: Vec<u64> = (1..=n as u64).collect();
+    let children: Vec<_> = seeds
+        .iter()
+        .map(|&seed| {
+            // The last `-o` wins with the C compiler driver rustc calls.
+            Command::new(linker)
+                .args(args)
+                .arg(format!("-Wl,--shuffle-sections=.text.*={seed}"))
+                .arg("-o")
+                .arg(layout_path(out, seed as usize))
+                .stdin(Stdio::null())
+                .stdout(Stdio::null())
+                .stderr(Stdio::piped())
+                .spawn()
+        })
+        .collect();
+    let mut error = None;
+    for child in children {
+        let failed = match child.and_then(std::process::Child::wait_with_output) {
+            Ok(o) if o.status.success() => None,
+            Ok(o) => Some(first_line(&String::from_utf8_lossy(&o.stderr))),
+            Err(e) => Some(e.to_string()),
+        };
+        error = error.or(failed);
+    }
+    match error {
+        Some(e) => Record {
+            seeds: Vec::new(),
+            error: Some(format!("the linker cannot shuffle sections ({e})")),
+        },
+        None => Record { seeds, error: None },
+    }
+}
+
+fn first_line(text: &str) -> String {
+    let line = text
+        .lines()
+        .find(|l| !l.trim().is_empty())
+        .unwrap_or("no message");
+    line.trim().chars().take(200).collect()
+}
+
+/// The environment that makes a build link `n` layouts of each bench
+/// binary, or why it cannot.
+pub fn build_env(n: usize, dir: &Path) -> Result<Vec<(String, OsString)>, String> {
+    let exe = std::env::current_exe().map_err(|e| format!("cannot find cargo-yardstick: {e}"))?;
+    let triple = host_triple()?;
+    let var = format!(
+        "CARGO_TARGET_{}_LINKER",
+        triple.to_uppercase().replace(['-', '.'], "_")
+    );
+    let linker = match std::env::var_os(&var) {
+        Some(l) => l,
+        None => match configured_linker(dir, &triple) {
+            Some(l) => l.into(),
+            None => "cc".into(),
+        },
+    };
+    Ok(vec![
+        (var, exe.into_os_string()),
+        (LAYOUTS_VAR.to_owned(), n.to_string().into()),
+        (LINKER_VAR.to_owned(), linker),
+    ])
+}
+
+/// The compiler's host triple (`rustc -vV`).
+fn host_triple() -> Result<String, String> {
+    let rustc = std::env::var_os("RUSTC").unwrap_or_else(|| "rustc".into());
+    let out = Command::new(rustc)
+        .arg("-vV")
+        .stderr(Stdio::null())
+        .output()
+        .map_err(|e| format!("cannot run rustc: {e}"))?;
+    String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .find_map(|l| l.strip_prefix("host: ").map(str::to_owned))
+        .ok_or_else(|| "rustc -vV names no host".to_owned())
+}
+
+/// `target.<triple>.linker` from the cargo configuration files that apply
+/// in `dir` (its folders' `.cargo/config.toml` upwards, then cargo's
+/// home), the nearest first, as cargo reads them.
+fn configured_linker(dir: &Path, triple: &str) -> Option<String> {
+    let home = std::env::var_os("CARGO_HOME")
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cargo")));
+    let folders = dir.ancestors().map(|d| d.join(".cargo")).chain(home);
+    folders
+        .flat_map(|f| [f.join("config.toml"), f.join("config")])
+        .filter_map(|p| std::fs::read_to_string(p).ok())
+        .find_map(|text| {
+            let value: toml::Value = toml::from_str(&text).ok()?;
+            value
+                .get("target")?
+                .get(triple)?
+                .get("linker")?
+                .as_str()
+                .map(str::to_owned)
+        })
+}
+
+/// Why a binary has no layouts to measure.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Missing {
+    /// One line.
+    pub reason: String,
+    /// Whether linking the binary again would make them (an earlier build
+    /// linked fewer, or they were removed).
+    pub relink: bool,
+}
+
+/// The layouts linked beside `exe`, the first `n`.
+///
+/// # Errors
+///
+/// Why there are none: the build did not go through the wrapper, the
+/// linker cannot shuffle, or fewer were linked than asked for.
+pub fn of(exe: &Path, n: usize) -> Result<Vec<PathBuf>, Missing> {
+    let missing = |reason: String, relink| Missing { reason, relink };
+    let text = std::fs::read_to_string(record_path(exe)).map_err(|_| {
+        missing(
+            "the build linked no layouts (is the linker set in RUSTFLAGS?)".into(),
+            false,
+        )
+    })?;
+    let record: Record = serde_json::from_str(&text)
+        .map_err(|e| missing(format!("unreadable layout record: {e}"), true))?;
+    if let Some(e) = record.error {
+        return Err(missing(e, false));
+    }
+    if record.seeds.len() < n {
+        let got = record.seeds.len();
+        return Err(missing(
+            format!("{got} layouts linked, {n} asked for"),
+            true,
+        ));
+    }
+    let paths: Vec<PathBuf> = (1..=n).map(|k| layout_path(exe, k)).collect();
+    match paths.iter().find(|p| !p.is_file()) {
+        Some(p) => Err(missing(format!("{} is gone", p.display()), true)),
+        None => Ok(paths),
+    }
+}
+
+/// Forgets the layouts of `exe` (so that the next build links them again).
+pub fn forget(exe: &Path) {
+    let _ = std::fs::remove_file(record_path(exe));
+    let _ = std::fs::remove_file(exe);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn os(v: &[&str]) -> Vec<OsString> {
+        v.iter().map(OsString::from).collect()
+    }
+
+    #[test]
+    fn only_executables_in_deps_get_layouts() {
+        let bench = os(&["-m64", "a.o", "-o", "/t/release/deps/fib-0a1b", "-pie"]);
+        assert_eq!(
+            bench_output(&bench),
+            Some(PathBuf::from("/t/release/deps/fib-0a1b"))
+        );
+        let script = os(&["a.o", "-o", "/t/release/build/x-1/build_script_build-1"]);
+        assert_eq!(bench_output(&script), None);
+        let dylib = os(&["-shared", "-o", "/t/release/deps/libm.so"]);
+        assert_eq!(bench_output(&dylib), None);
+    }
+
+    #[test]
+    fn rustcs_argument_file_is_read() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("linker-arguments");
+        std::fs::write(&file, "a.o\n-o\n/t/deps/say \\\"hi\\\"-1\n").unwrap();
+        let args = vec![OsString::from(format!("@{}", file.display()))];
+        assert_eq!(
+            bench_output(&args),
+            Some(PathBuf::from("/t/deps/say \"hi\"-1"))
+        );
+    }
+
+    #[test]
+    fn the_record_says_what_there_is() {
+        let dir = tempfile::tempdir().unwrap();
+        let exe = dir.path().join("fib-0a1b");
+        let why = |n| of(&exe, n).unwrap_err();
+        assert!(why(2).reason.contains("linked no layouts") && !why(2).relink);
+        let write =
+            |r: &Record| std::fs::write(record_path(&exe), serde_json::to_string(r).unwrap());
+        write(&Record {
+            seeds: vec![],
+            error: Some("the linker cannot shuffle sections (x)".into()),
+        })
+        .unwrap();
+        assert_eq!(why(2).reason, "the linker cannot shuffle sections (x)");
+        assert!(!why(2).relink);
+        write(&Record {
+            seeds: vec![1],
+            error: None,
+        })
+        .unwrap();
+        assert_eq!(why(2).reason, "1 layouts linked, 2 asked for");
+        assert!(why(2).relink);
+        write(&Record {
+            seeds: vec![1, 2],
+            error: None,
+        })
+        .unwrap();
+        assert!(why(2).reason.ends_with(".layout1 is gone") && why(2).relink);
+        for k in 1..=2 {
+            std::fs::write(layout_path(&exe, k), "elf").unwrap();
+        }
+        assert_eq!(
+            of(&exe, 2).unwrap(),
+            vec![layout_path(&exe, 1), layout_path(&exe, 2)]
+        );
+    }
+
+    #[test]
+    fn a_configured_linker_is_the_one_wrapped() {
+        let dir = tempfile::tempdir().unwrap();
+        let cargo = dir.path().join("ws/.cargo");
+        std::fs::create_dir_all(&cargo).unwrap();
+        std::fs::write(
+            cargo.join("config.toml"),
+            "[target.x86_64-unknown-linux-gnu]\nlinker = \"clang\"\n",
+        )
+        .unwrap();
+        let inner = dir.path().join("ws/crate");
+        assert_eq!(
+            configured_linker(&inner, "x86_64-unknown-linux-gnu").as_deref(),
+            Some("clang")
+        );
+        assert_eq!(configured_linker(&inner, "aarch64-unknown-linux-gnu"), None);
+    }
+}

@@ -1,0 +1,157 @@
+//! Code layout as a source of noise in comparisons of two builds.
+//!
+//! Two builds of a program differ in more than the edit: every function
+//! after the edited one moves, and with it the alignment of hot loops and
+//! branch targets (Mytkowicz et al., ASPLOS 2009; Curtsinger and Berger,
+//! ASPLOS 2013). A comparison that measures one layout of each side takes
+//! that layout's luck for the edit's effect. Linking each side several
+//! times with a different function order gives several layouts of the same
+//! code; worker pairs are spread over them, each layout running in more
+//! than one pair.
+//!
+//! The layout is then the experimental unit: pairs of the same layouts
+//! share its offset, so only layouts are independent. The interval is
+//! Student's t over the layouts' mean log ratios ([`by_layout`] then
+//! [`crate::paired::units_t_ratio`]), and [`spread`] splits the variance of
+//! those means into what relinking moves and what the processes add, so a
+//! verdict can say which noise limits it.
+
+/// The geometric mean of each layout's values (`layout[i]` names the layout
+/// of `values[i]`), in the order the layouts first appear. Values that are
+/// not positive and finite are left out.
+#[must_use]
+pub fn by_layout(values: &[f64], layout: &[usize]) -> Vec<f64> {
+    groups(values, layout)
+        .iter()
+        .map(|g| (g.iter().sum::<f64>() / g.len() as f64).exp())
+        .collect()
+}
+
+/// The log values grouped by layout, in order of first appearance; empty
+/// groups are left out.
+fn groups(values: &[f64], layout: &[usize]) -> Vec<Vec<f64>> {
+    let mut order: Vec<usize> = Vec::new();
+    for &l in layout {
+        if !order.contains(&l) {
+            order.push(l);
+        }
+    }
+    order
+        .iter()
+        .map(|&l| {
+            values
+                .iter()
+                .zip(layout)
+                .filter(|&(v, &w)| w == l && v.is_finite() && *v > 0.0)
+                .map(|(v, _)| v.ln())
+                .collect::<Vec<f64>>()
+        })
+        .filter(|g| !g.is_empty())
+        .collect()
+}
+
+/// How much relinking moves a ratio, from pair-level ratios grouped by
+/// layout.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Spread {
+    /// Two standard deviations of the layout component, as a share
+    /// (`exp(2σ) − 1`): what relinking the same code moves the ratio by.
+    pub share: f64,
+    /// Whether the layout component is more than half the variance of the
+    /// layouts' means, the variance the interval is built on: layout, not
+    /// the processes or the machine, is what limits the interval.
+    pub limiting: bool,
+}
+
+/// The layout component of pair-level `ratios` (one per worker pair,
+/// `layout[i]` its layout), by the one-way random-effects decomposition:
+/// the variance between the layouts' mean logs minus what the spread
+/// within a layout (between pairs of the same layouts: the processes)
+/// contributes to it. `None` without at least two layouts and one layout
+/// measured by two pairs or more.
+#[must_use]
+pub fn spread(ratios: &[f64], layout: &[usize]) -> Option<Spread> {
+    let g = groups(ratios, layout);
+    let k = g.len();
+    let n: usize = g.iter().map(Vec::len).sum();
+    if k < 2 || n <= k {
+        return None;
+    }
+    let means: Vec<f64> = g
+        .iter()
+        .map(|v| v.iter().sum::<f64>() / v.len() as f64)
+        .collect();
+    let within = g
+        .iter()
+        .zip(&means)
+        .map(|(v, m)| v.iter().map(|x| (x - m).powi(2)).sum::<f64>())
+        .sum::<f64>()
+        / (n - k) as f64;
+    let grand = means.iter().sum::<f64>() / k as f64;
+    let between = means.iter().map(|m| (m - grand).powi(2)).sum::<f64>() / (k - 1) as f64;
+    // A layout mean averages its pairs: the processes add `within / n_g`.
+    let per_mean = g.iter().map(|v| 1.0 / v.len() as f64).sum::<f64>() / k as f64;
+    let component = (between - within * per_mean).max(0.0);
+    Some(Spread {
+        share: (2.0 * component.sqrt()).exp() - 1.0,
+        limiting: between > 0.0 && component > between / 2.0,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::paired::units_t_ratio;
+
+    // numpy/scipy, x = log(r), four layouts of two pairs each:
+    //   r = [1.01, 1.03, 0.99, 1.00, 1.012, 1.028, 0.992, 1.003]
+    //   g = [0, 1, 2, 3, 0, 1, 2, 3]
+    //   m = [x[g == i].mean() for i in range(4)]
+    //   exp(m) = [1.01099951, 1.02899951, 0.9909995, 1.00149888]
+    //   t over m: exp(mean) = 1.0080277853017416,
+    //     [0.9827342749473117, 1.0339722973382732], p = 0.3904535103824301
+    //   within = 2.5921514973832804e-06, between = 0.000255049253975304,
+    //   component = between - within / 2 = 0.00025375317822661235,
+    //   exp(2 sqrt(component)) - 1 = 0.03237220331298829
+    const R: [f64; 8] = [1.01, 1.03, 0.99, 1.00, 1.012, 1.028, 0.992, 1.003];
+    const G: [usize; 8] = [0, 1, 2, 3, 0, 1, 2, 3];
+
+    #[test]
+    fn layouts_are_the_units_of_students_t() {
+        let m = by_layout(&R, &G);
+        let want = [1.010_999_51, 1.028_999_51, 0.990_999_5, 1.001_498_88];
+        for (got, want) in m.iter().zip(want) {
+            assert!((got - want).abs() < 1e-8, "{got} vs {want}");
+        }
+        let (i, p) = units_t_ratio(&m, 0.95).unwrap();
+        assert!((i.ratio - 1.008_027_785_301_741_6).abs() < 1e-12);
+        assert!((i.lower - 0.982_734_274_947_311_7).abs() < 1e-9);
+        assert!((i.upper - 1.033_972_297_338_273_2).abs() < 1e-9);
+        assert!((p - 0.390_453_510_382_430_1).abs() < 1e-7);
+        assert_eq!(i.rounds, 4);
+    }
+
+    #[test]
+    fn the_layout_component_is_what_the_pairs_do_not_explain() {
+        let s = spread(&R, &G).unwrap();
+        assert!((s.share - 0.032_372_203_312_988_29).abs() < 1e-9, "{s:?}");
+        assert!(s.limiting);
+    }
+
+    #[test]
+    fn processes_alone_are_no_layout_effect() {
+        // The same layouts on both sides (an A/A comparison): the two
+        // pairs of a layout disagree as much as the layouts do.
+        let r = [1.01, 0.99, 1.0, 1.005, 0.99, 1.01, 1.0, 0.995];
+        let s = spread(&r, &G).unwrap();
+        assert_eq!(s.share, 0.0);
+        assert!(!s.limiting);
+    }
+
+    #[test]
+    fn too_few_layouts_or_pairs_say_nothing() {
+        assert_eq!(spread(&[1.0, 1.1], &[0, 1]), None);
+        assert_eq!(spread(&[1.0, 1.1, 1.2], &[0, 0, 0]), None);
+        assert_eq!(by_layout(&[2.0, 8.0, 0.0], &[1, 1, 2]), vec![4.0]);
+    }
+}
