@@ -31,6 +31,9 @@ pub struct CalibrateConfig {
     pub runs: usize,
     /// `--home DIR`, passed on to the benches.
     pub home: Option<PathBuf>,
+    /// `--layouts[=N]`: measure the layout spread in N layouts instead of
+    /// the drift between runs.
+    pub layouts: Option<usize>,
     /// Everything else, for `cargo bench` (with its `--`).
     pub args: Vec<String>,
 }
@@ -42,10 +45,20 @@ pub struct CalibrateConfig {
 ///
 /// One line naming the flag.
 pub fn parse(args: Vec<String>) -> Result<CalibrateConfig, String> {
-    let (own, rest) = crate::args::take_own_flags(args, &["--runs", "--home"])?;
-    let (mut runs, mut home) = (5, None);
+    let (own, rest) =
+        crate::args::take_own_flags(bare_layouts(args), &["--runs", "--home", "--layouts"])?;
+    let (mut runs, mut home, mut layouts) = (5, None, None);
     for (flag, v) in own {
-        if flag == "--runs" {
+        if flag == "--layouts" {
+            layouts = Some(
+                v.parse::<usize>()
+                    .ok()
+                    .filter(|n| (2..=64).contains(n))
+                    .ok_or_else(|| {
+                        format!("--layouts must be an integer from 2 to 64, got '{v}'")
+                    })?,
+            );
+        } else if flag == "--runs" {
             runs = v
                 .parse::<usize>()
                 .ok()
@@ -58,8 +71,29 @@ pub fn parse(args: Vec<String>) -> Result<CalibrateConfig, String> {
     Ok(CalibrateConfig {
         runs,
         home,
+        layouts,
         args: rest,
     })
+}
+
+/// `--layouts` without a number (before any `--`) as `--layouts=8`.
+fn bare_layouts(args: Vec<String>) -> Vec<String> {
+    let mut out = Vec::with_capacity(args.len());
+    let mut it = args.into_iter().peekable();
+    while let Some(a) = it.next() {
+        if a == "--" {
+            out.push(a);
+            out.extend(it.by_ref());
+            break;
+        }
+        let numbered = it.peek().is_some_and(|n| n.parse::<usize>().is_ok());
+        if a == "--layouts" && !numbered {
+            out.push(format!("--layouts={}", crate::calibrate_layouts::DEFAULT));
+        } else {
+            out.push(a);
+        }
+    }
+    out
 }
 
 /// One benchmark's calibration.
@@ -192,6 +226,9 @@ pub fn table(drifts: &[Drift]) -> String {
 ///
 /// The exit status and one line.
 pub fn run(cfg: &CalibrateConfig) -> Result<u8, (u8, String)> {
+    if let Some(n) = cfg.layouts {
+        return crate::calibrate_layouts::run(&cfg.args, cfg.home.as_deref(), n);
+    }
     let (cargo_args, bench_args) = runner::split(&cfg.args);
     let cwd = std::env::current_dir().map_err(|e| (1, format!("no working directory: {e}")))?;
     let home = cfg.home.as_ref().map(|h| cwd.join(h));
@@ -281,6 +318,25 @@ mod tests {
         assert_eq!(c.args, ["--bench", "fib", "--", "--runs", "x"]);
         assert!(parse(vec!["--runs".into(), "1".into()]).is_err());
         assert_eq!(parse(Vec::new()).unwrap().runs, 5);
+        assert_eq!(parse(Vec::new()).unwrap().layouts, None);
+    }
+
+    #[test]
+    fn layouts_take_an_optional_number() {
+        let p = |a: &[&str]| parse(a.iter().map(|s| (*s).to_owned()).collect());
+        assert_eq!(p(&["--layouts"]).unwrap().layouts, Some(8));
+        let c = p(&["--layouts", "--bench", "fib"]).unwrap();
+        assert_eq!(
+            (c.layouts, c.args),
+            (Some(8), vec!["--bench".to_owned(), "fib".to_owned()])
+        );
+        assert_eq!(p(&["--layouts", "4"]).unwrap().layouts, Some(4));
+        assert_eq!(p(&["--layouts=6"]).unwrap().layouts, Some(6));
+        assert_eq!(p(&["--", "--layouts"]).unwrap().layouts, None);
+        assert_eq!(
+            p(&["--layouts=1"]).unwrap_err(),
+            "--layouts must be an integer from 2 to 64, got '1'"
+        );
     }
 
     #[test]

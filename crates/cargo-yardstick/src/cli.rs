@@ -51,8 +51,9 @@ pub enum Command {
     /// List the bench binaries kept with the baselines (measured in
     /// lock-step by the next `cargo bench`), or remove them.
     Binaries(crate::binaries::BinariesArgs),
-    /// Measure each benchmark's run-to-run drift with A/A runs and write drift.json:
-    /// `cargo yardstick calibrate [--runs N] [--home DIR] [CARGO BENCH ARGS] [-- BENCH ARGS]`.
+    /// Measure each benchmark's run-to-run drift with A/A runs and write drift.json,
+    /// or with `--layouts[=N]` how far relinking the same code moves it:
+    /// `cargo yardstick calibrate [--runs N | --layouts[=N]] [--home DIR] [CARGO BENCH ARGS] [-- BENCH ARGS]`.
     #[command(disable_help_flag = true)]
     Calibrate {
         /// Everything after `calibrate`.

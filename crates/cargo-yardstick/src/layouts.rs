@@ -362,4 +362,50 @@ mod tests {
         );
         assert_eq!(configured_linker(&inner, "aarch64-unknown-linux-gnu"), None);
     }
+
+    /// A stand-in linker: writes its last `-o`, and refuses lld's shuffle
+    /// option when `refuse` (as GNU ld does).
+    fn fake_linker(dir: &Path, refuse: bool) -> OsString {
+        use std::os::unix::fs::PermissionsExt;
+        let path = dir.join(if refuse { "ld-old" } else { "ld-new" });
+        let reject = if refuse {
+            "case \"$a\" in *--shuffle-sections*) echo \"ld: unrecognized option '--shuffle-sections=.text.*=1'\" >&2; exit 1;; esac;"
+        } else {
+            ""
+        };
+        std::fs::write(
+            &path,
+            format!("#!/bin/sh\nout=; prev=\nfor a in \"$@\"; do {reject} [ \"$prev\" = -o ] && out=\"$a\"; prev=\"$a\"; done\necho elf > \"$out\"\n"),
+        )
+        .unwrap();
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+        path.into_os_string()
+    }
+
+    #[test]
+    fn a_linker_that_cannot_shuffle_leaves_one_line_of_reason() {
+        let dir = tempfile::tempdir().unwrap();
+        let out = dir.path().join("fib-0a1b");
+        let args = os(&["a.o", "-o", out.to_str().unwrap()]);
+        let r = relink(&fake_linker(dir.path(), true), &args, &out, 2);
+        assert_eq!(
+            r,
+            Record {
+                seeds: Vec::new(),
+                error: Some(
+                    "the linker cannot shuffle sections (ld: unrecognized option '--shuffle-sections=.text.*=1')"
+                        .into()
+                ),
+            }
+        );
+        let r = relink(&fake_linker(dir.path(), false), &args, &out, 2);
+        assert_eq!(
+            r,
+            Record {
+                seeds: vec![1, 2],
+                error: None
+            }
+        );
+        assert!(layout_path(&out, 1).is_file() && layout_path(&out, 2).is_file());
+    }
 }

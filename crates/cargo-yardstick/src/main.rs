@@ -21,6 +21,7 @@ mod atomic;
 mod bench;
 mod binaries;
 mod calibrate;
+mod calibrate_layouts;
 mod check;
 mod children;
 mod cli;

@@ -180,6 +180,10 @@ fn ab_compares_revisions_and_the_working_tree_in_lock_step() {
     let o = ab(&repo, &["HEAD~1", "HEAD", "--fail-on-regression=50%"]);
     let out = stdout(&o);
     eprintln!("{out}\n{}", stderr(&o));
+    // Each side ran in two code layouts (one per pair with --pairs 2),
+    // linked by lld with a shuffled function order.
+    assert!(out.contains("over 2 code layouts a side"), "{out}");
+    assert!(!stderr(&o).contains("layout not sampled"), "{}", stderr(&o));
     // 2000 ns against 1000 ns, exactly, in every round.
     assert!(
         row(&out, "spin").ends_with("B is 2.000× A [2.000, 2.000]: slower"),

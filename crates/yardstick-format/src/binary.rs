@@ -82,6 +82,34 @@ pub fn is_target_name(name: &str) -> bool {
             .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
 }
 
+/// A bench target's name from its binary's file stem (cargo's
+/// `-<16 hex digits>` dropped), made safe for a folder name: the one rule
+/// the harness, `ab` and `calibrate --layouts` name targets by.
+#[must_use]
+pub fn target_name(stem: &str) -> String {
+    let name = match stem.rsplit_once('-') {
+        Some((name, hash)) if hash.len() == 16 && hash.bytes().all(|b| b.is_ascii_hexdigit()) => {
+            name
+        }
+        _ => stem,
+    };
+    let safe: String = name
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '-' || c == '_' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    if safe.is_empty() {
+        "bench".to_owned()
+    } else {
+        safe
+    }
+}
+
 /// The name [`BinaryFile::binary`] gives `bytes`: a hash of its content
 /// and its size.
 #[must_use]

@@ -12,6 +12,7 @@ pub mod exec;
 pub mod history;
 pub mod home;
 pub mod json;
+pub mod layout;
 pub mod messages;
 pub mod metrics;
 pub mod names;

@@ -94,6 +94,35 @@ fn metrics_json() {
 }
 
 #[test]
+fn layout_json() {
+    use yardstick_format::layout::{LayoutFile, LayoutSpread};
+    let v = validator("layout.v1.json");
+    let file = LayoutFile {
+        version: yardstick_format::layout::VERSION,
+        target: "trust_suite".into(),
+        layouts: 8,
+        definition: "95% prediction bound".into(),
+        benchmarks: vec![LayoutSpread {
+            id: "sort/64".into(),
+            relative_spread: 0.031,
+            estimates: vec![100.0, 102.0, 98.5],
+        }],
+    };
+    let doc = to_value(&file);
+    assert_valid(&v, &doc);
+    assert_eq!(from_value::<LayoutFile>(doc.clone()).unwrap(), file);
+    for (pointer, bad) in [
+        ("/version", json!(2)),
+        ("/target", json!("../up")),
+        ("/benchmarks/0/relative_spread", json!(-0.1)),
+    ] {
+        let mut wrong = doc.clone();
+        *wrong.pointer_mut(pointer).unwrap() = bad;
+        assert!(!v.is_valid(&wrong), "{pointer}");
+    }
+}
+
+#[test]
 fn drift_json() {
     let v = validator("drift.v1.json");
     let file = DriftFile {

@@ -110,6 +110,11 @@ pub(crate) struct Lockstep {
     pub pairs: usize,
     /// Paired rounds.
     pub rounds: usize,
+    /// What relinking the same code moves this benchmark by, as
+    /// `cargo yardstick calibrate --layouts` measured it: when wider than
+    /// the lock-step threshold it becomes the threshold, because each side
+    /// ran one layout of its build.
+    pub layout_spread: Option<f64>,
 }
 
 /// The share of the noise threshold a lock-step change must clear with its
@@ -126,7 +131,8 @@ pub(crate) const LOCKSTEP_THRESHOLD_SHARE: f64 = 0.25;
 impl Analysis {
     /// Replaces the change by the lock-step interval of B/A (this run over
     /// the baseline's binary) and its p-value, judged by Criterion.rs's
-    /// rule at [`LOCKSTEP_THRESHOLD_SHARE`] of the noise threshold.
+    /// rule at [`LOCKSTEP_THRESHOLD_SHARE`] of the noise threshold, or at
+    /// the measured layout spread when that is wider.
     pub(crate) fn judge_lockstep(
         &mut self,
         interval: &yardstick_stats::paired::RatioInterval,
@@ -134,8 +140,13 @@ impl Analysis {
         how: Lockstep,
         config: &BenchmarkConfig,
     ) {
+        let threshold = change_config(config).noise_threshold * LOCKSTEP_THRESHOLD_SHARE;
+        let how = Lockstep {
+            layout_spread: how.layout_spread.filter(|&s| s > threshold),
+            ..how
+        };
         let cfg = ChangeConfig {
-            noise_threshold: change_config(config).noise_threshold * LOCKSTEP_THRESHOLD_SHARE,
+            noise_threshold: how.layout_spread.unwrap_or(threshold),
             ..change_config(config)
         };
         self.change = Some(yardstick_stats::paired::ratio_change(
@@ -567,5 +578,41 @@ mod tests {
         };
         assert_eq!(verdict(1.10), yardstick_stats::Verdict::Regressed);
         assert_eq!(verdict(1.04), yardstick_stats::Verdict::WithinNoise);
+    }
+
+    #[test]
+    fn a_measured_layout_spread_floors_a_lockstep_verdict() {
+        // A tight lock-step interval of +1.5 % (8 pairs): past a quarter of
+        // the 1 % threshold it is a regression; with a measured layout
+        // spread of ±3 % it is within what relinking moves, and a spread
+        // under the quarter changes nothing.
+        let offsets = [0.2, -0.2, 0.1, -0.1, 0.0];
+        let (iters, times, procs) = in_processes(offsets, 1.0);
+        let new = Samples {
+            mode: ActualSamplingMode::Flat,
+            iters,
+            values: times,
+            processes: Some(procs),
+        };
+        let config = BenchmarkConfig {
+            nresamples: 500,
+            ..BenchmarkConfig::default()
+        };
+        let units = [1.014, 1.016, 1.015, 1.013, 1.017, 1.015, 1.014, 1.016];
+        let (i, p) = yardstick_stats::paired::units_t_ratio(&units, 0.95).unwrap();
+        let judged = |spread: Option<f64>| {
+            let mut a = analyse(new.clone(), None, &config, false).unwrap();
+            let how = Lockstep {
+                pairs: 8,
+                rounds: 144,
+                layout_spread: spread,
+            };
+            a.judge_lockstep(&i, p, how, &config);
+            (a.change.unwrap().verdict, a.lockstep.unwrap().layout_spread)
+        };
+        use yardstick_stats::Verdict::{Regressed, WithinNoise};
+        assert_eq!(judged(None), (Regressed, None));
+        assert_eq!(judged(Some(0.03)), (WithinNoise, Some(0.03)));
+        assert_eq!(judged(Some(0.001)), (Regressed, None));
     }
 }

@@ -269,7 +269,10 @@ fn in_lockstep<M: Measurement>(
     let measured =
         record.and_then(|r| lockstep::measure(&c.run.home, &r, &id.full_id, kind, config));
     match measured {
-        Ok(m) => Some(m),
+        Ok((samples, mut compared)) => {
+            compared.how.layout_spread = measured_layout_spread(&c.run.home, id, terminal);
+            Some((samples, compared))
+        }
         Err(why) => {
             let note =
                 format!("comparing with the baseline's saved numbers, not in lock-step: {why}");
@@ -411,6 +414,22 @@ fn measured_drift(
         Ok(d) => d.filter(|&d| d > config.noise_threshold),
         Err(e) => {
             terminal.warning(&format!("ignoring the measured drift: {e}"));
+            None
+        }
+    }
+}
+
+/// What relinking moves this benchmark by, when `calibrate --layouts`
+/// measured it for this bench target; a corrupt file is said once.
+fn measured_layout_spread(home: &std::path::Path, id: &FullId, terminal: &Terminal) -> Option<f64> {
+    let target = crate::store::binaries::this_target();
+    match crate::store::layout_spread(home, target, &id.full_id) {
+        Ok(s) => s,
+        Err(e) => {
+            let note = format!("ignoring the measured layout spread: {e}");
+            if crate::output::first_time(&note) {
+                terminal.warning(&note);
+            }
             None
         }
     }

@@ -85,8 +85,9 @@ pub struct AbArgs {
     /// more times with a shuffled function order, and the worker pairs are
     /// spread over the layouts, so that what moving the code does counts
     /// as noise, not as the edit's effect; 0 measures each build as linked.
-    #[arg(long, default_value_t = layouts::DEFAULT, value_name = "N")]
-    pub layouts: usize,
+    /// Default: 4, or --pairs when fewer.
+    #[arg(long, value_name = "N")]
+    pub layouts: Option<usize>,
     /// Each side's share of a round, in milliseconds.
     #[arg(long, default_value_t = 2.0, value_name = "MS")]
     pub round_ms: f64,
@@ -179,12 +180,12 @@ fn worktree(top: &Path, dir: &Path, sha: &str) -> Result<(), String> {
 
 /// One bench binary of a side, with its code layouts.
 #[derive(Debug, Clone)]
-struct Built {
-    bin: BenchBinary,
+pub(crate) struct Built {
+    pub(crate) bin: BenchBinary,
     /// `<binary>.layoutK`, empty when none were linked.
-    layouts: Vec<PathBuf>,
+    pub(crate) layouts: Vec<PathBuf>,
     /// Why there are none, when some were asked for.
-    why_not: Option<String>,
+    pub(crate) why_not: Option<String>,
 }
 
 /// What `complete.json` lists of one binary.
@@ -281,10 +282,10 @@ fn check(args: &AbArgs) -> Result<Option<f64>, (u8, String)> {
             "--pairs must be at least 2 (the interval is over the pairs)".to_owned(),
         ));
     }
-    if args.layouts == 1 || args.layouts > args.pairs {
+    if let Some(n) = args.layouts.filter(|&n| n == 1 || n > args.pairs) {
         return Err(bad(format!(
-            "--layouts must be 0 (the builds as linked) or between 2 and --pairs ({}), got {}",
-            args.pairs, args.layouts
+            "--layouts must be 0 (the builds as linked) or between 2 and --pairs ({}), got {n}",
+            args.pairs
         )));
     }
     args.fail_on_regression
@@ -319,7 +320,7 @@ fn target_dir(args: &AbArgs, side: &Side, cwd: &Path, root: &Path) -> PathBuf {
     }
     // Linking through the layouts' wrapper changes every unit's
     // fingerprint: the user's own target directory is left alone.
-    if args.target_dir.is_some() || args.layouts > 0 {
+    if args.target_dir.is_some() || layouts_of(args) > 0 {
         return base.join("target-worktree");
     }
     if let Some(t) = std::env::var_os("CARGO_TARGET_DIR") {
@@ -517,18 +518,44 @@ fn link(
         .collect())
 }
 
-/// A bench target's name: its file name without cargo's `-<hash>`.
-fn target_name(b: &BenchBinary) -> String {
+/// The working tree's bench binaries with `layouts` code layouts each,
+/// built as `ab` builds its B side (`calibrate --layouts`).
+pub(crate) fn build_worktree(
+    cargo_args: &[String],
+    layouts: usize,
+) -> Result<Vec<Built>, (u8, String)> {
+    let cwd = std::env::current_dir().map_err(|e| other(format!("no working directory: {e}")))?;
+    let (top, prefix) = match git(&cwd, &["rev-parse", "--show-toplevel"]) {
+        Ok(top) => (
+            PathBuf::from(top),
+            git(&cwd, &["rev-parse", "--show-prefix"]).map_err(other)?,
+        ),
+        Err(_) => (cwd.clone(), String::new()),
+    };
+    let root = top.join("target").join("yardstick-ab");
+    let side = Side {
+        label: "the working tree".to_owned(),
+        sha: None,
+    };
+    build(
+        &side,
+        &top,
+        &prefix,
+        &root.join("target-worktree"),
+        cargo_args,
+        layouts,
+    )
+}
+
+/// A bench target's name: its file name without cargo's `-<hash>`, by the
+/// harness's rule.
+pub(crate) fn target_name(b: &BenchBinary) -> String {
     let stem = b
         .executable
         .file_stem()
         .unwrap_or_default()
-        .to_string_lossy()
-        .into_owned();
-    match stem.rsplit_once('-') {
-        Some((name, hash)) if hash.chars().all(|c| c.is_ascii_hexdigit()) => name.to_owned(),
-        _ => stem,
-    }
+        .to_string_lossy();
+    yardstick_format::binary::target_name(&stem)
 }
 
 /// Measures the benchmarks of one pair of bench binaries (either may be
@@ -698,7 +725,7 @@ pub fn run(args: &AbArgs) -> Result<u8, (u8, String)> {
         cargo_args.extend(["--bench".to_owned(), b.clone()]);
     }
     let target = |side: &Side| target_dir(args, side, &cwd, &root);
-    let n = args.layouts;
+    let n = layouts_of(args);
     let bins_a = build(&sides[0], &top, &prefix, &target(&sides[0]), &cargo_args, n)?;
     let bins_b = if sides[1].sha.is_some() && sides[1].sha == sides[0].sha {
         bins_a.clone()
@@ -769,6 +796,13 @@ pub fn run(args: &AbArgs) -> Result<u8, (u8, String)> {
     print!("{}", terminal_text(&text));
     let regressed = fail_at.is_some_and(|p| rows.iter().any(|r| r.regressed(p)));
     Ok(if regressed { REGRESSION } else { 0 })
+}
+
+/// The layouts a side is measured in: `--layouts`, else 4 (or --pairs
+/// when fewer).
+fn layouts_of(args: &AbArgs) -> usize {
+    args.layouts
+        .unwrap_or_else(|| layouts::DEFAULT.min(args.pairs))
 }
 
 /// Why the comparison runs on the builds as linked, when layouts were
@@ -884,7 +918,14 @@ mod tests {
             package_dir: PathBuf::from("."),
         };
         assert_eq!(target_name(&b("/t/deps/spin-0a1b2c3d4e5f6789")), "spin");
-        assert_eq!(target_name(&b("/t/deps/my-bench-0a1b2c")), "my-bench");
+        assert_eq!(
+            target_name(&b("/t/deps/my-bench-0a1b2c3d4e5f6789")),
+            "my-bench"
+        );
+        assert_eq!(
+            target_name(&b("/t/x/my-bench-0a1b2c3d4e5f6789.layout2")),
+            "my-bench"
+        );
         assert_eq!(target_name(&b("/t/deps/plain")), "plain");
     }
 

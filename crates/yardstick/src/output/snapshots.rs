@@ -223,18 +223,23 @@ fn every_verdict_wording() {
     let (a, base) = analysis_in_processes((100.0, quiet), (100.0, quiet), false);
     show("baseline in one process", &a, &base, None);
     // Lock-step with the baseline's binary: eight pairs' median ratios.
-    let lockstep = |units: &[f64]| {
+    let lockstep_at = |units: &[f64], layout_spread: Option<f64>| {
         let (mut a, base) = analysis_in_processes((100.0, quiet), (100.0, quiet), true);
         let (i, p) = yardstick_stats::paired::units_t_ratio(units, 0.95).expect("8 units");
         let how = crate::analysis::Lockstep {
             pairs: 8,
             rounds: 144,
+            layout_spread,
         };
         a.judge_lockstep(&i, p, how, &config());
         (a, base)
     };
-    let (a, base) = lockstep(&[1.021, 1.019, 1.02, 1.022, 1.018, 1.02, 1.021, 1.019]);
+    let lockstep = |units: &[f64]| lockstep_at(units, None);
+    let slower = [1.021, 1.019, 1.02, 1.022, 1.018, 1.02, 1.021, 1.019];
+    let (a, base) = lockstep(&slower);
     show("lock-step, regressed", &a, &base, None);
+    let (a, base) = lockstep_at(&slower, Some(0.031));
+    show("lock-step, within the layout spread", &a, &base, None);
     let (a, base) = lockstep(&[1.001, 0.999, 1.002, 0.998, 1.0, 1.001, 0.999, 1.0]);
     show("lock-step, no change", &a, &base, None);
     insta::assert_snapshot!("criterion_every_verdict", out);

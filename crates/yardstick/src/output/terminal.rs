@@ -353,6 +353,11 @@ fn too_noisy(c: &Completed<'_>) -> Option<f64> {
     c.analysis.too_noisy(c.noise_threshold)
 }
 
+/// The measured layout spread a lock-step verdict was judged at.
+fn layout_spread(a: &crate::analysis::Analysis) -> Option<f64> {
+    a.lockstep.and_then(|l| l.layout_spread)
+}
+
 /// The comparison's lines: the change, its verdict in words, and what the
 /// comparison could not see.
 fn change_lines(c: &Completed<'_>, change: &yardstick_stats::Change, s: &Style) -> Vec<String> {
@@ -377,6 +382,14 @@ fn change_lines(c: &Completed<'_>, change: &yardstick_stats::Change, s: &Style) 
             format!(
                 "Change within machine drift (±{:.1}%, measured by cargo yardstick calibrate).",
                 c.drift.unwrap_or_default() * 100.0
+            ),
+        ),
+        Verdict::WithinNoise if layout_spread(a).is_some() => (
+            format::change(mean.point, true),
+            format::change(to_thrpt(mean.point), true),
+            format!(
+                "Change within what relinking the same code moves here (±{:.1}%, measured by cargo yardstick calibrate --layouts).",
+                layout_spread(a).unwrap_or_default() * 100.0
             ),
         ),
         _ if too_noisy(c).is_some() => (

@@ -171,6 +171,8 @@ pub(crate) fn measure(
         how: Lockstep {
             pairs: m.pairs(),
             rounds: m.a.len(),
+            // Read by the caller, who can warn about a corrupt file.
+            layout_spread: None,
         },
         baseline: side(&m, &m.a, Some(measurement.to_owned())),
     };

@@ -33,33 +33,8 @@ pub(crate) fn this_target() -> &'static str {
             .and_then(Path::file_stem)
             .map(|s| s.to_string_lossy().into_owned())
             .unwrap_or_default();
-        target_of(&stem)
+        binary::target_name(&stem)
     })
-}
-
-/// A bench target's name from its binary's file stem.
-fn target_of(stem: &str) -> String {
-    let name = match stem.rsplit_once('-') {
-        Some((name, hash)) if hash.len() == 16 && hash.bytes().all(|b| b.is_ascii_hexdigit()) => {
-            name
-        }
-        _ => stem,
-    };
-    let safe: String = name
-        .chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() || c == '-' || c == '_' {
-                c
-            } else {
-                '_'
-            }
-        })
-        .collect();
-    if safe.is_empty() {
-        "bench".to_owned()
-    } else {
-        safe
-    }
 }
 
 /// The record of this run's binary for the folders it saves, the binary
@@ -134,13 +109,13 @@ mod tests {
     #[test]
     fn a_target_is_the_file_name_without_cargos_hash() {
         assert_eq!(
-            target_of("getting_started-0123456789abcdef"),
+            binary::target_name("getting_started-0123456789abcdef"),
             "getting_started"
         );
-        assert_eq!(target_of("my-bench-0123456789abcdef"), "my-bench");
-        assert_eq!(target_of("plain"), "plain");
-        assert_eq!(target_of("odd name-12"), "odd_name-12");
-        assert_eq!(target_of(""), "bench");
+        assert_eq!(binary::target_name("my-bench-0123456789abcdef"), "my-bench");
+        assert_eq!(binary::target_name("plain"), "plain");
+        assert_eq!(binary::target_name("odd name-12"), "odd_name-12");
+        assert_eq!(binary::target_name(""), "bench");
     }
 
     #[cfg(unix)]

@@ -74,6 +74,22 @@ fn file_kind(path: &Path) -> String {
         .unwrap_or_default()
 }
 
+/// Benchmark `id`'s layout spread from `<home>/.layouts/<target>.json`
+/// (`cargo yardstick calibrate --layouts`); `None` when there is none.
+pub(crate) fn layout_spread(
+    home: &Path,
+    target: &str,
+    id: &str,
+) -> Result<Option<f64>, StoreError> {
+    let path = yardstick_format::layout::path(home, target);
+    if !path.exists() {
+        return Ok(None);
+    }
+    let doc: yardstick_format::layout::LayoutFile = read_json(&path)?;
+    doc.spread_of(id)
+        .map_err(|problem| StoreError { path, problem })
+}
+
 /// An estimate in Criterion.rs's form.
 pub fn estimate_file(e: &yardstick_stats::Estimate) -> EstimateFile {
     EstimateFile {

@@ -1,0 +1,197 @@
+//! `cargo yardstick calibrate --layouts[=N]`: how far relinking the same
+//! code moves each benchmark on this machine.
+//!
+//! `cargo bench`'s comparison with the baseline's binary measures one
+//! layout of each build: the bench binaries are linked by cargo, and the
+//! harness has no objects to link again. A neutral edit moves every
+//! function after it, and on the trust suite 9 of 75 benchmarks were
+//! called changed after one. This command builds the working tree as `ab`
+//! does, with N code layouts of each bench binary (the same code, the
+//! functions in N shuffled orders), and measures every benchmark in
+//! lock-step across them: pair `k` runs layout `k` against layout `k + 1`.
+//! Each layout's typical time (the median of its rounds on either side,
+//! which the alternation exposes to the same drift) is one estimate, and
+//! the spread is the 95 % prediction bound of the change between two
+//! layouts, `calibrate`'s formula over layouts instead of runs. It is
+//! written to `<home>/.layouts/<target>.json`, where the harness reads it:
+//! a lock-step change within it is reported as what relinking moves.
+
+use std::path::Path;
+use std::process::Command;
+use std::time::Duration;
+
+use yardstick::worker::lockstep::{self, Engine, Measured, Settings};
+use yardstick_format::layout::{LayoutFile, LayoutSpread};
+use yardstick_format::names::terminal_text;
+use yardstick_stats::drift::relative_drift;
+
+use crate::ab::{self, Built};
+use crate::runner;
+
+/// Layouts measured when `--layouts` names no number: a prediction bound
+/// from four layouts has 3 degrees of freedom (t = 3.18), from eight 7
+/// (t = 2.36); the links are paid once.
+pub const DEFAULT: usize = 8;
+
+/// What the spread bounds.
+pub const DEFINITION: &str = "95% prediction bound of the change between two layouts of the same code: max(exp(t(0.975, layouts-1) * sqrt(2) * sd(ln per-layout times)) - 1, max/min - 1)";
+
+/// Seconds of rounds per benchmark.
+const BUDGET: Duration = Duration::from_millis(800);
+
+/// Runs `calibrate --layouts`; the exit status.
+///
+/// # Errors
+///
+/// The exit status and one line.
+pub fn run(args: &[String], home: Option<&Path>, n: usize) -> Result<u8, (u8, String)> {
+    let (cargo_args, bench_args) = runner::split(args);
+    let home = yardstick_format::home::resolve_here(&yardstick_format::home::CRITERION, home, None);
+    let built = ab::build_worktree(cargo_args, n)?;
+    let mut rows = Vec::new();
+    for b in &built {
+        let target = ab::target_name(&b.bin);
+        if b.layouts.len() < 2 {
+            let why = b.why_not.as_deref().unwrap_or("no layouts");
+            eprintln!(
+                "{}",
+                terminal_text(&format!("{target}: layout not sampled: {why}"))
+            );
+            continue;
+        }
+        let spreads = measure(b, bench_args).map_err(|e| (1, format!("{target}: {e}")))?;
+        if spreads.is_empty() {
+            continue;
+        }
+        write(&home, &target, n, &spreads).map_err(|e| (1, e))?;
+        rows.extend(spreads.into_iter().map(|s| (target.clone(), s)));
+    }
+    if rows.is_empty() {
+        return Err((
+            2,
+            "no benchmark was measured in several layouts; nothing was calibrated".into(),
+        ));
+    }
+    print!("{}", terminal_text(&table(&rows)));
+    eprintln!(
+        "wrote the layout spread of {} benchmarks ({n} layouts each) to {}",
+        rows.len(),
+        home.join(yardstick_format::layout::LAYOUTS_DIR).display()
+    );
+    Ok(0)
+}
+
+/// Every benchmark of one bench binary measured across its layouts.
+fn measure(b: &Built, bench_args: &[String]) -> Result<Vec<LayoutSpread>, String> {
+    let n = b.layouts.len();
+    let spawner = |shift: usize| {
+        move |pair: usize| {
+            let mut c = Command::new(&b.layouts[(pair + shift) % n]);
+            c.current_dir(&b.bin.package_dir)
+                .arg("--bench")
+                .args(bench_args);
+            c
+        }
+    };
+    let (sa, sb) = (spawner(0), spawner(1));
+    let settings = Settings {
+        pairs: n,
+        round: Duration::from_millis(2),
+        budget: BUDGET,
+        min_blocks: 3,
+        confidence: 0.95,
+        seed: u64::from(std::process::id()),
+        hang_limit: Duration::from_secs(20),
+        memory_budget: lockstep::DEFAULT_MEMORY_BUDGET,
+        layouts: 0,
+    };
+    let ids = lockstep::list(&sa)?;
+    let mut engine = Engine::new(&sa, &sb, settings);
+    let mut out = Vec::new();
+    for id in ids {
+        match engine.measure(&id) {
+            Ok(m) => {
+                let estimates = per_layout(&m, n);
+                if let Some(spread) = relative_drift(&estimates) {
+                    eprintln!(
+                        "{}",
+                        terminal_text(&format!("{id}: ±{:.2}%", spread * 100.0))
+                    );
+                    out.push(LayoutSpread {
+                        id,
+                        relative_spread: spread,
+                        estimates,
+                    });
+                }
+            }
+            Err(e) => eprintln!("{}", terminal_text(&format!("{id}: failed: {e}"))),
+        }
+    }
+    Ok(out)
+}
+
+/// The median time per iteration of each layout's rounds: pair `k` ran
+/// layout `k` on side A and layout `k + 1` on side B.
+fn per_layout(m: &Measured, n: usize) -> Vec<f64> {
+    let mut times: Vec<Vec<f64>> = vec![Vec::new(); n];
+    for ((a, b), &k) in m.a.iter().zip(&m.b).zip(&m.pair) {
+        times[k % n].push(*a);
+        times[(k + 1) % n].push(*b);
+    }
+    times
+        .iter()
+        .filter_map(|t| yardstick_stats::univariate::median(t))
+        .collect()
+}
+
+fn write(home: &Path, target: &str, n: usize, spreads: &[LayoutSpread]) -> Result<(), String> {
+    let doc = LayoutFile {
+        version: yardstick_format::layout::VERSION,
+        target: target.to_owned(),
+        layouts: n,
+        definition: DEFINITION.to_owned(),
+        benchmarks: spreads.to_vec(),
+    };
+    let path = yardstick_format::layout::path(home, target);
+    let text = yardstick_format::json::to_string_pretty(&doc) + "\n";
+    crate::atomic::write_atomic(&path, text.as_bytes())
+}
+
+fn table(rows: &[(String, LayoutSpread)]) -> String {
+    let width = rows
+        .iter()
+        .map(|(_, s)| s.id.chars().count())
+        .max()
+        .unwrap_or(0)
+        .max(9);
+    let mut out = format!("{:<width$}  target  relinking moves it by\n", "benchmark");
+    for (target, s) in rows {
+        out.push_str(&format!(
+            "{:<width$}  {target}  ±{:.2}%\n",
+            s.id,
+            s.relative_spread * 100.0
+        ));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_layout_gathers_its_rounds_from_both_sides() {
+        // Two pairs over two layouts: pair 0 ran layout 0 (A) against 1
+        // (B), pair 1 ran layout 1 (A) against 0 (B).
+        let m = Measured {
+            a: vec![10.0, 11.0, 20.0, 22.0],
+            b: vec![21.0, 20.0, 12.0, 10.0],
+            pair: vec![0, 0, 1, 1],
+            iters: 1,
+            seconds: 0.0,
+            layouts: 0,
+        };
+        // Layout 0: 10, 11, 12, 10 → median 10.5; layout 1: 21, 20, 20, 22 → 20.5.
+        assert_eq!(per_layout(&m, 2), vec![10.5, 20.5]);
+    }
+}
