@@ -17,10 +17,12 @@ Two ways of comparing, each against `base`:
   ab        `cargo yardstick ab base REV` (lock-step, code layouts as
             `--layouts` says: 0 for the builds as linked);
   default   the default `cargo bench` flow: base's bench binary run once
-            into a fresh home (it saves the baseline and keeps itself), then
-            REV's binary, whose verdicts come from lock-step with base's
-            binary (one layout a side: the default flow has no objects to
-            relink).
+            into a home (it saves the baseline and keeps itself), then for
+            each try REV's binary in a copy of that home, whose verdicts come
+            from lock-step with base's binary (one layout a side: the
+            default flow has no objects to relink); with `--calibrated`,
+            after `cargo yardstick calibrate --layouts` on base, whose
+            layout spreads floor the verdicts.
 
 A try of A/A' counts every benchmark called faster or slower (a false
 alarm); a try of +3 % / +10 % counts `target` called slower (a detection)
@@ -28,7 +30,7 @@ and the other benchmarks' changes (false alarms). `--single` compares
 `target` alone.
 
 Usage: python3 compare/trust/layouts.py [--mode ab|default] [--tries 20]
-           [--layouts 4] [--single] [--conditions A/A',+3%,+10%]
+           [--layouts 4] [--single] [--calibrated] [--conditions A/A',+3%,+10%]
            [--load compile|none] [--timeout 1.0] [--json FILE]
 Python 3 standard library only; progress to stderr, the table to stdout.
 """
@@ -164,17 +166,34 @@ def build_rev(repo, rev, target, out_dir):
     return os.path.join(dest, "trust_suite")
 
 
-def default_try(base_exe, rev_exe, scratch, single):
-    home = tempfile.mkdtemp(prefix="home-", dir=scratch)
+def template_home(base_exe, scratch, calibrate):
+    """A home holding base's baseline and kept binary (base run once), and
+    with `calibrate` (cargo-yardstick and the repository) the layout spread
+    `calibrate --layouts` measured; each try starts from a copy."""
+    home = os.path.join(scratch, "template-home")
+    a = os.path.join(home, "a", "trust_suite")
+    os.makedirs(os.path.dirname(a))
+    shutil.copy(base_exe, a)
+    default_flow.run_bench(a, home, "yardstick")
+    if calibrate:
+        exe, repo = calibrate
+        git(repo, "checkout", "-q", "-f", "base")
+        log("calibrate --layouts on base")
+        subprocess.run([exe, "yardstick", "calibrate", "--layouts", "--home", home],
+                       cwd=repo, check=True, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL)
+    return home
+
+
+def default_try(template, rev_exe, scratch, single):
+    home = os.path.join(scratch, "home")
+    shutil.rmtree(home, ignore_errors=True)
+    shutil.copytree(template, home, symlinks=True)
     try:
-        # The same file name at paths of the same length.
-        a = os.path.join(home, "a", "trust_suite")
+        # The same file name as base's copy, at a path of the same length.
         b = os.path.join(home, "b", "trust_suite")
-        for src, dst in ((base_exe, a), (rev_exe, b)):
-            os.makedirs(os.path.dirname(dst))
-            shutil.copy(src, dst)
+        os.makedirs(os.path.dirname(b))
+        shutil.copy(rev_exe, b)
         extra = ["^target$"] if single else []
-        default_flow.run_bench(a, home, "yardstick", extra)
         start = time.monotonic()
         text, _ = default_flow.run_bench(b, home, "yardstick", extra)
         seconds = time.monotonic() - start
@@ -182,7 +201,7 @@ def default_try(base_exe, rev_exe, scratch, single):
         shutil.rmtree(home, ignore_errors=True)
     v = default_flow.verdicts(text)
     rows = {k: {"regressed": "slower", "improved": "faster"}.get(x, "none") for k, x in v.items()}
-    return rows, seconds
+    return rows, seconds, text.count("relinking the same code")
 
 
 # --------------------------------------------------------------------------
@@ -203,6 +222,8 @@ def main():
     ap.add_argument("--tries", type=int, default=20)
     ap.add_argument("--layouts", type=int, default=4, help="ab's --layouts (0: as linked)")
     ap.add_argument("--single", action="store_true", help="compare `target` alone")
+    ap.add_argument("--calibrated", action="store_true",
+                    help="default mode: run `cargo yardstick calibrate --layouts` on base first")
     ap.add_argument("--conditions", default=",".join(CONDITIONS))
     ap.add_argument("--load", choices=["compile", "none"], default="compile")
     ap.add_argument("--timeout", type=float, default=1.0, help="ab's seconds of rounds per benchmark")
@@ -214,7 +235,7 @@ def main():
     load = trust.CompileLoad(scratch) if args.load == "compile" else None
     records = []
     try:
-        exes = trust.build(args.target_dir, ["ab"]) if args.mode == "ab" else None
+        exes = trust.build(args.target_dir, ["ab"]) if args.mode == "ab" or args.calibrated else None
         repo = os.path.join(scratch, "repo")
         make_repo(repo, args.tries)
         env = dict(os.environ)
@@ -227,6 +248,8 @@ def main():
             log(f"building {len(revs)} revisions")
             for rev in revs:
                 built[rev] = build_rev(repo, rev, os.path.join(args.target_dir, "default"), bins)
+            calibrate = (exes["cargo-yardstick"], repo) if args.calibrated else None
+            template = template_home(built["base"], scratch, calibrate)
         if load:
             load.start()
         for t in range(args.tries):
@@ -235,8 +258,8 @@ def main():
                 if args.mode == "ab":
                     rows, wall, measuring, unsampled = run_ab(exes["cargo-yardstick"], repo, rev, args, env)
                 else:
-                    rows, measuring = default_try(built["base"], built[rev], scratch, args.single)
-                    wall, unsampled = measuring, True
+                    rows, measuring, floored = default_try(template, built[rev], scratch, args.single)
+                    wall, unsampled = measuring, floored
                 r = dict(score(c, rows), condition=c, rev=rev, try_=t, seconds=measuring,
                          wall=wall, unsampled=unsampled,
                          changed={k: v for k, v in rows.items() if v != "none"})
@@ -251,7 +274,9 @@ def main():
     if args.json:
         with open(args.json, "w") as f:
             json.dump(records, f, indent=1)
-    print(f"| {args.mode} (layouts {args.layouts if args.mode == 'ab' else 1}) | tries | "
+    what = f"layouts {args.layouts}" if args.mode == "ab" else (
+        "calibrated" if args.calibrated else "one layout a side")
+    print(f"| {args.mode} ({what}) | tries | "
           "benchmarks called changed (false) | target found | s/try |")
     print("| --- | --- | --- | --- | --- |")
     for c in conditions:

@@ -46,6 +46,9 @@ struct Record {
     seeds: Vec<u64>,
     /// Why no layout was linked.
     error: Option<String>,
+    /// Wall seconds the relinks took.
+    #[serde(default)]
+    seconds: f64,
 }
 
 fn record_path(exe: &Path) -> PathBuf {
@@ -125,6 +128,7 @@ fn bench_output(args: &[OsString]) -> Option<PathBuf> {
 
 /// Links `out`'s layouts, all at once (the build waits for them).
 fn relink(linker: &OsString, args: &[OsString], out: &Path, n: usize) -> Record {
+    let start = std::time::Instant::now();
     let seeds: Vec<u64> = (1..=n as u64).collect();
     let children: Vec<_> = seeds
         .iter()
@@ -150,12 +154,18 @@ fn relink(linker: &OsString, args: &[OsString], out: &Path, n: usize) -> Record 
         };
         error = error.or(failed);
     }
+    let seconds = start.elapsed().as_secs_f64();
     match error {
         Some(e) => Record {
             seeds: Vec::new(),
             error: Some(format!("the linker cannot shuffle sections ({e})")),
+            seconds,
         },
-        None => Record { seeds, error: None },
+        None => Record {
+            seeds,
+            error: None,
+            seconds,
+        },
     }
 }
 
@@ -242,7 +252,7 @@ pub struct Missing {
 ///
 /// Why there are none: the build did not go through the wrapper, the
 /// linker cannot shuffle, or fewer were linked than asked for.
-pub fn of(exe: &Path, n: usize) -> Result<Vec<PathBuf>, Missing> {
+pub fn of(exe: &Path, n: usize) -> Result<Linked, Missing> {
     let missing = |reason: String, relink| Missing { reason, relink };
     let text = std::fs::read_to_string(record_path(exe)).map_err(|_| {
         missing(
@@ -265,8 +275,20 @@ pub fn of(exe: &Path, n: usize) -> Result<Vec<PathBuf>, Missing> {
     let paths: Vec<PathBuf> = (1..=n).map(|k| layout_path(exe, k)).collect();
     match paths.iter().find(|p| !p.is_file()) {
         Some(p) => Err(missing(format!("{} is gone", p.display()), true)),
-        None => Ok(paths),
+        None => Ok(Linked {
+            paths,
+            seconds: record.seconds,
+        }),
     }
+}
+
+/// A binary's layouts.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Linked {
+    /// `<binary>.layout1..=n`.
+    pub paths: Vec<PathBuf>,
+    /// Wall seconds their links took (0 for an earlier build's record).
+    pub seconds: f64,
 }
 
 /// Forgets the layouts of `exe` (so that the next build links them again).
@@ -319,6 +341,7 @@ mod tests {
         write(&Record {
             seeds: vec![],
             error: Some("the linker cannot shuffle sections (x)".into()),
+            seconds: 0.0,
         })
         .unwrap();
         assert_eq!(why(2).reason, "the linker cannot shuffle sections (x)");
@@ -326,6 +349,7 @@ mod tests {
         write(&Record {
             seeds: vec![1],
             error: None,
+            seconds: 0.5,
         })
         .unwrap();
         assert_eq!(why(2).reason, "1 layouts linked, 2 asked for");
@@ -333,16 +357,16 @@ mod tests {
         write(&Record {
             seeds: vec![1, 2],
             error: None,
+            seconds: 0.5,
         })
         .unwrap();
         assert!(why(2).reason.ends_with(".layout1 is gone") && why(2).relink);
         for k in 1..=2 {
             std::fs::write(layout_path(&exe, k), "elf").unwrap();
         }
-        assert_eq!(
-            of(&exe, 2).unwrap(),
-            vec![layout_path(&exe, 1), layout_path(&exe, 2)]
-        );
+        let linked = of(&exe, 2).unwrap();
+        assert_eq!(linked.paths, [layout_path(&exe, 1), layout_path(&exe, 2)]);
+        assert_eq!(linked.seconds, 0.5);
     }
 
     #[test]
@@ -388,24 +412,13 @@ mod tests {
         let out = dir.path().join("fib-0a1b");
         let args = os(&["a.o", "-o", out.to_str().unwrap()]);
         let r = relink(&fake_linker(dir.path(), true), &args, &out, 2);
+        assert!(r.seeds.is_empty());
         assert_eq!(
-            r,
-            Record {
-                seeds: Vec::new(),
-                error: Some(
-                    "the linker cannot shuffle sections (ld: unrecognized option '--shuffle-sections=.text.*=1')"
-                        .into()
-                ),
-            }
+            r.error.as_deref(),
+            Some("the linker cannot shuffle sections (ld: unrecognized option '--shuffle-sections=.text.*=1')")
         );
         let r = relink(&fake_linker(dir.path(), false), &args, &out, 2);
-        assert_eq!(
-            r,
-            Record {
-                seeds: vec![1, 2],
-                error: None
-            }
-        );
+        assert_eq!((r.seeds, r.error), (vec![1, 2], None));
         assert!(layout_path(&out, 1).is_file() && layout_path(&out, 2).is_file());
     }
 }

@@ -478,19 +478,18 @@ fn link(
     env: &[(String, std::ffi::OsString)],
     n: usize,
 ) -> Result<Vec<Built>, String> {
-    let find =
-        |bins: Vec<BenchBinary>| -> Vec<(BenchBinary, Result<Vec<PathBuf>, layouts::Missing>)> {
-            bins.into_iter()
-                .map(|b| {
-                    let found = if n == 0 {
-                        Ok(Vec::new())
-                    } else {
-                        layouts::of(&b.executable, n)
-                    };
-                    (b, found)
-                })
-                .collect()
-        };
+    type Found = (BenchBinary, Result<layouts::Linked, layouts::Missing>);
+    let find = |bins: Vec<BenchBinary>| -> Vec<Found> {
+        bins.into_iter()
+            .map(|b| {
+                let found = match n {
+                    0 => Ok(layouts::Linked::default()),
+                    n => layouts::of(&b.executable, n),
+                };
+                (b, found)
+            })
+            .collect()
+    };
     let mut found = find(runner::build(dir, target, cargo_args, env)?);
     let stale: Vec<&BenchBinary> = found
         .iter()
@@ -501,12 +500,24 @@ fn link(
         stale.iter().for_each(|b| layouts::forget(&b.executable));
         found = find(runner::build(dir, target, cargo_args, env)?);
     }
+    let linked: Vec<f64> = found
+        .iter()
+        .filter_map(|(_, f)| f.as_ref().ok().map(|l| l.seconds))
+        .filter(|&s| s > 0.0)
+        .collect();
+    if !linked.is_empty() {
+        eprintln!(
+            "linked {n} code layouts of {} bench binaries: {:.1} s of linking",
+            linked.len(),
+            linked.iter().sum::<f64>()
+        );
+    }
     Ok(found
         .into_iter()
         .map(|(bin, f)| match f {
-            Ok(layouts) => Built {
+            Ok(l) => Built {
                 bin,
-                layouts,
+                layouts: l.paths,
                 why_not: None,
             },
             Err(m) => Built {
