@@ -236,7 +236,7 @@ def main():
     records = []
     try:
         exes = trust.build(args.target_dir, ["ab"]) if args.mode == "ab" or args.calibrated else None
-        repo = os.path.join(scratch, "repo")
+        repo = os.path.join(scratch, "layout-ab")  # the package's name: trust.executable finds it by path
         make_repo(repo, args.tries)
         env = dict(os.environ)
         for k in ("YARDSTICK_HOME", "CRITERION_HOME", "CARGO_TARGET_DIR", "TRUST_FACTOR"):

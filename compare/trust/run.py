@@ -190,6 +190,7 @@ def cross_verdict(text):
                        ("No change in performance detected", "no change"),
                        ("Change within noise threshold", "within noise"),
                        ("Change within machine drift", "within drift"),
+                       ("Change within what relinking", "within layout"),
                        ("Too noisy to tell", "too noisy")]:
         if pattern in text:
             return v

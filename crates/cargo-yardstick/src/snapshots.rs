@@ -178,6 +178,7 @@ fn ab_tables() {
         p.layout = Some(yardstick_stats::layouts::Spread {
             share: 0.0312,
             limiting: true,
+            p_value: 0.001,
         });
     }
     let rows = [

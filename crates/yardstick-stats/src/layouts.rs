@@ -16,6 +16,8 @@
 //! those means into what relinking moves and what the processes add, so a
 //! verdict can say which noise limits it.
 
+use crate::distributions::f_sf;
+
 /// The geometric mean of each layout's values (`layout[i]` names the layout
 /// of `values[i]`), in the order the layouts first appear. Values that are
 /// not positive and finite are left out.
@@ -57,10 +59,14 @@ pub struct Spread {
     /// Two standard deviations of the layout component, as a share
     /// (`exp(2σ) − 1`): what relinking the same code moves the ratio by.
     pub share: f64,
-    /// Whether the layout component is more than half the variance of the
-    /// layouts' means, the variance the interval is built on: layout, not
-    /// the processes or the machine, is what limits the interval.
+    /// Whether layout is what limits the interval: the layouts differ
+    /// beyond what their pairs' spread explains (one-way analysis of
+    /// variance, p < 0.05), and the layout component is more than half the
+    /// variance of the layouts' means, the variance the interval is built
+    /// on.
     pub limiting: bool,
+    /// The analysis of variance's p-value for "no layout effect".
+    pub p_value: f64,
 }
 
 /// The layout component of pair-level `ratios` (one per worker pair,
@@ -92,9 +98,19 @@ pub fn spread(ratios: &[f64], layout: &[usize]) -> Option<Spread> {
     // A layout mean averages its pairs: the processes add `within / n_g`.
     let per_mean = g.iter().map(|v| 1.0 / v.len() as f64).sum::<f64>() / k as f64;
     let component = (between - within * per_mean).max(0.0);
+    // One-way ANOVA: the mean square between layouts over the one within.
+    let f = if within > 0.0 {
+        between / per_mean / within
+    } else if between > 0.0 {
+        f64::INFINITY
+    } else {
+        0.0
+    };
+    let p_value = f_sf(f, (k - 1) as f64, (n - k) as f64);
     Some(Spread {
         share: (2.0 * component.sqrt()).exp() - 1.0,
-        limiting: between > 0.0 && component > between / 2.0,
+        limiting: p_value < 0.05 && component > between / 2.0,
+        p_value,
     })
 }
 
@@ -113,6 +129,8 @@ mod tests {
     //   within = 2.5921514973832804e-06, between = 0.000255049253975304,
     //   component = between - within / 2 = 0.00025375317822661235,
     //   exp(2 sqrt(component)) - 1 = 0.03237220331298829
+    //   f_oneway(*[x[g == i] for i in range(4)]): F = 196.78576212290616,
+    //     p = 8.473239480398002e-05
     const R: [f64; 8] = [1.01, 1.03, 0.99, 1.00, 1.012, 1.028, 0.992, 1.003];
     const G: [usize; 8] = [0, 1, 2, 3, 0, 1, 2, 3];
 
@@ -135,6 +153,10 @@ mod tests {
     fn the_layout_component_is_what_the_pairs_do_not_explain() {
         let s = spread(&R, &G).unwrap();
         assert!((s.share - 0.032_372_203_312_988_29).abs() < 1e-9, "{s:?}");
+        assert!(
+            (s.p_value - 8.473_239_480_398_002e-5).abs() < 1e-10,
+            "{s:?}"
+        );
         assert!(s.limiting);
     }
 
@@ -145,6 +167,24 @@ mod tests {
         let r = [1.01, 0.99, 1.0, 1.005, 0.99, 1.01, 1.0, 0.995];
         let s = spread(&r, &G).unwrap();
         assert_eq!(s.share, 0.0);
+        assert!(!s.limiting);
+    }
+
+    #[test]
+    fn layouts_that_differ_within_chance_are_not_called_limiting() {
+        // Between-layout spread twice what the pairs' spread explains, but
+        // with four layouts of two pairs that is chance (F = 2 on 3 and 4
+        // degrees of freedom: scipy stats.f.sf(2, 3, 4) = 0.256387197528176).
+        let d = 0.01_f64;
+        let (a, b) = ((d).exp(), (-d).exp());
+        // Within each layout the pairs differ by ±d; the layout means are
+        // ±e with e chosen so that between / (within / 2) = 2.
+        // within = 2·d²·4 / 4 = 2d²; between = var(±e, ±e) = 4e²/3.
+        let e = (1.5 * d * d).sqrt();
+        let (u, v) = (e.exp(), (-e).exp());
+        let r = [a * u, b * v, a * u, b * v, b * u, a * v, b * u, a * v];
+        let s = spread(&r, &G).unwrap();
+        assert!((s.p_value - 0.256_387_197_528_176).abs() < 1e-9, "{s:?}");
         assert!(!s.limiting);
     }
 
