@@ -8,11 +8,14 @@
 //! called changed after one. This command builds the working tree as `ab`
 //! does, with N code layouts of each bench binary (the same code, the
 //! functions in N shuffled orders), and measures every benchmark in
-//! lock-step across them: pair `k` runs layout `k` against layout `k + 1`.
-//! Each layout's typical time (the median of its rounds on either side,
-//! which the alternation exposes to the same drift) is one estimate, and
-//! the spread is the 95 % prediction bound of the change between two
-//! layouts, `calibrate`'s formula over layouts instead of runs. It is
+//! lock-step across them: pair `k` runs layout `k` against layout `k + 1`,
+//! so each layout runs in two processes. Each process's median time (its
+//! rounds alternate with the other side's, so the machine's drift reaches
+//! every process alike) is one value; the spread between the layouts,
+//! less what the two processes of one layout disagree by (the lock-step
+//! interval counts that already), is the layout component σ², and the
+//! bound is the 95 % prediction bound of the change between two layouts,
+//! `exp(t(0.975, N − 1) · √2 · σ) − 1` (`yardstick_stats::layouts`). It is
 //! written to `<home>/.layouts/<target>.json`, where the harness reads it:
 //! a lock-step change within it is reported as what relinking moves.
 
@@ -23,7 +26,7 @@ use std::time::Duration;
 use yardstick::worker::lockstep::{self, Engine, Measured, Settings};
 use yardstick_format::layout::{LayoutFile, LayoutSpread};
 use yardstick_format::names::terminal_text;
-use yardstick_stats::drift::relative_drift;
+use yardstick_stats::layouts::prediction_bound;
 
 use crate::ab::{self, Built};
 use crate::runner;
@@ -34,7 +37,7 @@ use crate::runner;
 pub const DEFAULT: usize = 8;
 
 /// What the spread bounds.
-pub const DEFINITION: &str = "95% prediction bound of the change between two layouts of the same code: max(exp(t(0.975, layouts-1) * sqrt(2) * sd(ln per-layout times)) - 1, max/min - 1)";
+pub const DEFINITION: &str = "95% prediction bound of the change between two layouts of the same code: exp(t(0.975, layouts-1) * sqrt(2) * sigma) - 1, sigma^2 the layout component of the per-process median times (one-way random effects, the processes' own spread taken out)";
 
 /// Seconds of rounds per benchmark.
 const BUDGET: Duration = Duration::from_millis(800);
@@ -112,7 +115,8 @@ fn measure(b: &Built, bench_args: &[String]) -> Result<Vec<LayoutSpread>, String
         match engine.measure(&id) {
             Ok(m) => {
                 let estimates = per_layout(&m, n);
-                if let Some(spread) = relative_drift(&estimates) {
+                let (times, layout) = per_process(&m, n);
+                if let Some(spread) = prediction_bound(&times, &layout) {
                     eprintln!(
                         "{}",
                         terminal_text(&format!("{id}: ±{:.2}%", spread * 100.0))
@@ -142,6 +146,31 @@ fn per_layout(m: &Measured, n: usize) -> Vec<f64> {
         .iter()
         .filter_map(|t| yardstick_stats::univariate::median(t))
         .collect()
+}
+
+/// Each worker process's median time per iteration and its layout: pair
+/// `k`'s A process ran layout `k`, its B process layout `k + 1`.
+fn per_process(m: &Measured, n: usize) -> (Vec<f64>, Vec<usize>) {
+    let mut pairs: Vec<usize> = m.pair.clone();
+    pairs.sort_unstable();
+    pairs.dedup();
+    let mut times = Vec::new();
+    let mut layout = Vec::new();
+    for k in pairs {
+        for (side, shift) in [(&m.a, 0), (&m.b, 1)] {
+            let rounds: Vec<f64> = side
+                .iter()
+                .zip(&m.pair)
+                .filter(|&(_, &p)| p == k)
+                .map(|(t, _)| *t)
+                .collect();
+            if let Some(t) = yardstick_stats::univariate::median(&rounds) {
+                times.push(t);
+                layout.push((k + shift) % n);
+            }
+        }
+    }
+    (times, layout)
 }
 
 fn write(home: &Path, target: &str, n: usize, spreads: &[LayoutSpread]) -> Result<(), String> {
@@ -193,5 +222,11 @@ mod tests {
         };
         // Layout 0: 10, 11, 12, 10 → median 10.5; layout 1: 21, 20, 20, 22 → 20.5.
         assert_eq!(per_layout(&m, 2), vec![10.5, 20.5]);
+        // The processes: pair 0's A (10.5, layout 0) and B (20.5, layout
+        // 1), pair 1's A (21, layout 1) and B (11, layout 0).
+        assert_eq!(
+            per_process(&m, 2),
+            (vec![10.5, 20.5, 21.0, 11.0], vec![0, 1, 1, 0])
+        );
     }
 }

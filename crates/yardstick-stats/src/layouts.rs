@@ -16,7 +16,7 @@
 //! those means into what relinking moves and what the processes add, so a
 //! verdict can say which noise limits it.
 
-use crate::distributions::f_sf;
+use crate::distributions::{f_sf, t_quantile};
 
 /// The geometric mean of each layout's values (`layout[i]` names the layout
 /// of `values[i]`), in the order the layouts first appear. Values that are
@@ -77,7 +77,52 @@ pub struct Spread {
 /// measured by two pairs or more.
 #[must_use]
 pub fn spread(ratios: &[f64], layout: &[usize]) -> Option<Spread> {
-    let g = groups(ratios, layout);
+    let c = components(ratios, layout)?;
+    // One-way ANOVA: the mean square between layouts over the one within.
+    let f = if c.within > 0.0 {
+        c.between / c.per_mean / c.within
+    } else if c.between > 0.0 {
+        f64::INFINITY
+    } else {
+        0.0
+    };
+    let p_value = f_sf(f, (c.layouts - 1) as f64, (c.values - c.layouts) as f64);
+    Some(Spread {
+        share: (2.0 * c.component.sqrt()).exp() - 1.0,
+        limiting: p_value < 0.05 && c.component > c.between / 2.0,
+        p_value,
+    })
+}
+
+/// How far relinking moves one benchmark between two builds: the 95 %
+/// prediction bound of the change between two layouts,
+/// `exp(t(0.975, layouts − 1) · √2 · σ) − 1`, where σ² is the layout
+/// component of per-process `times` grouped by `layout` (the processes'
+/// own spread taken out: a lock-step interval already counts it). `None`
+/// without two layouts and a layout measured by two processes.
+#[must_use]
+pub fn prediction_bound(times: &[f64], layout: &[usize]) -> Option<f64> {
+    let c = components(times, layout)?;
+    let t = t_quantile(0.975, (c.layouts - 1) as f64);
+    Some((t * std::f64::consts::SQRT_2 * c.component.sqrt()).exp() - 1.0)
+}
+
+/// The one-way random-effects split of log values grouped by layout.
+struct Components {
+    /// Variance of the layouts' mean logs.
+    between: f64,
+    /// Pooled variance within a layout.
+    within: f64,
+    /// The mean over layouts of 1 / (values in the layout).
+    per_mean: f64,
+    /// The layout component: `between − within · per_mean`, at least 0.
+    component: f64,
+    layouts: usize,
+    values: usize,
+}
+
+fn components(values: &[f64], layout: &[usize]) -> Option<Components> {
+    let g = groups(values, layout);
     let k = g.len();
     let n: usize = g.iter().map(Vec::len).sum();
     if k < 2 || n <= k {
@@ -95,22 +140,15 @@ pub fn spread(ratios: &[f64], layout: &[usize]) -> Option<Spread> {
         / (n - k) as f64;
     let grand = means.iter().sum::<f64>() / k as f64;
     let between = means.iter().map(|m| (m - grand).powi(2)).sum::<f64>() / (k - 1) as f64;
-    // A layout mean averages its pairs: the processes add `within / n_g`.
+    // A layout mean averages its values: the processes add `within / n_g`.
     let per_mean = g.iter().map(|v| 1.0 / v.len() as f64).sum::<f64>() / k as f64;
-    let component = (between - within * per_mean).max(0.0);
-    // One-way ANOVA: the mean square between layouts over the one within.
-    let f = if within > 0.0 {
-        between / per_mean / within
-    } else if between > 0.0 {
-        f64::INFINITY
-    } else {
-        0.0
-    };
-    let p_value = f_sf(f, (k - 1) as f64, (n - k) as f64);
-    Some(Spread {
-        share: (2.0 * component.sqrt()).exp() - 1.0,
-        limiting: p_value < 0.05 && component > between / 2.0,
-        p_value,
+    Some(Components {
+        between,
+        within,
+        per_mean,
+        component: (between - within * per_mean).max(0.0),
+        layouts: k,
+        values: n,
     })
 }
 
@@ -186,6 +224,23 @@ mod tests {
         let s = spread(&r, &G).unwrap();
         assert!((s.p_value - 0.256_387_197_528_176).abs() < 1e-9, "{s:?}");
         assert!(!s.limiting);
+    }
+
+    #[test]
+    fn the_prediction_bound_leaves_the_processes_out() {
+        // numpy/scipy: per-process medians, four layouts of two processes:
+        //   v = [100, 103, 98, 101, 100.6, 102.4, 98.5, 100.4], x = log(v)
+        //   within = 1.6414680946377114e-05, between = 0.00032974092674231394
+        //   component = between - within / 2 = 0.00032153358626912535
+        //   exp(t.ppf(0.975, 3) * sqrt(2) * sqrt(component)) - 1
+        //     = 0.08404880077727261
+        let v = [100.0, 103.0, 98.0, 101.0, 100.6, 102.4, 98.5, 100.4];
+        let b = prediction_bound(&v, &G).unwrap();
+        assert!((b - 0.084_048_800_777_272_61).abs() < 1e-9, "{b}");
+        // Processes that disagree as much as the layouts: nothing is layout.
+        let v = [100.0, 101.0, 100.0, 101.0, 101.0, 100.0, 101.0, 100.0];
+        assert_eq!(prediction_bound(&v, &G), Some(0.0));
+        assert_eq!(prediction_bound(&[1.0, 2.0], &[0, 1]), None);
     }
 
     #[test]
