@@ -27,7 +27,7 @@ Two ways of comparing, each against `base`:
 A try of A/A' counts every benchmark called faster or slower (a false
 alarm); a try of +3 % / +10 % counts `target` called slower (a detection)
 and the other benchmarks' changes (false alarms). `--single` compares
-`target` alone.
+one benchmark alone (`target` unless named).
 
 Usage: python3 compare/trust/layouts.py [--mode ab|default] [--tries 20]
            [--layouts 4] [--single] [--calibrated] [--conditions A/A',+3%,+10%]
@@ -124,8 +124,10 @@ def ab_rows(text):
         if line.startswith("benchmark "):
             table = True
             continue
-        if not table or not line.strip():
+        if not table:
             continue
+        if not line.strip():
+            break  # the table ends; the false-discovery line follows
         name = line.split()[0]
         if ": slower" in line:
             rows[name] = "slower"
@@ -140,7 +142,7 @@ def run_ab(exe, repo, rev, args, env):
     cmd = [exe, "yardstick", "ab", "base", rev, "--timeout", str(args.timeout),
            "--layouts", str(args.layouts), "--target-dir", args.target_dir]
     if args.single:
-        cmd.append("^target$")
+        cmd.append(f"^{re.escape(args.single)}$")
     start = time.monotonic()
     p = subprocess.run(cmd, cwd=repo, env=env, stdin=subprocess.DEVNULL,
                        stdout=subprocess.PIPE, stderr=subprocess.PIPE, check=False)
@@ -156,6 +158,9 @@ def run_ab(exe, repo, rev, args, env):
 # the default flow
 
 def build_rev(repo, rev, target, out_dir):
+    kept = os.path.join(out_dir, rev, "trust_suite")
+    if os.path.isfile(kept):  # an earlier run's, with --repo
+        return kept
     git(repo, "checkout", "-q", "-f", rev)
     env = dict(os.environ, CARGO_TARGET_DIR=target)
     msgs = trust.cargo_json(["bench", "--no-run", "--bench", "trust_suite"], repo, env)
@@ -193,7 +198,7 @@ def default_try(template, rev_exe, scratch, single):
         b = os.path.join(home, "b", "trust_suite")
         os.makedirs(os.path.dirname(b))
         shutil.copy(rev_exe, b)
-        extra = ["^target$"] if single else []
+        extra = [f"^{re.escape(single)}$"] if single else []
         start = time.monotonic()
         text, _ = default_flow.run_bench(b, home, "yardstick", extra)
         seconds = time.monotonic() - start
@@ -221,7 +226,8 @@ def main():
     ap.add_argument("--mode", choices=["ab", "default"], default="ab")
     ap.add_argument("--tries", type=int, default=20)
     ap.add_argument("--layouts", type=int, default=4, help="ab's --layouts (0: as linked)")
-    ap.add_argument("--single", action="store_true", help="compare `target` alone")
+    ap.add_argument("--single", nargs="?", const="target", metavar="ID",
+                    help="compare one benchmark alone (default: target)")
     ap.add_argument("--calibrated", action="store_true",
                     help="default mode: run `cargo yardstick calibrate --layouts` on base first")
     ap.add_argument("--conditions", default=",".join(CONDITIONS))
@@ -229,6 +235,8 @@ def main():
     ap.add_argument("--timeout", type=float, default=1.0, help="ab's seconds of rounds per benchmark")
     ap.add_argument("--target-dir", default=os.path.join(tempfile.gettempdir(), "layout-target"))
     ap.add_argument("--json", metavar="FILE", help="also write every try as JSON")
+    ap.add_argument("--repo", metavar="DIR",
+                    help="keep the scratch repository (and ab's builds of it) in DIR and reuse it")
     args = ap.parse_args()
     conditions = args.conditions.split(",")
     scratch = tempfile.mkdtemp(prefix="layouts-")
@@ -236,14 +244,16 @@ def main():
     records = []
     try:
         exes = trust.build(args.target_dir, ["ab"]) if args.mode == "ab" or args.calibrated else None
-        repo = os.path.join(scratch, "layout-ab")  # the package's name: trust.executable finds it by path
-        make_repo(repo, args.tries)
+        # The folder is the package's name: trust.executable finds it by path.
+        repo = os.path.join(args.repo or scratch, "layout-ab")
+        if not os.path.isdir(os.path.join(repo, ".git")):
+            make_repo(repo, max(args.tries, 20))
         env = dict(os.environ)
         for k in ("YARDSTICK_HOME", "CRITERION_HOME", "CARGO_TARGET_DIR", "TRUST_FACTOR"):
             env.pop(k, None)
         built = {}
         if args.mode == "default":
-            bins = os.path.join(scratch, "bins")
+            bins = os.path.join(args.repo or scratch, "bins")
             revs = ["base"] + sorted({rev_of(c, t) for c in conditions for t in range(args.tries)})
             log(f"building {len(revs)} revisions")
             for rev in revs:

@@ -16,8 +16,12 @@
 //! ratio B/A is one observation, and the interval is Student's t over the
 //! pairs ([`yardstick_stats::paired::units_t_ratio`]): rounds within one
 //! pair share that pair's process-level offset, so only pairs are
-//! independent. The suite's verdicts go through Benjamini–Hochberg as
-//! `compare`'s do ([`verdict`]).
+//! independent. Each side is built in several code layouts
+//! ([`crate::layouts`]: the bench binaries relinked with a shuffled
+//! function order), pair `k` runs layout `k mod N` on both sides, and the
+//! layouts are then the interval's units, so that a neutral edit that
+//! moves the code reads as noise. The suite's verdicts go through
+//! Benjamini–Hochberg as `compare`'s do ([`verdict`]).
 //!
 //! Two builds of the same code are the same program: the trust
 //! experiment's A/A revisions (the same source, a comment added) build to
