@@ -15,6 +15,7 @@ pub mod json;
 pub mod messages;
 pub mod metrics;
 pub mod names;
+pub mod partition;
 pub mod units;
 pub mod worker;
 
