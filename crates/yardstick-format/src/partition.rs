@@ -31,6 +31,9 @@
 use std::collections::HashMap;
 use std::fmt;
 
+/// What a partition's text must be, for messages.
+pub const EXPECTED: &str = "hash:K/N or count:K/N with 1 ≤ K ≤ N, e.g. hash:2/3";
+
 /// How units are dealt to shards.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Kind {
@@ -59,31 +62,34 @@ impl Partition {
     ///
     /// One line naming the flag, the text and what was expected.
     pub fn parse(text: &str, flag: &str) -> Result<Partition, String> {
-        let bad = |why: &str| {
-            format!("{flag}: '{text}' {why}; expected hash:K/N or count:K/N with 1 ≤ K ≤ N, e.g. hash:2/3")
-        };
+        Partition::from_text(text).map_err(|why| format!("{flag}: '{text}' {why}; expected {EXPECTED}"))
+    }
+
+    /// Reads `hash:K/N` or `count:K/N`.
+    ///
+    /// # Errors
+    ///
+    /// Why the text is no partition, in words that follow its quotation
+    /// (`has no /N, the number of shards`).
+    pub fn from_text(text: &str) -> Result<Partition, String> {
         let (kind, shards) = match text.trim().split_once(':') {
             Some(("hash", rest)) => (Kind::Hash, rest),
             Some(("count", rest)) => (Kind::Count, rest),
-            Some((other, _)) => {
-                return Err(bad(&format!(
-                    "has an unknown kind '{other}' (hash or count)"
-                )))
-            }
-            None => return Err(bad("names no kind")),
+            Some((other, _)) => return Err(format!("has an unknown kind '{other}' (hash or count)")),
+            None => return Err("names no kind".to_owned()),
         };
         let (k, n) = shards
             .split_once('/')
-            .ok_or_else(|| bad("has no /N, the number of shards"))?;
+            .ok_or_else(|| "has no /N, the number of shards".to_owned())?;
         let number = |s: &str| s.trim().parse::<u32>().ok();
         let (Some(index), Some(count)) = (number(k), number(n)) else {
-            return Err(bad("has a shard or count that is not a whole number"));
+            return Err("has a shard or count that is not a whole number".to_owned());
         };
         if count == 0 {
-            return Err(bad("has no shards (N = 0)"));
+            return Err("has no shards (N = 0)".to_owned());
         }
         if index == 0 || index > count {
-            return Err(bad(&format!("names shard {index}, outside 1 to {count}")));
+            return Err(format!("names shard {index}, outside 1 to {count}"));
         }
         Ok(Partition { kind, index, count })
     }
