@@ -34,10 +34,12 @@ mod failure;
 mod history;
 mod host;
 mod import;
+mod merge;
 mod rawcsv;
 mod record;
 mod report_cmd;
 mod runner;
+mod shard_runs;
 mod select;
 #[cfg(test)]
 mod snapshots;

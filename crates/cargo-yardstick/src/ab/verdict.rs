@@ -206,6 +206,17 @@ pub struct Header {
 #[must_use]
 pub fn terminal(h: &Header, rows: &[Row], fdr: Option<&str>) -> String {
     let mut s = format!("A = {}, B = {}\n{}\n\n", h.a, h.b, h.how);
+    s.push_str(&terminal_table(rows));
+    if let Some(f) = fdr {
+        s.push_str(&format!("\n{f}\n"));
+    }
+    s
+}
+
+/// The aligned plain-text table alone.
+#[must_use]
+pub fn terminal_table(rows: &[Row]) -> String {
+    let mut s = String::new();
     let head = [
         "benchmark",
         "A",
@@ -244,20 +255,25 @@ pub fn terminal(h: &Header, rows: &[Row], fdr: Option<&str>) -> String {
         s.push_str(line.trim_end());
         s.push('\n');
     }
-    if let Some(f) = fdr {
-        s.push_str(&format!("\n{f}\n"));
-    }
     s
 }
 
 /// The GitHub-flavoured markdown summary for a PR comment.
 #[must_use]
 pub fn markdown(h: &Header, rows: &[Row], fdr: Option<&str>) -> String {
-    let mut s = format!(
-        "### yardstick ab: A = {}, B = {}\n\n{}\n\n\
-         | benchmark | A | B | B/A [95%] | rounds/pairs | verdict |\n|---|---:|---:|---|---:|---|\n",
-        h.a, h.b, h.how
-    );
+    let mut s = format!("### yardstick ab: A = {}, B = {}\n\n{}\n\n", h.a, h.b, h.how);
+    s.push_str(&markdown_table(rows));
+    if let Some(f) = fdr {
+        s.push_str(&format!("\n{f}\n"));
+    }
+    s
+}
+
+/// The markdown table alone.
+#[must_use]
+pub fn markdown_table(rows: &[Row]) -> String {
+    let mut s = "| benchmark | A | B | B/A [95%] | rounds/pairs | verdict |\n|---|---:|---:|---|---:|---|\n"
+        .to_owned();
     for r in rows {
         let [a, b, ratio, rounds] = cells(r);
         s.push_str(&format!(
@@ -265,9 +281,6 @@ pub fn markdown(h: &Header, rows: &[Row], fdr: Option<&str>) -> String {
             r.id.replace('|', "\\|"),
             r.verdict().replace('|', "\\|")
         ));
-    }
-    if let Some(f) = fdr {
-        s.push_str(&format!("\n{f}\n"));
     }
     s
 }
