@@ -296,7 +296,15 @@ fn assemble(
             None => sections.push((kind.clone(), shards_on(shards, kind), vec![row])),
         }
     }
-    let names: Vec<String> = shards.iter().filter_map(|s| s.partition).map(|p| p.shard()).collect();
+    // Only the shards that reported count as merged; the others are
+    // among the problems.
+    let mut reported: Vec<Partition> = shards
+        .iter()
+        .filter(|s| s.doc.status == "ok")
+        .filter_map(|s| s.partition)
+        .collect();
+    reported.sort_by_key(|p| p.index);
+    let names: Vec<String> = reported.iter().map(Partition::shard).collect();
     let kind = shards.iter().find_map(|s| s.partition).map(|p| {
         let text = p.to_string();
         text[..text.find(':').unwrap_or(0)].to_owned()
@@ -361,7 +369,7 @@ fn merged_doc(shards: &[Shard], first: Option<&Shard>, rows: &[Row], problems: &
 /// The summary: one run's table (one per machine kind when the shards
 /// measured on several), the control's line, which shards were merged,
 /// and what did not report.
-fn render(m: &Merged, markdown: bool) -> String {
+pub(crate) fn render(m: &Merged, markdown: bool) -> String {
     let mut s = if markdown {
         verdict::markdown(&m.header, &[], None)
     } else {
@@ -413,4 +421,4 @@ fn render(m: &Merged, markdown: bool) -> String {
 }
 
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;

@@ -40,6 +40,8 @@ pub(super) fn to_v2(conn: &Connection, version: i64) -> rusqlite::Result<()> {
             params![here.machine, here.cpu, here.cores, here.os],
         )?;
     }
+    // The backfill reads runs with every column of today's schema.
+    to_v3(conn, version)?;
     backfill_uids(conn)
 }
 

@@ -113,7 +113,8 @@ fn false_discovery_control_spans_the_whole_suite() {
     let one_run = merge(files(vec![doc(None, "X", all)]), None).unwrap();
     assert_eq!(verdicts(&merged), verdicts(&one_run));
     let alone = "a change alone, within chance across the suite (false-discovery control)";
-    let changed: Vec<&str> = verdicts(&merged)
+    let all_verdicts = verdicts(&merged);
+    let changed: Vec<&str> = all_verdicts
         .iter()
         .filter(|(_, v)| v == alone)
         .map(|(id, _)| id.as_str())
