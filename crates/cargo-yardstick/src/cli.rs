@@ -95,8 +95,8 @@ pub struct BenchConfig {
 }
 
 fn bench_config(args: Vec<String>) -> Result<BenchConfig, CliError> {
-    let (own, rest) = take_own_flags(args, &["--home", "--label", "--partition"])
-        .map_err(CliError::Invalid)?;
+    let (own, rest) =
+        take_own_flags(args, &["--home", "--label", "--partition"]).map_err(CliError::Invalid)?;
     let (mut home, mut label, mut partition) = (None, None, None);
     for (flag, value) in own {
         match flag {
@@ -256,6 +256,48 @@ mod tests {
             Ok(Invocation::Analyze(c)) => c,
             Ok(other) => panic!("{args:?}: {other:?}"),
             Err(e) => panic!("{args:?}: {e:?}"),
+        }
+    }
+
+    #[test]
+    fn partitions_of_bench_and_ab_are_checked_by_name() {
+        let bench = |p: &str| parse(["cargo-yardstick", "bench", "--partition", p, "--", "x"]);
+        match bench("count:2/3") {
+            Ok(Invocation::Bench(b)) => {
+                assert_eq!(
+                    b.partition.map(|p| p.to_string()).as_deref(),
+                    Some("count:2/3")
+                );
+                assert_eq!(b.args, ["--", "x"]);
+            }
+            other => panic!("{other:?}"),
+        }
+        for (value, why) in [
+            ("hash:0/3", "names shard 0, outside 1 to 3"),
+            ("count:4/3", "names shard 4, outside 1 to 3"),
+            ("foo:1/2", "has an unknown kind 'foo'"),
+            ("hash:1", "has no /N"),
+        ] {
+            match bench(value) {
+                Err(CliError::Invalid(e)) => {
+                    assert!(
+                        e.starts_with(&format!("--partition: '{value}' {why}")),
+                        "{e}"
+                    );
+                }
+                other => panic!("{value}: {other:?}"),
+            }
+            let Ok(Invocation::Parsed(c)) = parse(["cargo-yardstick", "ab", "--partition", value])
+            else {
+                panic!("ab parses; the value is checked when it runs");
+            };
+            let Command::Ab(a) = *c else { panic!() };
+            let (code, e) = crate::ab::run(&a).unwrap_err();
+            assert_eq!(code, 2);
+            assert!(
+                e.starts_with(&format!("--partition: '{value}' {why}")),
+                "{e}"
+            );
         }
     }
 

@@ -96,7 +96,9 @@ fn run_parsed(command: Command) -> Result<u8, Failure> {
         Command::Exec(e) => crate::exec::run(&e),
         Command::Report(r) => crate::report_cmd::run(&r),
         Command::Ab(a) => crate::ab::run(&a).map_err(|(code, message)| Failure { code, message }),
-        Command::Merge(m) => crate::merge::run(&m).map_err(|(code, message)| Failure { code, message }),
+        Command::Merge(m) => {
+            crate::merge::run(&m).map_err(|(code, message)| Failure { code, message })
+        }
         Command::Binaries(b) => {
             print!("{}", crate::binaries::run(&b));
             Ok(0)

@@ -39,8 +39,8 @@ mod rawcsv;
 mod record;
 mod report_cmd;
 mod runner;
-mod shard_runs;
 mod select;
+mod shard_runs;
 #[cfg(test)]
 mod snapshots;
 mod table;

@@ -196,9 +196,9 @@ fn shard_count(shards: &[Shard], expect: Option<u32>) -> Result<u32, String> {
     }
     let named = seen.first().map(|(_, p)| p.count);
     match (named, expect) {
-        (Some(n), Some(e)) if n != e => Err(format!(
-            "--expect {e}, but the shard files name {n} shards"
-        )),
+        (Some(n), Some(e)) if n != e => {
+            Err(format!("--expect {e}, but the shard files name {n} shards"))
+        }
         (_, Some(0)) => Err("--expect must be at least 1".to_owned()),
         (Some(n), _) | (None, Some(n)) => Ok(n),
         (None, None) => Ok(1),
@@ -210,7 +210,9 @@ fn missing_and_failed(shards: &[Shard], n: u32) -> Vec<String> {
     let whole = shards.iter().any(|s| s.partition.is_none());
     let mut out = Vec::new();
     for k in 1..=n {
-        let found = shards.iter().find(|s| s.partition.is_some_and(|p| p.index == k));
+        let found = shards
+            .iter()
+            .find(|s| s.partition.is_some_and(|p| p.index == k));
         match found {
             None if !whole => out.push(format!("shard {k}/{n}: missing (no file names it)")),
             Some(s) if s.doc.status != "ok" => out.push(format!(
@@ -221,7 +223,10 @@ fn missing_and_failed(shards: &[Shard], n: u32) -> Vec<String> {
             _ => {}
         }
     }
-    for s in shards.iter().filter(|s| s.partition.is_none() && s.doc.status != "ok") {
+    for s in shards
+        .iter()
+        .filter(|s| s.partition.is_none() && s.doc.status != "ok")
+    {
         out.push(format!(
             "{} failed: {}",
             s.file.display(),
@@ -237,7 +242,10 @@ fn sides(shards: &[Shard]) -> Result<(String, String), String> {
     let Some(first) = ok.first() else {
         return Ok(("?".to_owned(), "?".to_owned()));
     };
-    if let Some(other) = ok.iter().find(|s| (&s.doc.a, &s.doc.b) != (&first.doc.a, &first.doc.b)) {
+    if let Some(other) = ok
+        .iter()
+        .find(|s| (&s.doc.a, &s.doc.b) != (&first.doc.a, &first.doc.b))
+    {
         return Err(format!(
             "{} compared A = {}, B = {}, but {} compared A = {}, B = {}: shards of one suite compare the same revisions",
             first.file.display(),
@@ -269,7 +277,9 @@ fn union(shards: &[Shard]) -> Result<(Vec<Row>, Vec<String>), String> {
                     s.file.display()
                 ));
             }
-            rows.push(from_row(r, s.doc.confidence).map_err(|e| format!("{}: {e}", s.file.display()))?);
+            rows.push(
+                from_row(r, s.doc.confidence).map_err(|e| format!("{}: {e}", s.file.display()))?,
+            );
             kinds.push(kind.clone());
         }
     }
@@ -285,7 +295,10 @@ fn assemble(
     n: u32,
     problems: Vec<String>,
 ) -> Merged {
-    let first = shards.iter().find(|s| s.doc.status == "ok").or(shards.first());
+    let first = shards
+        .iter()
+        .find(|s| s.doc.status == "ok")
+        .or(shards.first());
     let confidence = first.map_or(0.95, |s| s.doc.confidence);
     let doc = merged_doc(shards, first, &rows, &problems);
     let fdr = verdict::control(&mut rows, 1.0 - confidence);
@@ -310,19 +323,18 @@ fn assemble(
         text[..text.find(':').unwrap_or(0)].to_owned()
     });
     let merged_from = match kind {
-        Some(kind) => format!("Merged from {} of {n} shards ({kind}): {}.", names.len(), names.join(", ")),
+        Some(kind) => format!(
+            "Merged from {} of {n} shards ({kind}): {}.",
+            names.len(),
+            names.join(", ")
+        ),
         None => "Merged from one whole-suite result.".to_owned(),
     };
     Merged {
         header: Header {
             a: String::new(),
             b: String::new(),
-            how: crate::ab::how(
-                doc.pairs as usize,
-                doc.round_ms,
-                doc.timeout,
-                doc.seconds,
-            ),
+            how: crate::ab::how(doc.pairs as usize, doc.round_ms, doc.timeout, doc.seconds),
         },
         sections,
         fdr,
@@ -340,12 +352,21 @@ fn shards_on(shards: &[Shard], kind: &str) -> String {
         .filter_map(|s| s.partition.map(|p| (p.index, p.shard())))
         .collect();
     names.sort();
-    names.into_iter().map(|(_, s)| s).collect::<Vec<_>>().join(", ")
+    names
+        .into_iter()
+        .map(|(_, s)| s)
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 /// The whole suite as one `ab --format json` document (rows before the
 /// control; `failed` with the problems when a shard did not report).
-fn merged_doc(shards: &[Shard], first: Option<&Shard>, rows: &[Row], problems: &[String]) -> AbResult {
+fn merged_doc(
+    shards: &[Shard],
+    first: Option<&Shard>,
+    rows: &[Row],
+    problems: &[String],
+) -> AbResult {
     let seconds = shards.iter().map(|s| s.doc.seconds).sum();
     let context = Context {
         shard: None,
@@ -393,15 +414,27 @@ pub(crate) fn render(m: &Merged, markdown: bool) -> String {
     for (kind, shards, rows) in &m.sections {
         if several {
             let title = format!("On {kind} (shards {shards})");
-            s.push_str(&if markdown { format!("#### {title}\n\n") } else { format!("{title}\n") });
+            s.push_str(&if markdown {
+                format!("#### {title}\n\n")
+            } else {
+                format!("{title}\n")
+            });
         }
-        s.push_str(&if markdown { verdict::markdown_table(rows) } else { verdict::terminal_table(rows) });
+        s.push_str(&if markdown {
+            verdict::markdown_table(rows)
+        } else {
+            verdict::terminal_table(rows)
+        });
         if several {
             s.push('\n');
         }
     }
     if m.sections.is_empty() {
-        s.push_str(&if markdown { verdict::markdown_table(&[]) } else { verdict::terminal_table(&[]) });
+        s.push_str(&if markdown {
+            verdict::markdown_table(&[])
+        } else {
+            verdict::terminal_table(&[])
+        });
     }
     if let Some(f) = &m.fdr {
         s.push_str(&format!("\n{f}\n"));

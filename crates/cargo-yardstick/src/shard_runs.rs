@@ -33,7 +33,11 @@ pub fn merge(runs: Vec<Loaded<'_>>) -> Result<(Vec<ExportedRun>, Vec<String>), S
     type Groups<'a> = BTreeMap<(String, String), BTreeMap<String, Vec<(Partition, Loaded<'a>)>>>;
     let mut groups: Groups<'_> = BTreeMap::new();
     for (file, run) in runs {
-        let Some(p) = run.shard.as_deref().and_then(|s| Partition::from_text(s).ok()) else {
+        let Some(p) = run
+            .shard
+            .as_deref()
+            .and_then(|s| Partition::from_text(s).ok())
+        else {
             whole.push(run);
             continue;
         };
@@ -77,7 +81,11 @@ fn list(shards: &[(Partition, Loaded<'_>)]) -> String {
     let mut names: Vec<(u32, String)> = shards.iter().map(|(p, _)| (p.index, p.shard())).collect();
     names.sort();
     names.dedup();
-    names.into_iter().map(|(_, s)| s).collect::<Vec<_>>().join(", ")
+    names
+        .into_iter()
+        .map(|(_, s)| s)
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 /// Deals shards (in time order) into runs: each goes to the first run
@@ -192,7 +200,11 @@ mod tests {
         let (merged, notes) = merge(runs.clone()).unwrap();
         assert_eq!(merged.len(), 1, "{notes:?}");
         assert!(notes.is_empty(), "{notes:?}");
-        let names: Vec<&str> = merged[0].benchmarks.iter().map(|b| b.name.as_str()).collect();
+        let names: Vec<&str> = merged[0]
+            .benchmarks
+            .iter()
+            .map(|b| b.name.as_str())
+            .collect();
         assert_eq!(names, ["a", "d", "b", "c"]);
         assert_eq!(merged[0].shard, None);
         merged[0].validate().unwrap();
@@ -230,6 +242,9 @@ mod tests {
             (b, shard("u2", "hash:2/2", "X", &["x"])),
         ];
         let e = merge(runs).unwrap_err();
-        assert!(e.starts_with("'x' was measured by two shards of one run (a.json and b.json)"), "{e}");
+        assert!(
+            e.starts_with("'x' was measured by two shards of one run (a.json and b.json)"),
+            "{e}"
+        );
     }
 }

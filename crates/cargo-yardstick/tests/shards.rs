@@ -77,8 +77,14 @@ fn ab_shards_merge_into_the_unsharded_verdicts() {
     let (m, s) = (stdout(&merged), stdout(&single));
     assert_eq!(verdicts(&m), verdicts(&s), "{m}\n{s}");
     assert_eq!(verdicts(&m).len(), 4, "{m}");
-    assert!(m.contains("| `spin` |") && m.contains("B is 2.000× A [2.000, 2.000]: slower"), "{m}");
-    assert!(m.contains("Merged from 3 of 3 shards (count): 1/3, 2/3, 3/3."), "{m}");
+    assert!(
+        m.contains("| `spin` |") && m.contains("B is 2.000× A [2.000, 2.000]: slower"),
+        "{m}"
+    );
+    assert!(
+        m.contains("Merged from 3 of 3 shards (count): 1/3, 2/3, 3/3."),
+        "{m}"
+    );
     // The same exit status: spin doubled, past 50 %.
     assert_eq!(merged.status.code(), Some(3), "{m}\n{}", stderr(&merged));
     assert_eq!(single.status.code(), Some(3), "{s}");
@@ -86,10 +92,24 @@ fn ab_shards_merge_into_the_unsharded_verdicts() {
     // A shard whose file never came: named, and the merge fails.
     let o = merge(&files[..2], &["--format", "markdown"]);
     assert_eq!(o.status.code(), Some(1), "{}", stdout(&o));
-    assert!(stdout(&o).contains("- shard 3/3: missing (no file names it)"), "{}", stdout(&o));
+    assert!(
+        stdout(&o).contains("- shard 3/3: missing (no file names it)"),
+        "{}",
+        stdout(&o)
+    );
     // A shard whose run failed still writes its file, which says so.
     let failed = dir.path().join("ab-3-failed.json");
-    let o = ab(&repo, &["HEAD~1", "nope", "--format", "json", "--partition", "count:3/3"]);
+    let o = ab(
+        &repo,
+        &[
+            "HEAD~1",
+            "nope",
+            "--format",
+            "json",
+            "--partition",
+            "count:3/3",
+        ],
+    );
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
     std::fs::write(&failed, &o.stdout).unwrap();
     let o = merge(&[files[0], files[1], &failed], &[]);
@@ -116,7 +136,14 @@ fn bench_shards_import_as_one_run() {
             .args(["bench", "--home"])
             .arg(&home)
             .args(["--partition", &format!("count:{k}/3"), "--"])
-            .args(["--sample-size", "10", "--warm-up-time", "0.02", "--measurement-time", "0.05"])
+            .args([
+                "--sample-size",
+                "10",
+                "--warm-up-time",
+                "0.02",
+                "--measurement-time",
+                "0.05",
+            ])
             .env("CARGO_TARGET_DIR", shared_target())
             .env("YARDSTICK_MACHINE", "ci-test")
             .env_remove("YARDSTICK_HOME")
@@ -132,13 +159,20 @@ fn bench_shards_import_as_one_run() {
     let out = stdout(&o);
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(out.starts_with("imported 1 new runs from "), "{out}");
-    assert!(out.contains("3 shard runs (--partition) were merged by commit and machine kind"), "{out}");
+    assert!(
+        out.contains("3 shard runs (--partition) were merged by commit and machine kind"),
+        "{out}"
+    );
     assert!(!out.contains("note:"), "{out}");
     // One run with all four benchmarks, a whole suite again.
     let back = dir.path().join("back");
     let o = common::run(&merged, &["history", "--export", back.to_str().unwrap()]);
     assert!(o.status.success(), "{}", stderr(&o));
-    let run_file = std::fs::read_dir(back.join("ci-test")).unwrap().next().unwrap().unwrap();
+    let run_file = std::fs::read_dir(back.join("ci-test"))
+        .unwrap()
+        .next()
+        .unwrap()
+        .unwrap();
     let doc: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(run_file.path()).unwrap()).unwrap();
     common::assert_schema("history-run.v1.json", &doc);
@@ -153,5 +187,9 @@ fn bench_shards_import_as_one_run() {
     assert!(doc["shard"].is_null(), "{doc}");
     // Importing again changes nothing.
     let o = common::run(&merged, &["import", "yardstick", exports.to_str().unwrap()]);
-    assert!(stdout(&o).starts_with("imported 0 new runs"), "{}", stdout(&o));
+    assert!(
+        stdout(&o).starts_with("imported 0 new runs"),
+        "{}",
+        stdout(&o)
+    );
 }

@@ -160,4 +160,3 @@ pub fn ab(repo: &Path, args: &[&str]) -> std::process::Output {
         .output()
         .unwrap()
 }
-

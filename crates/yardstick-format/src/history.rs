@@ -103,7 +103,11 @@ crate::json_object!(Machine {
 /// series.
 #[must_use]
 pub fn machine_kind(m: &Machine) -> String {
-    let cpu = if m.cpu.is_empty() { "unknown CPU" } else { &m.cpu };
+    let cpu = if m.cpu.is_empty() {
+        "unknown CPU"
+    } else {
+        &m.cpu
+    };
     format!("{} ({cpu}, {} cores, {})", m.name, m.cores, m.os)
 }
 
@@ -306,7 +310,8 @@ mod tests {
         assert!(bad(|r| r.uid = "../x".into()).contains("uid"));
         assert!(bad(|r| r.machine.name = " ".into()).contains("machine"));
         assert!(bad(|r| r.benchmarks.clear()).contains("no benchmark"));
-        assert!(bad(|r| r.shard = Some("hash:4/3".into())).starts_with("shard: 'hash:4/3' names shard 4"));
+        assert!(bad(|r| r.shard = Some("hash:4/3".into()))
+            .starts_with("shard: 'hash:4/3' names shard 4"));
         assert!(bad(|r| r.benchmarks[0].typical.lower = 2.5).contains("interval"));
         assert!(bad(|r| r.benchmarks[0].iters.pop().map_or((), drop)).contains("as many"));
     }

@@ -62,7 +62,8 @@ impl Partition {
     ///
     /// One line naming the flag, the text and what was expected.
     pub fn parse(text: &str, flag: &str) -> Result<Partition, String> {
-        Partition::from_text(text).map_err(|why| format!("{flag}: '{text}' {why}; expected {EXPECTED}"))
+        Partition::from_text(text)
+            .map_err(|why| format!("{flag}: '{text}' {why}; expected {EXPECTED}"))
     }
 
     /// Reads `hash:K/N` or `count:K/N`.
@@ -75,7 +76,9 @@ impl Partition {
         let (kind, shards) = match text.trim().split_once(':') {
             Some(("hash", rest)) => (Kind::Hash, rest),
             Some(("count", rest)) => (Kind::Count, rest),
-            Some((other, _)) => return Err(format!("has an unknown kind '{other}' (hash or count)")),
+            Some((other, _)) => {
+                return Err(format!("has an unknown kind '{other}' (hash or count)"))
+            }
             None => return Err("names no kind".to_owned()),
         };
         let (k, n) = shards

@@ -57,7 +57,13 @@ fn every_benchmark_lands_in_exactly_one_shard() {
     let odd = list(&h, &["odd names"]);
     let first = list(&h, &["odd names", "--partition", "count:1/2"]);
     let second = list(&h, &["odd names", "--partition", "count:2/2"]);
-    let every_other = |from: usize| odd.iter().skip(from).step_by(2).cloned().collect::<Vec<_>>();
+    let every_other = |from: usize| {
+        odd.iter()
+            .skip(from)
+            .step_by(2)
+            .cloned()
+            .collect::<Vec<_>>()
+    };
     assert_eq!(first, every_other(0));
     assert_eq!(second, every_other(1));
     // `sizes/sum/64` and `sizes/sum/256` feed one Big-O fit: one unit.
@@ -100,7 +106,9 @@ fn bad_partitions_get_one_line_naming_the_flag() {
         let r = run(&h, &["--list", "--partition", value], &[]);
         assert_eq!(r.code, 2, "{value}: {}", r.stderr);
         assert!(
-            r.stderr.contains(&format!("invalid value '{value}' for --partition: expected hash:K/N or count:K/N")),
+            r.stderr.contains(&format!(
+                "invalid value '{value}' for --partition: expected hash:K/N or count:K/N"
+            )),
             "{}",
             r.stderr
         );

@@ -579,7 +579,10 @@ mod tests {
     #[test]
     fn partitions_are_read_and_bad_ones_named() {
         let a = parse(&["--bench", "--partition", "count:2/3"]).unwrap();
-        assert_eq!(a.partition.map(|p| p.to_string()).as_deref(), Some("count:2/3"));
+        assert_eq!(
+            a.partition.map(|p| p.to_string()).as_deref(),
+            Some("count:2/3")
+        );
         assert_eq!(parse(&["--bench"]).unwrap().partition, None);
         for (value, why) in [
             ("hash:0/3", "it names shard 0, outside 1 to 3"),

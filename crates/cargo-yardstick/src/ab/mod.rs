@@ -504,11 +504,11 @@ fn shard_of(
         return (ids_a, ids_b);
     };
     let mut selector = Selector::new(p);
-    let union = ids_a.iter().chain(ids_b.iter().filter(|id| !ids_a.contains(id)));
-    let kept: std::collections::HashSet<String> = union
-        .filter(|id| selector.admits(id))
-        .cloned()
-        .collect();
+    let union = ids_a
+        .iter()
+        .chain(ids_b.iter().filter(|id| !ids_a.contains(id)));
+    let kept: std::collections::HashSet<String> =
+        union.filter(|id| selector.admits(id)).cloned().collect();
     let keep = |ids: Vec<String>| ids.into_iter().filter(|id| kept.contains(id)).collect();
     (keep(ids_a), keep(ids_b))
 }

@@ -121,7 +121,10 @@ pub fn from_row(r: &AbRow, confidence: f64) -> Result<Row, String> {
         "failed" => Outcome::Failed(r.message.clone().unwrap_or_default()),
         "measured" => {
             let (Some(a), Some(b)) = (r.a, r.b) else {
-                return Err(format!("row '{}': measured, but without A's and B's times", r.id));
+                return Err(format!(
+                    "row '{}': measured, but without A's and B's times",
+                    r.id
+                ));
             };
             let interval = match (r.ratio, r.lower, r.upper) {
                 (Some(ratio), Some(lower), Some(upper)) => Some(RatioInterval {

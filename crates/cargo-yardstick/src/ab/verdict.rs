@@ -261,7 +261,10 @@ pub fn terminal_table(rows: &[Row]) -> String {
 /// The GitHub-flavoured markdown summary for a PR comment.
 #[must_use]
 pub fn markdown(h: &Header, rows: &[Row], fdr: Option<&str>) -> String {
-    let mut s = format!("### yardstick ab: A = {}, B = {}\n\n{}\n\n", h.a, h.b, h.how);
+    let mut s = format!(
+        "### yardstick ab: A = {}, B = {}\n\n{}\n\n",
+        h.a, h.b, h.how
+    );
     s.push_str(&markdown_table(rows));
     if let Some(f) = fdr {
         s.push_str(&format!("\n{f}\n"));

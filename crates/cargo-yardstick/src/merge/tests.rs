@@ -104,12 +104,18 @@ fn false_discovery_control_spans_the_whole_suite() {
     // Each shard alone: its change survives in shards 1 and 2.
     for (i, shard) in disagreeing_shards().into_iter().enumerate() {
         let m = merge(files(vec![doc(None, "X", shard.rows)]), None).unwrap();
-        let slower = verdicts(&m).iter().filter(|(_, v)| v.ends_with(": slower")).count();
+        let slower = verdicts(&m)
+            .iter()
+            .filter(|(_, v)| v.ends_with(": slower"))
+            .count();
         assert_eq!(slower, usize::from(i < 2), "shard {}", i + 1);
     }
     // Merged: none survives, as in one run with all six p-values.
     let merged = merge(files(disagreeing_shards()), Some(3)).unwrap();
-    let all: Vec<AbRow> = disagreeing_shards().into_iter().flat_map(|d| d.rows).collect();
+    let all: Vec<AbRow> = disagreeing_shards()
+        .into_iter()
+        .flat_map(|d| d.rows)
+        .collect();
     let one_run = merge(files(vec![doc(None, "X", all)]), None).unwrap();
     assert_eq!(verdicts(&merged), verdicts(&one_run));
     let alone = "a change alone, within chance across the suite (false-discovery control)";
@@ -121,9 +127,16 @@ fn false_discovery_control_spans_the_whole_suite() {
         .collect();
     assert_eq!(changed, ["fmt/a", "parse/a", "sort/a"]);
     assert_eq!(merged.fdr, one_run.fdr);
-    assert!(merged.fdr.as_deref().unwrap().starts_with("3 of 6 benchmarks changed one by one; "));
+    assert!(merged
+        .fdr
+        .as_deref()
+        .unwrap()
+        .starts_with("3 of 6 benchmarks changed one by one; "));
     assert!(merged.problems.is_empty());
-    assert_eq!(merged.merged_from, "Merged from 3 of 3 shards (hash): 1/3, 2/3, 3/3.");
+    assert_eq!(
+        merged.merged_from,
+        "Merged from 3 of 3 shards (hash): 1/3, 2/3, 3/3."
+    );
 }
 
 #[test]
@@ -133,7 +146,10 @@ fn missing_failed_and_unreadable_shards_are_named() {
     docs[1].error = Some("building pr (6f7a8b9c0d): cargo failed".into());
     docs[1].rows.clear();
     let mut read = files(vec![docs.remove(0), docs.remove(0)]);
-    read.push((PathBuf::from("shard-3.json"), Err("cannot read it: no such file".into())));
+    read.push((
+        PathBuf::from("shard-3.json"),
+        Err("cannot read it: no such file".into()),
+    ));
     let m = merge(read, None).unwrap();
     assert_eq!(
         m.problems,
@@ -145,7 +161,10 @@ fn missing_failed_and_unreadable_shards_are_named() {
     );
     assert_eq!(m.doc.status, "failed");
     let text = render(&m, true);
-    assert!(text.contains("**Incomplete, so this summary fails:**"), "{text}");
+    assert!(
+        text.contains("**Incomplete, so this summary fails:**"),
+        "{text}"
+    );
     // With --expect and no readable file, every shard is named.
     let read = vec![(PathBuf::from("a.json"), Err("it is empty".to_owned()))];
     let m = merge(read, Some(2)).unwrap();
@@ -157,7 +176,8 @@ fn contradicting_shards_are_refused() {
     let err = |docs: Vec<AbResult>, expect| merge(files(docs), expect).err().unwrap();
     let mut docs = disagreeing_shards();
     docs[2].shard = Some("hash:3/4".into());
-    assert!(err(docs, None).starts_with("shard-3.json is shard hash:3/4 but shard-1.json is shard hash:1/3"));
+    assert!(err(docs, None)
+        .starts_with("shard-3.json is shard hash:3/4 but shard-1.json is shard hash:1/3"));
     let mut docs = disagreeing_shards();
     docs[2].shard = Some("hash:1/3".into());
     assert_eq!(
@@ -197,6 +217,12 @@ fn machine_kinds_get_a_table_each() {
         ]
     );
     let text = render(&m, true);
-    assert!(text.contains("Shards measured on 2 machine kinds"), "{text}");
-    assert!(text.contains("#### On ci (Y, 4 cores, linux x86_64) (shards 2/3)"), "{text}");
+    assert!(
+        text.contains("Shards measured on 2 machine kinds"),
+        "{text}"
+    );
+    assert!(
+        text.contains("#### On ci (Y, 4 cores, linux x86_64) (shards 2/3)"),
+        "{text}"
+    );
 }
