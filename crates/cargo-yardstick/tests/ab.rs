@@ -7,7 +7,6 @@
 
 mod common;
 mod spinner;
-use std::path::Path;
 
 use common::{bin, stderr, stdout};
 use spinner::{ab, git, make_repo, shared_target, take_turn, write_bench};
