@@ -391,18 +391,18 @@ fn merged_doc(
 /// measured on several), the control's line, which shards were merged,
 /// and what did not report.
 pub(crate) fn render(m: &Merged, markdown: bool) -> String {
+    let table = |rows: &[Row]| {
+        if markdown {
+            verdict::markdown_table(rows)
+        } else {
+            verdict::terminal_table(rows)
+        }
+    };
     let mut s = if markdown {
-        verdict::markdown(&m.header, &[], None)
+        verdict::markdown_head(&m.header)
     } else {
-        verdict::terminal(&m.header, &[], None)
+        verdict::terminal_head(&m.header)
     };
-    // The empty table the header came with is replaced by the sections.
-    let table = if markdown {
-        verdict::markdown_table(&[])
-    } else {
-        verdict::terminal_table(&[])
-    };
-    s.truncate(s.len() - table.len());
     let several = m.sections.len() > 1;
     if several {
         s.push_str(&format!(
@@ -420,31 +420,23 @@ pub(crate) fn render(m: &Merged, markdown: bool) -> String {
                 format!("{title}\n")
             });
         }
-        s.push_str(&if markdown {
-            verdict::markdown_table(rows)
-        } else {
-            verdict::terminal_table(rows)
-        });
+        s.push_str(&table(rows));
         if several {
             s.push('\n');
         }
     }
     if m.sections.is_empty() {
-        s.push_str(&if markdown {
-            verdict::markdown_table(&[])
-        } else {
-            verdict::terminal_table(&[])
-        });
+        s.push_str(&table(&[]));
     }
     if let Some(f) = &m.fdr {
         s.push_str(&format!("\n{f}\n"));
     }
     s.push_str(&format!("\n{}\n", m.merged_from));
     if !m.problems.is_empty() {
-        s.push_str(&if markdown {
-            "\n**Incomplete, so this summary fails:**\n\n".to_owned()
+        s.push_str(if markdown {
+            "\n**Incomplete, so this summary fails:**\n\n"
         } else {
-            "\nIncomplete, so this summary fails:\n".to_owned()
+            "\nIncomplete, so this summary fails:\n"
         });
         for p in &m.problems {
             s.push_str(&format!("- {p}\n"));

@@ -205,12 +205,19 @@ pub struct Header {
 /// The aligned plain-text table, then the false-discovery line.
 #[must_use]
 pub fn terminal(h: &Header, rows: &[Row], fdr: Option<&str>) -> String {
-    let mut s = format!("A = {}, B = {}\n{}\n\n", h.a, h.b, h.how);
+    let mut s = terminal_head(h);
     s.push_str(&terminal_table(rows));
     if let Some(f) = fdr {
         s.push_str(&format!("\n{f}\n"));
     }
     s
+}
+
+/// What the terminal table stands under: the sides and how they were
+/// measured.
+#[must_use]
+pub fn terminal_head(h: &Header) -> String {
+    format!("A = {}, B = {}\n{}\n\n", h.a, h.b, h.how)
 }
 
 /// The aligned plain-text table alone.
@@ -261,15 +268,21 @@ pub fn terminal_table(rows: &[Row]) -> String {
 /// The GitHub-flavoured markdown summary for a PR comment.
 #[must_use]
 pub fn markdown(h: &Header, rows: &[Row], fdr: Option<&str>) -> String {
-    let mut s = format!(
-        "### yardstick ab: A = {}, B = {}\n\n{}\n\n",
-        h.a, h.b, h.how
-    );
+    let mut s = markdown_head(h);
     s.push_str(&markdown_table(rows));
     if let Some(f) = fdr {
         s.push_str(&format!("\n{f}\n"));
     }
     s
+}
+
+/// The markdown summary's title and the line that says how.
+#[must_use]
+pub fn markdown_head(h: &Header) -> String {
+    format!(
+        "### yardstick ab: A = {}, B = {}\n\n{}\n\n",
+        h.a, h.b, h.how
+    )
 }
 
 /// The markdown table alone.
