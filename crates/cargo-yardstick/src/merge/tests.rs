@@ -226,3 +226,34 @@ fn machine_kinds_get_a_table_each() {
         "{text}"
     );
 }
+
+/// The target: a 60-benchmark suite dealt by `hash:K/3`, each
+/// shard's file merged: every benchmark exactly once in the summary.
+#[test]
+fn sixty_benchmarks_in_three_shards_are_all_in_the_summary() {
+    use yardstick_format::partition::{Partition, Selector};
+    let ids: Vec<String> = (0..60).map(|i| format!("suite/b{i:02}")).collect();
+    let docs: Vec<AbResult> = (1..=3)
+        .map(|k| {
+            let shard = format!("hash:{k}/3");
+            let mut s = Selector::new(Partition::parse(&shard, "test").unwrap());
+            let rows = ids
+                .iter()
+                .filter(|id| s.admits(id))
+                .map(|id| measured(id, 1.0, 0.99, 1.01, 0.5))
+                .collect();
+            doc(Some(&shard), "X", rows)
+        })
+        .collect();
+    assert!(docs.iter().all(|d| !d.rows.is_empty()));
+    let m = merge(files(docs), Some(3)).unwrap();
+    let text = render(&m, true);
+    let mut listed: Vec<&str> = text
+        .lines()
+        .filter_map(|l| l.strip_prefix("| `"))
+        .filter_map(|l| l.split('`').next())
+        .collect();
+    listed.sort_unstable();
+    assert_eq!(listed, ids.iter().map(String::as_str).collect::<Vec<_>>());
+    assert!(m.problems.is_empty());
+}
