@@ -44,6 +44,7 @@ chapters! {
     Configuration = "src/configuration.md";
     Statistics = "src/statistics.md";
     Ci = "src/ci.md";
+    Sharding = "src/sharding.md";
     MigrationCriterion = "src/migration/criterion.md";
     MigrationIaiCallgrind = "src/migration/iai-callgrind.md";
     MigrationDivan = "src/migration/divan.md";

@@ -62,6 +62,18 @@ pub enum TableFormat {
     Markdown,
 }
 
+/// Output format of a verdict table (`ab`, `merge`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum VerdictFormat {
+    /// Aligned plain text.
+    Terminal,
+    /// A GitHub-flavoured markdown table.
+    Markdown,
+    /// The machine-readable result (`ab-result.v1.json`), which `cargo
+    /// yardstick merge` reads.
+    Json,
+}
+
 /// A subcommand's own flags and their values, in command-line order.
 pub(crate) type OwnFlags = Vec<(&'static str, String)>;
 

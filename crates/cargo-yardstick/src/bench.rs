@@ -15,6 +15,7 @@ use crate::db::Db;
 use crate::host;
 use crate::import::parse_messages;
 use crate::record::Run;
+use yardstick_format::partition::Partition;
 
 /// What a `bench` invocation did.
 #[derive(Debug)]
@@ -86,8 +87,16 @@ pub fn run(
     home: &Path,
     args: &[String],
     label: Option<String>,
+    partition: Option<Partition>,
 ) -> Result<Outcome, String> {
     let (cargo_args, bench_args) = split(args);
+    // Every bench binary deals its own benchmarks (`count:` counts per
+    // binary, as nextest does per test binary).
+    let mut bench_args = bench_args.to_vec();
+    if let Some(p) = partition {
+        bench_args.extend(["--partition".to_owned(), p.to_string()]);
+    }
+    let bench_args = &bench_args[..];
     // Only bench targets understand the harness's flags: the library's own
     // libtest harness, which a plain `cargo bench` runs too, rejects
     // `--message-format`. Without a target selection, run the benches only.
@@ -180,6 +189,7 @@ pub fn run(
     let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
     let mut meta = host::current(&cwd, "bench", &format!("cargo bench {}", args.join(" ")));
     meta.label = label;
+    meta.shard = partition.map(|p| p.to_string());
     let benchmarks = results.len();
     let id = db.record(&Run { meta, results })?;
     Ok(Outcome {

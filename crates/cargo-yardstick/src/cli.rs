@@ -4,6 +4,7 @@ use std::ffi::OsString;
 use std::path::PathBuf;
 
 use clap::{Parser, Subcommand};
+use yardstick_format::partition::Partition;
 
 use crate::analyze::{AnalyzeArgs, AnalyzeConfig};
 use crate::args::{resolve_home, take_own_flags, StatsArgs};
@@ -26,7 +27,7 @@ pub enum Command {
     /// Analyze Criterion.rs raw.csv files and print one JSON document.
     Analyze(AnalyzeArgs),
     /// Run `cargo bench` with a progress bar and record the run:
-    /// `cargo yardstick bench [--home DIR] [--label NAME] [CARGO BENCH ARGS] [-- BENCH ARGS]`.
+    /// `cargo yardstick bench [--home DIR] [--label NAME] [--partition hash:K/N|count:K/N] [CARGO BENCH ARGS] [-- BENCH ARGS]`.
     #[command(disable_help_flag = true)]
     Bench {
         /// Everything after `bench`.
@@ -48,6 +49,10 @@ pub enum Command {
     Report(crate::report_cmd::ReportArgs),
     /// Compare two git revisions in interleaved rounds (ABBA), paired by round.
     Ab(crate::ab::AbArgs),
+    /// Merge the shards of one `ab` comparison (`--partition K/N --format
+    /// json`, one file per CI runner) into one summary and exit status,
+    /// the false-discovery control applied over the whole suite.
+    Merge(crate::merge::MergeArgs),
     /// List the bench binaries kept with the baselines (measured in
     /// lock-step by the next `cargo bench`), or remove them.
     Binaries(crate::binaries::BinariesArgs),
@@ -83,22 +88,31 @@ pub struct BenchConfig {
     pub home: PathBuf,
     /// `--label NAME`.
     pub label: Option<String>,
+    /// `--partition hash:K/N|count:K/N`: passed on to every bench binary,
+    /// and recorded with the run so that an import merges the shards.
+    pub partition: Option<Partition>,
     /// Everything else, for `cargo bench` (with its `--`).
     pub args: Vec<String>,
 }
 
 fn bench_config(args: Vec<String>) -> Result<BenchConfig, CliError> {
-    let (own, rest) = take_own_flags(args, &["--home", "--label"]).map_err(CliError::Invalid)?;
-    let (mut home, mut label) = (None, None);
+    let (own, rest) =
+        take_own_flags(args, &["--home", "--label", "--partition"]).map_err(CliError::Invalid)?;
+    let (mut home, mut label, mut partition) = (None, None, None);
     for (flag, value) in own {
         match flag {
             "--home" => home = Some(PathBuf::from(value)),
+            "--partition" => {
+                partition =
+                    Some(Partition::parse(&value, "--partition").map_err(CliError::Invalid)?);
+            }
             _ => label = Some(value),
         }
     }
     Ok(BenchConfig {
         home: resolve_home(home),
         label,
+        partition,
         args: rest,
     })
 }
@@ -196,6 +210,7 @@ where
         | Command::Exec(_)
         | Command::Report(_)
         | Command::Ab(_)
+        | Command::Merge(_)
         | Command::Binaries(_)) => Ok(Invocation::Parsed(Box::new(command))),
         Command::Calibrate { args } => crate::calibrate::parse(args)
             .map(Invocation::Calibrate)
@@ -242,6 +257,48 @@ mod tests {
             Ok(Invocation::Analyze(c)) => c,
             Ok(other) => panic!("{args:?}: {other:?}"),
             Err(e) => panic!("{args:?}: {e:?}"),
+        }
+    }
+
+    #[test]
+    fn partitions_of_bench_and_ab_are_checked_by_name() {
+        let bench = |p: &str| parse(["cargo-yardstick", "bench", "--partition", p, "--", "x"]);
+        match bench("count:2/3") {
+            Ok(Invocation::Bench(b)) => {
+                assert_eq!(
+                    b.partition.map(|p| p.to_string()).as_deref(),
+                    Some("count:2/3")
+                );
+                assert_eq!(b.args, ["--", "x"]);
+            }
+            other => panic!("{other:?}"),
+        }
+        for (value, why) in [
+            ("hash:0/3", "names shard 0, outside 1 to 3"),
+            ("count:4/3", "names shard 4, outside 1 to 3"),
+            ("foo:1/2", "has an unknown kind 'foo'"),
+            ("hash:1", "has no /N"),
+        ] {
+            match bench(value) {
+                Err(CliError::Invalid(e)) => {
+                    assert!(
+                        e.starts_with(&format!("--partition: '{value}' {why}")),
+                        "{e}"
+                    );
+                }
+                other => panic!("{value}: {other:?}"),
+            }
+            let Ok(Invocation::Parsed(c)) = parse(["cargo-yardstick", "ab", "--partition", value])
+            else {
+                panic!("ab parses; the value is checked when it runs");
+            };
+            let Command::Ab(a) = *c else { panic!() };
+            let (code, e) = crate::ab::run(&a).unwrap_err();
+            assert_eq!(code, 2);
+            assert!(
+                e.starts_with(&format!("--partition: '{value}' {why}")),
+                "{e}"
+            );
         }
     }
 

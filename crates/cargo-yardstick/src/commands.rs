@@ -69,7 +69,7 @@ pub fn run(inv: Invocation) -> Result<u8, Failure> {
         Invocation::Analyze(_) => Err(other("analyze is run by main".into())),
         Invocation::Bench(b) => {
             let mut db = Db::open(&b.home).map_err(other)?;
-            let o = bench::run(&mut db, &b.home, &b.args, b.label).map_err(other)?;
+            let o = bench::run(&mut db, &b.home, &b.args, b.label, b.partition).map_err(other)?;
             match o.run_id {
                 Some(id) => eprintln!(
                     "recorded run {id}: {} benchmarks in {}",
@@ -96,6 +96,9 @@ fn run_parsed(command: Command) -> Result<u8, Failure> {
         Command::Exec(e) => crate::exec::run(&e),
         Command::Report(r) => crate::report_cmd::run(&r),
         Command::Ab(a) => crate::ab::run(&a).map_err(|(code, message)| Failure { code, message }),
+        Command::Merge(m) => {
+            crate::merge::run(&m).map_err(|(code, message)| Failure { code, message })
+        }
         Command::Binaries(b) => {
             print!("{}", crate::binaries::run(&b));
             Ok(0)

@@ -66,6 +66,7 @@ fn to_exported(info: &RunInfo, results: &[BenchResult]) -> ExportedRun {
         config: m.config.clone(),
         source: m.source.clone(),
         label: m.label.clone(),
+        shard: m.shard.clone(),
         benchmarks: results
             .iter()
             .map(|r| ExportedBenchmark {
@@ -123,22 +124,34 @@ pub fn import(db: &mut Db, path: &Path) -> Result<String, String> {
     }
     // Every file is checked before any is merged, and runs are merged in
     // time order, so that new runs get ids in the order they were made.
-    let mut runs = files
+    // A suite's shards become one run (`shard_runs`).
+    let read = files
         .iter()
-        .map(|f| read_run(f).map(|r| (r.time, f, r)))
+        .map(|f| read_run(f).map(|r| (f.as_path(), r)))
         .collect::<Result<Vec<_>, String>>()?;
-    runs.sort_by(|a, b| (a.0, a.1).cmp(&(b.0, b.1)));
+    let shards = read.iter().filter(|(_, r)| r.shard.is_some()).count();
+    let (mut runs, notes) = crate::shard_runs::merge(read)?;
+    runs.sort_by(|a, b| (a.time, &a.uid).cmp(&(b.time, &b.uid)));
     let (mut added, mut known) = (0, 0);
-    for (_, _, run) in &runs {
+    for run in &runs {
         match db.merge(&from_exported(run), &run.uid)? {
             Some(_) => added += 1,
             None => known += 1,
         }
     }
-    Ok(format!(
+    let mut text = format!(
         "imported {added} new runs from {} ({known} already in the history)\n",
         path.display()
-    ))
+    );
+    if shards > 0 {
+        text.push_str(&format!(
+            "{shards} shard runs (--partition) were merged by commit and machine kind\n"
+        ));
+    }
+    for note in notes {
+        text.push_str(&format!("note: {note}\n"));
+    }
+    Ok(text)
 }
 
 fn collect(path: &Path, out: &mut Vec<PathBuf>) -> Result<(), String> {
@@ -197,6 +210,7 @@ fn from_exported(run: &ExportedRun) -> Run {
             config: run.config.clone(),
             source: run.source.clone(),
             label: run.label.clone(),
+            shard: run.shard.clone(),
         },
         results: run
             .benchmarks

@@ -30,6 +30,7 @@ pub fn current(dir: &Path, source: &str, config: &str) -> RunMeta {
         config: config.to_owned(),
         source: source.to_owned(),
         label: None,
+        shard: None,
     }
 }
 

@@ -8,7 +8,9 @@
 //!   history site; `history --export DIR` writes one JSON file per run;
 //! - `compare A B` tabulates the changes between two runs or baselines;
 //! - `import FORMAT PATH` records another harness's results;
-//! - `check --against B` is the CI gate.
+//! - `check --against B` is the CI gate;
+//! - `merge SHARD_FILE...` merges the shards of an `ab` split over a CI
+//!   matrix (`--partition`) into one verdict.
 //!
 //! Exit status: 0 on success, 1 on an unexpected error, 2 on bad usage or
 //! bad input (one line on stderr naming the flag, or the file and problem),
@@ -36,11 +38,13 @@ mod history;
 mod host;
 mod import;
 mod layouts;
+mod merge;
 mod rawcsv;
 mod record;
 mod report_cmd;
 mod runner;
 mod select;
+mod shard_runs;
 #[cfg(test)]
 mod snapshots;
 mod table;

@@ -156,6 +156,9 @@ pub struct RunMeta {
     pub source: String,
     /// A name given with `--label` (a baseline name), if any.
     pub label: Option<String>,
+    /// The shard of the suite this run measured (`hash:2/3`), when it ran
+    /// with `--partition`.
+    pub shard: Option<String>,
 }
 
 /// A whole run.

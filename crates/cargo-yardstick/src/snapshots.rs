@@ -220,3 +220,31 @@ fn ab_tables() {
     insta::assert_snapshot!("ab_terminal", terminal(&header, &rows, fdr));
     insta::assert_snapshot!("ab_markdown", markdown(&header, &rows, fdr));
 }
+
+/// `merge`'s summary of three shards whose changes survive the
+/// false-discovery control in their own shard but not across the suite,
+/// with shard 3 failed: the same table one run gives, the control's line
+/// over all of it, the merged shards, and the failure named.
+#[test]
+fn merged_shards() {
+    use crate::merge::tests::disagreeing_shards;
+    use crate::merge::{merge, render};
+    let mut docs = disagreeing_shards();
+    let complete: Vec<_> = docs
+        .iter()
+        .enumerate()
+        .map(|(i, d)| (PathBuf::from(format!("ab-{}.json", i + 1)), Ok(d.clone())))
+        .collect();
+    let m = merge(complete, Some(3)).unwrap();
+    insta::assert_snapshot!("merge_markdown", render(&m, true));
+    docs[2].status = "failed".into();
+    docs[2].error = Some("building pr (6f7a8b9c0d): cargo exited with status 101".into());
+    docs[2].rows.clear();
+    let failed: Vec<_> = docs
+        .into_iter()
+        .enumerate()
+        .map(|(i, d)| (PathBuf::from(format!("ab-{}.json", i + 1)), Ok(d)))
+        .collect();
+    let m = merge(failed, Some(3)).unwrap();
+    insta::assert_snapshot!("merge_failed_terminal", render(&m, false));
+}

@@ -42,6 +42,8 @@ pub struct Options {
     pub exact: bool,
     /// Filters (substrings of the benchmark's id).
     pub filters: Vec<String>,
+    /// `--partition hash:K/N|count:K/N`: only this shard, after the filters.
+    pub partition: Option<yardstick_format::partition::Partition>,
     /// `--save-baseline[=NAME]`.
     pub save_baseline: Option<String>,
     /// `--baseline[=NAME]`.
@@ -83,6 +85,7 @@ impl Default for Options {
             list: false,
             exact: false,
             filters: Vec::new(),
+            partition: None,
             save_baseline: None,
             baseline: None,
             load_baseline: None,
@@ -128,6 +131,7 @@ Every option also reads YARDSTICK_CALLGRIND_<OPTION>, else iai-callgrind's IAI_C
 
   FILTER                      run benchmarks whose id contains FILTER
   --exact                     the filter must equal the whole id
+  --partition KIND:K/N        only shard K of N (hash:K/N or count:K/N, after the filter)
   --list                      list the benchmarks
   --save-baseline[=NAME]      compare with baseline NAME (default: default), then overwrite it
   --baseline[=NAME]           compare with baseline NAME, keep it
@@ -236,6 +240,13 @@ pub fn parse(
                 o.nocapture = parse_nocapture(optional(&mut parser).as_deref().unwrap_or("true"))?
             }
             Long("home") => o.home = Some(value_of(&mut parser, "--home")?.into()),
+            Long("partition") => {
+                let v = value_of(&mut parser, "--partition")?;
+                o.partition = Some(
+                    yardstick_format::partition::Partition::parse(&v, "--partition")
+                        .map_err(|e| UsageError(format!("error: {e}")))?,
+                );
+            }
             Long("separate-targets") => o.separate_targets = true,
             Long("tools") => o.tools = parse_tools(&value_of(&mut parser, "--tools")?)?,
             Long("flamegraph") => o.flamegraph = true,
@@ -465,6 +476,22 @@ mod tests {
         assert!(!run(&["--test", "--bench"], &[]).unwrap().bench);
         assert!(!run(&["--bench", "--test"], &[]).unwrap().bench);
         assert!(run(&["--bench"], &[]).unwrap().bench);
+    }
+
+    #[test]
+    fn partitions_are_read_and_bad_ones_named() {
+        let o = run(&["--bench", "--partition", "hash:2/3"], &[]).unwrap();
+        assert_eq!(
+            o.partition.map(|p| p.to_string()).as_deref(),
+            Some("hash:2/3")
+        );
+        for bad in ["hash:0/3", "count:4/3", "foo:1/2", "hash:1"] {
+            let e = run(&["--partition", bad], &[]).unwrap_err().0;
+            assert!(
+                e.starts_with(&format!("error: --partition: '{bad}' ")),
+                "{e}"
+            );
+        }
     }
 
     #[test]

@@ -30,8 +30,27 @@ pub(crate) fn selected(job: &Job, opts: &Options) -> bool {
         })
 }
 
+/// `--partition`'s share of the selected jobs, in their order. A group
+/// that compares its benchmarks by id is dealt whole.
+fn in_shard(jobs: Vec<Job>, opts: &Options) -> Vec<Job> {
+    let Some(p) = opts.partition else {
+        return jobs;
+    };
+    let mut selector = yardstick_format::partition::Selector::new(p);
+    jobs.into_iter()
+        .filter(|j| {
+            selector.admits(if j.compare_by_id {
+                &j.group
+            } else {
+                &j.filter_id
+            })
+        })
+        .collect()
+}
+
 pub(crate) fn drive(context: &Context, opts: &Options, jobs: Vec<Job>, hooks: &Hooks<'_>) -> i32 {
     let jobs: Vec<Job> = jobs.into_iter().filter(|j| selected(j, opts)).collect();
+    let jobs = in_shard(jobs, opts);
     if opts.list {
         for j in &jobs {
             crate::printer::outln!("{}: benchmark", j.filter_id);

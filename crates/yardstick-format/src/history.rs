@@ -52,6 +52,10 @@ pub struct ExportedRun {
     pub source: String,
     /// A name given with `--label`, if any.
     pub label: Option<String>,
+    /// The shard of the suite this run measured (`hash:2/3`, from
+    /// `--partition`; [`crate::partition`]); absent or `null` for a whole
+    /// suite. `import yardstick` merges a suite's shards into one run.
+    pub shard: Option<String>,
     /// The benchmarks' results.
     pub benchmarks: Vec<ExportedBenchmark>,
 }
@@ -68,6 +72,7 @@ crate::json_object!(ExportedRun {
     config,
     source,
     label,
+    shard,
     benchmarks
 });
 
@@ -90,6 +95,21 @@ crate::json_object!(Machine {
     cores,
     os
 });
+
+/// A machine's kind, in words: its name with CPU, cores and OS
+/// (`ci-linux (AMD EPYC 7763, 4 cores, linux x86_64)`). Shards of a suite
+/// are merged only within one kind: a CI label (`YARDSTICK_MACHINE`) may
+/// hand out runners of different CPUs, and their times are not one
+/// series.
+#[must_use]
+pub fn machine_kind(m: &Machine) -> String {
+    let cpu = if m.cpu.is_empty() {
+        "unknown CPU"
+    } else {
+        &m.cpu
+    };
+    format!("{} ({cpu}, {} cores, {})", m.name, m.cores, m.os)
+}
 
 /// One benchmark's result in a run.
 #[derive(Debug, Clone, PartialEq)]
@@ -172,6 +192,9 @@ impl ExportedRun {
                 "time: {} is not a moment between 1970 and the year 9999 (seconds since the Unix epoch)",
                 self.time
             ));
+        }
+        if let Some(shard) = &self.shard {
+            crate::partition::Partition::parse(shard, "shard")?;
         }
         if self.benchmarks.is_empty() {
             return Err("the run has no benchmark".into());
@@ -257,6 +280,7 @@ mod tests {
             config: String::new(),
             source: "bench".into(),
             label: None,
+            shard: None,
             benchmarks: vec![ExportedBenchmark {
                 name: "b".into(),
                 unit: "ns".into(),
@@ -286,6 +310,8 @@ mod tests {
         assert!(bad(|r| r.uid = "../x".into()).contains("uid"));
         assert!(bad(|r| r.machine.name = " ".into()).contains("machine"));
         assert!(bad(|r| r.benchmarks.clear()).contains("no benchmark"));
+        assert!(bad(|r| r.shard = Some("hash:4/3".into()))
+            .starts_with("shard: 'hash:4/3' names shard 4"));
         assert!(bad(|r| r.benchmarks[0].typical.lower = 2.5).contains("interval"));
         assert!(bad(|r| r.benchmarks[0].iters.pop().map_or((), drop)).contains("as many"));
     }

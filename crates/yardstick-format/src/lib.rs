@@ -16,6 +16,7 @@ pub mod layout;
 pub mod messages;
 pub mod metrics;
 pub mod names;
+pub mod partition;
 pub mod units;
 pub mod worker;
 

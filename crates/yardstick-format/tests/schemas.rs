@@ -380,3 +380,73 @@ fn criterion_files() {
         "four fences"
     );
 }
+
+#[test]
+fn ab_result_of_a_shard_and_of_a_failed_one() {
+    use yardstick_format::ab::{AbResult, AbRow, RESULT_VERSION};
+    use yardstick_format::history::Machine;
+    let v = validator("ab-result.v1.json");
+    let row = |outcome: &str| AbRow {
+        id: "parse/json".into(),
+        outcome: outcome.into(),
+        message: None,
+        a: Some(1000.0),
+        b: Some(1031.0),
+        ratio: Some(1.031),
+        lower: Some(1.018),
+        upper: Some(1.044),
+        p_value: Some(0.002),
+        rounds: 48,
+        pairs: 8,
+        seconds: 2.6,
+        layout_spread: Some(0.031),
+    };
+    let doc = AbResult {
+        version: RESULT_VERSION,
+        status: "ok".into(),
+        error: None,
+        shard: Some("hash:2/3".into()),
+        machine: Machine {
+            name: "ci".into(),
+            cpu: "X".into(),
+            cores: 4,
+            os: "linux x86_64".into(),
+        },
+        a: "main (1a2b3c4d5e)".into(),
+        b: "the working tree (HEAD 1a2b3c4d5e, clean)".into(),
+        pairs: 8,
+        round_ms: 2.0,
+        timeout: 2.5,
+        seconds: 2.6,
+        confidence: 0.95,
+        rows: vec![row("measured"), row("only-b")],
+        layouts: 4,
+        layout_note: None,
+    };
+    assert_valid(&v, &to_value(&doc));
+    let back: AbResult = from_value(to_value(&doc)).unwrap();
+    assert_eq!(back, doc);
+    let failed = AbResult {
+        status: "failed".into(),
+        error: Some("'nope' is not a commit of this repository".into()),
+        rows: Vec::new(),
+        ..doc.clone()
+    };
+    assert_valid(&v, &to_value(&failed));
+    for bad in [
+        AbResult {
+            shard: Some("2/3".into()),
+            ..doc.clone()
+        },
+        AbResult {
+            status: "maybe".into(),
+            ..doc.clone()
+        },
+        AbResult {
+            rows: vec![row("skipped")],
+            ..doc
+        },
+    ] {
+        assert!(!v.is_valid(&to_value(&bad)), "{bad:?}");
+    }
+}

@@ -89,6 +89,8 @@ pub(crate) struct Args {
     pub mode: Mode,
     pub filters: Vec<String>,
     pub exact: bool,
+    /// `--partition`: only this shard's benchmarks, after the filter.
+    pub partition: Option<yardstick_format::partition::Partition>,
     pub ignored: bool,
     pub baseline: Option<Baseline>,
     pub load_baseline: Option<String>,
@@ -290,6 +292,9 @@ impl Builder {
             mode: self.mode(),
             filters: self.filters.clone(),
             exact: self.has("exact"),
+            partition: self
+                .get("partition")
+                .and_then(|v| yardstick_format::partition::Partition::from_text(v).ok()),
             ignored: self.has("ignored"),
             baseline,
             load_baseline,
@@ -569,6 +574,31 @@ mod tests {
         assert!(e.0.contains("--warm-up-time"), "{e}");
         let e = parse(&["--sample-size"]).unwrap_err();
         assert!(e.0.contains("--sample-size"), "{e}");
+    }
+
+    #[test]
+    fn partitions_are_read_and_bad_ones_named() {
+        let a = parse(&["--bench", "--partition", "count:2/3"]).unwrap();
+        assert_eq!(
+            a.partition.map(|p| p.to_string()).as_deref(),
+            Some("count:2/3")
+        );
+        assert_eq!(parse(&["--bench"]).unwrap().partition, None);
+        for (value, why) in [
+            ("hash:0/3", "it names shard 0, outside 1 to 3"),
+            ("count:4/3", "it names shard 4, outside 1 to 3"),
+            ("foo:1/2", "it has an unknown kind 'foo'"),
+            ("hash:1", "it has no /N"),
+        ] {
+            let e = parse(&["--partition", value]).unwrap_err();
+            assert!(
+                e.0.starts_with(&format!(
+                    "invalid value '{value}' for --partition: expected hash:K/N or count:K/N"
+                )),
+                "{e}"
+            );
+            assert!(e.0.contains(why), "{e}");
+        }
     }
 
     #[test]

@@ -58,6 +58,7 @@ impl Default for Criterion<WallTime> {
                 messages: None,
                 outputs: crate::engine::RunOutputs::default(),
                 engine_sampling: false,
+                partition: None,
                 ignore_baseline_binary: false,
             },
             measurement: WallTime,
@@ -335,6 +336,7 @@ impl<M: Measurement> Criterion<M> {
             r.filter = Filter::new(&args.filters, args.exact);
         }
         r.ignored = args.ignored;
+        r.partition = args.partition;
         if let Some(b) = args.baseline.clone() {
             r.baseline = b;
         }
@@ -443,6 +445,7 @@ impl<M: Measurement> Criterion<M> {
     pub(crate) fn run_routine(
         &mut self,
         id: FullId,
+        unit: &str,
         config: &BenchmarkConfig,
         f: &mut RoutineFn<'_, M>,
     ) -> Option<f64> {
@@ -451,7 +454,7 @@ impl<M: Measurement> Criterion<M> {
             measurement: &self.measurement,
             profiler: &mut *self.profiler,
         };
-        runner::run(&mut session, id, config, f)
+        runner::run(&mut session, id, unit, config, f)
     }
 
     /// Ends a group: feeds it to the run's sinks (its Big-O fits and

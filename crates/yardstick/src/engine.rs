@@ -24,6 +24,9 @@ use crate::profiler::Profiler;
 pub(crate) struct RunSettings {
     pub mode: Mode,
     pub filter: Filter,
+    /// `--partition`: this shard's benchmarks only, after the filter
+    /// ([`crate::state::in_shard`]).
+    pub partition: Option<yardstick_format::partition::Partition>,
     pub ignored: bool,
     pub baseline: Baseline,
     pub load_baseline: Option<String>,

@@ -1,6 +1,7 @@
 //! Which benchmarks to run.
 
 use regex_lite::Regex;
+use yardstick_format::criterion::BenchmarkRecord;
 
 /// Which benchmarks [`Criterion::with_benchmark_filter`](crate::Criterion::with_benchmark_filter)
 /// lets run, as in Criterion.rs.
@@ -79,6 +80,29 @@ impl Filter {
     }
 }
 
+/// What `--partition` deals to shards for benchmark `id`: its id, unless
+/// it is compared with other benchmarks of its group when the group ends,
+/// which must then be measured in the same process. With ratios or
+/// requirements between the group's functions (`compared`) that is the
+/// whole group; a member with a numeric input joins its function's Big-O
+/// fit over the inputs (`group_summary::complexity`), so the unit is the
+/// function. Interleaved comparisons are dealt by their name
+/// (`interleave.rs`).
+pub(crate) fn partition_unit(id: &BenchmarkRecord, compared: bool) -> String {
+    if compared {
+        return id.group_id.clone();
+    }
+    let numeric = id
+        .value_str
+        .as_deref()
+        .is_some_and(|v| v.trim().parse::<f64>().is_ok());
+    match (&id.function_id, numeric) {
+        (_, false) => id.full_id.clone(),
+        (Some(f), true) => format!("{}/{f}", id.group_id),
+        (None, true) => id.group_id.clone(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -101,6 +125,21 @@ mod tests {
         assert!(f(&["fib 20"], true).matches("fib 20"));
         assert!(!f(&["fib"], true).matches("fib 20"));
         assert!(f(&["nope", "fib"], false).matches("fib 20"));
+    }
+
+    #[test]
+    fn members_compared_with_each_other_share_a_partition_unit() {
+        let id = |g: &str, f: Option<&str>, v: Option<&str>| {
+            crate::id::FullId::new(g, f.map(str::to_owned), v.map(str::to_owned), None)
+        };
+        let unit = |i: &crate::id::FullId, c| partition_unit(i, c);
+        assert_eq!(unit(&id("g", Some("f"), Some("x")), false), "g/f/x");
+        assert_eq!(unit(&id("g", Some("f"), None), false), "g/f");
+        // Numeric inputs feed the function's Big-O fit.
+        assert_eq!(unit(&id("g", Some("f"), Some("64")), false), "g/f");
+        assert_eq!(unit(&id("g", None, Some("1.5")), false), "g");
+        // Ratios or requirements between functions: the whole group.
+        assert_eq!(unit(&id("g", Some("f"), Some("x")), true), "g");
     }
 
     #[test]

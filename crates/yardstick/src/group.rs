@@ -284,12 +284,14 @@ impl<'a, M: Measurement> BenchmarkGroup<'a, M> {
             self.throughput,
         );
         let config = self.partial.apply(&self.criterion.config);
+        let compared = self.compare_by_id || !self.requirements.is_empty();
+        let unit = crate::filter::partition_unit(&full, compared);
         let (title, function, value) = (
             full.title.clone(),
             full.function_id.clone(),
             full.value_str.clone(),
         );
-        if let Some(typical) = self.criterion.run_routine(full, &config, f) {
+        if let Some(typical) = self.criterion.run_routine(full, &unit, &config, f) {
             self.measured.push(crate::group_summary::Member {
                 title,
                 function,

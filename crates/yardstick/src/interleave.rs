@@ -107,6 +107,11 @@ impl<'a, M: Measurement> Comparison<'_, 'a, M> {
         if run.ignored || !ids.iter().any(|id| run.filter.matches(id)) {
             return Vec::new();
         }
+        // The alternatives are compared round by round: one shard measures
+        // them all, dealt under the comparison's name.
+        if !state::in_shard(run, &self.name) {
+            return Vec::new();
+        }
         let terminal = run.terminal();
         match run.mode.clone() {
             Mode::List => {

@@ -17,17 +17,26 @@ pub(crate) mod lockstep;
 mod sampling;
 use sampling::Sampler;
 
-/// Runs `id` unless the filter excludes it. Failures are reported and
-/// recorded, never propagated: the other benchmarks still run. Returns
-/// the typical estimate when the benchmark was measured and saved.
+/// Runs `id` unless the filter or the partition excludes it (`unit`:
+/// what `--partition` deals, [`crate::filter::partition_unit`]). Failures
+/// are reported and recorded, never propagated: the other benchmarks still
+/// run. Returns the typical estimate when the benchmark was measured and
+/// saved.
 pub(crate) fn run<M: Measurement>(
     c: &mut Session<'_, M>,
     id: FullId,
+    unit: &str,
     config: &BenchmarkConfig,
     f: &mut RoutineFn<'_, M>,
 ) -> Option<f64> {
     // yardstick has no ignored benchmarks: `--ignored` selects none.
     if c.run.ignored || !c.run.filter.matches(&id.full_id) {
+        return None;
+    }
+    // A worker serves whatever its parent asks for: the parent (or `ab`)
+    // already chose the shard's benchmarks, and a baseline binary with
+    // other benchmarks would count them differently.
+    if !worker::active() && !state::in_shard(c.run, unit) {
         return None;
     }
     let terminal = c.run.terminal();

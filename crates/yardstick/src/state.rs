@@ -37,6 +37,9 @@ struct Tally {
     comparisons: Vec<Comparison>,
     last_measured: Option<Measured>,
     started: Option<std::time::Instant>,
+    /// `--partition`'s selector: counting is over the whole binary, which
+    /// `criterion_main!` splits into several `Criterion`s.
+    shard: Option<yardstick_format::partition::Selector>,
 }
 
 /// Two locks: a sink may ask the tally (never the other way round).
@@ -153,6 +156,24 @@ pub(crate) fn start_clock() {
     with(|g| {
         g.started.get_or_insert_with(std::time::Instant::now);
     });
+}
+
+/// Whether this shard measures `unit` (every unit, without `--partition`).
+/// Called once per benchmark that passed the filter, in the binary's
+/// order, so that `count:` deals the units as `--list` shows them.
+pub(crate) fn in_shard(run: &RunSettings, unit: &str) -> bool {
+    let Some(p) = run.partition else {
+        return true;
+    };
+    with(|g| {
+        let selector = g
+            .shard
+            .get_or_insert_with(|| yardstick_format::partition::Selector::new(p));
+        if selector.partition() != p {
+            *selector = yardstick_format::partition::Selector::new(p);
+        }
+        selector.admits(unit)
+    })
 }
 
 /// Registers a benchmark id; false if it was already seen in this process.

@@ -33,18 +33,20 @@
 //! does not reach the code. A/A false alarms therefore came from the
 //! interval, which pooled rounds of three pairs as if independent.
 
+pub mod result;
 pub mod verdict;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use crate::args::TableFormat;
+use crate::args::VerdictFormat;
 use crate::layouts;
 use crate::runner::{self, BenchBinary};
 use verdict::{Header, Outcome, Row};
 use yardstick::worker::lockstep::{self, Engine, Settings};
 use yardstick_format::names::terminal_text;
+use yardstick_format::partition::{Partition, Selector};
 
 /// Confidence of the reported intervals (and the false-discovery rate held
 /// across the suite: 1 − confidence).
@@ -95,9 +97,15 @@ pub struct AbArgs {
     /// Each side's share of a round, in milliseconds.
     #[arg(long, default_value_t = 2.0, value_name = "MS")]
     pub round_ms: f64,
-    /// Output format.
-    #[arg(long, value_enum, default_value_t = TableFormat::Terminal)]
-    pub format: TableFormat,
+    /// Output format; `json` is the file `cargo yardstick merge` reads (one
+    /// per shard of a CI matrix).
+    #[arg(long, value_enum, default_value_t = VerdictFormat::Terminal)]
+    pub format: VerdictFormat,
+    /// Only shard K of N of the benchmarks (after the filter), with
+    /// cargo-nextest's meaning: `hash:K/N` by a hash of the id, `count:K/N`
+    /// round-robin in each bench target's order.
+    #[arg(long, value_name = "hash:K/N|count:K/N")]
+    pub partition: Option<String>,
     /// Package to build (passed to cargo; repeatable).
     #[arg(long, short = 'p', value_name = "SPEC")]
     pub package: Vec<String>,
@@ -258,7 +266,7 @@ fn short(sha: &str) -> &str {
 
 /// `--fail-on-regression`'s threshold: `3%`, `3` or `0.5%` → 0.03, 0.03,
 /// 0.005.
-fn threshold(text: &str) -> Result<f64, String> {
+pub(crate) fn threshold(text: &str) -> Result<f64, String> {
     let t = text.trim().trim_end_matches('%');
     match t.parse::<f64>() {
         Ok(p) if p.is_finite() && p >= 0.0 => Ok(p / 100.0),
@@ -268,7 +276,17 @@ fn threshold(text: &str) -> Result<f64, String> {
     }
 }
 
+/// `--partition`, read.
+fn partition(args: &AbArgs) -> Result<Option<Partition>, (u8, String)> {
+    args.partition
+        .as_deref()
+        .map(|p| Partition::parse(p, "--partition"))
+        .transpose()
+        .map_err(bad)
+}
+
 fn check(args: &AbArgs) -> Result<Option<f64>, (u8, String)> {
+    partition(args)?;
     let positive = |v: f64| v > 0.0 && v.is_finite();
     if !positive(args.precision) {
         return Err(bad(format!(
@@ -580,6 +598,7 @@ fn measure(
     a: Option<&Built>,
     b: Option<&Built>,
     filter: Option<&str>,
+    partition: Option<Partition>,
     settings: &Settings,
     dump: Option<&Path>,
 ) -> Result<Vec<Row>, String> {
@@ -603,6 +622,7 @@ fn measure(
     let (sa, sb) = (spawner(a), spawner(b));
     let ids_a = a.map_or(Ok(Vec::new()), |_| lockstep::list(&sa))?;
     let ids_b = b.map_or(Ok(Vec::new()), |_| lockstep::list(&sb))?;
+    let (ids_a, ids_b) = shard_of(partition, ids_a, ids_b);
     let mut engine = Engine::new(&sa, &sb, settings.clone());
     let mut rows = Vec::new();
     for id in &ids_a {
@@ -636,6 +656,29 @@ fn measure(
         outcome: Outcome::OnlyB,
     }));
     Ok(rows)
+}
+
+/// The shard's share of one bench target's benchmarks: the partition deals
+/// the union of both sides' ids (A's order, then B's own), so that a
+/// benchmark present on one side only still lands in exactly one shard.
+/// Nothing in `ab` compares benchmarks with each other, so the unit is the
+/// benchmark; counting is per bench target, as nextest counts per binary.
+fn shard_of(
+    partition: Option<Partition>,
+    ids_a: Vec<String>,
+    ids_b: Vec<String>,
+) -> (Vec<String>, Vec<String>) {
+    let Some(p) = partition else {
+        return (ids_a, ids_b);
+    };
+    let mut selector = Selector::new(p);
+    let union = ids_a
+        .iter()
+        .chain(ids_b.iter().filter(|id| !ids_a.contains(id)));
+    let kept: std::collections::HashSet<String> =
+        union.filter(|id| selector.admits(id)).cloned().collect();
+    let keep = |ids: Vec<String>| ids.into_iter().filter(|id| kept.contains(id)).collect();
+    (keep(ids_a), keep(ids_b))
 }
 
 /// `--rounds-json`: one JSON line per benchmark; a failure to write is a
@@ -719,9 +762,92 @@ fn sides(args: &AbArgs, cwd: &Path) -> Result<[Side; 2], (u8, String)> {
 /// # Errors
 ///
 /// The exit status and one line: 2 for bad arguments or revisions, 1 when
-/// a build or git fails.
+/// a build or git fails. With `--format json` the failure is also printed
+/// as a `failed` document, so that a shard's file names it.
 pub fn run(args: &AbArgs) -> Result<u8, (u8, String)> {
     let fail_at = check(args)?;
+    let shard = partition(args)?;
+    let compared = match compare(args, shard) {
+        Ok(c) => c,
+        Err(e) => {
+            if args.format == VerdictFormat::Json {
+                let c = context(
+                    args,
+                    shard,
+                    ["?".into(), "?".into()],
+                    &How::of(args, 0, None, 0.0),
+                );
+                print!("{}", json_text(&result::failed(c, &e.1)));
+            }
+            return Err(e);
+        }
+    };
+    let Compared {
+        labels,
+        mut rows,
+        how,
+    } = compared;
+    if args.format == VerdictFormat::Json {
+        let doc = result::document(context(args, shard, labels, &how), &rows);
+        print!("{}", json_text(&doc));
+        return Ok(0);
+    }
+    let fdr = verdict::control(&mut rows, 1.0 - CONFIDENCE);
+    let [a, b] = labels;
+    let header = Header {
+        a,
+        b,
+        how: how.line(),
+    };
+    let text = match args.format {
+        VerdictFormat::Markdown => verdict::markdown(&header, &rows, fdr.as_deref()),
+        _ => verdict::terminal(&header, &rows, fdr.as_deref()),
+    };
+    print!("{}", terminal_text(&text));
+    let regressed = fail_at.is_some_and(|p| rows.iter().any(|r| r.regressed(p)));
+    Ok(if regressed { REGRESSION } else { 0 })
+}
+
+/// A JSON document and its line break.
+fn json_text(doc: &yardstick_format::ab::AbResult) -> String {
+    let mut text = yardstick_format::json::to_string(doc);
+    text.push('\n');
+    text
+}
+
+/// What `--format json` writes beside the rows.
+fn context(
+    args: &AbArgs,
+    shard: Option<Partition>,
+    [a, b]: [String; 2],
+    how: &How,
+) -> result::Context {
+    result::Context {
+        shard: shard.map(|p| p.to_string()),
+        machine: result::this_machine(),
+        a,
+        b,
+        pairs: args.pairs,
+        round_ms: args.round_ms,
+        timeout: args.timeout,
+        seconds: how.seconds,
+        confidence: CONFIDENCE,
+        layouts: how.layouts,
+        unsampled: how.unsampled.clone(),
+    }
+}
+
+/// The comparison before the false-discovery control.
+struct Compared {
+    /// A's and B's names.
+    labels: [String; 2],
+    rows: Vec<Row>,
+    /// How it was measured.
+    how: How,
+}
+
+/// Builds both sides and measures the (shard's) benchmarks in lock-step.
+fn compare(args: &AbArgs, shard: Option<Partition>) -> Result<Compared, (u8, String)> {
     let cwd = std::env::current_dir().map_err(|e| other(format!("no working directory: {e}")))?;
     let top = PathBuf::from(
         git(&cwd, &["rev-parse", "--show-toplevel"])
@@ -779,6 +905,7 @@ pub fn run(args: &AbArgs) -> Result<u8, (u8, String)> {
             a,
             b,
             args.filter.as_deref(),
+            shard,
             &settings,
             args.rounds_json.as_deref(),
         ) {
@@ -793,24 +920,19 @@ pub fn run(args: &AbArgs) -> Result<u8, (u8, String)> {
     if args.clean {
         clean(&top, &root, &sides);
     }
-    if rows.is_empty() {
+    // A shard may be dealt nothing (fewer benchmarks than shards); the
+    // merge sees the whole suite.
+    if rows.is_empty() && shard.is_none() {
         return Err(bad(
             "no benchmark to compare (does the filter match any?)".into()
         ));
     }
-    let fdr = verdict::control(&mut rows, 1.0 - CONFIDENCE);
-    let header = Header {
-        a: sides[0].label.clone(),
-        b: sides[1].label.clone(),
-        how: how(args, settings.layouts, unsampled.as_deref(), seconds),
-    };
-    let text = match args.format {
-        TableFormat::Terminal => verdict::terminal(&header, &rows, fdr.as_deref()),
-        TableFormat::Markdown => verdict::markdown(&header, &rows, fdr.as_deref()),
-    };
-    print!("{}", terminal_text(&text));
-    let regressed = fail_at.is_some_and(|p| rows.iter().any(|r| r.regressed(p)));
-    Ok(if regressed { REGRESSION } else { 0 })
+    let [a, b] = sides;
+    Ok(Compared {
+        labels: [a.label, b.label],
+        rows,
+        how: How::of(args, settings.layouts, unsampled, seconds),
+    })
 }
 
 /// The layouts a side is measured in: `--layouts`, else 4 (or --pairs
@@ -826,29 +948,60 @@ fn layouts_missing(a: &[Built], b: &[Built]) -> Option<String> {
     a.iter().chain(b).find_map(|x| x.why_not.clone())
 }
 
-/// The line under the title: how it was measured.
-fn how(args: &AbArgs, layouts: usize, unsampled: Option<&str>, seconds: f64) -> String {
-    let units = if layouts >= 2 {
+/// How a comparison was measured: the line under its title, for `ab`
+/// and for the merge of its shards.
+#[derive(Debug, Clone, PartialEq)]
+pub struct How {
+    /// Worker pairs per benchmark.
+    pub pairs: usize,
+    /// Each side's share of a round (ms).
+    pub round_ms: f64,
+    /// Seconds of rounds per benchmark.
+    pub timeout: f64,
+    /// Code layouts a side (0 or 1: the builds as linked).
+    pub layouts: usize,
+    /// Why layouts were asked for and not sampled.
+    pub unsampled: Option<String>,
+    /// Wall seconds measuring.
+    pub seconds: f64,
+}
+
+impl How {
+    fn of(args: &AbArgs, layouts: usize, unsampled: Option<String>, seconds: f64) -> How {
+        How {
+            pairs: args.pairs,
+            round_ms: args.round_ms,
+            timeout: args.timeout,
+            layouts,
+            unsampled,
+            seconds,
+        }
+    }
+
+    /// The line under the title.
+    #[must_use]
+    pub fn line(&self) -> String {
+        let (pairs, layouts) = (self.pairs, self.layouts);
+        let (units, over) = if layouts >= 2 {
+            (
+                format!("{pairs} process pairs over {layouts} code layouts a side (relinked with a shuffled function order)"),
+                "the layouts' mean ratios B/A",
+            )
+        } else {
+            (
+                format!("{pairs} process pairs"),
+                "the pairs' median ratios B/A",
+            )
+        };
+        let not_sampled = self.unsampled.as_ref().map_or(String::new(), |why| {
+            format!(" Code layout not sampled: {why}.")
+        });
         format!(
-            "{} process pairs over {layouts} code layouts a side (relinked with a shuffled function order)",
-            args.pairs
+            "Lock-step workers ({units}), ABBA rounds of {} ms a side, {} s of rounds per benchmark; \
+             95% Student-t intervals over {over}; {:.1} s measuring.{not_sampled}",
+            self.round_ms, self.timeout, self.seconds
         )
-    } else {
-        format!("{} process pairs", args.pairs)
-    };
-    let over = if layouts >= 2 {
-        "the layouts' mean ratios B/A"
-    } else {
-        "the pairs' median ratios B/A"
-    };
-    let not_sampled = unsampled.map_or(String::new(), |why| {
-        format!(" Code layout not sampled: {why}.")
-    });
-    format!(
-        "Lock-step workers ({units}), ABBA rounds of {} ms a side, {} s of rounds per benchmark; \
-         95% Student-t intervals over {over}; {seconds:.1} s measuring.{not_sampled}",
-        args.round_ms, args.timeout,
-    )
+    }
 }
 
 /// Removes the worktrees and binary copies of this run.
@@ -896,13 +1049,13 @@ mod tests {
         }
         let args = Cli::parse_from(["ab"]).ab;
         assert_eq!(
-            how(&args, 4, None, 12.34),
+            How::of(&args, 4, None, 12.34).line(),
             "Lock-step workers (8 process pairs over 4 code layouts a side (relinked with a shuffled function order)), \
              ABBA rounds of 2 ms a side, 2.5 s of rounds per benchmark; \
              95% Student-t intervals over the layouts' mean ratios B/A; 12.3 s measuring."
         );
         assert_eq!(
-            how(&args, 0, Some("the linker cannot shuffle sections (x)"), 1.0),
+            How::of(&args, 0, Some("the linker cannot shuffle sections (x)".into()), 1.0).line(),
             "Lock-step workers (8 process pairs), ABBA rounds of 2 ms a side, 2.5 s of rounds per benchmark; \
              95% Student-t intervals over the pairs' median ratios B/A; 1.0 s measuring. \
              Code layout not sampled: the linker cannot shuffle sections (x)."

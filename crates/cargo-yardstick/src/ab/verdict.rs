@@ -216,7 +216,25 @@ pub struct Header {
 /// The aligned plain-text table, then the false-discovery line.
 #[must_use]
 pub fn terminal(h: &Header, rows: &[Row], fdr: Option<&str>) -> String {
-    let mut s = format!("A = {}, B = {}\n{}\n\n", h.a, h.b, h.how);
+    let mut s = terminal_head(h);
+    s.push_str(&terminal_table(rows));
+    if let Some(f) = fdr {
+        s.push_str(&format!("\n{f}\n"));
+    }
+    s
+}
+
+/// What the terminal table stands under: the sides and how they were
+/// measured.
+#[must_use]
+pub fn terminal_head(h: &Header) -> String {
+    format!("A = {}, B = {}\n{}\n\n", h.a, h.b, h.how)
+}
+
+/// The aligned plain-text table alone.
+#[must_use]
+pub fn terminal_table(rows: &[Row]) -> String {
+    let mut s = String::new();
     let head = [
         "benchmark",
         "A",
@@ -255,20 +273,34 @@ pub fn terminal(h: &Header, rows: &[Row], fdr: Option<&str>) -> String {
         s.push_str(line.trim_end());
         s.push('\n');
     }
-    if let Some(f) = fdr {
-        s.push_str(&format!("\n{f}\n"));
-    }
     s
 }
 
 /// The GitHub-flavoured markdown summary for a PR comment.
 #[must_use]
 pub fn markdown(h: &Header, rows: &[Row], fdr: Option<&str>) -> String {
-    let mut s = format!(
-        "### yardstick ab: A = {}, B = {}\n\n{}\n\n\
-         | benchmark | A | B | B/A [95%] | rounds/pairs | verdict |\n|---|---:|---:|---|---:|---|\n",
+    let mut s = markdown_head(h);
+    s.push_str(&markdown_table(rows));
+    if let Some(f) = fdr {
+        s.push_str(&format!("\n{f}\n"));
+    }
+    s
+}
+
+/// The markdown summary's title and the line that says how.
+#[must_use]
+pub fn markdown_head(h: &Header) -> String {
+    format!(
+        "### yardstick ab: A = {}, B = {}\n\n{}\n\n",
         h.a, h.b, h.how
-    );
+    )
+}
+
+/// The markdown table alone.
+#[must_use]
+pub fn markdown_table(rows: &[Row]) -> String {
+    let mut s = "| benchmark | A | B | B/A [95%] | rounds/pairs | verdict |\n|---|---:|---:|---|---:|---|\n"
+        .to_owned();
     for r in rows {
         let [a, b, ratio, rounds] = cells(r);
         s.push_str(&format!(
@@ -276,9 +308,6 @@ pub fn markdown(h: &Header, rows: &[Row], fdr: Option<&str>) -> String {
             r.id.replace('|', "\\|"),
             r.verdict().replace('|', "\\|")
         ));
-    }
-    if let Some(f) = fdr {
-        s.push_str(&format!("\n{f}\n"));
     }
     s
 }

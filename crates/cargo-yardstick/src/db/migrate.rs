@@ -40,7 +40,25 @@ pub(super) fn to_v2(conn: &Connection, version: i64) -> rusqlite::Result<()> {
             params![here.machine, here.cpu, here.cores, here.os],
         )?;
     }
+    // The backfill reads runs with every column of today's schema.
+    to_v3(conn, version)?;
     backfill_uids(conn)
+}
+
+/// Version 3 adds the shard a run measured (`hash:2/3`, `--partition`),
+/// so that an export names it and an import can merge a suite's shards
+/// into one run. Runs recorded before were whole suites: no shard.
+pub(super) fn to_v3(conn: &Connection, version: i64) -> rusqlite::Result<()> {
+    if version >= 3 {
+        return Ok(());
+    }
+    let has_shard: bool = conn
+        .prepare("SELECT 1 FROM pragma_table_info('runs') WHERE name = 'shard'")?
+        .exists([])?;
+    if !has_shard {
+        conn.execute_batch("ALTER TABLE runs ADD COLUMN shard TEXT;")?;
+    }
+    Ok(())
 }
 
 fn backfill_uids(conn: &Connection) -> rusqlite::Result<()> {

@@ -26,7 +26,7 @@ mod open;
 pub use read::{RunInfo, RunKey, Trend};
 
 /// The schema version stored in `PRAGMA user_version`.
-const SCHEMA_VERSION: i64 = 2;
+const SCHEMA_VERSION: i64 = 3;
 
 const SCHEMA: &str = "
 CREATE TABLE IF NOT EXISTS runs (
@@ -108,6 +108,7 @@ impl Db {
         let version = open::schema_version(&conn, &path)?;
         conn.execute_batch(&format!("BEGIN IMMEDIATE; {SCHEMA}"))
             .and_then(|()| migrate::to_v2(&conn, version))
+            .and_then(|()| migrate::to_v3(&conn, version))
             .and_then(|()| {
                 conn.execute_batch(&format!("PRAGMA user_version = {SCHEMA_VERSION}; COMMIT;"))
             })

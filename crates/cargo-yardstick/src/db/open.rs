@@ -49,6 +49,7 @@ impl Db {
             let conn = Connection::open_in_memory().map_err(fail)?;
             conn.execute_batch(SCHEMA)
                 .and_then(|()| super::migrate::to_v2(&conn, 0))
+                .and_then(|()| super::migrate::to_v3(&conn, 0))
                 .map_err(fail)?;
             return Ok(Db {
                 conn,

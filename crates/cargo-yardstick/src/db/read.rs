@@ -44,7 +44,7 @@ pub struct Trend {
 }
 
 pub(super) const RUN_COLUMNS: &str =
-    "id, time, commit_hash, branch, dirty, cpu, cores, os, rustc, config, source, label, machine, uid";
+    "id, time, commit_hash, branch, dirty, cpu, cores, os, rustc, config, source, label, machine, uid, shard";
 
 pub(super) fn run_info(r: &Row<'_>) -> rusqlite::Result<RunInfo> {
     Ok(RunInfo {
@@ -62,6 +62,7 @@ pub(super) fn run_info(r: &Row<'_>) -> rusqlite::Result<RunInfo> {
             source: r.get(10)?,
             label: r.get(11)?,
             machine: r.get(12)?,
+            shard: r.get(14)?,
         },
         uid: r.get::<_, Option<String>>(13)?.unwrap_or_default(),
     })

@@ -53,9 +53,9 @@ impl Db {
         }
         let m = &run.meta;
         tx.execute(
-            "INSERT INTO runs (time, commit_hash, branch, dirty, cpu, cores, os, rustc, config, source, label, machine, uid)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)",
-            params![m.time, m.commit, m.branch, m.dirty, m.cpu, m.cores, m.os, m.rustc, m.config, m.source, m.label, m.machine, uid],
+            "INSERT INTO runs (time, commit_hash, branch, dirty, cpu, cores, os, rustc, config, source, label, machine, uid, shard)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)",
+            params![m.time, m.commit, m.branch, m.dirty, m.cpu, m.cores, m.os, m.rustc, m.config, m.source, m.label, m.machine, uid, m.shard],
         )
         .map_err(err)?;
         let run_id = tx.last_insert_rowid();

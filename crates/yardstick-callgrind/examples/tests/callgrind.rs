@@ -441,6 +441,27 @@ fn without_bench_each_benchmark_runs_once_natively() {
     );
 }
 
+/// `--partition`: the shards' lists are disjoint and together the whole
+/// list (no Valgrind needed to list).
+#[test]
+fn partitions_list_every_benchmark_once() {
+    let list = |args: &[&str]| {
+        let o = Command::new(LIB).arg("--list").args(args).output().unwrap();
+        assert!(o.status.success(), "{}", text(&o).1);
+        let out = text(&o).0;
+        out.lines().map(str::to_owned).collect::<Vec<_>>()
+    };
+    let mut all = list(&[]);
+    all.sort();
+    for kind in ["count", "hash"] {
+        let mut union: Vec<String> = (1..=3)
+            .flat_map(|k| list(&["--partition", &format!("{kind}:{k}/3")]))
+            .collect();
+        union.sort();
+        assert_eq!(union, all, "{kind}");
+    }
+}
+
 #[test]
 fn compare_by_id_compares_functions_with_the_same_id() {
     if !have_valgrind() {

@@ -21,6 +21,8 @@ pub(crate) enum Check {
     },
     /// One of these words.
     OneOf(&'static [&'static str]),
+    /// A shard: `hash:K/N` or `count:K/N` (`yardstick_format::partition`).
+    Partition,
 }
 
 /// One command-line option.
@@ -115,6 +117,12 @@ pub(crate) const OPTIONS: &[Opt] = &[
         "list",
         "List the benchmarks (`<id>: benchmark`) and exit",
     )),
+    value(
+        "partition",
+        "KIND:K/N",
+        Check::Partition,
+        "Only shard K of N, after the filter: hash:K/N by a hash of the id,\ncount:K/N round-robin (cargo-nextest's meaning); a group whose\nmembers are compared with each other stays whole",
+    ),
     no_env(flag(
         "ignored",
         "Run only ignored benchmarks (yardstick has none)",
@@ -435,6 +443,9 @@ impl Opt {
                 }
                 _ => Err(expected.to_owned()),
             },
+            Check::Partition => yardstick_format::partition::Partition::from_text(t)
+                .map(drop)
+                .map_err(|why| format!("{} (it {why})", yardstick_format::partition::EXPECTED)),
             Check::OneOf(words) if words.contains(&t) => Ok(()),
             Check::OneOf(words) => Err(format!("one of {}", words.join(", "))),
         }
