@@ -434,7 +434,50 @@ fn cached(dir: &Path) -> Option<Vec<Built>> {
         && bins
             .iter()
             .all(|b| b.bin.executable.is_file() && b.layouts.iter().all(|l| l.is_file()));
+    if all {
+        mark_used(dir);
+    }
     all.then_some(bins)
+}
+
+/// Revision caches kept (`bin-*` under `target/yardstick-ab/`), the most
+/// recently used first: with four layouts a revision of the guide's
+/// examples is 240 MB, and without a bound every revision ever compared
+/// stayed.
+const CACHES_KEPT: usize = 6;
+
+/// Marks a cache used now (its record's time, which [`prune_caches`]
+/// reads).
+fn mark_used(dir: &Path) {
+    let _ = std::fs::File::options()
+        .write(true)
+        .open(dir.join(COMPLETE))
+        .and_then(|f| f.set_modified(std::time::SystemTime::now()));
+}
+
+/// Removes all but the [`CACHES_KEPT`] most recently used revision
+/// caches in `root`; the working tree's is rewritten by every `ab` and
+/// stays.
+fn prune_caches(root: &Path) {
+    let mut caches: Vec<(std::time::SystemTime, PathBuf)> = std::fs::read_dir(root)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter(|e| {
+            let name = e.file_name().to_string_lossy().into_owned();
+            name.starts_with("bin-") && name != WORKTREE_CACHE
+        })
+        .map(|e| {
+            let used = std::fs::metadata(e.path().join(COMPLETE))
+                .and_then(|m| m.modified())
+                .unwrap_or(std::time::UNIX_EPOCH);
+            (used, e.path())
+        })
+        .collect();
+    caches.sort_by_key(|c| std::cmp::Reverse(c.0));
+    for (_, dir) in caches.into_iter().skip(CACHES_KEPT) {
+        let _ = std::fs::remove_dir_all(dir);
+    }
 }
 
 /// The binary cache of the working tree: as long a name as a revision's
@@ -487,7 +530,9 @@ fn build(
     );
     // The next revision's build replaces the binary in the shared target
     // directory: measure copies.
-    keep(&bins, &keep_dir).map_err(other)
+    let kept = keep(&bins, &keep_dir).map_err(other)?;
+    prune_caches(&root);
+    Ok(kept)
 }
 
 /// Builds and finds each binary's `n` layouts. A binary whose layouts an
@@ -1120,6 +1165,23 @@ mod tests {
         assert_eq!(found[0].bin.executable, kept[0].bin.executable);
         assert_eq!(found[0].bin.package_dir, PathBuf::from("pkg"));
         assert_eq!(found[0].layouts, vec![cache.join("spin-0a1b.layout1")]);
+        // Only the most recently used revision caches stay.
+        for k in 0..CACHES_KEPT + 2 {
+            let d = dir.path().join(format!("bin-{k:02}"));
+            keep(&kept, &d).unwrap();
+            let t = std::time::UNIX_EPOCH + std::time::Duration::from_secs(1_000 + k as u64);
+            std::fs::File::options()
+                .write(true)
+                .open(d.join(COMPLETE))
+                .unwrap()
+                .set_modified(t)
+                .unwrap();
+        }
+        prune_caches(dir.path());
+        let left = |k: usize| dir.path().join(format!("bin-{k:02}")).exists();
+        // `bin-key`, used just now, and the five newest of the eight stay.
+        assert!((0..3).all(|k| !left(k)) && (3..CACHES_KEPT + 2).all(left));
+        assert!(cache.exists());
         // A copy whose layout went missing is no cache.
         std::fs::remove_file(&kept[0].layouts[0]).unwrap();
         assert!(cached(&cache).is_none());
