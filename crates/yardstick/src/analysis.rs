@@ -115,6 +115,9 @@ pub(crate) struct Lockstep {
     /// the lock-step threshold it becomes the threshold, because each side
     /// ran one layout of its build.
     pub layout_spread: Option<f64>,
+    /// Whether `calibrate --layouts` measured this benchmark at all: a
+    /// verdict without it says that code layout was not sampled.
+    pub layouts_measured: bool,
 }
 
 /// The share of the noise threshold a lock-step change must clear with its
@@ -606,6 +609,7 @@ mod tests {
                 pairs: 8,
                 rounds: 144,
                 layout_spread: spread,
+                layouts_measured: spread.is_some(),
             };
             a.judge_lockstep(&i, p, how, &config);
             (a.change.unwrap().verdict, a.lockstep.unwrap().layout_spread)

@@ -280,6 +280,7 @@ fn in_lockstep<M: Measurement>(
     match measured {
         Ok((samples, mut compared)) => {
             compared.how.layout_spread = measured_layout_spread(&c.run.home, id, terminal);
+            compared.how.layouts_measured = compared.how.layout_spread.is_some();
             Some((samples, compared))
         }
         Err(why) => {

@@ -230,6 +230,7 @@ fn every_verdict_wording() {
             pairs: 8,
             rounds: 144,
             layout_spread,
+            layouts_measured: layout_spread.is_some(),
         };
         a.judge_lockstep(&i, p, how, &config());
         (a, base)

@@ -353,6 +353,12 @@ fn too_noisy(c: &Completed<'_>) -> Option<f64> {
     c.analysis.too_noisy(c.noise_threshold)
 }
 
+/// Under a lock-step verdict when `calibrate --layouts` has not measured
+/// the benchmark: each side ran the one layout cargo linked, and an edit
+/// elsewhere that moves the code moved benchmarks by up to ±25 % in the
+/// trust suite.
+const LAYOUT_NOT_SAMPLED: &str = "Code layout not sampled: an edit elsewhere that moves the code can move this benchmark too; cargo yardstick calibrate --layouts measures how far.";
+
 /// The measured layout spread a lock-step verdict was judged at.
 fn layout_spread(a: &crate::analysis::Analysis) -> Option<f64> {
     a.lockstep.and_then(|l| l.layout_spread)
@@ -441,6 +447,10 @@ fn change_lines(c: &Completed<'_>, change: &yardstick_stats::Change, s: &Style) 
                 ls.pairs, ls.rounds
             ))
         ));
+        let verdict = matches!(change.verdict, Verdict::Regressed | Verdict::Improved);
+        if verdict && !ls.layouts_measured {
+            lines.push(format!("{INDENT}{}", s.faint(LAYOUT_NOT_SAMPLED)));
+        }
         return lines;
     }
     if a.per_process.is_some() && !a.change_between_processes {

@@ -173,6 +173,7 @@ pub(crate) fn measure(
             rounds: m.a.len(),
             // Read by the caller, who can warn about a corrupt file.
             layout_spread: None,
+            layouts_measured: false,
         },
         baseline: side(&m, &m.a, Some(measurement.to_owned())),
     };
