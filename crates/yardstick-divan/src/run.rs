@@ -56,7 +56,7 @@ pub(crate) fn main(args: &Args, title: &str) {
     let mut tree = build(args, title);
     sort(&mut tree, args.sort, args.reverse);
     if args.list && args.terse {
-        list(&tree, &mut Vec::new());
+        list(&tree, &mut vec![crate::tree::bench_crate().to_owned()]);
         return;
     }
     if args.list {
