@@ -207,6 +207,15 @@ fn list_test_and_filters_behave_like_divan() {
         );
     }
     assert_eq!(terse(&["tree_fixture::grouped::"]).lines().count(), 1);
+    // Nothing selected: divan prints nothing, not even the title.
+    for args in [&["--list", "nothing_matches"][..], &["nothing_matches"]] {
+        let (out, err, ok) = run(&h, args);
+        assert!(ok, "{err}");
+        assert_eq!(out, "", "{args:?}");
+    }
+    let (out, err, ok) = run(&h, &["--bench", "nothing_matches"]);
+    assert!(ok && out.is_empty(), "{out}{err}");
+    assert!(!err.contains("Timer precision"), "{err}");
     assert_eq!(terse(&["--skip", "^tree_fixture::g"]).lines().count(), 3);
     let out = terse(&["gen", "--skip", "u32"]);
     assert_eq!(out.lines().count(), 2, "{out}");
