@@ -263,6 +263,10 @@ def divan_tree(out):
     name, the numbers and columns left out."""
     rows = []
     for line in out.splitlines():
+        if not line.strip() and rows:
+            # The tree ends with a blank line; what follows (yardstick's
+            # note on changes without verdicts) is not part of it.
+            break
         if not line.strip() or line.startswith("Timer precision"):
             continue
         j = 0
@@ -272,6 +276,9 @@ def divan_tree(out):
         name = re.split(r"\s{2,}|\s+│", rest, maxsplit=1)[0].rstrip()
         if not name:
             continue
+        if rows and "─" not in prefix:
+            # A counter's row under a benchmark (`61.5 GB/s`): its unit.
+            name = NUMBER.sub("#", name)
         rows.append(prefix + name)
     return rows
 
@@ -280,6 +287,26 @@ def divan_list(out):
     """`--list --format terse` (divan answers it only under cargo-nextest,
     so it runs with NEXTEST=1): one `path: benchmark` line per benchmark."""
     return [l[: -len(": benchmark")] for l in out.splitlines() if l.endswith(": benchmark")]
+
+
+def first_tree_path(rows):
+    """The path of the tree's first leaf (`crate::group::bench::arg`), from
+    its rows' indentation (three characters a level)."""
+    parsed = []
+    for r in rows:
+        j = 0
+        while j < len(r) and r[j] in TREE_CHARS:
+            j += 1
+        name = r[j:].removesuffix("(ignored)").strip()
+        parsed.append((j // 3, name, r.endswith("(ignored)")))
+    stack = []
+    for i, (depth, name, ignored) in enumerate(parsed):
+        del stack[depth:]
+        stack.append(name)
+        leaf = i + 1 == len(parsed) or parsed[i + 1][0] <= depth
+        if leaf and not ignored and depth > 0:
+            return "::".join(stack)
+    return None
 
 
 IAI_INSTR = re.compile(r"^\s*Instructions:\s+(\d+)")
@@ -344,6 +371,10 @@ def run_crate(c, runner, args):
         result["targets"].append(t)
         homes = {s: os.path.join(runner.work, "homes", s, tag) for s in SIDES}
         for side in SIDES:
+            if side == "switched" and not t["real_build"]:
+                # Nothing to compare with: the target is left out.
+                t["switched_build"] = None
+                break
             env = {"CRITERION_HOME": homes[side]}
             if side == "real" and harness == "iai-callgrind" and args.iai_runner:
                 env["IAI_CALLGRIND_RUNNER"] = args.iai_runner
@@ -356,9 +387,7 @@ def run_crate(c, runner, args):
             if not ok:
                 t[f"{side}_error"] = error_excerpt(err)
         if not t["real_build"]:
-            t["status"] = "doesn't build with the real harness"
-            if t["switched_build"]:
-                continue
+            t["status"] = "doesn't build with the real harness (left out)"
             continue
         if not t["switched_build"]:
             t["status"] = "switched build fails"
@@ -444,7 +473,8 @@ def run_timed(c, t, runner, dirs, envs, feature_args, result):
         ok, out, _, _ = runner.run(bench_cmd(target, feature_args, ["--list", "--format", "terse"]), dirs["real"], "real",
                                    f"{tag}.{target}.real.list", {**envs["real"], "NEXTEST": "1"})
         names = divan_list(out) if ok else []
-        first = names[0] if names else None
+        # divan before 0.1.21 has no terse list: the tree tells the path.
+        first = names[0] if names else first_tree_path(trees["real"])
         one_args = ["--exact", first] if first else []
     t["one"] = first
     if not first:
@@ -601,7 +631,20 @@ def main():
     ap.add_argument("--timeout", type=float, default=900, help="seconds per run (default: %(default)s)")
     ap.add_argument("--build-timeout", type=float, default=2400,
                     help="seconds per build (default: %(default)s)")
+    ap.add_argument("--table", nargs="+", metavar="JSON",
+                    help="print the table of earlier runs' JSON files (merged, in order) and exit")
     args = ap.parse_args()
+
+    if args.table:
+        results = []
+        for path in args.table:
+            with open(path) as f:
+                results += json.load(f)["results"]
+        print(table(results))
+        runs_real, runs_both = summary(results)
+        print(f"\n- {len(results)} crates; {runs_real} build and run with the real harness, "
+              f"{runs_both} of them also with the switch.")
+        return
 
     crates = load_list(args.list)
     only = [x.strip() for o in args.only for x in o.split(",") if x.strip()]
