@@ -56,11 +56,15 @@ pub(crate) fn main(args: &Args, title: &str) {
     let mut tree = build(args, title);
     sort(&mut tree, args.sort, args.reverse);
     if args.list && args.terse {
-        list(&tree, &mut Vec::new());
+        list(&tree, &mut vec![crate::tree::bench_crate().to_owned()]);
         return;
     }
+    // divan prints nothing at all when the filters leave no benchmark.
+    let selected = !tree.children.is_empty();
     if args.list {
-        outline(&tree, title);
+        if selected {
+            outline(&tree, title);
+        }
         return;
     }
     // yardstick's output on request: any `--output-format` is one of its.
@@ -75,13 +79,14 @@ pub(crate) fn main(args: &Args, title: &str) {
     let printer = Printer {
         // A worker process measures on request and prints nothing.
         on: tree_output
+            && selected
             && matches!(mode, RunMode::Benchmark | RunMode::Test)
             && !frontend::is_worker(),
         figures: mode == RunMode::Benchmark,
         width: label_width(&tree, 0).max(title.chars().count()),
         bytes_format: args.bytes_format,
     };
-    if printer.on && printer.figures && !tree.children.is_empty() {
+    if printer.on && printer.figures {
         // divan's first line, on stderr as divan writes it.
         eprintln!(
             "Timer precision: {}",

@@ -77,6 +77,9 @@ pub(crate) fn build(args: &Args, binary: &str) -> Node {
         }
         let options = Rc::new(options);
         let function = path.join("::");
+        // divan's paths, which filters match and `--list --format terse`
+        // prints, start with the crate's name: `bench_file::group::function`.
+        let krate = crate_name(e);
         // The engine's id starts with the bench binary's name, so that two
         // binaries' `add` never share a baseline; filters see divan's path.
         let group_id = format!("{binary}::{function}");
@@ -91,7 +94,7 @@ pub(crate) fn build(args: &Args, binary: &str) -> Node {
         for leaf in reg.leaves {
             if outline || !selected {
                 let names = &leaf.names[..e.generics.min(leaf.names.len())];
-                if filter.keeps(&function, &full_name(&function, names)) {
+                if filter.keeps(krate, &function, &full_name(&function, names)) {
                     insert(&mut root, &at, names, None, !selected);
                 }
                 continue;
@@ -102,7 +105,7 @@ pub(crate) fn build(args: &Args, binary: &str) -> Node {
                 if at.threads_shown {
                     names.push(format!("t={t}"));
                 }
-                if !filter.keeps(&function, &full_name(&function, &names)) {
+                if !filter.keeps(krate, &function, &full_name(&function, &names)) {
                     continue;
                 }
                 let spec = LeafSpec {
@@ -116,6 +119,18 @@ pub(crate) fn build(args: &Args, binary: &str) -> Node {
         }
     }
     root
+}
+
+/// The crate an entry was registered in: the first component of its
+/// module path (the bench target's name, `-` made `_`).
+fn crate_name(e: &Entry) -> &'static str {
+    e.module_path.split("::").next().unwrap_or_default()
+}
+
+/// The crate of the bench binary's benchmarks, which divan's paths start
+/// with (empty when none is registered).
+pub(crate) fn bench_crate() -> &'static str {
+    entries().first().map_or("", |e| crate_name(e))
 }
 
 /// `function::name::name`.
@@ -389,13 +404,24 @@ impl Filter {
         }
     }
 
-    fn keeps(&self, function: &str, full: &str) -> bool {
+    /// Whether the benchmark `function` (its path below the crate) with
+    /// `full` (the same with its instance, argument and thread names)
+    /// passes. divan matches the path from the crate's name on
+    /// (`krate::function::arg`); the path without it matches too, as it
+    /// did in earlier releases.
+    fn keeps(&self, krate: &str, function: &str, full: &str) -> bool {
+        let prefixed = |p: &str| format!("{krate}::{p}");
+        let paths = [
+            function.to_owned(),
+            full.to_owned(),
+            prefixed(function),
+            prefixed(full),
+        ];
         if let Some((inc, exc)) = &self.exact {
-            let hit = |l: &[String]| l.iter().any(|f| f == function || f == full);
+            let hit = |l: &[String]| l.iter().any(|f| paths.contains(f));
             return (inc.is_empty() || hit(inc)) && !hit(exc);
         }
-        let hit =
-            |l: &[regex_lite::Regex]| l.iter().any(|r| r.is_match(function) || r.is_match(full));
+        let hit = |l: &[regex_lite::Regex]| l.iter().any(|r| paths.iter().any(|p| r.is_match(p)));
         (self.include.is_empty() || hit(&self.include)) && !hit(&self.exclude)
     }
 }

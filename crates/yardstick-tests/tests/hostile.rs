@@ -136,6 +136,54 @@ fn numeric_options_at_their_extremes_are_one_line_and_exit_2() {
     let _ = std::fs::remove_dir_all(h);
 }
 
+/// Criterion.rs prints a benchmark by its title: the id cut to 100 bytes on
+/// a character boundary, with `...` (half 2.6.0's `f16::from_f64/<f64::MAX>`
+/// in the corpus of published crates showed the difference). Filters and
+/// files keep the whole id.
+#[test]
+fn a_long_id_is_printed_by_criterions_title() {
+    let h = home("long-id");
+    let full = format!("long/{}é{}", "x".repeat(94), "y".repeat(50));
+    let title = format!("long/{}...", "x".repeat(94));
+    let out = |args: &[&str]| {
+        let out = Command::new(env!("CARGO_BIN_EXE_hostile"))
+            .args(args)
+            .arg("--home")
+            .arg(&h)
+            .args(["--color", "never"])
+            .env("HOSTILE_LONG_ID", "1")
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{args:?}");
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    assert_eq!(
+        out(&["--test", "^long/"]),
+        format!("Testing {title}\nSuccess\n")
+    );
+    assert_eq!(
+        out(&["--list", "--exact", &full]),
+        format!("{title}: benchmark\n")
+    );
+    let bench = out(&[
+        "--bench",
+        "--sample-size",
+        "10",
+        "--measurement-time",
+        "0.05",
+        "--warm-up-time",
+        "0.01",
+        "^long/",
+    ]);
+    assert!(
+        bench.starts_with(&format!("Benchmarking {title}\n")),
+        "{bench}"
+    );
+    assert!(bench.contains(&format!("\n{title}\n")), "{bench}");
+    assert!(!bench.contains("yyy"), "{bench}");
+    let _ = std::fs::remove_dir_all(h);
+}
+
 #[test]
 fn ids_whose_folders_collided_get_two_folders_and_a_stolen_folder_is_an_error() {
     let h = home("collide");

@@ -58,7 +58,7 @@ pub(crate) fn run<M: Measurement>(
     let measuring = c.run.mode == Mode::Benchmark;
     let outcome = match c.run.mode.clone() {
         Mode::List => {
-            terminal.list(&id.full_id);
+            terminal.list(&id.title);
             Ok(None)
         }
         Mode::Test => test(c, &terminal, &id, f).map(|()| None),
@@ -100,7 +100,7 @@ fn test<M: Measurement>(
     id: &FullId,
     f: &mut RoutineFn<'_, M>,
 ) -> Result<(), String> {
-    terminal.test_start(&id.full_id);
+    terminal.test_start(&id.title);
     state::catch_panic(|| routine::run_once(c.measurement, f, 1))?.map_err(|e| e.to_string())?;
     terminal.test_success();
     Ok(())
@@ -114,12 +114,12 @@ fn profile<M: Measurement>(
     time: std::time::Duration,
 ) -> Result<(), String> {
     let dir = BenchmarkDir::new(&c.run.home, &id.directory_name).sub("profile");
-    terminal.profiling(&id.full_id, time.as_nanos() as f64);
+    terminal.profiling(&id.title, time.as_nanos() as f64);
     c.profiler.start_profiling(&id.full_id, &dir);
     let result = state::catch_panic(|| routine::profile(c.measurement, f, time));
     c.profiler.stop_profiling(&id.full_id, &dir);
     result?.map_err(|e| e.to_string())?;
-    terminal.profile_complete(&id.full_id);
+    terminal.profile_complete(&id.title);
     Ok(())
 }
 
@@ -149,7 +149,7 @@ fn benchmark<M: Measurement>(
         crate::baseline::load(&dir, &c.run.baseline, id, terminal, &kind)?
     };
     say_clock_resolution(terminal);
-    terminal.benchmark_start(&id.full_id);
+    terminal.benchmark_start(&id.title);
     let compared = baseline
         .sample
         .as_ref()
@@ -158,7 +158,7 @@ fn benchmark<M: Measurement>(
         Some((samples, _)) => (samples.clone(), None),
         None => obtain_samples(c, terminal, id, config, f, &dir)?,
     };
-    terminal.analysing(&id.full_id);
+    terminal.analysing(&id.title);
     if samples.values.iter().all(|&v| v == 0.0) {
         return Err("every sample measured zero time; if it uses iter_custom, check that the routine returns the time it measured".into());
     }
@@ -274,7 +274,7 @@ fn in_lockstep<M: Measurement>(
         Some(why) => Err(why),
         None => Ok(r),
     });
-    terminal.sampling_lockstep(&id.full_id);
+    terminal.sampling_lockstep(&id.title);
     let measured =
         record.and_then(|r| lockstep::measure(&c.run.home, &r, &id.full_id, kind, config));
     match measured {

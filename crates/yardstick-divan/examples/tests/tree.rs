@@ -165,20 +165,21 @@ fn list_test_and_filters_behave_like_divan() {
 
 "
     );
-    // cargo-nextest's form: a line per benchmark that would run.
+    // cargo-nextest's form: a line per benchmark that would run, its path
+    // from the crate's name on, as divan prints it.
     let (out, _, ok) = run(&h, &["--list", "--format", "terse"]);
     assert!(ok);
     assert_eq!(
         out.lines().collect::<Vec<_>>(),
         [
-            "args::1: benchmark",
-            "args::2: benchmark",
-            "plain: benchmark",
-            "generic::u8::t=1: benchmark",
-            "generic::u8::t=2: benchmark",
-            "generic::u32::t=1: benchmark",
-            "generic::u32::t=2: benchmark",
-            "grouped::inner: benchmark",
+            "tree_fixture::args::1: benchmark",
+            "tree_fixture::args::2: benchmark",
+            "tree_fixture::plain: benchmark",
+            "tree_fixture::generic::u8::t=1: benchmark",
+            "tree_fixture::generic::u8::t=2: benchmark",
+            "tree_fixture::generic::u32::t=1: benchmark",
+            "tree_fixture::generic::u32::t=2: benchmark",
+            "tree_fixture::grouped::inner: benchmark",
         ]
     );
     let terse = |extra: &[&str]| {
@@ -186,8 +187,36 @@ fn list_test_and_filters_behave_like_divan() {
         a.extend_from_slice(extra);
         run(&h, &a).0
     };
-    assert_eq!(terse(&["--ignored"]).trim(), "grouped::skipped: benchmark");
-    assert_eq!(terse(&["--exact", "plain"]).trim(), "plain: benchmark");
+    assert_eq!(
+        terse(&["--ignored"]).trim(),
+        "tree_fixture::grouped::skipped: benchmark"
+    );
+    // Filters match divan's paths (a published crate's `--exact
+    // display::display_inner_display` selected nothing before), and the
+    // path without the crate's name as before.
+    for filter in [
+        &["--exact", "tree_fixture::plain"][..],
+        &["^tree_fixture::plain$"],
+        &["--exact", "plain"],
+        &["^plain$"],
+    ] {
+        assert_eq!(
+            terse(filter).trim(),
+            "tree_fixture::plain: benchmark",
+            "{filter:?}"
+        );
+    }
+    assert_eq!(terse(&["tree_fixture::grouped::"]).lines().count(), 1);
+    // Nothing selected: divan prints nothing, not even the title.
+    for args in [&["--list", "nothing_matches"][..], &["nothing_matches"]] {
+        let (out, err, ok) = run(&h, args);
+        assert!(ok, "{err}");
+        assert_eq!(out, "", "{args:?}");
+    }
+    let (out, err, ok) = run(&h, &["--bench", "nothing_matches"]);
+    assert!(ok && out.is_empty(), "{out}{err}");
+    assert!(!err.contains("Timer precision"), "{err}");
+    assert_eq!(terse(&["--skip", "^tree_fixture::g"]).lines().count(), 3);
     let out = terse(&["gen", "--skip", "u32"]);
     assert_eq!(out.lines().count(), 2, "{out}");
     // Without --bench (cargo test --benches): each benchmark runs once,
@@ -524,13 +553,13 @@ fn every_syntax_form_registers_under_divans_names() {
         .expect("the fixture runs");
     assert_eq!(
         String::from_utf8_lossy(&args.stdout),
-        "args_arrays::[1, 2]: benchmark
-args_arrays::[3, 4]: benchmark
-args_display::1ns: benchmark
-args_iterator::2: benchmark
-args_iterator::4: benchmark
-args_with_pattern::1: benchmark
-args_with_pattern::2: benchmark
+        "syntax_fixture::args_arrays::[1, 2]: benchmark
+syntax_fixture::args_arrays::[3, 4]: benchmark
+syntax_fixture::args_display::1ns: benchmark
+syntax_fixture::args_iterator::2: benchmark
+syntax_fixture::args_iterator::4: benchmark
+syntax_fixture::args_with_pattern::1: benchmark
+syntax_fixture::args_with_pattern::2: benchmark
 "
     );
 }

@@ -66,7 +66,7 @@ impl<M: Measurement> Sampler<'_, M> {
     fn as_planned_in_workers(&self) -> Result<Option<Samples>, String> {
         let (id, config) = (self.id, self.config);
         self.terminal
-            .warm_up(&id.full_id, config.warm_up_time.as_nanos() as f64);
+            .warm_up(&id.title, config.warm_up_time.as_nanos() as f64);
         let planner = |met: f64| self.planned_counts(met);
         match worker::sampling::sample_planned(&id.full_id, config, &planner) {
             Ok(s) => Ok(Some(Samples::from_sampled(s))),
@@ -110,7 +110,7 @@ impl<M: Measurement> Sampler<'_, M> {
         let expected: f64 = counts.iter().map(|&k| k as f64 * met).sum();
         let total = counts.iter().fold(0u64, |a, &k| a.saturating_add(k));
         self.terminal
-            .measurement_start(&self.id.full_id, counts.len(), expected, total);
+            .measurement_start(&self.id.title, counts.len(), expected, total);
         (mode, counts)
     }
 
@@ -119,7 +119,7 @@ impl<M: Measurement> Sampler<'_, M> {
     fn as_planned(&self, f: &mut RoutineFn<'_, M>) -> Result<Samples, routine::NotIterated> {
         let warm_up = self.config.warm_up_time;
         self.terminal
-            .warm_up(&self.id.full_id, warm_up.as_nanos() as f64);
+            .warm_up(&self.id.title, warm_up.as_nanos() as f64);
         let (elapsed, warm_iters) = routine::warm_up(self.m, f, warm_up)?;
         let met = elapsed / warm_iters as f64;
         let (mode, counts) = self.planned_counts(met);
@@ -135,7 +135,7 @@ impl<M: Measurement> Sampler<'_, M> {
         // Extra metrics are read in this process's meters; sample here then.
         if config.processes > 1 && config.metrics.is_empty() {
             self.terminal.sampling_adaptive(
-                &id.full_id,
+                &id.title,
                 config.target_precision,
                 config.timeout.as_nanos() as f64,
             );
@@ -173,7 +173,7 @@ impl<M: Measurement> Sampler<'_, M> {
 
     /// Adaptive sampling in this process.
     fn adaptively_here(&self, f: &mut RoutineFn<'_, M>) -> Result<Samples, routine::NotIterated> {
-        let (config, terminal, id) = (self.config, self.terminal, &self.id.full_id);
+        let (config, terminal, id) = (self.config, self.terminal, &self.id.title);
         let target = adaptive::Target {
             precision: config.target_precision,
             confidence: config.confidence_level,
