@@ -215,3 +215,46 @@ fn bench_runs_real_cargo_bench_and_records_the_run() {
     );
     assert!(home.join("history.sqlite").is_file());
 }
+
+/// `calibrate --layouts` on the same tiny crate: each bench binary linked
+/// in four layouts, every benchmark measured across them, the spread
+/// written where the harness reads it. The routines report exact times,
+/// so every layout measures alike and the spread is exactly zero.
+#[test]
+fn calibrate_layouts_writes_each_benchmarks_spread() {
+    let _turn = take_turn();
+    let dir = tempfile::tempdir().unwrap();
+    let repo = dir.path().join("repo");
+    make_repo(&repo);
+    // Without the routines that panic or exit.
+    write_bench(&repo, 1000, false, false);
+    let home = dir.path().join("home");
+    let o = bin()
+        .current_dir(&repo)
+        .args(["calibrate", "--layouts", "4", "--home"])
+        .arg(&home)
+        .args(["--", "spin"])
+        .env("CARGO_TARGET_DIR", shared_target())
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}\n{}", stdout(&o), stderr(&o));
+    let file = home.join(".layouts/spin.json");
+    let doc: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+    common::assert_schema("layout.v1.json", &doc);
+    assert_eq!(doc["target"], "spin");
+    assert_eq!(doc["layouts"], 4);
+    let ids: Vec<&str> = doc["benchmarks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|b| b["id"].as_str().unwrap())
+        .collect();
+    assert_eq!(ids, ["spin"], "{doc}");
+    assert_eq!(doc["benchmarks"][0]["relative_spread"], 0.0, "{doc}");
+    assert!(
+        row(&stdout(&o), "spin").ends_with("spin  ±0.00%"),
+        "{}",
+        stdout(&o)
+    );
+}

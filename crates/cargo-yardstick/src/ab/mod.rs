@@ -610,19 +610,17 @@ pub(crate) fn build_worktree(
         ),
         Err(_) => (cwd.clone(), String::new()),
     };
-    let root = top.join("target").join("yardstick-ab");
+    // The wrapper's builds go beside `ab`'s, or under a relocated target
+    // directory when the user has one.
+    let base = std::env::var_os("CARGO_TARGET_DIR")
+        .map_or_else(|| top.join("target"), PathBuf::from)
+        .join("yardstick-ab");
     let side = Side {
         label: "the working tree".to_owned(),
         sha: None,
     };
-    build(
-        &side,
-        &top,
-        &prefix,
-        &root.join("target-worktree"),
-        cargo_args,
-        layouts,
-    )
+    let target = base.join("target-worktree");
+    build(&side, &top, &prefix, &target, cargo_args, layouts)
 }
 
 /// A bench target's name: its file name without cargo's `-<hash>`, by the
