@@ -151,12 +151,9 @@ fn per_layout(m: &Measured, n: usize) -> Vec<f64> {
 /// Each worker process's median time per iteration and its layout: pair
 /// `k`'s A process ran layout `k`, its B process layout `k + 1`.
 fn per_process(m: &Measured, n: usize) -> (Vec<f64>, Vec<usize>) {
-    let mut pairs: Vec<usize> = m.pair.clone();
-    pairs.sort_unstable();
-    pairs.dedup();
     let mut times = Vec::new();
     let mut layout = Vec::new();
-    for k in pairs {
+    for k in yardstick_stats::paired::units_in_order(&m.pair) {
         for (side, shift) in [(&m.a, 0), (&m.b, 1)] {
             let rounds: Vec<f64> = side
                 .iter()

@@ -42,6 +42,20 @@ pub fn now() -> i64 {
         .map_or(0, |d| i64::try_from(d.as_secs()).unwrap_or(i64::MAX))
 }
 
+/// `rustc -vV` of the compiler cargo uses (`RUSTC`, else `rustc`), as it
+/// prints it; empty when it cannot run. `ab` keys its builds by it and the
+/// layouts' linker reads its `host:` line.
+#[must_use]
+pub fn rustc_verbose() -> String {
+    let rustc = std::env::var_os("RUSTC").unwrap_or_else(|| "rustc".into());
+    Command::new(rustc)
+        .arg("-vV")
+        .stderr(std::process::Stdio::null())
+        .output()
+        .map(|o| String::from_utf8_lossy(&o.stdout).into_owned())
+        .unwrap_or_default()
+}
+
 fn git(dir: &Path, args: &[&str]) -> Option<String> {
     output("git", args, dir)
 }

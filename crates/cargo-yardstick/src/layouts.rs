@@ -85,10 +85,8 @@ pub fn link_if_asked() -> Option<u8> {
     if let Some(out) = bench_output(&args) {
         let record = relink(&linker, &args, &out, n);
         let text = serde_json::to_string(&record).unwrap_or_default();
-        let part = record_path(&out).with_extension("part");
         // A record the build could not write only loses the layouts.
-        let _ =
-            std::fs::write(&part, text).and_then(|()| std::fs::rename(&part, record_path(&out)));
+        let _ = crate::atomic::write_atomic(&record_path(&out), text.as_bytes());
     }
     Some(0)
 }
@@ -200,18 +198,12 @@ pub fn build_env(n: usize, dir: &Path) -> Result<Vec<(String, OsString)>, String
     ])
 }
 
-/// The compiler's host triple (`rustc -vV`).
+/// The compiler's host triple (`rustc -vV`'s `host:` line).
 fn host_triple() -> Result<String, String> {
-    let rustc = std::env::var_os("RUSTC").unwrap_or_else(|| "rustc".into());
-    let out = Command::new(rustc)
-        .arg("-vV")
-        .stderr(Stdio::null())
-        .output()
-        .map_err(|e| format!("cannot run rustc: {e}"))?;
-    String::from_utf8_lossy(&out.stdout)
+    crate::host::rustc_verbose()
         .lines()
         .find_map(|l| l.strip_prefix("host: ").map(str::to_owned))
-        .ok_or_else(|| "rustc -vV names no host".to_owned())
+        .ok_or_else(|| "cannot read the host triple from `rustc -vV`".to_owned())
 }
 
 /// `target.<triple>.linker` from the cargo configuration files that apply

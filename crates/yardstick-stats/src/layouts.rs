@@ -32,13 +32,7 @@ pub fn by_layout(values: &[f64], layout: &[usize]) -> Vec<f64> {
 /// The log values grouped by layout, in order of first appearance; empty
 /// groups are left out.
 fn groups(values: &[f64], layout: &[usize]) -> Vec<Vec<f64>> {
-    let mut order: Vec<usize> = Vec::new();
-    for &l in layout {
-        if !order.contains(&l) {
-            order.push(l);
-        }
-    }
-    order
+    crate::paired::units_in_order(layout)
         .iter()
         .map(|&l| {
             values

@@ -136,12 +136,9 @@ pub fn sign_test_p(ratios: &[f64]) -> Option<f64> {
     Some((2.0 * binom_half_cdf(fewer as i64, n)).min(1.0))
 }
 
-/// The median of each unit's ratios (`unit[i]` names the unit of
-/// `ratios[i]`), in the order the units first appear; with an even count the
-/// geometric midpoint of the middle two, as in [`sign_test_ratio`]. Ratios
-/// that are not positive and finite are left out.
+/// The distinct units of `unit`, in the order they first appear.
 #[must_use]
-pub fn unit_medians(ratios: &[f64], unit: &[usize]) -> Vec<f64> {
+pub fn units_in_order(unit: &[usize]) -> Vec<usize> {
     let mut order: Vec<usize> = Vec::new();
     for &u in unit {
         if !order.contains(&u) {
@@ -149,6 +146,15 @@ pub fn unit_medians(ratios: &[f64], unit: &[usize]) -> Vec<f64> {
         }
     }
     order
+}
+
+/// The median of each unit's ratios (`unit[i]` names the unit of
+/// `ratios[i]`), in the order the units first appear; with an even count the
+/// geometric midpoint of the middle two, as in [`sign_test_ratio`]. Ratios
+/// that are not positive and finite are left out.
+#[must_use]
+pub fn unit_medians(ratios: &[f64], unit: &[usize]) -> Vec<f64> {
+    units_in_order(unit)
         .iter()
         .filter_map(|&u| {
             let mut v: Vec<f64> = ratios

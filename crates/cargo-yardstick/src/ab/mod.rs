@@ -386,13 +386,7 @@ fn touch(dir: &Path) -> Result<(), String> {
 /// environment; hashed (FNV-1a, stable across builds of this tool) into
 /// the name of the binaries' cache directory.
 fn build_key(sha: &str, cargo_args: &[String], layouts: usize) -> String {
-    let rustc = std::env::var_os("RUSTC").unwrap_or_else(|| "rustc".into());
-    let version = Command::new(rustc)
-        .arg("-vV")
-        .stderr(Stdio::null())
-        .output()
-        .map(|o| String::from_utf8_lossy(&o.stdout).into_owned())
-        .unwrap_or_default();
+    let version = crate::host::rustc_verbose();
     let mut text = format!(
         "{sha}\n{}\n{version}\nlayouts={layouts}",
         cargo_args.join("\u{1f}")
@@ -405,9 +399,7 @@ fn build_key(sha: &str, cargo_args: &[String], layouts: usize) -> String {
         let value = std::env::var_os(var).unwrap_or_default();
         text.push_str(&format!("\n{var}={}", value.to_string_lossy()));
     }
-    let hash = text.bytes().fold(0xcbf2_9ce4_8422_2325_u64, |h, b| {
-        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
-    });
+    let hash = yardstick_format::names::fnv1a(text.as_bytes());
     format!("{}-{hash:016x}", short(sha))
 }
 

@@ -129,11 +129,7 @@ pub fn paired(id: &str, m: &Measured, confidence: f64) -> Row {
             interval: found.map(|(i, _)| i),
             p_value: found.map(|(_, p)| p),
             rounds: m.a.len(),
-            pairs: m
-                .pair
-                .iter()
-                .collect::<std::collections::BTreeSet<_>>()
-                .len(),
+            pairs: m.pairs(),
             seconds: m.seconds,
             survives_fdr: true,
             layout: m.layout_spread(),

@@ -33,7 +33,7 @@ use std::time::{Duration, Instant};
 
 use yardstick_stats::layouts;
 use yardstick_stats::paired::{balanced_block, iterations_per_round};
-use yardstick_stats::paired::{unit_medians, units_t_ratio, RatioInterval};
+use yardstick_stats::paired::{unit_medians, units_in_order, units_t_ratio, RatioInterval};
 use yardstick_stats::rng::Rng;
 
 use super::{Worker, WorkerError};
@@ -139,13 +139,10 @@ impl Measured {
     /// Each pair's median ratio and its layout, in order of first round.
     fn pair_medians(&self) -> (Vec<f64>, Vec<usize>) {
         let medians = unit_medians(&self.ratios(), &self.pair);
-        let mut order: Vec<usize> = Vec::new();
-        for &p in &self.pair {
-            if !order.contains(&p) {
-                order.push(p);
-            }
-        }
-        let layout = order.iter().map(|p| p % self.layouts.max(1)).collect();
+        let layout = units_in_order(&self.pair)
+            .iter()
+            .map(|p| p % self.layouts.max(1))
+            .collect();
         (medians, layout)
     }
 
@@ -169,10 +166,7 @@ impl Measured {
     /// The number of distinct worker pairs the rounds came from.
     #[must_use]
     pub fn pairs(&self) -> usize {
-        let mut p = self.pair.clone();
-        p.sort_unstable();
-        p.dedup();
-        p.len()
+        units_in_order(&self.pair).len()
     }
 }
 
