@@ -47,7 +47,6 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 COMPARE = os.path.dirname(HERE)
-REPO = os.path.dirname(COMPARE)
 sys.path.insert(0, HERE)
 
 import default_flow  # noqa: E402  (the run and verdict helpers)
@@ -73,19 +72,7 @@ def neutral_edit(source, k):
 
 
 def make_repo(repo, edits):
-    harness = os.path.join(REPO, "crates", "yardstick")
-    os.makedirs(os.path.join(repo, "benches"))
-    os.makedirs(os.path.join(repo, "src"))
-    with open(os.path.join(repo, "Cargo.toml"), "w") as f:
-        f.write('[package]\nname = "layout-ab"\nversion = "0.1.0"\nedition = "2021"\n'
-                'autobenches = false\n\n'
-                f'[dev-dependencies]\ncriterion = {{ package = "yardstick", path = '
-                f'{json.dumps(harness)}, default-features = false }}\n\n'
-                '[[bench]]\nname = "trust_suite"\nharness = false\n')
-    open(os.path.join(repo, "src", "lib.rs"), "w").close()
-    with open(os.path.join(repo, ".gitignore"), "w") as f:
-        f.write("/target\n")
-    shutil.copy(os.path.join(REPO, "Cargo.lock"), os.path.join(repo, "Cargo.lock"))
+    trust.scratch_crate(repo, "layout-ab", "trust_suite")
     with open(os.path.join(COMPARE, "benches", "trust_suite.rs")) as f:
         suite = f.read()
     with open(os.path.join(COMPARE, "benches", "trust_body.rs")) as f:

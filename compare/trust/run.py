@@ -322,24 +322,30 @@ def git(repo, *a):
                    stderr=subprocess.DEVNULL)
 
 
-def make_ab_repo(repo):
-    """A crate whose bench is compare/benches/trust.rs, one tag per factor:
-    f1.00, f1.00b (the same code, a comment changed), f1.01, f1.03, f1.10."""
+def scratch_crate(repo, package, bench):
+    """A crate in `repo` whose one bench target `bench` builds against
+    yardstick under Criterion.rs's name, with the main workspace's lock file
+    (which pins the harness's dependencies to versions already downloaded).
+    The bench's sources are the caller's to write."""
     harness = os.path.join(REPO, "crates", "yardstick")
     os.makedirs(os.path.join(repo, "benches"))
     os.makedirs(os.path.join(repo, "src"))
     with open(os.path.join(repo, "Cargo.toml"), "w") as f:
-        f.write('[package]\nname = "trust-ab"\nversion = "0.1.0"\nedition = "2021"\n'
+        f.write(f'[package]\nname = "{package}"\nversion = "0.1.0"\nedition = "2021"\n'
                 'autobenches = false\n\n'
                 f'[dev-dependencies]\ncriterion = {{ package = "yardstick", path = '
                 f'{json.dumps(harness)}, default-features = false }}\n\n'
-                '[[bench]]\nname = "trust"\nharness = false\n')
+                f'[[bench]]\nname = "{bench}"\nharness = false\n')
     open(os.path.join(repo, "src", "lib.rs"), "w").close()
     with open(os.path.join(repo, ".gitignore"), "w") as f:
         f.write("/target\n")
-    # The main workspace's lock file pins the harness's dependencies to
-    # versions already downloaded.
     shutil.copy(os.path.join(REPO, "Cargo.lock"), os.path.join(repo, "Cargo.lock"))
+
+
+def make_ab_repo(repo):
+    """A crate whose bench is compare/benches/trust.rs, one tag per factor:
+    f1.00, f1.00b (the same code, a comment changed), f1.01, f1.03, f1.10."""
+    scratch_crate(repo, "trust-ab", "trust")
     shutil.copy(os.path.join(COMPARE, "benches", "trust.rs"),
                 os.path.join(repo, "benches", "trust.rs"))
     with open(os.path.join(COMPARE, "benches", "trust_body.rs")) as f:
