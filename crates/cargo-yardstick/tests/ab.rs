@@ -9,7 +9,7 @@ mod common;
 mod spinner;
 
 use common::{bin, stderr, stdout};
-use spinner::{ab, git, make_repo, shared_target, take_turn, write_bench};
+use spinner::{ab, git, in_repo, make_repo, plain_repo, take_turn, write_bench};
 
 /// The row of benchmark `id` in a terminal table.
 fn row<'a>(out: &'a str, id: &str) -> &'a str {
@@ -164,13 +164,9 @@ fn ab_names_a_revision_that_does_not_exist() {
 fn bench_runs_real_cargo_bench_and_records_the_run() {
     let _turn = take_turn();
     let dir = tempfile::tempdir().unwrap();
-    let repo = dir.path().join("repo");
-    make_repo(&repo);
-    // Without the routines that panic or exit.
-    write_bench(&repo, 1000, false, false);
+    let repo = plain_repo(dir.path());
     let home = dir.path().join("home");
-    let o = bin()
-        .current_dir(&repo)
+    let o = in_repo(&repo)
         .args(["bench", "--home"])
         .arg(&home)
         .args([
@@ -182,9 +178,6 @@ fn bench_runs_real_cargo_bench_and_records_the_run() {
             "--measurement-time",
             "0.05",
         ])
-        .env("CARGO_TARGET_DIR", shared_target())
-        .env_remove("YARDSTICK_HOME")
-        .env_remove("CRITERION_HOME")
         .output()
         .unwrap();
     assert!(o.status.success(), "{}\n{}", stdout(&o), stderr(&o));
@@ -224,17 +217,12 @@ fn bench_runs_real_cargo_bench_and_records_the_run() {
 fn calibrate_layouts_writes_each_benchmarks_spread() {
     let _turn = take_turn();
     let dir = tempfile::tempdir().unwrap();
-    let repo = dir.path().join("repo");
-    make_repo(&repo);
-    // Without the routines that panic or exit.
-    write_bench(&repo, 1000, false, false);
+    let repo = plain_repo(dir.path());
     let home = dir.path().join("home");
-    let o = bin()
-        .current_dir(&repo)
+    let o = in_repo(&repo)
         .args(["calibrate", "--layouts", "4", "--home"])
         .arg(&home)
         .args(["--", "spin"])
-        .env("CARGO_TARGET_DIR", shared_target())
         .output()
         .unwrap();
     assert!(o.status.success(), "{}\n{}", stdout(&o), stderr(&o));

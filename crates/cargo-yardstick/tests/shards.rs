@@ -9,7 +9,7 @@ mod spinner;
 use std::path::Path;
 
 use common::{bin, stderr, stdout};
-use spinner::{ab, make_repo, shared_target, take_turn, write_bench};
+use spinner::{ab, in_repo, make_repo, plain_repo, take_turn};
 
 /// Without the routine that hangs (each hang costs a time-out).
 const FILTER: &str = "spin|boom|quits|fresh";
@@ -125,14 +125,11 @@ fn ab_shards_merge_into_the_unsharded_verdicts() {
 fn bench_shards_import_as_one_run() {
     let _turn = take_turn();
     let dir = tempfile::tempdir().unwrap();
-    let repo = dir.path().join("repo");
-    make_repo(&repo);
-    write_bench(&repo, 1000, false, false);
+    let repo = plain_repo(dir.path());
     let exports = dir.path().join("exports");
     for k in 1..=3 {
         let home = dir.path().join(format!("home-{k}"));
-        let o = bin()
-            .current_dir(&repo)
+        let o = in_repo(&repo)
             .args(["bench", "--home"])
             .arg(&home)
             .args(["--partition", &format!("count:{k}/3"), "--"])
@@ -144,10 +141,7 @@ fn bench_shards_import_as_one_run() {
                 "--measurement-time",
                 "0.05",
             ])
-            .env("CARGO_TARGET_DIR", shared_target())
             .env("YARDSTICK_MACHINE", "ci-test")
-            .env_remove("YARDSTICK_HOME")
-            .env_remove("CRITERION_HOME")
             .output()
             .unwrap();
         assert!(o.status.success(), "{}", stderr(&o));

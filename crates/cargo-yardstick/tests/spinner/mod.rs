@@ -160,3 +160,24 @@ pub fn ab(repo: &Path, args: &[&str]) -> std::process::Output {
         .output()
         .unwrap()
 }
+
+/// The tiny crate at its first commit's state, without the routines that
+/// panic or exit, in `dir/repo`.
+pub fn plain_repo(dir: &Path) -> PathBuf {
+    let repo = dir.join("repo");
+    make_repo(&repo);
+    write_bench(&repo, 1000, false, false);
+    repo
+}
+
+/// `cargo-yardstick` in `repo`, building into the shared target directory
+/// (cargo's own commands: `bench`, `calibrate`), with no home set from
+/// outside.
+pub fn in_repo(repo: &Path) -> Command {
+    let mut c = bin();
+    c.current_dir(repo)
+        .env("CARGO_TARGET_DIR", shared_target())
+        .env_remove("YARDSTICK_HOME")
+        .env_remove("CRITERION_HOME");
+    c
+}
