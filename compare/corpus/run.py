@@ -370,34 +370,26 @@ def run_crate(c, runner, args):
         log(f"== {tag} ({harness}) bench {target}")
         t = {"target": target}
         result["targets"].append(t)
-        homes = {s: os.path.join(runner.work, "homes", s, tag) for s in SIDES}
+        envs = {s: {"CRITERION_HOME": os.path.join(runner.work, "homes", s, tag)} for s in SIDES}
+        if harness == "iai-callgrind" and args.iai_runner:
+            envs["real"]["IAI_CALLGRIND_RUNNER"] = args.iai_runner
         for side in SIDES:
             if side == "switched" and not t["real_build"]:
                 # Nothing to compare with: the target is left out.
                 t["switched_build"] = None
                 break
-            env = {"CRITERION_HOME": homes[side]}
-            if side == "real" and harness == "iai-callgrind" and args.iai_runner:
-                env["IAI_CALLGRIND_RUNNER"] = args.iai_runner
             ok, _, err, secs = runner.run(
                 ["cargo", "bench", "--bench", target, "--no-run"] + feature_args,
-                dirs[side], side, f"{tag}.{target}.{side}.build", env, timeout=args.build_timeout)
+                dirs[side], side, f"{tag}.{target}.{side}.build", envs[side],
+                timeout=args.build_timeout)
             t[f"{side}_build"] = ok
             t[f"{side}_build_s"] = round(secs, 1)
             log(f"   {side} build: {'ok' if ok else 'FAILED'} ({secs:.0f} s)")
             if not ok:
                 t[f"{side}_error"] = error_excerpt(err)
-        if not t["real_build"]:
-            t["status"] = "doesn't build with the real harness (left out)"
+        if not gate(t, result, "build", "build", "switched_error",
+                    "doesn't build with the real harness (left out)", "switched build fails"):
             continue
-        if not t["switched_build"]:
-            t["status"] = "switched build fails"
-            result["differences"].append({"target": target, "kind": "build",
-                                          "switched": t.get("switched_error", "")})
-            continue
-        envs = {s: {"CRITERION_HOME": homes[s]} for s in SIDES}
-        if args.iai_runner:
-            envs["real"]["IAI_CALLGRIND_RUNNER"] = args.iai_runner
         if harness == "iai-callgrind":
             run_iai(c, t, runner, dirs, envs, feature_args, result)
         else:
@@ -417,6 +409,21 @@ def locked_version(crate_dir, package):
     return ", ".join(found) or None
 
 
+def gate(t, result, step, kind, error_key, real_fails, switched_fails):
+    """Whether both sides passed `step` (`t["real_<step>"]` and
+    `t["switched_<step>"]`); if not, the target's status says which side
+    failed, and the switched side's failure is recorded as a difference."""
+    if not t[f"real_{step}"]:
+        t["status"] = real_fails
+        return False
+    if not t[f"switched_{step}"]:
+        t["status"] = switched_fails
+        result["differences"].append({"target": t["target"], "kind": kind,
+                                      "switched": t.get(error_key, "")})
+        return False
+    return True
+
+
 def bench_cmd(target, feature_args, bench_args):
     return ["cargo", "bench", "--bench", target] + feature_args + ["--"] + bench_args
 
@@ -433,13 +440,8 @@ def run_timed(c, t, runner, dirs, envs, feature_args, result):
         log(f"   {side} --test: {'ok' if ok else 'FAILED'} ({secs:.0f} s)")
         if not ok:
             t[f"{side}_test_error"] = error_excerpt(err or out)
-    if not t["real_test"]:
-        t["status"] = "test mode fails with the real harness"
-        return
-    if not t["switched_test"]:
-        t["status"] = "switched test mode fails"
-        result["differences"].append({"target": target, "kind": "test mode",
-                                      "switched": t.get("switched_test_error", "")})
+    if not gate(t, result, "test", "test mode", "switched_test_error",
+                "test mode fails with the real harness", "switched test mode fails"):
         return
     # What was tested, side by side
     if harness == "criterion":
@@ -506,13 +508,8 @@ def run_timed(c, t, runner, dirs, envs, feature_args, result):
         if t["real_one_tree"] != t["switched_one_tree"]:
             result["differences"].append({"target": target, "kind": "tree of one benchmark",
                                           "real": t["real_one_tree"], "switched": t["switched_one_tree"]})
-    if not t["real_one"]:
-        t["status"] = "the real harness fails to run one benchmark"
-    elif not t["switched_one"]:
-        t["status"] = "switched run of one benchmark fails"
-        result["differences"].append({"target": target, "kind": "one benchmark",
-                                      "switched": t.get("switched_one_error", "")})
-    else:
+    if gate(t, result, "one", "one benchmark", "switched_one_error",
+            "the real harness fails to run one benchmark", "switched run of one benchmark fails"):
         t["status"] = "ok"
     for side in SIDES:
         t.pop(f"{side}_one_tree", None)
@@ -544,13 +541,8 @@ def run_iai(c, t, runner, dirs, envs, feature_args, result):
     for r in rows:
         if r["real"] != r["switched"]:
             result["differences"].append({"target": target, "kind": "instruction count", **r})
-    if not t["real_one"]:
-        t["status"] = "the real harness fails to run"
-    elif not t["switched_one"]:
-        t["status"] = "switched run fails"
-        result["differences"].append({"target": target, "kind": "run",
-                                      "switched": t.get("switched_one_error", "")})
-    else:
+    if gate(t, result, "one", "run", "switched_one_error",
+            "the real harness fails to run", "switched run fails"):
         t["status"] = "ok"
 
 
