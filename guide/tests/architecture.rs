@@ -82,6 +82,7 @@ const FRONT_END: &[&str] = &[
     "interleave",
     "macros",
     "nanobench",
+    "waiting",
 ];
 
 #[test]

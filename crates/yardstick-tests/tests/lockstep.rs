@@ -124,6 +124,55 @@ fn a_change_from_the_environment_compares_equal_by_construction() {
     let _ = std::fs::remove_dir_all(&h);
 }
 
+#[test]
+#[cfg(target_os = "linux")]
+fn benchmarks_wait_for_a_large_setup_to_be_dropped_before_the_pair_measures() {
+    // 80 MB built before the benchmarks, held by every process that walks
+    // to them: while a lock-step pair measures, the process that walked
+    // there first has dropped its copy (its group function returned), so
+    // two copies are alive, not three.
+    let h = home("ls-held");
+    let a = build(&h.join("bins"), b"");
+    let parent = h.join("parent-rss");
+    let file = parent.to_str().unwrap();
+    let env = [
+        ("FIXTURE_PROCESSES", "1"),
+        ("FIXTURE_SETUP_MB", "80"),
+        ("FIXTURE_PARENT_RSS", file),
+    ];
+    let args = [
+        "--bench",
+        "--color",
+        "never",
+        "--nresamples",
+        "2000",
+        "processes/",
+    ];
+    let run = || common::finished(common::command_of(&a, &h, &args, &env));
+    let first = run();
+    assert_eq!(first.code, 0, "{}", first.stderr);
+    assert!(!first.stdout.contains("wait until"), "{}", first.stdout);
+    std::fs::remove_file(&parent).unwrap();
+    let second = run();
+    assert_eq!(second.code, 0, "{}", second.stderr);
+    // Every worker saw a parent without the 80 MB.
+    let kib: Vec<u64> = std::fs::read_to_string(&parent)
+        .unwrap()
+        .lines()
+        .map(|l| l.parse().unwrap())
+        .collect();
+    assert!(!kib.is_empty());
+    assert!(kib.iter().all(|&k| k < 60 * 1024), "{kib:?}");
+    let out = format!("{}{}", second.stdout, second.stderr);
+    assert_eq!(out.matches("(the benchmarks' setup)").count(), 1, "{out}");
+    assert_eq!(out.matches(LOCKSTEP_LINE).count(), 3, "{out}");
+    // In the order the code defines them.
+    let at = |id: &str| out.find(&format!("{id:<24}time:")).expect(id);
+    assert!(at("processes/setup") < at("processes/steady"), "{out}");
+    assert!(at("processes/steady") < at("processes/offset"), "{out}");
+    let _ = std::fs::remove_dir_all(&h);
+}
+
 /// Runs `a` once, spoils its kept binary with `spoil`, runs again: the
 /// second run falls back with one line containing `why`, and succeeds.
 fn falls_back(tag: &str, spoil: impl Fn(&Path, &Path), why: &str) {

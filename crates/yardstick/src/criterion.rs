@@ -31,6 +31,8 @@ pub struct Criterion<M: Measurement = WallTime> {
     pub(crate) run: RunSettings,
     pub(crate) measurement: M,
     pub(crate) profiler: Box<dyn Profiler>,
+    /// Benchmarks (and group ends) waiting for their setup to be dropped.
+    pub(crate) waiting: crate::waiting::Waiting,
 }
 
 impl Default for Criterion<WallTime> {
@@ -63,6 +65,7 @@ impl Default for Criterion<WallTime> {
             },
             measurement: WallTime,
             profiler: Box::new(NoProfiler),
+            waiting: crate::waiting::Waiting::default(),
         }
     }
 }
@@ -76,6 +79,7 @@ impl<M: Measurement> Criterion<M> {
             run: self.run,
             measurement: m,
             profiler: self.profiler,
+            waiting: self.waiting,
         }
     }
 
@@ -441,20 +445,68 @@ impl<M: Measurement> Criterion<M> {
         }
     }
 
-    /// Runs one benchmark with the settings of its group.
+    /// Runs one benchmark with the settings of its group: `Err` with its
+    /// job number when it waits for its setup to be dropped
+    /// ([`crate::waiting`]).
     pub(crate) fn run_routine(
         &mut self,
         id: FullId,
         unit: &str,
         config: &BenchmarkConfig,
         f: &mut RoutineFn<'_, M>,
-    ) -> Option<f64> {
+    ) -> Result<Option<f64>, usize> {
         let mut session = Session {
             run: &self.run,
             measurement: &self.measurement,
             profiler: &mut *self.profiler,
         };
-        runner::run(&mut session, id, unit, config, f)
+        let may_wait = self.waiting.allowed;
+        match runner::run(&mut session, id.clone(), unit, config, f, may_wait) {
+            runner::Ran::Done(typical) => Ok(typical),
+            runner::Ran::Waits => Err(self.waiting.benchmark(id, config.clone())),
+        }
+    }
+
+    /// Lets benchmarks wait for their setup to be dropped: `criterion_group!`
+    /// calls it, and [`__target_done`](Self::__target_done) after each
+    /// target function.
+    #[doc(hidden)]
+    #[must_use]
+    pub fn __may_wait(mut self) -> Criterion<M> {
+        self.waiting.allowed = true;
+        self
+    }
+
+    /// Runs what waited for the target function that just returned (and
+    /// dropped its setup): the benchmarks, then their groups' ends.
+    #[doc(hidden)]
+    pub fn __target_done(&mut self) {
+        let jobs = std::mem::take(&mut self.waiting.jobs);
+        if jobs.is_empty() {
+            return;
+        }
+        runner::held::waited();
+        let mut typical = vec![None; jobs.len()];
+        for (k, job) in jobs.into_iter().enumerate() {
+            match job {
+                crate::waiting::Job::Benchmark(id, config) => {
+                    let mut session = Session {
+                        run: &self.run,
+                        measurement: &self.measurement,
+                        profiler: &mut *self.profiler,
+                    };
+                    typical[k] = runner::run_waited(&mut session, &id, &config);
+                }
+                crate::waiting::Job::GroupEnd(end) => {
+                    let (name, by_id, log) = (end.name.clone(), end.compare_by_id, end.log_scale);
+                    let requirements = end.requirements.clone();
+                    let members = crate::waiting::members(end, &typical);
+                    if !members.is_empty() {
+                        self.group_done(&name, &members, by_id, log, &requirements);
+                    }
+                }
+            }
+        }
     }
 
     /// Ends a group: feeds it to the run's sinks (its Big-O fits and

@@ -21,6 +21,9 @@ pub struct BenchmarkGroup<'a, M: Measurement> {
     /// What was measured in this group: its page, message and summary
     /// need writing.
     measured: Vec<crate::group_summary::Member>,
+    /// (index in `measured`, job) of the members waiting for their setup
+    /// to be dropped ([`crate::waiting`]).
+    waiting: Vec<(usize, usize)>,
     compare_by_id: bool,
     requirements: Vec<crate::group_summary::Requirement>,
 }
@@ -34,6 +37,7 @@ impl<'a, M: Measurement> BenchmarkGroup<'a, M> {
             throughput: None,
             plot_config: PlotConfiguration::default(),
             measured: Vec::new(),
+            waiting: Vec::new(),
             compare_by_id: false,
             requirements: Vec::new(),
         }
@@ -291,14 +295,20 @@ impl<'a, M: Measurement> BenchmarkGroup<'a, M> {
             full.function_id.clone(),
             full.value_str.clone(),
         );
-        if let Some(typical) = self.criterion.run_routine(full, &unit, &config, f) {
-            self.measured.push(crate::group_summary::Member {
-                title,
-                function,
-                value,
-                typical,
-            });
-        }
+        let typical = match self.criterion.run_routine(full, &unit, &config, f) {
+            Ok(Some(typical)) => typical,
+            Ok(None) => return,
+            Err(job) => {
+                self.waiting.push((self.measured.len(), job));
+                f64::NAN
+            }
+        };
+        self.measured.push(crate::group_summary::Member {
+            title,
+            function,
+            value,
+            typical,
+        });
     }
 
     /// Ends the group, writing its report page. Dropping it does the same.
@@ -320,9 +330,12 @@ impl<M: Measurement> Criterion<M> {
 
 impl<M: Measurement> Drop for BenchmarkGroup<'_, M> {
     fn drop(&mut self) {
-        if !self.measured.is_empty() {
-            let members = std::mem::take(&mut self.measured);
-            let log = self.plot_config.summary_scale == crate::AxisScale::Logarithmic;
+        if self.measured.is_empty() {
+            return;
+        }
+        let members = std::mem::take(&mut self.measured);
+        let log = self.plot_config.summary_scale == crate::AxisScale::Logarithmic;
+        if self.waiting.is_empty() {
             self.criterion.group_done(
                 &self.group_name,
                 &members,
@@ -330,6 +343,20 @@ impl<M: Measurement> Drop for BenchmarkGroup<'_, M> {
                 log,
                 &self.requirements,
             );
+            return;
         }
+        // Its end waits with its waiting members.
+        let end = crate::waiting::GroupEnd {
+            name: self.group_name.clone(),
+            members,
+            waiting: std::mem::take(&mut self.waiting),
+            compare_by_id: self.compare_by_id,
+            log_scale: log,
+            requirements: self.requirements.clone(),
+        };
+        self.criterion
+            .waiting
+            .jobs
+            .push(crate::waiting::Job::GroupEnd(end));
     }
 }

@@ -45,6 +45,7 @@ mod store;
 mod supervised;
 mod tasty_csv;
 mod tasty_sampling;
+mod waiting;
 #[doc(hidden)]
 pub mod worker;
 

@@ -26,9 +26,10 @@ macro_rules! criterion_group {
     (name = $name:ident; config = $config:expr; targets = $( $target:path ),+ $(,)*) => {
         #[doc = concat!("Runs the benchmark group `", stringify!($name), "`.")]
         pub fn $name() {
-            let mut criterion: $crate::Criterion<_> = $config.configure_from_args();
+            let mut criterion: $crate::Criterion<_> = $config.configure_from_args().__may_wait();
             $(
                 $target(&mut criterion);
+                criterion.__target_done();
             )+
         }
     };

@@ -13,59 +13,115 @@ use crate::routine::{self, RoutineFn};
 use crate::store::{BenchmarkDir, BenchmarkRecord, SavedSample};
 use crate::{limits, metered, report, state, worker};
 
+pub(crate) mod held;
 pub(crate) mod lockstep;
 mod sampling;
 use sampling::Sampler;
 
+/// What [`run`] did with a benchmark.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) enum Ran {
+    /// Measured (the typical estimate, when it was measured and saved),
+    /// failed, or not selected.
+    Done(Option<f64>),
+    /// Waits for the setup this process holds to be dropped: the
+    /// front-end calls [`run_waited`] once its code has returned
+    /// ([`held`]).
+    Waits,
+}
+
 /// Runs `id` unless the filter or the partition excludes it (`unit`:
 /// what `--partition` deals, [`crate::filter::partition_unit`]). Failures
 /// are reported and recorded, never propagated: the other benchmarks still
-/// run. Returns the typical estimate when the benchmark was measured and
-/// saved.
+/// run. `may_wait`: the front-end will call [`run_waited`] once the code
+/// that called it has returned, so a benchmark compared in lock-step may
+/// wait for this process's setup to be dropped.
 pub(crate) fn run<M: Measurement>(
     c: &mut Session<'_, M>,
     id: FullId,
     unit: &str,
     config: &BenchmarkConfig,
     f: &mut RoutineFn<'_, M>,
+    may_wait: bool,
+) -> Ran {
+    if !admitted(c, &id, unit, f) {
+        return Ran::Done(None);
+    }
+    if may_wait && c.run.mode == Mode::Benchmark && held::waits(c, &id, config) {
+        return Ran::Waits;
+    }
+    Ran::Done(measure(c, &id, config, f))
+}
+
+/// Runs a benchmark that [`run`] left waiting, now that the code that
+/// held its setup has returned. Its routine is gone with that code: it is
+/// measured by worker processes only.
+pub(crate) fn run_waited<M: Measurement>(
+    c: &mut Session<'_, M>,
+    id: &FullId,
+    config: &BenchmarkConfig,
 ) -> Option<f64> {
+    let mut gone = |_: &mut crate::Bencher<'_, M>| panic!("{}", held::ROUTINE_GONE);
+    measure(c, id, config, &mut gone)
+}
+
+/// Whether `id` is to be run by this process (a worker serves it here and
+/// says no): selected by the filter and the shard, and its id not used
+/// before (said as a failure).
+fn admitted<M: Measurement>(
+    c: &Session<'_, M>,
+    id: &FullId,
+    unit: &str,
+    f: &mut RoutineFn<'_, M>,
+) -> bool {
     // yardstick has no ignored benchmarks: `--ignored` selects none.
     if c.run.ignored || !c.run.filter.matches(&id.full_id) {
-        return None;
+        return false;
     }
     // A worker serves whatever its parent asks for: the parent (or `ab`)
     // already chose the shard's benchmarks, and a baseline binary with
     // other benchmarks would count them differently.
     if !worker::active() && !state::in_shard(c.run, unit) {
-        return None;
+        return false;
     }
-    let terminal = c.run.terminal();
     if !state::register_id(&id.full_id) {
-        terminal.failure(
+        c.run.terminal().failure(
             &id.full_id,
             "this id was already used by another benchmark of this binary; ids must be unique",
         );
         state::record_failure(&id.full_id);
-        return None;
+        return false;
     }
     if worker::active() {
         // A worker measures only what its parent asks for, and prints nothing.
         if c.run.mode == Mode::Benchmark {
             worker::serve(c.measurement, &id.full_id, f);
         }
-        return None;
+        return false;
     }
+    true
+}
+
+/// Lists, tests, profiles or measures an admitted benchmark, as the mode
+/// says; returns the typical estimate when it was measured and saved.
+fn measure<M: Measurement>(
+    c: &mut Session<'_, M>,
+    id: &FullId,
+    config: &BenchmarkConfig,
+    f: &mut RoutineFn<'_, M>,
+) -> Option<f64> {
+    let terminal = c.run.terminal();
     let measuring = c.run.mode == Mode::Benchmark;
     let outcome = match c.run.mode.clone() {
         Mode::List => {
             terminal.list(&id.title);
             Ok(None)
         }
-        Mode::Test => test(c, &terminal, &id, f).map(|()| None),
-        Mode::Profile(time) => profile(c, &terminal, &id, f, time).map(|()| None),
+        Mode::Test => test(c, &terminal, id, f).map(|()| None),
+        Mode::Profile(time) => profile(c, &terminal, id, f, time).map(|()| None),
         Mode::Benchmark => {
             exit_unless_home_writable(c.run, &terminal);
-            benchmark(c, &terminal, &id, config, f).map(Some)
+            benchmark(c, &terminal, id, config, f).map(Some)
         }
     };
     match outcome {
@@ -252,6 +308,16 @@ fn keeps_binary(run: &RunSettings, foreign: bool) -> bool {
     !foreign && run.load_baseline.is_none() && run.baseline != Baseline::Discard
 }
 
+/// The baseline whose binary a benchmark of `config` is compared with in
+/// lock-step, when the run samples it in workers and compares it.
+fn lockstep_baseline<'r>(run: &'r RunSettings, config: &BenchmarkConfig) -> Option<&'r str> {
+    let (name, _) = crate::baseline::compare_target(&run.baseline)?;
+    let in_workers = config.processes > 1 && config.metrics.is_empty();
+    let plain = !config.quick_mode && config.stdev.is_none() && config.fixed_iters.is_none();
+    let asked = !run.ignore_baseline_binary && run.load_baseline.is_none();
+    (in_workers && plain && asked).then_some(name)
+}
+
 /// The samples and the change measured in lock-step with the baseline's
 /// binary, when the run samples in workers and the baseline kept its
 /// binary; otherwise `None`, with the reason said once per run.
@@ -263,13 +329,7 @@ fn in_lockstep<M: Measurement>(
     dir: &BenchmarkDir,
     kind: &str,
 ) -> Option<(crate::analysis::Samples, lockstep::Compared)> {
-    let (name, _) = crate::baseline::compare_target(&c.run.baseline)?;
-    let in_workers = config.processes > 1 && config.metrics.is_empty();
-    let plain = !config.quick_mode && config.stdev.is_none() && config.fixed_iters.is_none();
-    let asked = !c.run.ignore_baseline_binary && c.run.load_baseline.is_none();
-    if !in_workers || !plain || !asked {
-        return None;
-    }
+    let name = lockstep_baseline(c.run, config)?;
     let record = lockstep::baseline_binary(dir, name).and_then(|r| match lockstep::unusable(&r) {
         Some(why) => Err(why),
         None => Ok(r),

@@ -154,10 +154,7 @@ impl Worker {
     /// (Linux's `/proc`); `None` elsewhere or once it is gone.
     #[must_use]
     pub fn resident_bytes(&self) -> Option<u64> {
-        let status = std::fs::read_to_string(format!("/proc/{}/status", self.child.id())).ok()?;
-        let line = status.lines().find(|l| l.starts_with("VmRSS:"))?;
-        let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
-        Some(kib * 1024)
+        super::resident_bytes(self.child.id())
     }
 
     /// Whether the worker is past its last benchmark or dead.

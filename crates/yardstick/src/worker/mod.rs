@@ -30,3 +30,12 @@ pub(crate) fn active() -> bool {
         std::env::var_os(yardstick_format::worker::WORKER_ENV).is_some_and(|v| v == "1")
     })
 }
+
+/// Process `pid`'s resident memory in bytes, where the system says
+/// (Linux's `/proc`); `None` elsewhere or once it is gone.
+pub(crate) fn resident_bytes(pid: u32) -> Option<u64> {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmRSS:"))?;
+    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kib * 1024)
+}

@@ -1,0 +1,87 @@
+//! Benchmarks that wait for the setup this process holds.
+//!
+//! A suite's input data is usually built in the function that defines the
+//! benchmarks, before them, so every process that walks to a benchmark
+//! holds it: this one, and both workers of a lock-step pair. Three copies
+//! at once is a third more than two workers need, and for a 2 GB data set
+//! the difference between fitting and not. This process never runs the
+//! routine of a benchmark measured in workers, so its copy is dead weight
+//! while the pair measures: a benchmark compared in lock-step while this
+//! process holds more than [`HELD_LIMIT`] waits until the front-end's code
+//! that defined it has returned (and dropped what it built), and is
+//! measured then. Only its lines move: they come after the benchmarks its
+//! function measured at once, its verdict and files are the same.
+//!
+//! When waiting did not help (the data outlives the function: a static, or
+//! built in `main`), the run stops making benchmarks wait.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use crate::config::BenchmarkConfig;
+use crate::engine::Session;
+use crate::id::FullId;
+use crate::measurement::Measurement;
+use crate::store::BenchmarkDir;
+
+/// Resident memory of this process past which its benchmarks compared in
+/// lock-step wait for their setup to be dropped: a bench binary without
+/// large data holds a few MB.
+pub(crate) const HELD_LIMIT: u64 = 64 << 20;
+
+/// What a waiting benchmark's stand-in routine says, should a fallback
+/// ever call it in this process.
+pub(super) const ROUTINE_GONE: &str = "its routine is no longer in this process (it waited for \
+     its setup to be dropped) and its worker processes could not measure it";
+
+/// Set when a wait did not free the memory: nothing waits after that.
+static FUTILE: AtomicBool = AtomicBool::new(false);
+
+/// This process's resident memory, as the kernel counts it.
+pub(crate) fn resident_now() -> Option<u64> {
+    crate::worker::resident_bytes(std::process::id())
+}
+
+/// Whether `id` waits: it is compared in lock-step with a baseline binary
+/// this run, and this process holds more than [`HELD_LIMIT`]. Said once
+/// per run.
+pub(super) fn waits<M: Measurement>(
+    c: &Session<'_, M>,
+    id: &FullId,
+    config: &BenchmarkConfig,
+) -> bool {
+    if FUTILE.load(Ordering::Relaxed) {
+        return false;
+    }
+    let Some(name) = super::lockstep_baseline(c.run, config) else {
+        return false;
+    };
+    let dir = BenchmarkDir::new(&c.run.home, &id.directory_name);
+    let own = dir
+        .owner_target()
+        .map_or(true, |t| t == crate::store::binaries::this_target());
+    if !own || !matches!(dir.load_binary(name), Ok(Some(_))) {
+        return false;
+    }
+    let Some(held) = resident_now().filter(|&b| b > HELD_LIMIT) else {
+        return false;
+    };
+    let note = format!(
+        "this process holds {} MB (the benchmarks' setup): benchmarks compared in lock-step \
+         are measured once the function defining them has returned and dropped it, so that \
+         only the two measuring processes hold a copy; their lines come after the function's",
+        held >> 20
+    );
+    if crate::output::first_time("a benchmark waits for its setup") {
+        c.run.terminal().note(&note);
+    }
+    true
+}
+
+/// Called when the waiting benchmarks are about to run: if this process
+/// still holds more than [`HELD_LIMIT`], the setup outlives the function
+/// that defined them, and later benchmarks do not wait.
+pub(crate) fn waited() {
+    if resident_now().map_or(true, |b| b > HELD_LIMIT) {
+        FUTILE.store(true, Ordering::Relaxed);
+    }
+}
