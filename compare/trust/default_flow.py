@@ -19,6 +19,10 @@ Two kinds of trial:
           run RUNS times unchanged into a fresh home; every comparison of
           runs 2..RUNS is A/A (yardstick only: the guide's examples build
           against yardstick).
+  divan   divan's example files (yardstick-divan-examples), each run RUNS
+          times unchanged into a fresh home with `--target-precision 1`
+          (yardstick's sampling, hence verdicts, in lock-step with the
+          kept binary); runs 2..RUNS are A/A.
 
 By default a compile runs on one core throughout (`--load compile`, the
 trust experiment's CompileLoad); `--load none` measures at rest.
@@ -27,6 +31,8 @@ Usage: python3 compare/trust/default_flow.py suite [--tries 20]
            [--harness yardstick,criterion] [--conditions A/A,+1%,+3%,+10%]
            [--load compile|none] [--json FILE]
        python3 compare/trust/default_flow.py guide [--runs 4] [--load compile|none]
+       python3 compare/trust/default_flow.py divan [--files math,collections,string,memcpy]
+           [--runs 4] [--load compile|none]
 Python 3 standard library only; progress to stderr, the table to stdout.
 """
 
@@ -222,6 +228,65 @@ def guide(args):
         print(f"  {verdict}: {n} ({n / max(total, 1):.1%})")
 
 
+def divan_binaries(files):
+    """divan's example files built against yardstick-divan: {file: executable}."""
+    log("building divan's example files (cargo bench -p yardstick-divan-examples --no-run)")
+    msgs = trust.cargo_json(["bench", "--no-run", "-p", "yardstick-divan-examples"], REPO)
+    exes = {}
+    for m in msgs:
+        t = m.get("target", {})
+        if m.get("reason") == "compiler-artifact" and m.get("executable") and "bench" in t.get("kind", []):
+            exes[t.get("name")] = m["executable"]
+    missing = [f for f in files if f not in exes]
+    if missing:
+        sys.exit(f"no bench {', '.join(missing)} in yardstick-divan-examples")
+    return {f: exes[f] for f in files}
+
+
+def divan(args):
+    """divan's example files, each run RUNS times unchanged into one home
+    with yardstick's sampling (`--target-precision 1`, which compares in
+    lock-step with the baseline's kept binary), in yardstick's Criterion.rs
+    format so that `verdicts` reads them; runs 2..RUNS are A/A."""
+    files = args.files.split(",")
+    exes = divan_binaries(files)
+    scratch = tempfile.mkdtemp(prefix="yardstick-default-flow-")
+    load = None
+    counts, seconds, ids, lockstep, flagged = {}, [], 0, 0, []
+    try:
+        if args.load == "compile":
+            load = trust.CompileLoad(scratch)
+            load.start()
+        home = os.path.join(scratch, "home")
+        for r in range(1, args.runs + 1):
+            for f in files:
+                text, secs = run_bench(exes[f], home, "yardstick",
+                                       ["--target-precision", "1", "--output-format", "criterion"])
+                seconds.append(secs)
+                v = verdicts(text)
+                ids += len(v) if r == 1 else 0
+                if r > 1:
+                    lockstep += text.count("Measured in lock-step")
+                    for bench, verdict in v.items():
+                        counts[verdict] = counts.get(verdict, 0) + 1
+                        if verdict in CHANGED:
+                            flagged.append(f"run {r} {f} {bench}: {verdict}")
+                log(f"run {r}/{args.runs} {f}: {secs:.1f} s, {len(v)} verdicts")
+    finally:
+        if load:
+            load.stop()
+        shutil.rmtree(scratch, ignore_errors=True)
+    total = sum(counts.values())
+    per_run = sum(seconds[-len(files):])
+    print(f"{args.runs} runs of divan's example files {args.files} ({ids} benchmarks), load: "
+          f"{args.load}; {total} comparisons in runs 2..{args.runs}, {lockstep} in lock-step; "
+          f"{per_run:.1f} s for the last run ({per_run / max(ids, 1):.2f} s a benchmark)")
+    for verdict, n in sorted(counts.items(), key=lambda kv: -kv[1]):
+        print(f"  {verdict}: {n} ({n / max(total, 1):.1%})")
+    for line in flagged:
+        print(f"  {line}")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     sub = ap.add_subparsers(dest="kind", required=True)
@@ -235,8 +300,12 @@ def main():
     g.add_argument("--runs", type=int, default=4)
     g.add_argument("--load", choices=["compile", "none"], default="compile")
     g.add_argument("--keep", metavar="DIR", help="keep each run's output in DIR")
+    d = sub.add_parser("divan")
+    d.add_argument("--files", default="math,collections,string,memcpy")
+    d.add_argument("--runs", type=int, default=4)
+    d.add_argument("--load", choices=["compile", "none"], default="compile")
     args = ap.parse_args()
-    suite(args) if args.kind == "suite" else guide(args)
+    {"suite": suite, "guide": guide, "divan": divan}[args.kind](args)
 
 
 if __name__ == "__main__":

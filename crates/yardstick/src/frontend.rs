@@ -204,8 +204,9 @@ pub struct Change {
     pub mean: [f64; 3],
     /// The engine's verdict: improved or regressed (else within noise).
     pub flagged: bool,
-    /// Judged between worker processes on both sides, so the interval
-    /// carries run-to-run noise; else between samples of one process.
+    /// Judged between worker processes on both sides, or in lock-step
+    /// with the baseline's binary, so the interval carries run-to-run
+    /// noise; else between samples of one process.
     pub between_processes: bool,
     /// Not flagged, and the interval's half-width (this relative change)
     /// is too wide to tell a change a user cares about from the machine's

@@ -366,7 +366,7 @@ fn conclude(run: &RunSettings, outcome: &Outcome<'_>) {
     if let Some(ch) = &a.change {
         let mut c = comparison(outcome.id, ch);
         c.too_noisy = a.too_noisy(outcome.config.noise_threshold);
-        c.between_processes = a.change_between_processes;
+        c.between_processes = a.change_between_processes || a.lockstep.is_some();
         state::record_comparison(c);
     }
     state::benchmark_done(run, outcome);

@@ -281,7 +281,9 @@ fn baselines_are_saved_and_compared() {
 
 /// `--target-precision` asks for the engine's sampling: worker processes
 /// on both sides of the comparison, so each row ends with a verdict, and
-/// the table shows the engine's samples.
+/// the table shows the engine's samples. The second run compares in
+/// lock-step with the first one's kept binary, whose groups are named
+/// after this run's program, not the kept file's hash.
 #[test]
 fn verdicts_on_request_come_from_worker_processes() {
     let h = home("verdicts");
@@ -298,6 +300,7 @@ fn verdicts_on_request_come_from_worker_processes() {
     assert!(ok, "{err}");
     let (out, err, ok) = run(&h, &args);
     assert!(ok, "{err}");
+    assert!(!err.contains("not in lock-step"), "{err}");
     let row = out.lines().find(|l| l.starts_with("╰─ plain")).unwrap();
     let verdict = row.rsplit("%] ").next().unwrap();
     assert!(

@@ -91,7 +91,8 @@ pub(crate) struct Comparison {
     /// say anything (see `Analysis::too_noisy`).
     pub too_noisy: Option<f64>,
     /// Judged between processes on both sides (see
-    /// `Analysis::change_between_processes`).
+    /// `Analysis::change_between_processes`), or in lock-step with the
+    /// baseline's binary: an interval that carries run-to-run noise.
     pub between_processes: bool,
 }
 

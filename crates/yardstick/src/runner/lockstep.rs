@@ -64,9 +64,16 @@ struct Binary {
 /// process, so they are the process's, as the sampling pool is.
 static BINARIES: Mutex<Option<HashMap<PathBuf, Result<Binary, String>>>> = Mutex::new(None);
 
-/// This binary or the baseline's, with this run's arguments.
+/// This binary or the baseline's, with this run's arguments, its program
+/// name included: both sides run from kept copies named by their hash, and
+/// a front-end may name benchmarks after the program (divan's groups are
+/// `<bench target>::<path>`), so both must see this run's.
 fn command(exe: &Path, pair: usize) -> Command {
     let mut c = Command::new(exe);
+    #[cfg(unix)]
+    if let Some(name) = std::env::args_os().next() {
+        std::os::unix::process::CommandExt::arg0(&mut c, name);
+    }
     c.args(std::env::args_os().skip(1))
         .env("YARDSTICK_WORKER_INDEX", pair.to_string());
     c
