@@ -164,7 +164,21 @@ fn benchmarks_wait_for_a_large_setup_to_be_dropped_before_the_pair_measures() {
     assert!(!kib.is_empty());
     assert!(kib.iter().all(|&k| k < 60 * 1024), "{kib:?}");
     let out = format!("{}{}", second.stdout, second.stderr);
-    assert_eq!(out.matches("(the benchmarks' setup)").count(), 1, "{out}");
+    let notes: Vec<&str> = out
+        .lines()
+        .filter(|l| l.starts_with("note: this process holds "))
+        .collect();
+    assert_eq!(notes.len(), 1, "{out}");
+    let (mb, rest) = notes[0]["note: this process holds ".len()..]
+        .split_once(' ')
+        .unwrap();
+    assert!(mb.parse::<u64>().unwrap() >= 80, "{}", notes[0]);
+    assert_eq!(
+        rest,
+        "MB (the benchmarks' setup): benchmarks compared in lock-step are measured once the \
+         function defining them has returned and dropped it, so that only the two measuring \
+         processes hold a copy; their lines come after the function's"
+    );
     assert_eq!(out.matches(LOCKSTEP_LINE).count(), 3, "{out}");
     // In the order the code defines them.
     let at = |id: &str| out.find(&format!("{id:<24}time:")).expect(id);
