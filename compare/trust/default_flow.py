@@ -32,7 +32,7 @@ Usage: python3 compare/trust/default_flow.py suite [--tries 20]
            [--load compile|none] [--json FILE]
        python3 compare/trust/default_flow.py guide [--runs 4] [--load compile|none]
        python3 compare/trust/default_flow.py divan [--files math,collections,string,memcpy]
-           [--runs 4] [--load compile|none]
+           [--runs 4] [--load compile|none] [--keep DIR]
 Python 3 standard library only; progress to stderr, the table to stdout.
 """
 
@@ -263,8 +263,11 @@ def divan(args):
                 text, secs = run_bench(exes[f], home, "yardstick",
                                        ["--target-precision", "1", "--output-format", "criterion"])
                 seconds.append(secs)
+                if args.keep:
+                    with open(os.path.join(args.keep, f"{f}.run{r}.txt"), "w") as out:
+                        out.write(text)
                 v = verdicts(text)
-                ids += len(v) if r == 1 else 0
+                ids += len(v) if r == 2 else 0
                 if r > 1:
                     lockstep += text.count("Measured in lock-step")
                     for bench, verdict in v.items():
@@ -304,6 +307,7 @@ def main():
     d.add_argument("--files", default="math,collections,string,memcpy")
     d.add_argument("--runs", type=int, default=4)
     d.add_argument("--load", choices=["compile", "none"], default="compile")
+    d.add_argument("--keep", metavar="DIR", help="keep each run's output in DIR")
     args = ap.parse_args()
     {"suite": suite, "guide": guide, "divan": divan}[args.kind](args)
 
