@@ -191,6 +191,13 @@ def suite(args):
             json.dump({f"{h} {c}": v for (h, c), v in results.items()}, f)
 
 
+def print_counts(counts):
+    """Each verdict's count and share, the most frequent first."""
+    total = sum(counts.values())
+    for verdict, n in sorted(counts.items(), key=lambda kv: -kv[1]):
+        print(f"  {verdict}: {n} ({n / max(total, 1):.1%})")
+
+
 def guide(args):
     scratch = tempfile.mkdtemp(prefix="yardstick-default-flow-")
     home = os.path.join(scratch, "home")
@@ -224,8 +231,7 @@ def guide(args):
     total = sum(counts.values())
     print(f"{args.runs} runs of the guide's examples ({ids} benchmarks), load: {args.load}; "
           f"{total} comparisons in runs 2..{args.runs}; {seconds[-1]:.1f} s for the last run")
-    for verdict, n in sorted(counts.items(), key=lambda kv: -kv[1]):
-        print(f"  {verdict}: {n} ({n / max(total, 1):.1%})")
+    print_counts(counts)
 
 
 def divan_binaries(files):
@@ -284,8 +290,7 @@ def divan(args):
     print(f"{args.runs} runs of divan's example files {args.files} ({ids} benchmarks), load: "
           f"{args.load}; {total} comparisons in runs 2..{args.runs}, {lockstep} in lock-step; "
           f"{per_run:.1f} s for the last run ({per_run / max(ids, 1):.2f} s a benchmark)")
-    for verdict, n in sorted(counts.items(), key=lambda kv: -kv[1]):
-        print(f"  {verdict}: {n} ({n / max(total, 1):.1%})")
+    print_counts(counts)
     for line in flagged:
         print(f"  {line}")
 
