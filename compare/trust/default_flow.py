@@ -181,14 +181,16 @@ def suite(args):
                     log(f"try {t + 1}/{args.tries} {h} {condition}: target "
                         f"{r['verdicts'].get('target')}, {r['seconds']:.1f} s, "
                         f"{r['lockstep']} in lock-step")
+                    # After every try: a Criterion.rs try takes minutes,
+                    # and a campaign cut short keeps what it measured.
+                    if args.json:
+                        with open(args.json, "w") as f:
+                            json.dump({f"{h} {c}": v for (h, c), v in results.items()}, f)
     finally:
         if load:
             load.stop()
         shutil.rmtree(scratch, ignore_errors=True)
     summarise_suite(results)
-    if args.json:
-        with open(args.json, "w") as f:
-            json.dump({f"{h} {c}": v for (h, c), v in results.items()}, f)
 
 
 def print_counts(counts):
