@@ -9,6 +9,7 @@ trust_suite.rs, 24 benchmarks) at these revisions:
   n01..nNN    neutral edits: another benchmark added before the others,
               with a body whose size differs from one edit to the next, so
               that every function after it moves (A/A', one edit a try);
+  f1.01       `target` 1 % slower (DEFAULT_FACTOR = 1.01 compiled in);
   f1.03       `target` 3 % slower (DEFAULT_FACTOR = 1.03 compiled in);
   f1.10       `target` 10 % slower.
 
@@ -25,9 +26,11 @@ Two ways of comparing, each against `base`:
             layout spreads floor the verdicts.
 
 A try of A/A' counts every benchmark called faster or slower (a false
-alarm); a try of +3 % / +10 % counts `target` called slower (a detection)
-and the other benchmarks' changes (false alarms). `--single` compares
-one benchmark alone (`target` unless named).
+alarm); a try of +1 % / +3 % / +10 % counts `target` called slower (a
+detection) and the other benchmarks' changes (false alarms). `--single`
+compares one benchmark alone (`target` unless named). The conditions run
+by default are A/A', +3 % and +10 %; `--conditions A/A',+1%,+3%,+10%`
+adds +1 %.
 
 Usage: python3 compare/trust/layouts.py [--mode ab|default] [--tries 20]
            [--layouts 4] [--single] [--calibrated] [--conditions A/A',+3%,+10%]
@@ -54,7 +57,8 @@ import default_flow  # noqa: E402  (the run and verdict helpers)
 trust = default_flow.trust
 log = trust.log
 git = trust.git
-CONDITIONS = {"A/A'": None, "+3%": "f1.03", "+10%": "f1.10"}
+CONDITIONS = {"A/A'": None, "+1%": "f1.01", "+3%": "f1.03", "+10%": "f1.10"}
+DEFAULT_CONDITIONS = "A/A',+3%,+10%"
 
 
 def neutral_edit(source, k):
@@ -93,6 +97,7 @@ def make_repo(repo, edits):
     commit("base", suite, "1.0")
     for k in range(1, edits + 1):
         commit(f"n{k:02}", neutral_edit(suite, k), "1.0")
+    commit("f1.01", suite, "1.01")
     commit("f1.03", suite, "1.03")
     commit("f1.10", suite, "1.10")
 
@@ -217,7 +222,7 @@ def main():
                     help="compare one benchmark alone (default: target)")
     ap.add_argument("--calibrated", action="store_true",
                     help="default mode: run `cargo yardstick calibrate --layouts` on base first")
-    ap.add_argument("--conditions", default=",".join(CONDITIONS))
+    ap.add_argument("--conditions", default=DEFAULT_CONDITIONS)
     ap.add_argument("--load", choices=["compile", "none"], default="compile")
     ap.add_argument("--timeout", type=float, default=1.0, help="ab's seconds of rounds per benchmark")
     ap.add_argument("--target-dir", default=os.path.join(tempfile.gettempdir(), "layout-target"))
