@@ -37,6 +37,7 @@ Python 3 standard library only; progress to stderr, the table to stdout.
 """
 
 import argparse
+import contextlib
 import json
 import os
 import shutil
@@ -165,14 +166,9 @@ def summarise_suite(results):
 def suite(args):
     harnesses = args.harness.split(",")
     conditions = args.conditions.split(",")
-    scratch = tempfile.mkdtemp(prefix="yardstick-default-flow-")
-    load = None
     results = {}
-    try:
-        exes = build_suite(harnesses, os.path.join(COMPARE, "target"))
-        if args.load == "compile":
-            load = trust.CompileLoad(scratch)
-            load.start()
+    exes = build_suite(harnesses, os.path.join(COMPARE, "target"))
+    with scratch_under(args.load) as scratch:
         for t in range(args.tries):
             for condition in conditions:
                 for h in harnesses:
@@ -186,11 +182,23 @@ def suite(args):
                     if args.json:
                         with open(args.json, "w") as f:
                             json.dump({f"{h} {c}": v for (h, c), v in results.items()}, f)
+    summarise_suite(results)
+
+
+@contextlib.contextmanager
+def scratch_under(load_kind):
+    """A scratch directory, with the compile load running while it is in
+    use when `load_kind` is "compile"; both gone afterwards."""
+    scratch = tempfile.mkdtemp(prefix="yardstick-default-flow-")
+    load = trust.CompileLoad(scratch) if load_kind == "compile" else None
+    try:
+        if load:
+            load.start()
+        yield scratch
     finally:
         if load:
             load.stop()
         shutil.rmtree(scratch, ignore_errors=True)
-    summarise_suite(results)
 
 
 def print_counts(counts):
@@ -201,15 +209,9 @@ def print_counts(counts):
 
 
 def guide(args):
-    scratch = tempfile.mkdtemp(prefix="yardstick-default-flow-")
-    home = os.path.join(scratch, "home")
-    load = None
     counts, seconds, ids = {}, [], 0
-    try:
-        if args.load == "compile":
-            load = trust.CompileLoad(scratch)
-            load.start()
-        env = dict(os.environ, YARDSTICK_HOME=home)
+    with scratch_under(args.load) as scratch:
+        env = dict(os.environ, YARDSTICK_HOME=os.path.join(scratch, "home"))
         for r in range(1, args.runs + 1):
             start = time.monotonic()
             p = subprocess.run(["cargo", "bench", "-p", "yardstick-guide-examples"], cwd=REPO,
@@ -226,10 +228,6 @@ def guide(args):
                 for verdict in v.values():
                     counts[verdict] = counts.get(verdict, 0) + 1
             log(f"run {r}/{args.runs}: {seconds[-1]:.1f} s, {len(v)} verdicts")
-    finally:
-        if load:
-            load.stop()
-        shutil.rmtree(scratch, ignore_errors=True)
     total = sum(counts.values())
     print(f"{args.runs} runs of the guide's examples ({ids} benchmarks), load: {args.load}; "
           f"{total} comparisons in runs 2..{args.runs}; {seconds[-1]:.1f} s for the last run")
@@ -258,13 +256,8 @@ def divan(args):
     format so that `verdicts` reads them; runs 2..RUNS are A/A."""
     files = args.files.split(",")
     exes = divan_binaries(files)
-    scratch = tempfile.mkdtemp(prefix="yardstick-default-flow-")
-    load = None
     counts, seconds, ids, lockstep, flagged = {}, [], 0, 0, []
-    try:
-        if args.load == "compile":
-            load = trust.CompileLoad(scratch)
-            load.start()
+    with scratch_under(args.load) as scratch:
         home = os.path.join(scratch, "home")
         for r in range(1, args.runs + 1):
             for f in files:
@@ -283,10 +276,6 @@ def divan(args):
                         if verdict in CHANGED:
                             flagged.append(f"run {r} {f} {bench}: {verdict}")
                 log(f"run {r}/{args.runs} {f}: {secs:.1f} s, {len(v)} verdicts")
-    finally:
-        if load:
-            load.stop()
-        shutil.rmtree(scratch, ignore_errors=True)
     total = sum(counts.values())
     per_run = sum(seconds[-len(files):])
     print(f"{args.runs} runs of divan's example files {args.files} ({ids} benchmarks), load: "
