@@ -455,15 +455,19 @@ impl<M: Measurement> Criterion<M> {
         config: &BenchmarkConfig,
         f: &mut RoutineFn<'_, M>,
     ) -> Result<Option<f64>, usize> {
-        let mut session = Session {
+        let may_wait = self.waiting.allowed;
+        match runner::run(&mut self.session(), id.clone(), unit, config, f, may_wait) {
+            runner::Ran::Done(typical) => Ok(typical),
+            runner::Ran::Waits => Err(self.waiting.benchmark(id, config.clone())),
+        }
+    }
+
+    /// What the runner borrows of this `Criterion` for one benchmark.
+    fn session(&mut self) -> Session<'_, M> {
+        Session {
             run: &self.run,
             measurement: &self.measurement,
             profiler: &mut *self.profiler,
-        };
-        let may_wait = self.waiting.allowed;
-        match runner::run(&mut session, id.clone(), unit, config, f, may_wait) {
-            runner::Ran::Done(typical) => Ok(typical),
-            runner::Ran::Waits => Err(self.waiting.benchmark(id, config.clone())),
         }
     }
 
@@ -490,12 +494,7 @@ impl<M: Measurement> Criterion<M> {
         for (k, job) in jobs.into_iter().enumerate() {
             match job {
                 crate::waiting::Job::Benchmark(id, config) => {
-                    let mut session = Session {
-                        run: &self.run,
-                        measurement: &self.measurement,
-                        profiler: &mut *self.profiler,
-                    };
-                    typical[k] = runner::run_waited(&mut session, &id, &config);
+                    typical[k] = runner::run_waited(&mut self.session(), &id, &config);
                 }
                 crate::waiting::Job::GroupEnd(end) => {
                     let (name, by_id, log) = (end.name.clone(), end.compare_by_id, end.log_scale);

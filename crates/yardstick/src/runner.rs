@@ -290,7 +290,7 @@ fn benchmark<M: Measurement>(
 /// only move the mix to those tools.
 fn foreign_folder(dir: &BenchmarkDir, id: &FullId, terminal: &Terminal) -> bool {
     let here = crate::store::binaries::this_target();
-    let Some(owner) = dir.owner_target().filter(|t| t != here) else {
+    let Some(owner) = other_owner(dir) else {
         return false;
     };
     terminal.warning(&format!(
@@ -301,6 +301,12 @@ fn foreign_folder(dir: &BenchmarkDir, id: &FullId, terminal: &Terminal) -> bool 
         dir.root.display()
     ));
     true
+}
+
+/// The bench target that wrote `dir`, when it is not this one.
+fn other_owner(dir: &BenchmarkDir) -> Option<String> {
+    let here = crate::store::binaries::this_target();
+    dir.owner_target().filter(|t| t != here)
 }
 
 /// Whether this benchmark's folders are saved, and so keep this binary.

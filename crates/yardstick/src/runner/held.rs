@@ -56,10 +56,7 @@ pub(super) fn waits<M: Measurement>(
         return false;
     };
     let dir = BenchmarkDir::new(&c.run.home, &id.directory_name);
-    let own = dir
-        .owner_target()
-        .map_or(true, |t| t == crate::store::binaries::this_target());
-    if !own || !matches!(dir.load_binary(name), Ok(Some(_))) {
+    if super::other_owner(&dir).is_some() || !matches!(dir.load_binary(name), Ok(Some(_))) {
         return false;
     }
     let Some(held) = resident_now().filter(|&b| b > HELD_LIMIT) else {
