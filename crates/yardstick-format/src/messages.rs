@@ -220,12 +220,24 @@ pub struct ChangeDetails {
     pub median: ConfidenceInterval,
     /// The verdict.
     pub change: ChangeType,
+    /// yardstick: the p-value of the comparison.
+    pub p_value: Option<f64>,
+    /// yardstick: the level `change` was judged at, when it holds the
+    /// run's error rate across its comparisons (its share of the
+    /// significance level); absent when each comparison is judged alone.
+    pub judged_at: Option<f64>,
+    /// yardstick: the verdict of this comparison alone, at the significance
+    /// level, when `change` holds the run's error rate.
+    pub change_alone: Option<ChangeType>,
 }
 
 crate::json_object!(ChangeDetails {
     mean,
     median,
-    change
+    change,
+    p_value (skip),
+    judged_at (skip),
+    change_alone (skip)
 });
 
 /// cargo-criterion's verdict: a change within the noise threshold is
@@ -347,6 +359,9 @@ mod tests {
                 mean: ci(0.014, "%"),
                 median: ci(0.012, "%"),
                 change: ChangeType::NoChange,
+                p_value: None,
+                judged_at: None,
+                change_alone: None,
             }),
             metrics: Vec::new(),
         });

@@ -299,7 +299,10 @@ fn cargo_criterion_messages() {
         change: Some(ChangeDetails {
             mean: ci(0.01, "%"),
             median: ci(0.01, "%"),
-            change: ChangeType::NoChange,
+            change: ChangeType::Regressed,
+            p_value: Some(0.0004),
+            judged_at: Some(0.0016),
+            change_alone: Some(ChangeType::Regressed),
         }),
         metrics: vec![messages::MetricSummary {
             name: "allocations".into(),

@@ -45,6 +45,9 @@ pub fn benchmark_complete(result: &BenchmarkResult, report_directory: &str) -> M
             mean: interval(&c.mean, "%"),
             median: interval(&c.median, "%"),
             change: ChangeType::from_verdict(c.verdict, &interval(&c.mean, "%")),
+            p_value: None,
+            judged_at: None,
+            change_alone: None,
         }),
         metrics: Vec::new(),
     })

@@ -37,6 +37,7 @@ pub mod kde;
 pub mod layouts;
 pub mod multiple;
 pub mod nanobench;
+pub mod online;
 mod outlier_variance;
 pub mod paired;
 pub mod power;

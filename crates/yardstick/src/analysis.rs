@@ -96,11 +96,43 @@ pub(crate) struct Analysis {
     pub change_between_processes: bool,
     /// The change was measured in lock-step with the baseline's binary.
     pub lockstep: Option<Lockstep>,
+    /// The noise threshold the change's verdict was judged at.
+    pub judged_threshold: f64,
+    /// When the verdict holds the suite's error rate: how it was judged,
+    /// and what the comparison alone would have said.
+    pub suite: Option<SuiteJudgement>,
     /// The bootstrap distributions, kept for the report's plots.
     #[cfg_attr(not(feature = "report"), allow(dead_code))]
     pub distributions: Option<Distributions>,
     #[cfg_attr(not(feature = "report"), allow(dead_code))]
     pub change_distributions: Option<ChangeDistributions>,
+}
+
+/// A verdict judged at its share of the suite's error rate.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) struct SuiteJudgement {
+    /// The suite's error rate (the significance level asked for).
+    pub alpha: f64,
+    /// The level this comparison was judged at.
+    pub level: f64,
+    /// The comparisons the run planned.
+    pub planned: usize,
+    /// The verdict of the comparison alone, at `alpha`.
+    pub one_by_one: yardstick_stats::Verdict,
+}
+
+impl Analysis {
+    /// The verdict the change gets at significance `alpha`, at the noise
+    /// threshold it was judged at.
+    pub(crate) fn verdict_at(&self, alpha: f64) -> Option<yardstick_stats::Verdict> {
+        let ch = self.change.as_ref()?;
+        let cfg = ChangeConfig {
+            significance: alpha,
+            noise_threshold: self.judged_threshold,
+            ..ChangeConfig::default()
+        };
+        Some(yardstick_stats::verdict_of(ch.p_value, &ch.mean, &cfg))
+    }
 }
 
 /// A comparison measured in lock-step with the baseline's binary.
@@ -155,6 +187,7 @@ impl Analysis {
         self.change = Some(yardstick_stats::paired::ratio_change(
             interval, p_value, &cfg,
         ));
+        self.judged_threshold = cfg.noise_threshold;
         // The report draws the comparison the verdict made.
         self.change_distributions = self
             .distributions
@@ -303,6 +336,8 @@ pub(crate) fn analyse(
         per_process,
         change_between_processes,
         lockstep: None,
+        judged_threshold: change_config(config).noise_threshold,
+        suite: None,
         distributions: keep_distributions.then_some(distributions),
         change_distributions: change_distributions.filter(|_| keep_distributions),
     })

@@ -99,6 +99,11 @@ pub(crate) struct BenchmarkConfig {
     pub nresamples: usize,
     pub sample_size: usize,
     pub significance_level: f64,
+    /// The significance level was set (in code or on the command line):
+    /// each comparison is then judged at it alone, as Criterion.rs does,
+    /// rather than at its share of the suite's error rate
+    /// (`yardstick_stats::online`).
+    pub significance_explicit: bool,
     pub warm_up_time: Duration,
     pub sampling_mode: SamplingMode,
     pub quick_mode: bool,
@@ -154,6 +159,7 @@ impl Default for BenchmarkConfig {
             nresamples: 100_000,
             sample_size: 100,
             significance_level: 0.05,
+            significance_explicit: false,
             warm_up_time: Duration::from_secs(3),
             sampling_mode: SamplingMode::Auto,
             quick_mode: false,
@@ -204,6 +210,7 @@ impl PartialConfig {
             nresamples: self.nresamples.unwrap_or(base.nresamples),
             sample_size: self.sample_size.unwrap_or(base.sample_size),
             significance_level: self.significance_level.unwrap_or(base.significance_level),
+            significance_explicit: base.significance_explicit || self.significance_level.is_some(),
             warm_up_time: self.warm_up_time.unwrap_or(base.warm_up_time),
             sampling_mode: self.sampling_mode.unwrap_or(base.sampling_mode),
             quick_mode: base.quick_mode,

@@ -186,6 +186,7 @@ impl<M: Measurement> Criterion<M> {
     pub fn significance_level(mut self, sl: f64) -> Criterion<M> {
         assert!(sl > 0.0 && sl < 1.0, "significance_level must be in (0, 1)");
         self.config.significance_level = sl;
+        self.config.significance_explicit = true;
         self
     }
 
@@ -322,6 +323,7 @@ impl<M: Measurement> Criterion<M> {
         c.noise_threshold = args.noise_threshold.unwrap_or(c.noise_threshold);
         c.confidence_level = args.confidence_level.unwrap_or(c.confidence_level);
         c.significance_level = args.significance_level.unwrap_or(c.significance_level);
+        c.significance_explicit |= args.significance_level.is_some();
         c.quick_mode |= args.quick;
         c.explicit_plan |= args.sample_size.is_some() || args.measurement_time.is_some();
         c.target_precision = args.target_precision.unwrap_or(c.target_precision);

@@ -13,6 +13,20 @@ pub(crate) fn change(ratio: f64, signed: bool) -> String {
     }
 }
 
+/// A p-value or significance level beside a level of `level`: two
+/// decimals, as Criterion.rs prints them, when the level is 0.01 or more;
+/// four below it, so that a suite's share of its error rate (0.0008 over
+/// 63 comparisons) and a p-value under it stay readable; then scientific.
+pub(crate) fn p_value(p: f64, level: f64) -> String {
+    if level >= 0.01 {
+        format!("{p:.2}")
+    } else if level >= 1e-4 {
+        format!("{p:.4}")
+    } else {
+        format!("{p:.1e}")
+    }
+}
+
 /// An iteration count as Criterion.rs prints it: `42 iterations`, `12k
 /// iterations`, `1.2M iterations`, `3.4B iterations`.
 pub(crate) fn iter_count(n: u64) -> String {
@@ -48,6 +62,14 @@ pub(crate) fn integer(n: f64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn p_values_keep_the_digits_their_level_needs() {
+        assert_eq!(p_value(0.034, 0.05), "0.03");
+        assert_eq!(p_value(0.000_41, 0.000_78), "0.0004");
+        assert_eq!(p_value(0.000_78, 0.000_78), "0.0008");
+        assert_eq!(p_value(0.000_012, 0.000_05), "1.2e-5");
+    }
 
     #[test]
     fn change_is_a_signed_percentage() {

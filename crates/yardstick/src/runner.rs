@@ -222,8 +222,14 @@ fn benchmark<M: Measurement>(
         .sample
         .as_ref()
         .and_then(|_| measured_drift(&dir, config, terminal));
+    let alpha = config.significance_level;
+    let suite = baseline
+        .sample
+        .as_ref()
+        .and_then(|_| suite_share(c.run, config));
     let config = &BenchmarkConfig {
         machine_drift: drift,
+        significance_level: suite.map_or(alpha, |(level, _)| level),
         ..config.clone()
     };
     let plots = report::ENABLED && c.run.plots;
@@ -232,6 +238,19 @@ fn benchmark<M: Measurement>(
         analyse(samples, cross_run, config, plots).map_err(|e| format!("analysis failed: {e}"))?;
     if let Some((_, cmp)) = &compared {
         analysis.judge_lockstep(&cmp.interval, cmp.p_value, cmp.how, config);
+    }
+    if let (Some((level, planned)), Some(ch)) = (suite, &analysis.change) {
+        state::suite_tested(ch.p_value);
+        analysis.suite =
+            analysis
+                .verdict_at(alpha)
+                .map(|one_by_one| crate::analysis::SuiteJudgement {
+                    alpha,
+                    level,
+                    planned,
+                    one_by_one,
+                });
+        say_suite_rule(terminal, alpha, planned);
     }
     let unit = c
         .measurement
@@ -280,6 +299,33 @@ fn benchmark<M: Measurement>(
     };
     conclude(c.run, &outcome);
     Ok(analysis.typical().point)
+}
+
+/// The level this benchmark's comparison is judged at, its share of the
+/// suite's error rate, and the comparisons the run plans (counted in the
+/// baseline once); `None` when the significance level was set, so that
+/// each comparison is judged alone, as Criterion.rs judges it.
+fn suite_share(run: &RunSettings, config: &BenchmarkConfig) -> Option<(f64, usize)> {
+    if config.significance_explicit {
+        return None;
+    }
+    let (name, _) = crate::baseline::compare_target(&run.baseline)?;
+    Some(state::suite_level(config.significance_level, || {
+        let target = crate::store::binaries::this_target();
+        crate::store::planned::planned(&run.home, name, target, &|id| run.filter.matches(id))
+    }))
+}
+
+/// Once per run: how the verdicts hold the suite's error rate.
+fn say_suite_rule(terminal: &Terminal, alpha: f64, planned: usize) {
+    let note = format!(
+        "each verdict holds this run's error rate: the {planned} comparisons the baseline has share a {:.0}% chance of a false verdict between them (LOND: each is judged at its share, more after a change is found), rather than {:.0}% each; --significance-level (or significance_level in code) judges each alone, as Criterion.rs does",
+        alpha * 100.0,
+        alpha * 100.0
+    );
+    if crate::output::first_time(&note) {
+        terminal.note(&note);
+    }
 }
 
 /// Whether `dir` holds another bench target's benchmark of the same id

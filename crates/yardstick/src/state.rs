@@ -40,6 +40,8 @@ struct Tally {
     /// `--partition`'s selector: counting is over the whole binary, which
     /// `criterion_main!` splits into several `Criterion`s.
     shard: Option<yardstick_format::partition::Selector>,
+    /// The suite's error rate spent across the run's comparisons.
+    suite: Option<yardstick_stats::online::Lond>,
 }
 
 /// Two locks: a sink may ask the tally (never the other way round).
@@ -129,6 +131,27 @@ pub(crate) fn failures() -> Vec<String> {
 /// Records a comparison with a baseline, for the suite-level correction.
 pub(crate) fn record_comparison(c: Comparison) {
     with(|g| g.comparisons.push(c));
+}
+
+/// The level the next comparison is judged at so that the run's verdicts
+/// hold the suite's error rate at `alpha` (LOND, `yardstick_stats::online`),
+/// and the comparisons planned; `planned` counts them on the first call.
+pub(crate) fn suite_level(alpha: f64, planned: impl FnOnce() -> usize) -> (f64, usize) {
+    with(|g| {
+        let l = g
+            .suite
+            .get_or_insert_with(|| yardstick_stats::online::Lond::new(alpha, planned()));
+        (l.level(), l.planned())
+    })
+}
+
+/// Records the decision on the comparison judged at [`suite_level`].
+pub(crate) fn suite_tested(p_value: f64) {
+    with(|g| {
+        if let Some(l) = &mut g.suite {
+            l.test(p_value);
+        }
+    });
 }
 
 /// The last comparison of benchmark `id` in this run, if any.

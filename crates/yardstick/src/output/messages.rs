@@ -39,7 +39,15 @@ pub(crate) fn benchmark_complete(
         median: interval(&e.median, unit),
         median_abs_dev: interval(&e.mad, unit),
         slope: e.slope.as_ref().map(|s| interval(s, unit)),
-        change: a.change.as_ref().map(change_details),
+        change: a.change.as_ref().map(|c| {
+            let mut d = change_details(c);
+            d.p_value = Some(c.p_value);
+            if let Some(j) = &a.suite {
+                d.judged_at = Some(j.level);
+                d.change_alone = Some(change_type(j.one_by_one));
+            }
+            d
+        }),
         metrics: metrics
             .iter()
             .map(|r| MetricSummary {
@@ -57,11 +65,18 @@ fn change_details(c: &yardstick_stats::Change) -> ChangeDetails {
     ChangeDetails {
         mean: interval(&c.mean, "%"),
         median: interval(&c.median, "%"),
-        change: match c.verdict {
-            Verdict::Regressed => ChangeType::Regressed,
-            Verdict::Improved => ChangeType::Improved,
-            _ => ChangeType::NoChange,
-        },
+        change: change_type(c.verdict),
+        p_value: None,
+        judged_at: None,
+        change_alone: None,
+    }
+}
+
+fn change_type(v: Verdict) -> ChangeType {
+    match v {
+        Verdict::Regressed => ChangeType::Regressed,
+        Verdict::Improved => ChangeType::Improved,
+        _ => ChangeType::NoChange,
     }
 }
 

@@ -245,3 +245,40 @@ fn every_verdict_wording() {
     show("lock-step, no change", &a, &base, None);
     insta::assert_snapshot!("criterion_every_verdict", out);
 }
+
+/// A verdict that holds the suite's error rate: the same moderate change
+/// (p ≈ 0.01 over eight pairs) judged alone and at its share of 5 % over
+/// 63 comparisons (LOND's first level, 0.05/64).
+#[test]
+fn a_verdict_held_to_the_suite_error_rate() {
+    let units = [1.02, 1.0, 1.03, 1.01, 1.0, 1.025, 1.005, 1.015];
+    let (i, p) = yardstick_stats::paired::units_t_ratio(&units, 0.95).expect("8 units");
+    assert!(p > 0.001 && p < 0.05, "{p}");
+    let mut out = String::new();
+    for level in [0.05, 0.05 / 64.0] {
+        let quiet = [0.0, 0.001, -0.001, 0.002, -0.002];
+        let (mut a, base) = analysis_in_processes((100.0, quiet), (100.0, quiet), true);
+        let how = crate::analysis::Lockstep {
+            pairs: 8,
+            rounds: 144,
+            layout_spread: None,
+            layouts_measured: false,
+        };
+        let cfg = BenchmarkConfig {
+            significance_level: level,
+            ..config()
+        };
+        a.judge_lockstep(&i, p, how, &cfg);
+        a.suite = Some(crate::analysis::SuiteJudgement {
+            alpha: 0.05,
+            level,
+            planned: 63,
+            one_by_one: a.verdict_at(0.05).expect("a change"),
+        });
+        let mut c = completed(&a, Some(&base), None, &[]);
+        c.significance = level;
+        out.push_str(&format!("--- judged at {level}\n"));
+        out.push_str(&render(OutputFormat::Criterion, Verbosity::Normal, &c));
+    }
+    insta::assert_snapshot!("criterion_suite_verdict", out);
+}

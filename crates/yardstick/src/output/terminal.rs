@@ -413,14 +413,14 @@ fn change_lines(c: &Completed<'_>, change: &yardstick_stats::Change, s: &Style) 
         ),
     };
     let p = format!(
-        "(p = {:.2} {} {:.2})",
-        change.p_value,
+        "(p = {} {} {})",
+        format::p_value(change.p_value, c.significance),
         if change.p_value < c.significance {
             "<"
         } else {
             ">"
         },
-        c.significance
+        format::p_value(c.significance, c.significance)
     );
     let lo = s.faint(&format::change(mean.lower, true));
     let hi = s.faint(&format::change(mean.upper, true));
@@ -436,7 +436,10 @@ fn change_lines(c: &Completed<'_>, change: &yardstick_stats::Change, s: &Style) 
         lines.push(format!("{INDENT}change: [{lo} {point} {hi}] {p}"));
     }
     lines.push(format!("{INDENT}{explanation}"));
-    if let Some(line) = disagreement(change, c.significance) {
+    let suite_line = a.suite.as_ref().and_then(|j| suite_line(j, change));
+    if let Some(line) = &suite_line {
+        lines.push(format!("{INDENT}{}", s.faint(line)));
+    } else if let Some(line) = disagreement(change, c.significance) {
         lines.push(format!("{INDENT}{}", s.faint(&line)));
     }
     if let Some(ls) = &a.lockstep {
@@ -469,6 +472,28 @@ fn change_lines(c: &Completed<'_>, change: &yardstick_stats::Change, s: &Style) 
     lines
 }
 
+/// The line saying what the comparison alone would have been called, when
+/// holding the suite's error rate took its verdict away.
+fn suite_line(
+    j: &crate::analysis::SuiteJudgement,
+    change: &yardstick_stats::Change,
+) -> Option<String> {
+    let word = match j.one_by_one {
+        Verdict::Regressed => "regressed",
+        Verdict::Improved => "improved",
+        _ => return None,
+    };
+    (j.one_by_one != change.verdict).then(|| {
+        format!(
+            "Alone it would be called {word} (p = {} < {:.2}); not among the {} comparisons of this run, whose verdicts hold a {:.0}% error rate between them.",
+            format::p_value(change.p_value, j.alpha),
+            j.alpha,
+            j.planned,
+            j.alpha * 100.0
+        )
+    })
+}
+
 /// The line saying which one the verdict follows when the interval leaves
 /// out zero and the test still finds no change: a significance level
 /// stricter than the interval's confidence, or samples without spread
@@ -479,9 +504,10 @@ fn disagreement(change: &yardstick_stats::Change, significance: f64) -> Option<S
     let excludes_zero = m.lower > 0.0 || m.upper < 0.0;
     (excludes_zero && change.p_value >= significance).then(|| {
         format!(
-            "The {:.0}% interval leaves out zero but the test does not reject (p = {:.2} ≥ {significance:.2}): the verdict follows the test, the stricter of the two.",
+            "The {:.0}% interval leaves out zero but the test does not reject (p = {} ≥ {}): the verdict follows the test, the stricter of the two.",
             m.confidence * 100.0,
-            change.p_value
+            format::p_value(change.p_value, significance),
+            format::p_value(significance, significance)
         )
     })
 }

@@ -11,6 +11,7 @@
 pub(crate) mod binaries;
 mod home;
 pub(crate) mod lock;
+pub(crate) mod planned;
 pub(crate) mod save;
 
 pub(crate) use home::home_directory;
