@@ -177,6 +177,12 @@ fn write(home: &Path, target: &str, n: usize, spreads: &[LayoutSpread]) -> Resul
         layouts: n,
         definition: DEFINITION.to_owned(),
         benchmarks: spreads.to_vec(),
+        measured_at: Some(crate::host::now()),
+        rustc: crate::host::rustc_verbose()
+            .lines()
+            .next()
+            .map(str::to_owned)
+            .filter(|v| !v.is_empty()),
     };
     let path = yardstick_format::layout::path(home, target);
     let text = yardstick_format::json::to_string_pretty(&doc) + "\n";

@@ -16,6 +16,23 @@ pub const VERSION: u32 = 1;
 /// benchmark's folder begins with a dot).
 pub const LAYOUTS_DIR: &str = ".layouts";
 
+/// The fewest layouts a spread is trusted from: the bound is
+/// `t(0.975, layouts − 1)` standard deviations wide, 12.7 with two layouts
+/// and 4.3 with three, so that a bound from so few mostly says how few
+/// there were (`calibrate --layouts=2` wrote ±71 % for a benchmark that
+/// eight layouts put at ±2 %).
+pub const MIN_LAYOUTS: usize = 4;
+
+/// The widest allowance a measured spread may give a verdict: a +10 %
+/// change must still be called regressed, and a benchmark that relinking
+/// moves by more than this needs its layouts sampled on both sides (as
+/// `cargo yardstick ab` does), not an allowance.
+pub const MAX_SPREAD: f64 = 0.10;
+
+/// Days after which a calibration is no longer trusted: the code, the
+/// toolchain and the machine it measured have moved on.
+pub const MAX_AGE_DAYS: i64 = 30;
+
 /// The whole file.
 #[derive(Debug, Clone, PartialEq)]
 pub struct LayoutFile {
@@ -29,9 +46,30 @@ pub struct LayoutFile {
     pub definition: String,
     /// One entry per benchmark.
     pub benchmarks: Vec<LayoutSpread>,
+    /// When it was measured, in seconds since the Unix epoch.
+    pub measured_at: Option<i64>,
+    /// The toolchain that built the layouts (`rustc --version`).
+    pub rustc: Option<String>,
 }
 
-crate::json_object!(LayoutFile { version, target, layouts, definition (default), benchmarks });
+crate::json_object!(LayoutFile {
+    version,
+    target,
+    layouts,
+    definition (default),
+    benchmarks,
+    measured_at (skip),
+    rustc (skip)
+});
+
+/// A spread the harness may use.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Trusted {
+    /// The allowance: the measured spread, at most [`MAX_SPREAD`].
+    pub spread: f64,
+    /// The spread as measured, when it was wider than [`MAX_SPREAD`].
+    pub capped_from: Option<f64>,
+}
 
 /// One benchmark's spread.
 #[derive(Debug, Clone, PartialEq)]
@@ -60,12 +98,7 @@ impl LayoutFile {
     ///
     /// A sentence saying what is expected.
     pub fn spread_of(&self, id: &str) -> Result<Option<f64>, String> {
-        if self.version != VERSION {
-            return Err(format!(
-                "version {} (this yardstick reads {VERSION})",
-                self.version
-            ));
-        }
+        self.check_version()?;
         let Some(b) = self.benchmarks.iter().find(|b| b.id == id) else {
             return Ok(None);
         };
@@ -75,6 +108,49 @@ impl LayoutFile {
         } else {
             Err(format!("the spread of {id} is not a fraction ≥ 0"))
         }
+    }
+
+    fn check_version(&self) -> Result<(), String> {
+        if self.version == VERSION {
+            Ok(())
+        } else {
+            Err(format!(
+                "version {} (this yardstick reads {VERSION})",
+                self.version
+            ))
+        }
+    }
+
+    /// Benchmark `id`'s spread as an allowance a verdict may take, at
+    /// `now` (seconds since the Unix epoch): `Err` when the whole file is
+    /// not to be trusted (another version, fewer than [`MIN_LAYOUTS`]
+    /// layouts, measured more than [`MAX_AGE_DAYS`] ago or in the future),
+    /// or this benchmark's spread is not a fraction ≥ 0; held at
+    /// [`MAX_SPREAD`] when wider.
+    ///
+    /// # Errors
+    ///
+    /// A sentence saying why the file or the spread is not used.
+    pub fn trusted_spread(&self, id: &str, now: i64) -> Result<Option<Trusted>, String> {
+        self.check_version()?;
+        if self.layouts < MIN_LAYOUTS {
+            return Err(format!(
+                "measured in {} layouts, fewer than the {MIN_LAYOUTS} a bound needs; run cargo yardstick calibrate --layouts again",
+                self.layouts
+            ));
+        }
+        if let Some(at) = self.measured_at {
+            let days = (now - at) / 86_400;
+            if days > MAX_AGE_DAYS || at > now + 86_400 {
+                return Err(format!(
+                    "measured {days} days ago, more than the {MAX_AGE_DAYS} days a calibration is trusted; run cargo yardstick calibrate --layouts again"
+                ));
+            }
+        }
+        Ok(self.spread_of(id)?.map(|s| Trusted {
+            spread: s.min(MAX_SPREAD),
+            capped_from: (s > MAX_SPREAD).then_some(s),
+        }))
     }
 }
 
@@ -96,5 +172,61 @@ mod tests {
         assert_eq!(again, f);
         let v2 = LayoutFile { version: 2, ..f };
         assert!(v2.spread_of("fib/20").unwrap_err().starts_with("version 2"));
+    }
+
+    fn file(layouts: usize, measured_at: Option<i64>, spreads: &[(&str, f64)]) -> LayoutFile {
+        LayoutFile {
+            version: VERSION,
+            target: "suite".into(),
+            layouts,
+            definition: String::new(),
+            benchmarks: spreads
+                .iter()
+                .map(|&(id, s)| LayoutSpread {
+                    id: id.into(),
+                    relative_spread: s,
+                    estimates: Vec::new(),
+                })
+                .collect(),
+            measured_at,
+            rustc: None,
+        }
+    }
+
+    #[test]
+    fn a_spread_is_trusted_within_its_range_age_and_layouts() {
+        let day = 86_400;
+        let now = 1_800_000_000;
+        let f = file(
+            8,
+            Some(now - 3 * day),
+            &[("ok", 0.02), ("wide", 5.0), ("huge", 1e308)],
+        );
+        let ok = f.trusted_spread("ok", now).unwrap().unwrap();
+        assert_eq!((ok.spread, ok.capped_from), (0.02, None));
+        // 5.0 (±500 %) would hide a −97.9 % change: held at 10 %.
+        let wide = f.trusted_spread("wide", now).unwrap().unwrap();
+        assert_eq!((wide.spread, wide.capped_from), (0.10, Some(5.0)));
+        assert_eq!(f.trusted_spread("huge", now).unwrap().unwrap().spread, 0.10);
+        assert_eq!(f.trusted_spread("absent", now), Ok(None));
+        // Two layouts: t(0.975, 1) = 12.7 standard deviations.
+        let two = file(2, Some(now), &[("ok", 0.7115)]);
+        assert!(two
+            .trusted_spread("ok", now)
+            .unwrap_err()
+            .contains("2 layouts"));
+        let old = file(8, Some(now - 31 * day), &[("ok", 0.02)]);
+        assert!(old
+            .trusted_spread("ok", now)
+            .unwrap_err()
+            .contains("31 days ago"));
+        // Written before the date was recorded: trusted by its layouts.
+        let undated = file(8, None, &[("ok", 0.02)]);
+        assert_eq!(
+            undated.trusted_spread("ok", now).unwrap().unwrap().spread,
+            0.02
+        );
+        let nan = file(8, None, &[("bad", f64::NAN)]);
+        assert!(nan.trusted_spread("bad", now).is_err());
     }
 }

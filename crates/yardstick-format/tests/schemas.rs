@@ -107,6 +107,8 @@ fn layout_json() {
             relative_spread: 0.031,
             estimates: vec![100.0, 102.0, 98.5],
         }],
+        measured_at: Some(1_795_000_000),
+        rustc: Some("rustc 1.95.0 (59807616e 2026-04-14)".into()),
     };
     let doc = to_value(&file);
     assert_valid(&v, &doc);

@@ -142,15 +142,26 @@ pub(crate) struct Lockstep {
     pub pairs: usize,
     /// Paired rounds.
     pub rounds: usize,
-    /// What relinking the same code moves this benchmark by, as
-    /// `cargo yardstick calibrate --layouts` measured it: when wider than
+    /// What relinking the same code moves this benchmark by: as
+    /// `cargo yardstick calibrate --layouts` measured it, else
+    /// [`LAYOUT_ALLOWANCE`] between two different builds. When wider than
     /// the lock-step threshold it becomes the threshold, because each side
-    /// ran one layout of its build.
+    /// ran one layout of its build; `None` between identical builds.
     pub layout_spread: Option<f64>,
     /// Whether `calibrate --layouts` measured this benchmark at all: a
     /// verdict without it says that code layout was not sampled.
     pub layouts_measured: bool,
+    /// Both sides ran the same binary (the same content hash): code layout
+    /// cannot differ, and nothing is said about it.
+    pub same_build: bool,
 }
+
+/// What relinking alone may move a benchmark by, between two different
+/// builds whose layouts were not sampled: a change within it is not
+/// called a regression or an improvement. Measured: see the guide's
+/// trust page (the layouts of the guide's and the trust suite's
+/// benchmarks, `compare/trust/allowance.py`).
+pub(crate) const LAYOUT_ALLOWANCE: f64 = 0.05;
 
 /// The share of the noise threshold a lock-step change must clear with its
 /// whole interval. Criterion.rs's threshold (1 % by default) stands for
@@ -176,8 +187,13 @@ impl Analysis {
         config: &BenchmarkConfig,
     ) {
         let threshold = change_config(config).noise_threshold * LOCKSTEP_THRESHOLD_SHARE;
+        let layout = if how.same_build {
+            None
+        } else {
+            Some(how.layout_spread.unwrap_or(LAYOUT_ALLOWANCE))
+        };
         let how = Lockstep {
-            layout_spread: how.layout_spread.filter(|&s| s > threshold),
+            layout_spread: layout.filter(|&s| s > threshold),
             ..how
         };
         let cfg = ChangeConfig {
@@ -638,19 +654,24 @@ mod tests {
         };
         let units = [1.014, 1.016, 1.015, 1.013, 1.017, 1.015, 1.014, 1.016];
         let (i, p) = yardstick_stats::paired::units_t_ratio(&units, 0.95).unwrap();
-        let judged = |spread: Option<f64>| {
+        let judged_as = |spread: Option<f64>, same_build: bool| {
             let mut a = analyse(new.clone(), None, &config, false).unwrap();
             let how = Lockstep {
                 pairs: 8,
                 rounds: 144,
                 layout_spread: spread,
                 layouts_measured: spread.is_some(),
+                same_build,
             };
             a.judge_lockstep(&i, p, how, &config);
             (a.change.unwrap().verdict, a.lockstep.unwrap().layout_spread)
         };
+        let judged = |spread| judged_as(spread, false);
         use yardstick_stats::Verdict::{Regressed, WithinNoise};
-        assert_eq!(judged(None), (Regressed, None));
+        // Two builds, nothing measured: the default allowance (±5 %).
+        assert_eq!(judged(None), (WithinNoise, Some(LAYOUT_ALLOWANCE)));
+        // The same binary on both sides: layout cannot differ.
+        assert_eq!(judged_as(None, true), (Regressed, None));
         assert_eq!(judged(Some(0.03)), (WithinNoise, Some(0.03)));
         assert_eq!(judged(Some(0.001)), (Regressed, None));
     }

@@ -316,6 +316,18 @@ fn suite_share(run: &RunSettings, config: &BenchmarkConfig) -> Option<(f64, usiz
     }))
 }
 
+/// Once per run: between two builds whose code layouts were not sampled,
+/// what relinking alone moves is not a verdict.
+fn say_layout_allowance(terminal: &Terminal) {
+    let note = format!(
+        "code layout is not sampled: between two different builds, a change within ±{:.0}% is not called a regression or an improvement, since relinking the same code moves benchmarks that far here; cargo yardstick calibrate --layouts measures each benchmark's own bound",
+        crate::analysis::LAYOUT_ALLOWANCE * 100.0
+    );
+    if crate::output::first_time(&note) {
+        terminal.note(&note);
+    }
+}
+
 /// Once per run: how the verdicts hold the suite's error rate.
 fn say_suite_rule(terminal: &Terminal, alpha: f64, planned: usize) {
     let note = format!(
@@ -393,6 +405,9 @@ fn in_lockstep<M: Measurement>(
         Ok((samples, mut compared)) => {
             compared.how.layout_spread = measured_layout_spread(&c.run.home, id, terminal);
             compared.how.layouts_measured = compared.how.layout_spread.is_some();
+            if !compared.how.same_build && !compared.how.layouts_measured {
+                say_layout_allowance(terminal);
+            }
             Some((samples, compared))
         }
         Err(why) => {
@@ -546,7 +561,19 @@ fn measured_drift(
 fn measured_layout_spread(home: &std::path::Path, id: &FullId, terminal: &Terminal) -> Option<f64> {
     let target = crate::store::binaries::this_target();
     match crate::store::layout_spread(home, target, &id.full_id) {
-        Ok(s) => s,
+        Ok(Some(t)) => {
+            if let Some(measured) = t.capped_from {
+                terminal.warning(&format!(
+                    "{}: the layout spread calibrate measured (±{:.1}%) is wider than the ±{:.0}% an allowance may take, so that a +10% change stays a verdict; held at ±{:.0}%",
+                    id.full_id,
+                    measured * 100.0,
+                    t.spread * 100.0,
+                    t.spread * 100.0
+                ));
+            }
+            Some(t.spread)
+        }
+        Ok(None) => None,
         Err(e) => {
             let note = format!("ignoring the measured layout spread: {e}");
             if crate::output::first_time(&note) {

@@ -223,7 +223,7 @@ fn every_verdict_wording() {
     let (a, base) = analysis_in_processes((100.0, quiet), (100.0, quiet), false);
     show("baseline in one process", &a, &base, None);
     // Lock-step with the baseline's binary: eight pairs' median ratios.
-    let lockstep_at = |units: &[f64], layout_spread: Option<f64>| {
+    let lockstep_of = |units: &[f64], layout_spread: Option<f64>, same_build: bool| {
         let (mut a, base) = analysis_in_processes((100.0, quiet), (100.0, quiet), true);
         let (i, p) = yardstick_stats::paired::units_t_ratio(units, 0.95).expect("8 units");
         let how = crate::analysis::Lockstep {
@@ -231,14 +231,31 @@ fn every_verdict_wording() {
             rounds: 144,
             layout_spread,
             layouts_measured: layout_spread.is_some(),
+            same_build,
         };
         a.judge_lockstep(&i, p, how, &config());
         (a, base)
     };
-    let lockstep = |units: &[f64]| lockstep_at(units, None);
+    let lockstep_at = |units: &[f64], spread: Option<f64>| lockstep_of(units, spread, false);
+    let lockstep = |units: &[f64]| lockstep_of(units, None, true);
     let slower = [1.021, 1.019, 1.02, 1.022, 1.018, 1.02, 1.021, 1.019];
     let (a, base) = lockstep(&slower);
-    show("lock-step, regressed", &a, &base, None);
+    show("lock-step, regressed, the same build", &a, &base, None);
+    let (a, base) = lockstep_at(&slower, None);
+    show(
+        "lock-step, two builds, within the allowance",
+        &a,
+        &base,
+        None,
+    );
+    let much_slower = slower.map(|r| r + 0.06);
+    let (a, base) = lockstep_at(&much_slower, None);
+    show(
+        "lock-step, two builds, beyond the allowance",
+        &a,
+        &base,
+        None,
+    );
     let (a, base) = lockstep_at(&slower, Some(0.031));
     show("lock-step, within the layout spread", &a, &base, None);
     let (a, base) = lockstep(&[1.001, 0.999, 1.002, 0.998, 1.0, 1.001, 0.999, 1.0]);
@@ -263,6 +280,7 @@ fn a_verdict_held_to_the_suite_error_rate() {
             rounds: 144,
             layout_spread: None,
             layouts_measured: false,
+            same_build: true,
         };
         let cfg = BenchmarkConfig {
             significance_level: level,

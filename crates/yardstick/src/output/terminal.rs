@@ -359,6 +359,18 @@ fn too_noisy(c: &Completed<'_>) -> Option<f64> {
 /// trust suite.
 const LAYOUT_NOT_SAMPLED: &str = "Code layout not sampled: an edit elsewhere that moves the code can move this benchmark too; cargo yardstick calibrate --layouts measures how far.";
 
+/// The verdict's words for a change within what relinking moves: the
+/// calibrated spread, or the allowance between builds whose layouts were
+/// not sampled.
+fn layout_line(a: &crate::analysis::Analysis) -> String {
+    let spread = layout_spread(a).unwrap_or_default() * 100.0;
+    if a.lockstep.is_some_and(|l| l.layouts_measured) {
+        format!("Change within what relinking the same code moves here (±{spread:.1}%, measured by cargo yardstick calibrate --layouts).")
+    } else {
+        format!("Change within what relinking alone can move code here (±{spread:.1}% between two builds whose code layouts were not sampled).")
+    }
+}
+
 /// The measured layout spread a lock-step verdict was judged at.
 fn layout_spread(a: &crate::analysis::Analysis) -> Option<f64> {
     a.lockstep.and_then(|l| l.layout_spread)
@@ -393,10 +405,7 @@ fn change_lines(c: &Completed<'_>, change: &yardstick_stats::Change, s: &Style) 
         Verdict::WithinNoise if layout_spread(a).is_some() => (
             format::change(mean.point, true),
             format::change(to_thrpt(mean.point), true),
-            format!(
-                "Change within what relinking the same code moves here (±{:.1}%, measured by cargo yardstick calibrate --layouts).",
-                layout_spread(a).unwrap_or_default() * 100.0
-            ),
+            layout_line(a),
         ),
         _ if too_noisy(c).is_some() => (
             format::change(mean.point, true),
@@ -451,7 +460,7 @@ fn change_lines(c: &Completed<'_>, change: &yardstick_stats::Change, s: &Style) 
             ))
         ));
         let verdict = matches!(change.verdict, Verdict::Regressed | Verdict::Improved);
-        if verdict && !ls.layouts_measured {
+        if verdict && !ls.layouts_measured && !ls.same_build {
             lines.push(format!("{INDENT}{}", s.faint(LAYOUT_NOT_SAMPLED)));
         }
         return lines;

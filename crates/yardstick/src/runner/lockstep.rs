@@ -181,6 +181,8 @@ pub(crate) fn measure(
             // Read by the caller, who can warn about a corrupt file.
             layout_spread: None,
             layouts_measured: false,
+            same_build: crate::store::binaries::this_record(home, measurement)
+                .is_some_and(|this| this.binary == record.binary),
         },
         baseline: side(&m, &m.a, Some(measurement.to_owned())),
     };

@@ -76,18 +76,22 @@ fn file_kind(path: &Path) -> String {
 }
 
 /// Benchmark `id`'s layout spread from `<home>/.layouts/<target>.json`
-/// (`cargo yardstick calibrate --layouts`); `None` when there is none.
+/// (`cargo yardstick calibrate --layouts`), as far as it is trusted now
+/// (`LayoutFile::trusted_spread`); `None` when there is none.
 pub(crate) fn layout_spread(
     home: &Path,
     target: &str,
     id: &str,
-) -> Result<Option<f64>, StoreError> {
+) -> Result<Option<yardstick_format::layout::Trusted>, StoreError> {
     let path = yardstick_format::layout::path(home, target);
     if !path.exists() {
         return Ok(None);
     }
     let doc: yardstick_format::layout::LayoutFile = read_json(&path)?;
-    doc.spread_of(id)
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| i64::try_from(d.as_secs()).unwrap_or(i64::MAX));
+    doc.trusted_spread(id, now)
         .map_err(|problem| StoreError { path, problem })
 }
 
