@@ -14,13 +14,13 @@ pub(crate) fn change(ratio: f64, signed: bool) -> String {
 }
 
 /// A p-value or significance level beside a level of `level`: two
-/// decimals, as Criterion.rs prints them, when the level has no more
-/// (0.05, 0.01); four otherwise, so that a suite's share of its error rate
+/// decimals, as Criterion.rs prints them, when the level has no more and
+/// is 0.05 or above; four otherwise, so that a suite's share of its error rate
 /// (0.0008 over 63 comparisons, 0.0250 over one) and a p-value beside it
 /// stay readable; scientific below 0.0001.
 pub(crate) fn p_value(p: f64, level: f64) -> String {
     let cents = level * 100.0;
-    if level >= 0.01 && (cents - cents.round()).abs() < 1e-9 {
+    if level >= 0.05 && (cents - cents.round()).abs() < 1e-9 {
         format!("{p:.2}")
     } else if level >= 1e-4 {
         format!("{p:.4}")
@@ -69,6 +69,7 @@ mod tests {
     fn p_values_keep_the_digits_their_level_needs() {
         assert_eq!(p_value(0.034, 0.05), "0.03");
         assert_eq!(p_value(0.0077, 0.025), "0.0077");
+        assert_eq!(p_value(0.000_04, 0.01), "0.0000");
         assert_eq!(p_value(0.000_41, 0.000_78), "0.0004");
         assert_eq!(p_value(0.000_78, 0.000_78), "0.0008");
         assert_eq!(p_value(0.000_012, 0.000_05), "1.2e-5");

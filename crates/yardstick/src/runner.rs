@@ -250,7 +250,6 @@ fn benchmark<M: Measurement>(
                     planned,
                     one_by_one,
                 });
-        say_suite_rule(terminal, alpha, planned);
     }
     let unit = c
         .measurement
@@ -302,17 +301,20 @@ fn benchmark<M: Measurement>(
 }
 
 /// The level this benchmark's comparison is judged at, its share of the
-/// suite's error rate, and the comparisons the run plans (counted in the
+/// suite's error rate, and the comparisons the suite plans (counted in the
 /// baseline once); `None` when the significance level was set, so that
-/// each comparison is judged alone, as Criterion.rs judges it.
+/// each comparison is judged alone, as Criterion.rs judges it. The suite
+/// is every benchmark of the home the filter selects, not this binary's
+/// alone: `cargo bench` runs one binary per bench target (the guide's 63
+/// benchmarks are 20 binaries of 1 to 13), and a user reads their lines as
+/// one run.
 fn suite_share(run: &RunSettings, config: &BenchmarkConfig) -> Option<(f64, usize)> {
     if config.significance_explicit {
         return None;
     }
     let (name, _) = crate::baseline::compare_target(&run.baseline)?;
     Some(state::suite_level(config.significance_level, || {
-        let target = crate::store::binaries::this_target();
-        crate::store::planned::planned(&run.home, name, target, &|id| run.filter.matches(id))
+        crate::store::planned::planned(&run.home, name, &|id| run.filter.matches(id))
     }))
 }
 
@@ -322,18 +324,6 @@ fn say_layout_allowance(terminal: &Terminal) {
     let note = format!(
         "code layout is not sampled: between two different builds, a change within ±{:.0}% is not called a regression or an improvement, since relinking the same code moves benchmarks that far here; cargo yardstick calibrate --layouts measures each benchmark's own bound",
         crate::analysis::LAYOUT_ALLOWANCE * 100.0
-    );
-    if crate::output::first_time(&note) {
-        terminal.note(&note);
-    }
-}
-
-/// Once per run: how the verdicts hold the suite's error rate.
-fn say_suite_rule(terminal: &Terminal, alpha: f64, planned: usize) {
-    let note = format!(
-        "each verdict holds this run's error rate: the {planned} comparisons the baseline has share a {:.0}% chance of a false verdict between them (LOND: each is judged at its share, more after a change is found), rather than {:.0}% each; --significance-level (or significance_level in code) judges each alone, as Criterion.rs does",
-        alpha * 100.0,
-        alpha * 100.0
     );
     if crate::output::first_time(&note) {
         terminal.note(&note);

@@ -5,7 +5,6 @@
 use std::fs;
 use std::path::Path;
 
-use yardstick_format::binary::BinaryFile;
 use yardstick_format::criterion::BenchmarkRecord;
 
 use super::read_json;
@@ -14,31 +13,20 @@ use super::read_json;
 /// `group/function/value/<baseline>`.
 const MAX_DEPTH: usize = 6;
 
-/// The benchmarks under `home` whose baseline `name` this bench target
-/// (`target`) may compare with: those the baseline's `binary.json` names
-/// this target for, or names no target (saved without a kept binary), and
-/// that `selects` keeps. An overcount only makes the levels stricter.
-pub(crate) fn planned(
-    home: &Path,
-    name: &str,
-    target: &str,
-    selects: &dyn Fn(&str) -> bool,
-) -> usize {
+/// The benchmarks under `home` with a baseline `name` that `selects`
+/// keeps, whichever bench target saved them: `cargo bench` runs each
+/// target as its own process, and the suite a user reads is all of them.
+/// An overcount (a target this run does not build) only makes the levels
+/// stricter.
+pub(crate) fn planned(home: &Path, name: &str, selects: &dyn Fn(&str) -> bool) -> usize {
     let mut count = 0;
-    walk(home, name, target, selects, 0, &mut count);
+    walk(home, name, selects, 0, &mut count);
     count
 }
 
-fn walk(
-    dir: &Path,
-    name: &str,
-    target: &str,
-    selects: &dyn Fn(&str) -> bool,
-    depth: usize,
-    count: &mut usize,
-) {
+fn walk(dir: &Path, name: &str, selects: &dyn Fn(&str) -> bool, depth: usize, count: &mut usize) {
     let baseline = dir.join(name);
-    if baseline.join("benchmark.json").is_file() && counts(&baseline, target, selects) {
+    if baseline.join("benchmark.json").is_file() && counts(&baseline, selects) {
         *count += 1;
     }
     if depth >= MAX_DEPTH {
@@ -54,19 +42,14 @@ fn walk(
         // baseline's own folder holds none.
         let skip = child.starts_with('.') || child == "report" || child == name;
         if !skip && entry.file_type().is_ok_and(|t| t.is_dir()) {
-            walk(&entry.path(), name, target, selects, depth + 1, count);
+            walk(&entry.path(), name, selects, depth + 1, count);
         }
     }
 }
 
-fn counts(baseline: &Path, target: &str, selects: &dyn Fn(&str) -> bool) -> bool {
-    let Ok(record) = read_json::<BenchmarkRecord>(&baseline.join("benchmark.json")) else {
-        return false;
-    };
-    let owner = read_json::<BinaryFile>(&baseline.join("binary.json"))
-        .ok()
-        .map(|b| b.target);
-    owner.map_or(true, |t| t == target) && selects(&record.full_id)
+fn counts(baseline: &Path, selects: &dyn Fn(&str) -> bool) -> bool {
+    read_json::<BenchmarkRecord>(&baseline.join("benchmark.json"))
+        .is_ok_and(|record| selects(&record.full_id))
 }
 
 #[cfg(test)]
@@ -90,7 +73,7 @@ mod tests {
     }
 
     #[test]
-    fn counts_this_targets_baselines_that_the_filter_selects() {
+    fn counts_every_targets_baselines_that_the_filter_selects() {
         let home = std::env::temp_dir().join(format!("ys-planned-{}", std::process::id()));
         let _ = fs::remove_dir_all(&home);
         folder(&home, "fib/10", "base", "fib/10", Some("bench_a"));
@@ -101,13 +84,12 @@ mod tests {
         folder(&home, "fresh", "new", "fresh", Some("bench_a"));
         fs::create_dir_all(home.join(".binaries/bench_a/base")).unwrap();
         let all = |_: &str| true;
-        // fib/10, fib/20 and `old` (no target recorded).
-        assert_eq!(planned(&home, "base", "bench_a", &all), 3);
-        assert_eq!(planned(&home, "base", "bench_b", &all), 2);
-        assert_eq!(planned(&home, "other", "bench_a", &all), 1);
+        // fib/10, fib/20, sort and `old`; not `fresh` (no `base`).
+        assert_eq!(planned(&home, "base", &all), 4);
+        assert_eq!(planned(&home, "other", &all), 1);
         let fib = |id: &str| id.starts_with("fib");
-        assert_eq!(planned(&home, "base", "bench_a", &fib), 2);
-        assert_eq!(planned(&home.join("absent"), "base", "bench_a", &all), 0);
+        assert_eq!(planned(&home, "base", &fib), 2);
+        assert_eq!(planned(&home.join("absent"), "base", &all), 0);
         let _ = fs::remove_dir_all(&home);
     }
 }
