@@ -494,8 +494,8 @@ fn suite_line(
     };
     (j.one_by_one != change.verdict).then(|| {
         format!(
-            "Alone it would be called {word} (p = {} < {:.2}); not among the {} comparisons of this run, whose verdicts hold a {:.0}% error rate between them.",
-            format::p_value(change.p_value, j.alpha),
+            "Alone it would be called {word} (p = {:.4} < {:.2}); not among the {} comparisons of this run, whose verdicts hold a {:.0}% error rate between them.",
+            change.p_value,
             j.alpha,
             j.planned,
             j.alpha * 100.0
