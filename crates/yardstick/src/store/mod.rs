@@ -74,14 +74,11 @@ fn file_kind(path: &Path) -> String {
         .unwrap_or_default()
 }
 
-/// Benchmark `id`'s layout spread from `<home>/.layouts/<target>.json`
-/// (`cargo yardstick calibrate --layouts`); `None` when there is none.
-pub(crate) fn layout_spread(
-    home: &Path,
-    target: &str,
-    id: &str,
-) -> Result<Option<f64>, StoreError> {
-    let path = yardstick_format::layout::path(home, target);
+/// Benchmark `id`'s layout spread from `<home>/.layouts/<key>.json`
+/// (`cargo yardstick calibrate --layouts`; `key` the bench target's
+/// `binary::store_key`); `None` when there is none.
+pub(crate) fn layout_spread(home: &Path, key: &str, id: &str) -> Result<Option<f64>, StoreError> {
+    let path = yardstick_format::layout::path(home, key);
     if !path.exists() {
         return Ok(None);
     }
@@ -396,9 +393,10 @@ impl BenchmarkDir {
             .map_err(|problem| StoreError { path, problem })
     }
 
-    /// The bench target that last saved into this folder (its `new/` or
-    /// else any baseline's `binary.json`), when one recorded it.
-    pub(crate) fn owner_target(&self) -> Option<String> {
+    /// The record of the bench target that last saved into this folder
+    /// (its `new/` or else any baseline's `binary.json`), when one
+    /// recorded it.
+    pub(crate) fn owner_record(&self) -> Option<BinaryFile> {
         let mut names = vec!["new".to_owned()];
         names.extend(
             fs::read_dir(&self.root)
@@ -411,7 +409,6 @@ impl BenchmarkDir {
         names
             .iter()
             .find_map(|n| self.load_binary(n).ok().flatten())
-            .map(|b| b.target)
     }
 
     /// Reads `drift.json`, the run-to-run drift of this benchmark on this
