@@ -20,10 +20,10 @@ use crate::args::HomeArg;
 pub struct BinariesArgs {
     #[command(flatten)]
     pub home: HomeArg,
-    /// Apply the retention rule now.
+    /// Apply the retention rule now (a binary a running bench measures stays).
     #[arg(long, conflicts_with = "remove_all")]
     pub prune: bool,
-    /// Remove every kept binary.
+    /// Remove every kept binary a running bench is not measuring.
     #[arg(long)]
     pub remove_all: bool,
 }
