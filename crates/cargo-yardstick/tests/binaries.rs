@@ -15,7 +15,10 @@ fn prune_and_remove_all_leave_the_binary_a_running_bench_holds() {
     let dir = home.join(".binaries").join("pkg.bench");
     std::fs::create_dir_all(&dir).unwrap();
     // Named by no saved folder: the retention rule removes both.
-    let (held, free) = (dir.join("0000000000000001-1"), dir.join("0000000000000002-1"));
+    let (held, free) = (
+        dir.join("0000000000000001-1"),
+        dir.join("0000000000000002-1"),
+    );
     std::fs::write(&held, b"a").unwrap();
     std::fs::write(&free, b"b").unwrap();
     let lock = std::fs::File::open(&held).unwrap();

@@ -127,7 +127,7 @@ fn two_packages_bench_targets_of_one_name_are_two_targets() {
     let out = cargo()
         .current_dir(&root)
         .env("YARDSTICK_HOME", &home)
-        .args(["bench", "--workspace", "--"])
+        .args(["bench", "--workspace", "--bench", "bench", "--"])
         .args(QUICK)
         .output()
         .unwrap();
@@ -144,7 +144,10 @@ fn two_packages_bench_targets_of_one_name_are_two_targets() {
         .lines()
         .find(|l| l.contains("has a benchmark of the same id"))
         .unwrap_or_else(|| panic!("{stderr}"));
-    let both = ["bench target bench of package alpha", "bench target bench of package beta"];
+    let both = [
+        "bench target bench of package alpha",
+        "bench target bench of package beta",
+    ];
     assert!(both.iter().all(|t| warning.contains(t)), "{warning}");
     // The first package's binary is kept under its package.
     let mut keys: Vec<String> = std::fs::read_dir(home.join(".binaries"))
@@ -163,7 +166,15 @@ fn two_packages_bench_targets_of_one_name_are_two_targets() {
 fn build_alpha(root: &Path, link_args: &[&str]) -> PathBuf {
     let out = cargo()
         .current_dir(root)
-        .args(["rustc", "--profile", "bench", "-p", "alpha", "--bench", "bench"])
+        .args([
+            "rustc",
+            "--profile",
+            "bench",
+            "-p",
+            "alpha",
+            "--bench",
+            "bench",
+        ])
         .args(["--message-format=json", "--"])
         .args(link_args.iter().flat_map(|a| ["-C", a]))
         .output()
@@ -213,14 +224,21 @@ fn cycles(root: &Path, home: &Path, link_args: &[&str], strip: bool, n: u64) {
             + &String::from_utf8_lossy(&out.stderr);
         assert!(out.status.success(), "{link_args:?} cycle {k}: {text}");
         if k > 0 {
-            assert!(text.contains(LOCKSTEP_LINE), "{link_args:?} cycle {k}: {text}");
+            assert!(
+                text.contains(LOCKSTEP_LINE),
+                "{link_args:?} cycle {k}: {text}"
+            );
         }
         let dir = home.join(".binaries").join("alpha.bench");
         for e in std::fs::read_dir(&dir).unwrap() {
             let p = e.unwrap().path();
             let name = p.file_name().unwrap().to_string_lossy().into_owned();
             let bytes = std::fs::read(&p).unwrap();
-            assert_eq!(name, kept_name(&bytes), "{link_args:?} cycle {k}: overwritten");
+            assert_eq!(
+                name,
+                kept_name(&bytes),
+                "{link_args:?} cycle {k}: overwritten"
+            );
         }
     }
 }
