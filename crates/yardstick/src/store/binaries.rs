@@ -98,15 +98,16 @@ pub(crate) fn is_other_target(record: &BinaryFile) -> bool {
 pub(crate) fn lockstep_refusal(record: &BinaryFile) -> Option<String> {
     match (record.package.as_deref(), this_package()) {
         (Some(_), Some(_)) => None,
-        (None, _) => Some(
+        (None, Some(_)) => Some(
             "the baseline was saved by an earlier yardstick, which did not record the bench \
              target's package (its binary may be another package's target of the same name); \
              this run records it"
                 .into(),
         ),
-        (Some(_), None) => Some(
-            "this binary's package is unknown (run outside cargo), so the baseline's binary may \
-             be another package's target of the same name"
+        (_, None) => Some(
+            "this binary's package is unknown (started outside cargo, and its main is not \
+             criterion_main!), so the baseline's binary may be another package's target of the \
+             same name"
                 .into(),
         ),
     }
@@ -121,10 +122,15 @@ pub(crate) fn this_record(home: &Path, measurement: &str) -> Option<BinaryFile> 
     let kept = KEPT.get_or_init(|| {
         let exe = std::env::current_exe().map_err(|e| e.to_string())?;
         let key = this_key();
-        let name = keep(home, &key, &exe)?;
+        let mut name = keep(home, &key, &exe)?;
         // Held for the run: another run's clean-up leaves it alone until
-        // this one has saved folders naming it.
-        hold(&binary::kept_path(home, &key, &name));
+        // this one has saved folders naming it. That clean-up may have
+        // removed it between its keeping and the lock (no folder named it
+        // yet): kept again, it is there once held.
+        if !hold(&binary::kept_path(home, &key, &name)) {
+            name = keep(home, &key, &exe)?;
+            hold(&binary::kept_path(home, &key, &name));
+        }
         // Every run that keeps its binary applies the retention rule, not
         // only those whose `main` ends in `final_summary`.
         prune(home);
