@@ -2,10 +2,12 @@
 //! bench binaries kept with the baselines (under `<home>/.binaries/`), which
 //! `cargo bench` measures in lock-step with the current build. Lists them
 //! with their size and the saved folders naming them; `--prune` applies
-//! the retention rule the harness applies at the end of every saving run
+//! the retention rule the harness applies whenever a run keeps its binary
 //! (the unnamed ones go, and all but the four most recently used of each
 //! bench target); `--remove-all` removes every kept binary, after which
 //! comparisons use the saved numbers until the next run keeps its own.
+//! Both are the harness's own clean-up: a binary a running `cargo bench`
+//! holds (its shared lock) stays.
 
 use clap::Args;
 
@@ -13,40 +15,43 @@ use yardstick_format::binary::{self, Kept};
 
 use crate::args::HomeArg;
 
-/// Binaries kept per bench target by `--prune` (the harness's rule).
-const KEEP_PER_TARGET: usize = 4;
-
 /// `binaries` arguments.
 #[derive(Debug, Clone, Args)]
 pub struct BinariesArgs {
     #[command(flatten)]
     pub home: HomeArg,
-    /// Apply the retention rule now.
+    /// Apply the retention rule now (a binary a running bench measures stays).
     #[arg(long, conflicts_with = "remove_all")]
     pub prune: bool,
-    /// Remove every kept binary.
+    /// Remove every kept binary a running bench is not measuring.
     #[arg(long)]
     pub remove_all: bool,
 }
 
 /// Runs `binaries`; the text to print.
-///
-/// A binary a running `cargo bench` holds is removed all the same by
-/// `--remove-all` (that run's later comparisons fall back to the saved
-/// numbers, said in one line); `--prune` removes only binaries no folder
-/// names or past the bound, as the harness does.
 pub fn run(args: &BinariesArgs) -> String {
     let home = args.home.resolve();
-    let remove = |p: &std::path::Path| std::fs::remove_file(p).is_ok();
     if args.remove_all {
-        let all = binary::kept(&home);
-        let removed: Vec<Kept> = all.into_iter().filter(|k| remove(&k.path)).collect();
-        return summary("removed", &removed);
+        let removed = yardstick::remove_all_kept_binaries(&home);
+        return summary("removed", &removed) + &in_use(&binary::kept(&home));
     }
     if args.prune {
-        return summary("pruned", &binary::prune(&home, KEEP_PER_TARGET, &remove));
+        return summary("pruned", &yardstick::prune_kept_binaries(&home));
     }
     listing(&binary::kept(&home))
+}
+
+/// What `--remove-all` left because a run holds it.
+fn in_use(left: &[Kept]) -> String {
+    if left.is_empty() {
+        return String::new();
+    }
+    format!(
+        "{} kept bench binar{} in use by a running bench stay{} (removed by a later clean-up)\n",
+        left.len(),
+        if left.len() == 1 { "y" } else { "ies" },
+        if left.len() == 1 { "s" } else { "" },
+    )
 }
 
 fn mb(bytes: u64) -> String {
@@ -71,7 +76,7 @@ fn listing(kept: &[Kept]) -> String {
     for k in kept {
         out.push_str(&format!(
             "{:<32} {:<24} {:>9}  named by {} folder{}\n",
-            k.target,
+            k.key,
             k.binary,
             mb(k.bytes),
             k.references,
@@ -95,7 +100,7 @@ mod tests {
     #[test]
     fn the_listing_names_size_and_references() {
         let k = Kept {
-            target: "getting_started".into(),
+            key: "guide.getting_started".into(),
             binary: "cd278ee51a2f3848-2371384".into(),
             path: "x".into(),
             bytes: 2_371_384,
@@ -103,7 +108,7 @@ mod tests {
             references: 2,
         };
         let text = listing(std::slice::from_ref(&k));
-        assert!(text.contains("getting_started"), "{text}");
+        assert!(text.contains("guide.getting_started"), "{text}");
         assert!(text.contains("2.4 MB  named by 2 folders"), "{text}");
         assert!(text.ends_with("1 binary, 2.4 MB in all\n"), "{text}");
         assert_eq!(

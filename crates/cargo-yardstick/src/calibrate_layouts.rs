@@ -16,8 +16,10 @@
 //! interval counts that already), is the layout component σ², and the
 //! bound is the 95 % prediction bound of the change between two layouts,
 //! `exp(t(0.975, N − 1) · √2 · σ) − 1` (`yardstick_stats::layouts`). It is
-//! written to `<home>/.layouts/<target>.json`, where the harness reads it:
-//! a lock-step change within it is reported as what relinking moves.
+//! written to `<home>/.layouts/<package>.<target>.json` (the target's
+//! `yardstick_format::binary::store_key`: two packages of a workspace may
+//! each have a `benches/bench.rs`), where the harness reads it: a
+//! lock-step change within it is reported as what relinking moves.
 
 use std::path::Path;
 use std::process::Command;
@@ -54,6 +56,7 @@ pub fn run(args: &[String], home: Option<&Path>, n: usize) -> Result<u8, (u8, St
     let mut rows = Vec::new();
     for b in &built {
         let target = ab::target_name(&b.bin);
+        let key = store_key(&b.bin, &target);
         if b.layouts.len() < 2 {
             let why = b.why_not.as_deref().unwrap_or("no layouts");
             eprintln!(
@@ -66,8 +69,8 @@ pub fn run(args: &[String], home: Option<&Path>, n: usize) -> Result<u8, (u8, St
         if spreads.is_empty() {
             continue;
         }
-        write(&home, &target, n, &spreads).map_err(|e| (1, e))?;
-        rows.extend(spreads.into_iter().map(|s| (target.clone(), s)));
+        write(&home, &key, &target, n, &spreads).map_err(|e| (1, e))?;
+        rows.extend(spreads.into_iter().map(|s| (key.clone(), s)));
     }
     if rows.is_empty() {
         return Err((
@@ -170,7 +173,26 @@ fn per_process(m: &Measured, n: usize) -> (Vec<f64>, Vec<usize>) {
     (times, layout)
 }
 
-fn write(home: &Path, target: &str, n: usize, spreads: &[LayoutSpread]) -> Result<(), String> {
+/// The bench target's name in the home, as the harness makes it: its
+/// package (`package.name` of the manifest cargo built it from, which is
+/// the `CARGO_PKG_NAME` the harness reads) and its name.
+fn store_key(bin: &runner::BenchBinary, target: &str) -> String {
+    let manifest = std::fs::read_to_string(bin.package_dir.join("Cargo.toml")).ok();
+    let value = manifest.and_then(|t| toml::from_str::<toml::Value>(&t).ok());
+    let package = value
+        .as_ref()
+        .and_then(|v| v.get("package")?.get("name")?.as_str())
+        .and_then(yardstick_format::binary::package_name);
+    yardstick_format::binary::store_key(package.as_deref(), target)
+}
+
+fn write(
+    home: &Path,
+    key: &str,
+    target: &str,
+    n: usize,
+    spreads: &[LayoutSpread],
+) -> Result<(), String> {
     let doc = LayoutFile {
         version: yardstick_format::layout::VERSION,
         target: target.to_owned(),
@@ -184,7 +206,7 @@ fn write(home: &Path, target: &str, n: usize, spreads: &[LayoutSpread]) -> Resul
             .map(str::to_owned)
             .filter(|v| !v.is_empty()),
     };
-    let path = yardstick_format::layout::path(home, target);
+    let path = yardstick_format::layout::path(home, key);
     let text = yardstick_format::json::to_string_pretty(&doc) + "\n";
     crate::atomic::write_atomic(&path, text.as_bytes())
 }
@@ -231,5 +253,33 @@ mod tests {
             per_process(&m, 2),
             (vec![10.5, 20.5, 21.0, 11.0], vec![0, 1, 1, 0])
         );
+    }
+
+    #[test]
+    fn two_packages_bench_targets_of_one_name_get_two_files() {
+        let root = std::env::temp_dir().join(format!("ys-layout-keys-{}", std::process::id()));
+        let mut keys = Vec::new();
+        for package in ["alpha", "beta-two"] {
+            let dir = root.join(package);
+            std::fs::create_dir_all(&dir).unwrap();
+            std::fs::write(
+                dir.join("Cargo.toml"),
+                format!("[package]\nname = \"{package}\"\nversion = \"0.1.0\"\n"),
+            )
+            .unwrap();
+            let bin = runner::BenchBinary {
+                executable: root.join("deps/bench-0123456789abcdef"),
+                package_dir: dir,
+            };
+            keys.push(store_key(&bin, &ab::target_name(&bin)));
+        }
+        assert_eq!(keys, ["alpha.bench", "beta-two.bench"]);
+        // No manifest to read: the target alone, as before packages.
+        let bare = runner::BenchBinary {
+            executable: root.join("deps/bench-0123456789abcdef"),
+            package_dir: root.join("nowhere"),
+        };
+        assert_eq!(store_key(&bare, "bench"), "bench");
+        std::fs::remove_dir_all(&root).unwrap();
     }
 }

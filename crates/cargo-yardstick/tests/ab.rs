@@ -226,7 +226,9 @@ fn calibrate_layouts_writes_each_benchmarks_spread() {
         .output()
         .unwrap();
     assert!(o.status.success(), "{}\n{}", stdout(&o), stderr(&o));
-    let file = home.join(".layouts/spin.json");
+    // Under the bench target's package and name, where the harness of
+    // package `spinner` reads it.
+    let file = home.join(".layouts/spinner.spin.json");
     let doc: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
     common::assert_schema("layout.v1.json", &doc);
@@ -241,7 +243,7 @@ fn calibrate_layouts_writes_each_benchmarks_spread() {
     assert_eq!(ids, ["spin"], "{doc}");
     assert_eq!(doc["benchmarks"][0]["relative_spread"], 0.0, "{doc}");
     assert!(
-        row(&stdout(&o), "spin").ends_with("spin  ±0.00%"),
+        row(&stdout(&o), "spin").ends_with("spinner.spin  ±0.00%"),
         "{}",
         stdout(&o)
     );

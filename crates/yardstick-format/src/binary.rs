@@ -1,7 +1,8 @@
 //! `<id>/<baseline>/binary.json`: which bench binary measured a saved
 //! baseline, so that the next run can measure that very binary in
 //! lock-step with its own. The binaries themselves are kept once each,
-//! content-addressed, under the home's [`BINARIES_DIR`]. Schema:
+//! content-addressed, under the home's [`BINARIES_DIR`], in a folder per
+//! bench target named by its [`store_key`]. Schema:
 //! `schemas/binary.v1.json`.
 
 use std::collections::BTreeMap;
@@ -35,9 +36,24 @@ pub struct BinaryFile {
     /// measurement's type name): a binary measuring another kind is not
     /// compared with.
     pub measurement: String,
+    /// The package of the bench target (its `CARGO_PKG_NAME`, made safe
+    /// by [`target_name`]'s rule): every package of a workspace may have a
+    /// `benches/bench.rs`, so a target is its package and its name. `None`
+    /// in files written before yardstick recorded it, and by a binary run
+    /// outside cargo whose package is unknown; such a record is compared
+    /// with by its saved numbers only (the package of its binary is
+    /// unknown).
+    pub package: Option<String>,
 }
 
-crate::json_object!(BinaryFile { version, target, binary, protocol, measurement (default) });
+crate::json_object!(BinaryFile {
+    version,
+    target,
+    binary,
+    protocol,
+    measurement (default),
+    package (skip),
+});
 
 impl BinaryFile {
     /// The file, when it is of this version and names a binary the way
@@ -53,10 +69,40 @@ impl BinaryFile {
                 self.version
             ));
         }
-        if !is_binary_name(&self.binary) || !is_target_name(&self.target) {
-            return Err("its target or binary name is not one yardstick writes".into());
+        let package_ok = self.package.as_deref().map_or(true, is_target_name);
+        if !is_binary_name(&self.binary) || !is_target_name(&self.target) || !package_ok {
+            return Err("its target, package or binary name is not one yardstick writes".into());
         }
         Ok(self)
+    }
+
+    /// The folder of [`BINARIES_DIR`] its binary is kept in.
+    #[must_use]
+    pub fn key(&self) -> String {
+        store_key(self.package.as_deref(), &self.target)
+    }
+}
+
+/// The name of a bench target's folders in the home (its kept binaries,
+/// its layout spread): `<package>.<target>`, or the target alone when the
+/// package is unknown (as every store before the package was recorded).
+/// Neither name holds a `.` ([`target_name`]'s rule), so two targets
+/// never share a key.
+#[must_use]
+pub fn store_key(package: Option<&str>, target: &str) -> String {
+    match package {
+        Some(p) => format!("{p}.{target}"),
+        None => target.to_owned(),
+    }
+}
+
+/// Whether `name` is a [`store_key`]: one or two target names joined by a
+/// `.` (so never `..`, nor a name that leaves the folder).
+#[must_use]
+pub fn is_store_key(name: &str) -> bool {
+    match name.split_once('.') {
+        Some((p, t)) => is_target_name(p) && is_target_name(t),
+        None => is_target_name(name),
     }
 }
 
@@ -93,6 +139,17 @@ pub fn target_name(stem: &str) -> String {
         }
         _ => stem,
     };
+    safe_name(name)
+}
+
+/// A package's name (`CARGO_PKG_NAME`) made safe for a folder name by
+/// [`target_name`]'s rule; `None` when empty.
+#[must_use]
+pub fn package_name(name: &str) -> Option<String> {
+    (!name.is_empty()).then(|| safe_name(name))
+}
+
+fn safe_name(name: &str) -> String {
     let safe: String = name
         .chars()
         .map(|c| {
@@ -130,60 +187,33 @@ fn word_hash(bytes: &[u8]) -> u64 {
     })
 }
 
-/// Where binary `binary` of bench target `target` is kept under `home`.
+/// Where binary `binary` of the bench target of [`store_key`] `key` is
+/// kept under `home`.
 #[must_use]
-pub fn kept_path(home: &Path, target: &str, binary: &str) -> PathBuf {
-    home.join(BINARIES_DIR).join(target).join(binary)
+pub fn kept_path(home: &Path, key: &str, binary: &str) -> PathBuf {
+    home.join(BINARIES_DIR).join(key).join(binary)
 }
 
-/// Keeps `bytes` (a bench binary of `target`, read from `source`) under
-/// `home` unless it is there already, and marks it used now (its
-/// modification time, which the retention rule reads). Returns its name.
-///
-/// The kept file is a hard link to `source` where the file system allows
-/// (the results home usually lies in the same target directory as the
-/// binary), else a copy: a debug build's bench binary is 70 MB, and a copy
-/// per run and home filled a disk with the end-to-end tests' homes. A
-/// linker that later rewrote `source` in place would change the kept file
-/// too; its name is its content's hash, which the comparison checks before
-/// using it, so such a file is never measured as the baseline's.
+/// Whether the file at `path` still holds what its name says (its name is
+/// its content's hash and size): a file truncated or rewritten since it
+/// was kept, or another build put in its place, is not the binary named.
 ///
 /// # Errors
 ///
-/// The I/O error of writing the copy.
-pub fn keep(home: &Path, target: &str, bytes: &[u8], source: &Path) -> io::Result<String> {
-    let name = binary_name(bytes);
-    let path = kept_path(home, target, &name);
-    if fs::metadata(&path).is_ok_and(|m| m.len() == bytes.len() as u64) {
-        mark_used(&path);
-    } else if !link_into_place(source, &path) {
-        crate::atomic::write_executable(&path, bytes)?;
-    }
-    Ok(name)
-}
-
-/// Hard-links `source` to `path` through a temporary name and a rename, so
-/// the file appears whole; false when the file system refuses.
-fn link_into_place(source: &Path, path: &Path) -> bool {
-    let Some(dir) = path.parent() else {
-        return false;
-    };
-    if fs::create_dir_all(dir).is_err() {
-        return false;
-    }
-    let tmp = dir.join(format!(".link.{}.tmp", std::process::id()));
-    let _ = fs::remove_file(&tmp);
-    let linked = fs::hard_link(source, &tmp).and_then(|()| fs::rename(&tmp, path));
-    if linked.is_err() {
-        let _ = fs::remove_file(&tmp);
-    }
-    linked.is_ok()
+/// The I/O error of reading it.
+pub fn holds_its_name(path: &Path) -> io::Result<bool> {
+    let bytes = fs::read(path)?;
+    let name = path.file_name().map(|n| n.to_string_lossy());
+    Ok(name.as_deref() == Some(binary_name(&bytes).as_str()))
 }
 
 /// Sets a kept binary's modification time to now: the retention rule drops
-/// the least recently used first.
+/// the least recently used first, and a binary is used when it is kept and
+/// each time a run measures it as a baseline's.
 pub fn mark_used(path: &Path) {
-    if let Ok(f) = fs::File::options().append(true).open(path) {
+    // Opened for reading: a binary some run is executing cannot be opened
+    // for writing, and its owner may set its times without.
+    if let Ok(f) = fs::File::open(path) {
         let _ = f.set_modified(std::time::SystemTime::now());
     }
 }
@@ -191,8 +221,8 @@ pub fn mark_used(path: &Path) {
 /// One kept binary.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Kept {
-    /// Its bench target.
-    pub target: String,
+    /// Its bench target's [`store_key`] (its folder).
+    pub key: String,
     /// Its name ([`BinaryFile::binary`]).
     pub binary: String,
     /// Where it is.
@@ -206,36 +236,36 @@ pub struct Kept {
 }
 
 /// Every binary kept under `home`, most recently used first within each
-/// target, with the number of saved folders that name it.
+/// bench target, with the number of saved folders that name it.
 #[must_use]
 pub fn kept(home: &Path) -> Vec<Kept> {
     let refs = references(home);
     let mut out = Vec::new();
     let root = home.join(BINARIES_DIR);
-    for target in read_dir_names(&root) {
-        if !is_target_name(&target) {
+    for key in read_dir_names(&root) {
+        if !is_store_key(&key) {
             continue;
         }
-        for binary in read_dir_names(&root.join(&target)) {
+        for binary in read_dir_names(&root.join(&key)) {
             if !is_binary_name(&binary) {
                 continue;
             }
-            let path = kept_path(home, &target, &binary);
+            let path = kept_path(home, &key, &binary);
             let Ok(meta) = fs::metadata(&path) else {
                 continue;
             };
-            let key = (target.clone(), binary.clone());
+            let named = (key.clone(), binary.clone());
             out.push(Kept {
-                references: refs.get(&key).copied().unwrap_or(0),
+                references: refs.get(&named).copied().unwrap_or(0),
                 used: meta.modified().unwrap_or(std::time::UNIX_EPOCH),
                 bytes: meta.len(),
-                target: target.clone(),
+                key: key.clone(),
                 binary,
                 path,
             });
         }
     }
-    out.sort_by(|a, b| a.target.cmp(&b.target).then(b.used.cmp(&a.used)));
+    out.sort_by(|a, b| a.key.cmp(&b.key).then(b.used.cmp(&a.used)));
     out
 }
 
@@ -251,7 +281,7 @@ fn read_dir_names(dir: &Path) -> Vec<String> {
     names
 }
 
-/// How many `binary.json` files under `home` name each (target, binary).
+/// How many `binary.json` files under `home` name each (key, binary).
 fn references(home: &Path) -> BTreeMap<(String, String), usize> {
     let mut refs = BTreeMap::new();
     let mut stack = vec![(home.to_path_buf(), 0)];
@@ -268,7 +298,7 @@ fn references(home: &Path) -> BTreeMap<(String, String), usize> {
                     .ok()
                     .and_then(|b| crate::json::from_slice::<BinaryFile>(&b).ok());
                 if let Some(f) = file {
-                    *refs.entry((f.target, f.binary)).or_insert(0) += 1;
+                    *refs.entry((f.key(), f.binary)).or_insert(0) += 1;
                 }
             } else if fs::symlink_metadata(&path).is_ok_and(|m| m.is_dir()) {
                 stack.push((path, depth + 1));
@@ -287,10 +317,10 @@ fn references(home: &Path) -> BTreeMap<(String, String), usize> {
 pub fn prune(home: &Path, keep_per_target: usize, remove: &dyn Fn(&Path) -> bool) -> Vec<Kept> {
     let mut removed = Vec::new();
     let mut kept_of_target = 0;
-    let mut target = String::new();
+    let mut key = String::new();
     for k in kept(home) {
-        if k.target != target {
-            target.clone_from(&k.target);
+        if k.key != key {
+            key.clone_from(&k.key);
             kept_of_target = 0;
         }
         let wanted = k.references > 0 && kept_of_target < keep_per_target;
@@ -321,6 +351,44 @@ mod tests {
         // 0x100000001b3 mod 2^64 = 0xaf63dc4c8601ec8c (FNV-1a of "a").
         assert_eq!(binary_name(b"a"), "af63dc4c8601ec8c-1");
         assert_ne!(binary_name(b"ab"), binary_name(b"ba"));
+        assert!(is_store_key("alpha.bench"));
+        assert!(is_store_key("bench"));
+        assert!(!is_store_key("a.b.c"));
+        assert!(!is_store_key(".bench"));
+        assert!(!is_store_key("alpha."));
+    }
+
+    #[test]
+    fn two_packages_targets_of_one_name_have_two_keys() {
+        assert_eq!(store_key(Some("alpha"), "bench"), "alpha.bench");
+        assert_eq!(store_key(Some("beta"), "bench"), "beta.bench");
+        // Stores written before the package was recorded keep their folder.
+        assert_eq!(store_key(None, "bench"), "bench");
+        // No package or target name holds a dot, so keys never collide:
+        // package `a.b` would otherwise meet package `a`, target `b.bench`.
+        assert_eq!(package_name("a.b").as_deref(), Some("a_b"));
+        assert_eq!(package_name(""), None);
+        let f = BinaryFile {
+            version: VERSION,
+            target: "bench".into(),
+            binary: "af63dc4c8601ec8c-1".into(),
+            protocol: 1,
+            measurement: "wall".into(),
+            package: Some("alpha".into()),
+        };
+        assert_eq!(f.key(), "alpha.bench");
+        let text = crate::json::to_string(&f);
+        assert!(text.ends_with(r#""package":"alpha"}"#), "{text}");
+        let old = crate::json::to_string(&BinaryFile {
+            package: None,
+            ..f.clone()
+        });
+        assert!(!old.contains("package"), "{old}");
+        let bad = BinaryFile {
+            package: Some("../x".into()),
+            ..f
+        };
+        assert!(bad.checked().is_err());
     }
 
     fn home(tag: &str) -> PathBuf {
@@ -336,6 +404,7 @@ mod tests {
             binary: binary.into(),
             protocol: 1,
             measurement: "wall".into(),
+            package: None,
         };
         crate::atomic::write_file(
             &dir.join("binary.json"),
@@ -344,14 +413,21 @@ mod tests {
         .unwrap();
     }
 
+    /// A kept binary as the harness keeps it.
+    fn keep(home: &Path, key: &str, bytes: &[u8]) -> String {
+        let name = binary_name(bytes);
+        let path = kept_path(home, key, &name);
+        fs::create_dir_all(path.parent().unwrap()).unwrap();
+        fs::write(path, bytes).unwrap();
+        name
+    }
+
     #[test]
-    fn a_binary_is_kept_once_and_pruned_when_no_folder_names_it() {
+    fn a_binary_is_pruned_when_no_folder_names_it() {
         let h = home("prune");
-        let nowhere = Path::new("/nonexistent/source");
-        let one = keep(&h, "t", b"one", nowhere).unwrap();
-        assert_eq!(keep(&h, "t", b"one", nowhere).unwrap(), one, "kept once");
-        let two = keep(&h, "t", b"two!", nowhere).unwrap();
-        let three = keep(&h, "t", b"three", nowhere).unwrap();
+        let one = keep(&h, "t", b"one");
+        let two = keep(&h, "t", b"two!");
+        let three = keep(&h, "t", b"three");
         record(&h.join("fib").join("base"), "t", &one);
         record(&h.join("group").join("f").join("new"), "t", &one);
         record(&h.join("x").join("base"), "t", &two);
@@ -382,35 +458,15 @@ mod tests {
         fs::remove_dir_all(&h).unwrap();
     }
 
-    #[cfg(unix)]
     #[test]
-    fn a_kept_binary_is_executable() {
-        use std::os::unix::fs::PermissionsExt;
-        let h = home("exec");
-        let name = keep(&h, "t", b"#!/bin/sh\n", Path::new("/nonexistent")).unwrap();
-        let mode = fs::metadata(kept_path(&h, "t", &name))
-            .unwrap()
-            .permissions()
-            .mode();
-        assert_eq!(mode & 0o111, 0o111);
-        fs::remove_dir_all(&h).unwrap();
-    }
-
-    #[cfg(unix)]
-    #[test]
-    fn a_binary_on_the_same_file_system_is_kept_as_a_link() {
-        use std::os::unix::fs::MetadataExt;
-        let h = home("link");
-        fs::create_dir_all(&h).unwrap();
-        let source = h.join("bench-0123456789abcdef");
-        fs::write(&source, b"the bench binary").unwrap();
-        let name = keep(&h, "t", b"the bench binary", &source).unwrap();
-        let kept = fs::metadata(kept_path(&h, "t", &name)).unwrap();
-        assert_eq!(kept.ino(), fs::metadata(&source).unwrap().ino());
-        assert_eq!(
-            fs::read(kept_path(&h, "t", &name)).unwrap(),
-            b"the bench binary"
-        );
+    fn a_file_holds_its_name_until_rewritten() {
+        let h = home("holds");
+        let name = keep(&h, "t", b"the bench binary");
+        let path = kept_path(&h, "t", &name);
+        assert!(holds_its_name(&path).unwrap());
+        // Another build of the same size in its place.
+        fs::write(&path, b"the bench binarY").unwrap();
+        assert!(!holds_its_name(&path).unwrap());
         fs::remove_dir_all(&h).unwrap();
     }
 
@@ -422,6 +478,7 @@ mod tests {
             binary: "af63dc4c8601ec8c-1".into(),
             protocol: 1,
             measurement: "wall".into(),
+            package: None,
         };
         assert!(f.clone().checked().unwrap_err().contains("version 2"));
         assert!(BinaryFile { version: 1, ..f }.checked().is_ok());

@@ -1,5 +1,6 @@
-//! `<home>/.layouts/<target>.json`: how far relinking the same code moves
-//! each benchmark of one bench target on this machine, as
+//! `<home>/.layouts/<key>.json`: how far relinking the same code moves
+//! each benchmark of one bench target on this machine (`<key>` its
+//! [`crate::binary::store_key`], `<package>.<target>`), as
 //! `cargo yardstick calibrate --layouts` measured it. `cargo bench`'s
 //! comparison with the baseline's binary measures one layout of each side
 //! (the harness has no objects to relink), so a neutral edit that moves the
@@ -84,10 +85,11 @@ pub struct LayoutSpread {
 
 crate::json_object!(LayoutSpread { id, relative_spread, estimates (default) });
 
-/// Where target `target`'s file lies under `home`.
+/// Where the file of the bench target of [`crate::binary::store_key`]
+/// `key` lies under `home`.
 #[must_use]
-pub fn path(home: &Path, target: &str) -> PathBuf {
-    home.join(LAYOUTS_DIR).join(format!("{target}.json"))
+pub fn path(home: &Path, key: &str) -> PathBuf {
+    home.join(LAYOUTS_DIR).join(format!("{key}.json"))
 }
 
 impl LayoutFile {

@@ -6,56 +6,9 @@
 
 mod common;
 
-use common::{home, Run};
-use std::path::{Path, PathBuf};
-
-const ARGS: &[&str] = &[
-    "--bench",
-    "--color",
-    "never",
-    "--nresamples",
-    "2000",
-    "processes/steady",
-];
-const ENV: &[(&str, &str)] = &[("FIXTURE_PROCESSES", "1")];
-
-/// A copy of the fixture under `dir` named like a cargo bench binary, with
-/// `tail` appended to its bytes.
-fn build(dir: &Path, tail: &[u8]) -> PathBuf {
-    let path = dir.join("fixture-0123456789abcdef");
-    let mut bytes = std::fs::read(env!("CARGO_BIN_EXE_fixture")).unwrap();
-    bytes.extend_from_slice(tail);
-    std::fs::create_dir_all(dir).unwrap();
-    let _ = std::fs::remove_file(&path);
-    std::fs::write(&path, bytes).unwrap();
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::PermissionsExt;
-        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
-    }
-    path
-}
-
-fn run_binary(exe: &Path, home: &Path, extra: &[&str]) -> Run {
-    let args: Vec<&str> = ARGS.iter().chain(extra).copied().collect();
-    common::finished(common::command_of(exe, home, &args, ENV))
-}
-
-/// The folder of `processes/steady` under `home`.
-fn folder(home: &Path) -> PathBuf {
-    common::folder_starting_with(home, "processes_steady").expect("a saved benchmark")
-}
-
-fn kept_binaries(home: &Path) -> Vec<PathBuf> {
-    let dir = home.join(".binaries").join("fixture");
-    let mut v: Vec<PathBuf> = std::fs::read_dir(dir)
-        .map(|d| d.map(|e| e.unwrap().path()).collect())
-        .unwrap_or_default();
-    v.sort();
-    v
-}
-
-const LOCKSTEP_LINE: &str = "Measured in lock-step with the baseline's binary (8 process pairs,";
+use common::builds::{build, folder, kept_binaries, kept_name, run_binary, ARGS, LOCKSTEP_LINE};
+use common::home;
+use std::path::Path;
 
 #[test]
 fn a_change_compiled_in_is_found_in_lock_step_with_the_kept_binary() {
@@ -212,19 +165,6 @@ fn falls_back(tag: &str, spoil: impl Fn(&Path, &Path), why: &str) {
     let _ = std::fs::remove_dir_all(&h);
 }
 
-/// The name a kept binary gets: FNV-1a's steps over 8-byte words, the
-/// last padded with zeros, then `-<size>` (written here again from the
-/// format's description, as a check of the harness's).
-fn kept_name(bytes: &[u8]) -> String {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for chunk in bytes.chunks(8) {
-        let mut w = [0u8; 8];
-        w[..chunk.len()].copy_from_slice(chunk);
-        h = (h ^ u64::from_le_bytes(w)).wrapping_mul(0x100_0000_01b3);
-    }
-    format!("{h:016x}-{}", bytes.len())
-}
-
 /// Puts `bytes` in the home as a kept binary under its right name and
 /// points the baseline at it.
 fn plant(kept: &Path, dir: &Path, bytes: &[u8]) {
@@ -266,7 +206,7 @@ fn a_corrupt_baseline_binary_falls_back_naming_the_cause() {
             bytes[middle] ^= 0xff;
             std::fs::write(bin, bytes).unwrap();
         },
-        "the baseline's binary changed since it was kept (truncated or overwritten)",
+        "changed since it was kept (truncated or overwritten)",
     );
 }
 
@@ -278,7 +218,7 @@ fn a_truncated_baseline_binary_falls_back_naming_the_cause() {
             let bytes = std::fs::read(bin).unwrap();
             std::fs::write(bin, &bytes[..bytes.len() / 2]).unwrap();
         },
-        "the baseline's binary changed since it was kept (truncated or overwritten)",
+        "changed since it was kept (truncated or overwritten)",
     );
 }
 
@@ -348,14 +288,17 @@ fn an_id_of_another_bench_target_is_neither_compared_nor_saved_over() {
     let r = run_binary(&other, &h, &[]);
     assert_eq!(r.code, 0, "{}", r.stderr);
     assert!(
-        r.stderr
-            .contains("processes/steady: bench target fixture has a benchmark of the same id"),
+        r.stderr.contains(
+            "processes/steady: bench target fixture of package yardstick-tests has a \
+                 benchmark of the same id"
+        ),
         "{}",
         r.stderr
     );
-    assert!(r
-        .stderr
-        .contains("this one (bench target other) is measured but neither compared"));
+    assert!(r.stderr.contains(
+        "this one (bench target other of package yardstick-tests) is measured but neither \
+             compared"
+    ));
     assert!(!r.stdout.contains("change:"), "{}", r.stdout);
     assert_eq!(
         std::fs::read(folder(&h).join("base").join("sample.json")).unwrap(),

@@ -11,6 +11,16 @@ use crate::id::BenchmarkId;
 use crate::measurement::Measurement;
 use crate::{Bencher, BenchmarkGroup, Criterion};
 
+/// Records the package the bench crate was compiled in (the
+/// `CARGO_PKG_NAME` that `criterion_main!` expands in the user's crate),
+/// so that the binary knows its bench target's package however it is
+/// started; `None` (built outside cargo) records nothing.
+pub fn compiled_in_package(name: Option<&'static str>) {
+    if let Some(name) = name {
+        crate::store::binaries::set_compiled_package(name);
+    }
+}
+
 /// Whether this process is a worker: it measures only what its parent
 /// asks for, so a front-end skips its own sizing and printing.
 pub fn is_worker() -> bool {

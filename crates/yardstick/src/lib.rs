@@ -49,6 +49,13 @@ mod waiting;
 #[doc(hidden)]
 pub mod worker;
 
+/// The kept bench binaries' clean-up under the shared locks, for
+/// `cargo yardstick binaries` (outside semver).
+#[doc(hidden)]
+pub use crate::store::binaries::{
+    prune as prune_kept_binaries, remove_all as remove_all_kept_binaries,
+};
+
 pub use crate::analysis::PairedResult;
 pub use crate::async_bencher::AsyncBencher;
 pub use crate::bencher::Bencher;

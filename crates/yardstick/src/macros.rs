@@ -60,6 +60,8 @@ macro_rules! criterion_group {
 macro_rules! criterion_main {
     ( $( $group:path ),+ $(,)* ) => {
         fn main() {
+            // The bench target's package, as the user's crate is compiled.
+            $crate::frontend::compiled_in_package(::std::option_env!("CARGO_PKG_NAME"));
             $(
                 $group();
             )+

@@ -337,24 +337,27 @@ fn say_layout_allowance(terminal: &Terminal) {
 /// one would mix two benchmarks under one name; separate folders would
 /// only move the mix to those tools.
 fn foreign_folder(dir: &BenchmarkDir, id: &FullId, terminal: &Terminal) -> bool {
-    let here = crate::store::binaries::this_target();
+    use crate::store::binaries::{describe, this_package, this_target};
     let Some(owner) = other_owner(dir) else {
         return false;
     };
     terminal.warning(&format!(
-        "{}: bench target {owner} has a benchmark of the same id, whose results are in {}; \
-         this one (bench target {here}) is measured but neither compared with them nor saved: \
+        "{}: {} has a benchmark of the same id, whose results are in {}; \
+         this one ({}) is measured but neither compared with them nor saved: \
          give one of the two another id",
         id.full_id,
-        dir.root.display()
+        describe(owner.package.as_deref(), &owner.target),
+        dir.root.display(),
+        describe(this_package(), this_target()),
     ));
     true
 }
 
-/// The bench target that wrote `dir`, when it is not this one.
-fn other_owner(dir: &BenchmarkDir) -> Option<String> {
-    let here = crate::store::binaries::this_target();
-    dir.owner_target().filter(|t| t != here)
+/// The record of the bench target that wrote `dir`, when it is not this
+/// one (another name, or another package of a workspace).
+fn other_owner(dir: &BenchmarkDir) -> Option<yardstick_format::binary::BinaryFile> {
+    dir.owner_record()
+        .filter(crate::store::binaries::is_other_target)
 }
 
 /// Whether this benchmark's folders are saved, and so keep this binary.
@@ -549,8 +552,8 @@ fn measured_drift(
 /// What relinking moves this benchmark by, when `calibrate --layouts`
 /// measured it for this bench target; a corrupt file is said once.
 fn measured_layout_spread(home: &std::path::Path, id: &FullId, terminal: &Terminal) -> Option<f64> {
-    let target = crate::store::binaries::this_target();
-    match crate::store::layout_spread(home, target, &id.full_id) {
+    let key = crate::store::binaries::this_key();
+    match crate::store::layout_spread(home, &key, &id.full_id) {
         Ok(Some(t)) => {
             if let Some(measured) = t.capped_from {
                 terminal.warning(&format!(

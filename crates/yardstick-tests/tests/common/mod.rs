@@ -5,6 +5,8 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
+pub mod builds;
+
 /// Settings that make a real run take a fraction of a second.
 pub const QUICK: &[&str] = &[
     "--bench",

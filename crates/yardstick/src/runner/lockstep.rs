@@ -103,29 +103,32 @@ fn open(
     measurement: &str,
     config: &BenchmarkConfig,
 ) -> Result<Binary, String> {
-    if !crate::store::binaries::hold(path) {
+    use crate::store::binaries;
+    if !binaries::hold(path) {
         return Err(
             "the baseline's binary is gone (cleaned up, or another target directory)".into(),
         );
     }
     // Its name is its content's: a file truncated or overwritten since it
-    // was kept is not the binary that measured the baseline.
-    let bytes =
-        std::fs::read(path).map_err(|e| format!("the baseline's binary cannot be read ({e})"))?;
-    let name = path.file_name().map(|n| n.to_string_lossy().into_owned());
-    if name.as_deref() != Some(yardstick_format::binary::binary_name(&bytes).as_str()) {
-        return Err(
-            "the baseline's binary changed since it was kept (truncated or overwritten)".into(),
-        );
-    }
-    drop(bytes);
+    // was kept is not the binary that measured the baseline; and a file
+    // another user could have written is not run at all.
+    binaries::verified(path).map_err(|e| format!("the baseline's binary is refused: {e}"))?;
+    // Used now: the retention rule keeps the most recently used.
+    yardstick_format::binary::mark_used(path);
     // This side runs from its own kept copy: a program's path is on its
     // stack, so paths of different lengths shift every stack address and
     // alignment, and with them the time of stack-heavy code (a routine
     // dropping large values read 5 % slower from the longer path, on the
-    // same bytes). Kept copies' paths differ only in their hash.
-    let exe = match crate::store::binaries::this_record(home, measurement) {
-        Some(record) => crate::store::binaries::path_of(home, &record),
+    // same bytes). Kept copies' paths differ only in their hash. That copy
+    // is checked as the baseline's is: run unchecked, another build put in
+    // its place would be measured as this one.
+    let exe = match binaries::this_record(home, measurement) {
+        Some(record) => {
+            let exe = binaries::path_of(home, &record);
+            binaries::verified(&exe)
+                .map_err(|e| format!("this run's kept binary is refused: {e}"))?;
+            exe
+        }
         None => std::env::current_exe().map_err(|e| format!("cannot find this executable: {e}"))?,
     };
     let a: &'static (dyn Fn(usize) -> Command + Sync) = {
@@ -208,13 +211,14 @@ fn side(m: &Measured, times: &[f64], measurement: Option<String>) -> SavedSample
 /// measurement never gets here: `baseline::load` does not compare with it
 /// at all.)
 pub(crate) fn unusable(record: &BinaryFile) -> Option<Fallback> {
-    (record.protocol != yardstick_format::worker::PROTOCOL_VERSION).then(|| {
-        format!(
+    if record.protocol != yardstick_format::worker::PROTOCOL_VERSION {
+        return Some(format!(
             "the baseline's binary was built with another yardstick (worker protocol {}, this one {})",
             record.protocol,
             yardstick_format::worker::PROTOCOL_VERSION
-        )
-    })
+        ));
+    }
+    crate::store::binaries::lockstep_refusal(record)
 }
 
 /// Whether `dir`'s baseline `name` can be measured in lock-step, and with

@@ -75,15 +75,16 @@ fn file_kind(path: &Path) -> String {
         .unwrap_or_default()
 }
 
-/// Benchmark `id`'s layout spread from `<home>/.layouts/<target>.json`
-/// (`cargo yardstick calibrate --layouts`), as far as it is trusted now
+/// Benchmark `id`'s layout spread from `<home>/.layouts/<key>.json`
+/// (`cargo yardstick calibrate --layouts`; `key` the bench target's
+/// `binary::store_key`), as far as it is trusted now
 /// (`LayoutFile::trusted_spread`); `None` when there is none.
 pub(crate) fn layout_spread(
     home: &Path,
-    target: &str,
+    key: &str,
     id: &str,
 ) -> Result<Option<yardstick_format::layout::Trusted>, StoreError> {
-    let path = yardstick_format::layout::path(home, target);
+    let path = yardstick_format::layout::path(home, key);
     if !path.exists() {
         return Ok(None);
     }
@@ -401,9 +402,10 @@ impl BenchmarkDir {
             .map_err(|problem| StoreError { path, problem })
     }
 
-    /// The bench target that last saved into this folder (its `new/` or
-    /// else any baseline's `binary.json`), when one recorded it.
-    pub(crate) fn owner_target(&self) -> Option<String> {
+    /// The record of the bench target that last saved into this folder
+    /// (its `new/` or else any baseline's `binary.json`), when one
+    /// recorded it.
+    pub(crate) fn owner_record(&self) -> Option<BinaryFile> {
         let mut names = vec!["new".to_owned()];
         names.extend(
             fs::read_dir(&self.root)
@@ -416,7 +418,6 @@ impl BenchmarkDir {
         names
             .iter()
             .find_map(|n| self.load_binary(n).ok().flatten())
-            .map(|b| b.target)
     }
 
     /// Reads `drift.json`, the run-to-run drift of this benchmark on this

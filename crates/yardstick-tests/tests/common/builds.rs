@@ -1,0 +1,86 @@
+//! Builds of the fixture for the kept-binary tests: a copy named like a
+//! cargo bench binary, with a change "compiled in" as bytes appended (see
+//! the fixture's `built_in_factor`), and the files the harness keeps.
+
+use std::path::{Path, PathBuf};
+
+use super::Run;
+
+pub const ARGS: &[&str] = &[
+    "--bench",
+    "--color",
+    "never",
+    "--nresamples",
+    "2000",
+    "processes/steady",
+];
+pub const ENV: &[(&str, &str)] = &[("FIXTURE_PROCESSES", "1")];
+
+pub const LOCKSTEP_LINE: &str =
+    "Measured in lock-step with the baseline's binary (8 process pairs,";
+
+/// The folder of the fixture's kept binaries: its package (compiled in by
+/// `criterion_main!`) and its bench target's name.
+pub const KEY: &str = "yardstick-tests.fixture";
+
+/// A copy of the fixture under `dir` named like a cargo bench binary, with
+/// `tail` appended to its bytes.
+pub fn build(dir: &Path, tail: &[u8]) -> PathBuf {
+    let path = dir.join("fixture-0123456789abcdef");
+    let mut bytes = std::fs::read(env!("CARGO_BIN_EXE_fixture")).unwrap();
+    bytes.extend_from_slice(tail);
+    std::fs::create_dir_all(dir).unwrap();
+    let _ = std::fs::remove_file(&path);
+    std::fs::write(&path, bytes).unwrap();
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    path
+}
+
+pub fn run_binary(exe: &Path, home: &Path, extra: &[&str]) -> Run {
+    run_binary_with(exe, home, extra, ENV)
+}
+
+pub fn run_binary_with(exe: &Path, home: &Path, extra: &[&str], env: &[(&str, &str)]) -> Run {
+    let args: Vec<&str> = ARGS.iter().chain(extra).copied().collect();
+    super::finished(super::command_of(exe, home, &args, env))
+}
+
+/// The folder of `processes/steady` under `home`.
+pub fn folder(home: &Path) -> PathBuf {
+    super::folder_starting_with(home, "processes_steady").expect("a saved benchmark")
+}
+
+pub fn kept_binaries(home: &Path) -> Vec<PathBuf> {
+    let dir = home.join(".binaries").join(KEY);
+    let mut v: Vec<PathBuf> = std::fs::read_dir(dir)
+        .map(|d| d.map(|e| e.unwrap().path()).collect())
+        .unwrap_or_default();
+    v.retain(|p| !p.file_name().unwrap().to_string_lossy().starts_with('.'));
+    v.sort();
+    v
+}
+
+/// The name a kept binary gets: FNV-1a's steps over 8-byte words, the
+/// last padded with zeros, then `-<size>` (written here again from the
+/// format's description, as a check of the harness's).
+pub fn kept_name(bytes: &[u8]) -> String {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for chunk in bytes.chunks(8) {
+        let mut w = [0u8; 8];
+        w[..chunk.len()].copy_from_slice(chunk);
+        h = (h ^ u64::from_le_bytes(w)).wrapping_mul(0x100_0000_01b3);
+    }
+    format!("{h:016x}-{}", bytes.len())
+}
+
+/// Whether every kept binary under `home` still holds what its name says.
+pub fn all_hold_their_names(home: &Path) -> bool {
+    kept_binaries(home).iter().all(|p| {
+        let bytes = std::fs::read(p).unwrap();
+        p.file_name().unwrap().to_string_lossy() == kept_name(&bytes)
+    })
+}
