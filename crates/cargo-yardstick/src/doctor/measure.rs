@@ -111,28 +111,27 @@ pub fn work(steps: u64) -> u64 {
     black_box(x)
 }
 
-/// Steps of [`work`] per timing: about 20 µs on a 3 GHz core, long against
-/// the clock's step and short against a second.
-pub const WORK_STEPS: u64 = 20_000;
+/// Steps of [`work`] per timing: about 0.2 ms on a 3 GHz core. A median
+/// moves by whole clock steps (10 to 20 ns on a VM's TSC), so the work
+/// must be long enough for a step to be a small fraction of it (0.005 %
+/// here; at 20 µs every second's median was the same step, 0.05 %
+/// apart from the next), and short enough that a second holds thousands.
+pub const WORK_STEPS: u64 = 200_000;
 
-/// Times [`work`] over and over for `seconds` seconds, grouped by second,
-/// with each second's steal time.
+/// Times [`work`] for `seconds` seconds, each second in a fresh process
+/// of this binary (`doctor --work-second`), with each second's steal
+/// time. Fresh processes, as runs are: on a 2-CPU VM one process saw
+/// the work move 0.33 % on average over 5 s where one process a second
+/// saw 0.76 % (`compare/doctor/drift.py`); where moves come from which
+/// CPU a process lands on and how it starts, only new processes see them.
 fn drift_window(root: &Root, seconds: u64) -> Option<DriftWindow> {
     let mut per_second = Vec::new();
     let mut steal = Vec::new();
     for _ in 0..seconds {
         let start = CpuTimes::read(root);
-        let end = Instant::now() + Duration::from_secs(1);
-        let mut times = Vec::with_capacity(100_000);
-        loop {
-            let t = Instant::now();
-            work(WORK_STEPS);
-            let now = Instant::now();
-            times.push((now - t).as_nanos() as f64);
-            if now >= end {
-                break;
-            }
-        }
+        // Timed in this process when a child cannot be started (no
+        // path to this binary): still the same work, one process.
+        let times = second_in_child().unwrap_or_else(one_second);
         let stolen = start
             .zip(CpuTimes::read(root))
             .and_then(|(a, b)| b.since(&a))
@@ -150,6 +149,48 @@ fn drift_window(root: &Root, seconds: u64) -> Option<DriftWindow> {
         definition: SECOND_DEFINITION.to_owned(),
         steal,
     })
+}
+
+/// One second of timings of [`work`], in ns.
+fn one_second() -> Vec<f64> {
+    let end = Instant::now() + Duration::from_secs(1);
+    let mut times = Vec::with_capacity(10_000);
+    loop {
+        let t = Instant::now();
+        work(WORK_STEPS);
+        let now = Instant::now();
+        times.push((now - t).as_nanos() as f64);
+        if now >= end {
+            return times;
+        }
+    }
+}
+
+/// What `doctor --work-second` prints: one second of timings, in whole
+/// ns, separated by spaces.
+#[must_use]
+pub fn work_second_text() -> String {
+    let words: Vec<String> = one_second().iter().map(|t| format!("{t:.0}")).collect();
+    words.join(" ") + "\n"
+}
+
+fn second_in_child() -> Option<Vec<f64>> {
+    let exe = std::env::current_exe().ok()?;
+    let out = std::process::Command::new(exe)
+        .args(["doctor", "--work-second"])
+        .stdin(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .output()
+        .ok()?;
+    if !out.status.success() {
+        return None;
+    }
+    let times: Vec<f64> = String::from_utf8(out.stdout)
+        .ok()?
+        .split_whitespace()
+        .map(|w| w.parse().ok())
+        .collect::<Option<_>>()?;
+    (!times.is_empty()).then_some(times)
 }
 
 /// The kernel's clock ticks per second, in which `/proc/<pid>/stat`

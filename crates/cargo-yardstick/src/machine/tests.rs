@@ -176,3 +176,23 @@ fn cgroup_v1_quota_reads_as_cpu_max() {
     write(d, "sys/devices/system/cpu/intel_pstate/no_turbo", "1\n");
     assert_eq!(cpu::boost(&root), Some(false));
 }
+
+/// What recording the state costs a run on this machine: the reads at its
+/// start and end, and the bytes the history keeps. Prints, asserts no
+/// time: `cargo test -p cargo-yardstick --bin cargo-yardstick -- --ignored
+/// recording_cost --nocapture`.
+#[test]
+#[ignore = "a measurement, not a check"]
+fn recording_cost() {
+    let root = Root::system();
+    let n = 200;
+    let t = std::time::Instant::now();
+    let mut bytes = 0;
+    for _ in 0..n {
+        let start = Start::read(&root);
+        let s = state(&root, &start);
+        bytes = yardstick_format::json::to_string(&s).len();
+    }
+    let ms = t.elapsed().as_secs_f64() * 1000.0 / f64::from(n);
+    println!("recording the state: {ms:.3} ms a run, {bytes} bytes of JSON");
+}
