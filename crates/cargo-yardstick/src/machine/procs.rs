@@ -71,6 +71,8 @@ impl CpuTimes {
 pub struct ProcessTime {
     /// Its id.
     pub pid: u32,
+    /// Its parent's id.
+    pub ppid: u32,
     /// Its command name (`comm`).
     pub name: String,
     /// User and system time, in clock ticks.
@@ -98,17 +100,20 @@ fn parse_stat(pid: u32, text: &str) -> Option<ProcessTime> {
     let close = text.rfind(')')?;
     let name = text.get(open + 1..close)?;
     let rest: Vec<&str> = text.get(close + 1..)?.split_whitespace().collect();
-    // rest[0] is the state (field 3); utime and stime are fields 14, 15.
+    // rest[0] is the state (field 3), rest[1] the parent; utime and
+    // stime are fields 14, 15.
+    let ppid: u32 = rest.get(1)?.parse().ok()?;
     let utime: u64 = rest.get(11)?.parse().ok()?;
     let stime: u64 = rest.get(12)?.parse().ok()?;
     Some(ProcessTime {
         pid,
+        ppid,
         name: yardstick_format::names::one_line(name).into_owned(),
         ticks: utime.checked_add(stime)?,
     })
 }
 
-/// The processes other than `own` that used CPU time between `before` and
+/// The processes other than `own` and its children that used CPU time between `before` and
 /// `after`, with the CPUs each kept busy (`ticks / hz / seconds`), busiest
 /// first, at most `keep`.
 #[must_use]
@@ -129,7 +134,7 @@ pub fn busiest(
         .collect();
     let mut busy: Vec<(u32, String, f64)> = after
         .iter()
-        .filter(|p| p.pid != own)
+        .filter(|p| p.pid != own && p.ppid != own)
         .filter_map(|p| {
             // A process born during the window counts from zero.
             let was = old.get(&(p.pid, p.name.as_str())).copied().unwrap_or(0);
@@ -150,7 +155,7 @@ mod tests {
     fn a_name_with_spaces_and_parentheses() {
         let stat = "42 (a (b) c) S 1 1 1 0 -1 4194560 10 0 0 0 300 45 0 0 20 0 1 0 5 0 0";
         let p = parse_stat(42, stat).unwrap();
-        assert_eq!((p.name.as_str(), p.ticks), ("a (b) c", 345));
+        assert_eq!((p.name.as_str(), p.ppid, p.ticks), ("a (b) c", 1, 345));
         assert_eq!(parse_stat(1, "1 (x) S 1 2"), None);
         assert_eq!(parse_stat(1, "garbage"), None);
     }
@@ -176,17 +181,20 @@ mod tests {
 
     #[test]
     fn busiest_counts_each_process_over_the_window() {
-        let p = |pid, name: &str, ticks| ProcessTime {
+        let p = |pid, ppid, name: &str, ticks| ProcessTime {
             pid,
+            ppid,
             name: name.into(),
             ticks,
         };
-        let before = [p(1, "init", 5), p(2, "rustc", 100), p(9, "me", 0)];
+        let before = [p(1, 0, "init", 5), p(2, 1, "rustc", 100), p(9, 1, "me", 0)];
+        // 10 is doctor's own child timing a second of work: not other load.
         let after = [
-            p(1, "init", 5),
-            p(2, "rustc", 300),
-            p(3, "cc", 50),
-            p(9, "me", 400),
+            p(1, 0, "init", 5),
+            p(2, 1, "rustc", 300),
+            p(3, 2, "cc", 50),
+            p(9, 1, "me", 400),
+            p(10, 9, "me", 100),
         ];
         // 100 Hz over 2 s: rustc's 200 ticks are one CPU, cc's 50 a quarter.
         let b = busiest(&before, &after, 9, 100.0, 2.0, 5);
