@@ -1,4 +1,6 @@
-//! Run-to-run drift of a machine, from A/A runs of the same code.
+//! Run-to-run drift of a machine, from A/A runs of the same code, and
+//! ([`second_to_second`]) how far one fixed piece of work moves from one
+//! second to the next, as `cargo yardstick doctor` measures it.
 //!
 //! `cargo yardstick calibrate` runs a suite N times and hands each
 //! benchmark's typical estimates (one per run) to [`relative_drift`]; the
