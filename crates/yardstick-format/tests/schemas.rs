@@ -590,3 +590,19 @@ fn history_run_keeps_the_state_or_leaves_it_out() {
     assert_valid(&v, &doc);
     assert_eq!(from_value::<ExportedRun>(doc).unwrap(), old);
 }
+
+/// The state is one type, so the two schemas that hold it must say the
+/// same of it.
+#[test]
+fn the_state_is_described_once() {
+    let read = |name: &str| -> Value {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("schemas")
+            .join(name);
+        serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+    };
+    assert_eq!(
+        read("doctor.v1.json")["$defs"]["state"],
+        read("history-run.v1.json")["$defs"]["state"]
+    );
+}
