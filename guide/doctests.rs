@@ -43,6 +43,7 @@ chapters! {
     Exec = "src/exec.md";
     Configuration = "src/configuration.md";
     Statistics = "src/statistics.md";
+    QuietMachine = "src/quiet-machine.md";
     Ci = "src/ci.md";
     Sharding = "src/sharding.md";
     MigrationCriterion = "src/migration/criterion.md";

@@ -14,6 +14,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 use crate::db::Db;
 use crate::host;
 use crate::import::parse_messages;
+use crate::machine::{self, Root, Start};
 use crate::record::Run;
 use yardstick_format::partition::Partition;
 
@@ -106,6 +107,7 @@ pub fn run(
     }
     let cargo_args = &cargo_args[..];
     let total = count(cargo_args, bench_args);
+    let began = Start::read(&Root::system());
     let pb = match total {
         Some(n) if n > 0 => ProgressBar::new(n).with_style(
             ProgressStyle::with_template(
@@ -190,6 +192,7 @@ pub fn run(
     let mut meta = host::current(&cwd, "bench", &format!("cargo bench {}", args.join(" ")));
     meta.label = label;
     meta.shard = partition.map(|p| p.to_string());
+    meta.state = Some(machine::state(&Root::system(), &began));
     let benchmarks = results.len();
     let id = db.record(&Run { meta, results })?;
     Ok(Outcome {

@@ -56,6 +56,10 @@ pub enum Command {
     /// List the bench binaries kept with the baselines (measured in
     /// lock-step by the next `cargo bench`), or remove them.
     Binaries(crate::binaries::BinariesArgs),
+    /// Measure how noisy this machine is for benchmarks (clock, drift,
+    /// governor, load, steal, VM…) and print each noise source with what
+    /// to do about it.
+    Doctor(crate::doctor::DoctorArgs),
     /// Measure each benchmark's run-to-run drift with A/A runs and write drift.json,
     /// or with `--layouts[=N]` how far relinking the same code moves it:
     /// `cargo yardstick calibrate [--runs N | --layouts[=N]] [--home DIR] [CARGO BENCH ARGS] [-- BENCH ARGS]`.
@@ -211,7 +215,8 @@ where
         | Command::Report(_)
         | Command::Ab(_)
         | Command::Merge(_)
-        | Command::Binaries(_)) => Ok(Invocation::Parsed(Box::new(command))),
+        | Command::Binaries(_)
+        | Command::Doctor(_)) => Ok(Invocation::Parsed(Box::new(command))),
         Command::Calibrate { args } => crate::calibrate::parse(args)
             .map(Invocation::Calibrate)
             .map_err(CliError::Invalid),

@@ -99,6 +99,10 @@ fn run_parsed(command: Command) -> Result<u8, Failure> {
         Command::Merge(m) => {
             crate::merge::run(&m).map_err(|(code, message)| Failure { code, message })
         }
+        Command::Doctor(d) => {
+            out(&crate::doctor::run(&d))?;
+            Ok(0)
+        }
         Command::Binaries(b) => {
             print!("{}", crate::binaries::run(&b));
             Ok(0)

@@ -23,7 +23,7 @@ pub fn current(dir: &Path, source: &str, config: &str) -> RunMeta {
         branch,
         dirty,
         machine: machine_name(),
-        cpu: cpu_model(),
+        cpu: crate::machine::cpu_model(&crate::machine::Root::system()).unwrap_or_default(),
         cores: std::thread::available_parallelism().map_or(0, |n| n.get() as i64),
         os: format!("{} {}", std::env::consts::OS, std::env::consts::ARCH),
         rustc: output("rustc", &["--version"], dir).unwrap_or_default(),
@@ -31,6 +31,7 @@ pub fn current(dir: &Path, source: &str, config: &str) -> RunMeta {
         source: source.to_owned(),
         label: None,
         shard: None,
+        state: None,
     }
 }
 
@@ -70,18 +71,6 @@ fn output(program: &str, args: &[&str], dir: &Path) -> Option<String> {
     out.status
         .success()
         .then(|| String::from_utf8_lossy(&out.stdout).trim().to_owned())
-}
-
-fn cpu_model() -> String {
-    std::fs::read_to_string("/proc/cpuinfo")
-        .ok()
-        .and_then(|s| {
-            s.lines()
-                .find(|l| l.starts_with("model name"))
-                .and_then(|l| l.split_once(':'))
-                .map(|(_, v)| v.trim().to_owned())
-        })
-        .unwrap_or_default()
 }
 
 /// The machine's name: `YARDSTICK_MACHINE` when set (CI runners get a new

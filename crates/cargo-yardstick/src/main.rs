@@ -9,6 +9,7 @@
 //! - `compare A B` tabulates the changes between two runs or baselines;
 //! - `import FORMAT PATH` records another harness's results;
 //! - `check --against B` is the CI gate;
+//! - `doctor` measures how noisy this machine is and says what to do;
 //! - `merge SHARD_FILE...` merges the shards of an `ab` split over a CI
 //!   matrix (`--partition`) into one verdict.
 //!
@@ -31,6 +32,7 @@ mod commands;
 mod compare;
 mod config;
 mod db;
+mod doctor;
 mod exec;
 mod export;
 mod failure;
@@ -38,6 +40,7 @@ mod history;
 mod host;
 mod import;
 mod layouts;
+mod machine;
 mod merge;
 mod rawcsv;
 mod record;

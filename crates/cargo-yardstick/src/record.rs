@@ -159,6 +159,10 @@ pub struct RunMeta {
     /// The shard of the suite this run measured (`hash:2/3`), when it ran
     /// with `--partition`.
     pub shard: Option<String>,
+    /// The machine's state over the run (governor, load, steal…;
+    /// `crate::machine`), when it was read: runs made here by `bench` and
+    /// `exec`, not imported results.
+    pub state: Option<yardstick_format::doctor::MachineState>,
 }
 
 /// A whole run.

@@ -248,3 +248,71 @@ fn merged_shards() {
     let m = merge(failed, Some(3)).unwrap();
     insta::assert_snapshot!("merge_failed_terminal", render(&m, false));
 }
+
+/// `doctor`'s report of a noisy VM (the figures a 2-CPU cloud guest gives
+/// under a build) and of a machine nothing could be read of: every
+/// unknown on one line.
+#[test]
+fn doctor_reports() {
+    use crate::doctor::measure::Measured;
+    use crate::doctor::{report, terminal};
+    use yardstick_format::doctor::{BusyProcess, DriftWindow, MachineState, Timer};
+    let state = MachineState {
+        cpu: Some("AMD EPYC".into()),
+        logical_cores: Some(2),
+        physical_cores: Some(2),
+        smt: Some("notsupported".into()),
+        governor: None,
+        boost: None,
+        kernel: Some("6.1.0".into()),
+        virtualization: vec!["hypervisor flag".into(), "container: docker".into()],
+        cpu_max: Some("max 100000".into()),
+        isolated_cpus: Some(String::new()),
+        nohz_full: None,
+        aslr: Some(2),
+        load_start: Some(3.1),
+        load_end: Some(4.25),
+        steal: Some(0.012),
+        busy: Some(0.97),
+        memory_available: Some(3 << 30),
+        memory_total: Some(8 << 30),
+        memory_pressure: Some(0.0),
+        cpu_pressure: Some(61.0),
+    };
+    let measured = Measured {
+        timer: Some(Timer {
+            resolution_ns: 10.0,
+            overhead_ns: 24.6,
+        }),
+        empty_loop_ns: Some(0.31),
+        drift: Some(DriftWindow {
+            work_ns: 21_480.0,
+            medians_ns: vec![21_400.0, 21_480.0, 22_900.0, 21_450.0, 21_500.0],
+            relative_range: 22_900.0 / 21_400.0 - 1.0,
+            relative_sd: 0.029,
+            definition: yardstick_stats::drift::SECOND_DEFINITION.into(),
+            steal: vec![Some(0.0), Some(0.05), None, Some(0.0), Some(0.0)],
+        }),
+        busy: vec![
+            BusyProcess {
+                pid: 4242,
+                name: "rustc".into(),
+                cpus: 0.98,
+            },
+            BusyProcess {
+                pid: 77,
+                name: "cc".into(),
+                cpus: 0.12,
+            },
+        ],
+    };
+    let r = report("ci-vm".into(), state, measured, 5.62);
+    insta::assert_snapshot!("doctor_noisy_vm", terminal(&r));
+    let blind = report(
+        "unknown".into(),
+        MachineState::default(),
+        Measured::default(),
+        5.0,
+    );
+    insta::assert_snapshot!("doctor_nothing_readable", terminal(&blind));
+}

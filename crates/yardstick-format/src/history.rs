@@ -56,6 +56,10 @@ pub struct ExportedRun {
     /// `--partition`; [`crate::partition`]); absent or `null` for a whole
     /// suite. `import yardstick` merges a suite's shards into one run.
     pub shard: Option<String>,
+    /// The machine's state over the run (governor, load, steal…), the
+    /// same record `cargo yardstick doctor` reads; absent for runs
+    /// recorded before it was kept and for imported results.
+    pub state: Option<crate::doctor::MachineState>,
     /// The benchmarks' results.
     pub benchmarks: Vec<ExportedBenchmark>,
 }
@@ -73,6 +77,7 @@ crate::json_object!(ExportedRun {
     source,
     label,
     shard,
+    state (skip),
     benchmarks
 });
 
@@ -281,6 +286,7 @@ mod tests {
             source: "bench".into(),
             label: None,
             shard: None,
+            state: None,
             benchmarks: vec![ExportedBenchmark {
                 name: "b".into(),
                 unit: "ns".into(),

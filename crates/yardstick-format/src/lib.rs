@@ -7,6 +7,7 @@ pub mod atomic;
 pub mod binary;
 pub mod criterion;
 pub mod csv;
+pub mod doctor;
 pub mod drift;
 pub mod exec;
 pub mod history;

@@ -455,3 +455,159 @@ fn ab_result_of_a_shard_and_of_a_failed_one() {
         assert!(!v.is_valid(&to_value(&bad)), "{bad:?}");
     }
 }
+
+fn machine_state() -> yardstick_format::doctor::MachineState {
+    yardstick_format::doctor::MachineState {
+        cpu: Some("AMD EPYC 7763 64-Core Processor".into()),
+        logical_cores: Some(2),
+        physical_cores: Some(1),
+        smt: None,
+        governor: Some("performance".into()),
+        boost: Some(false),
+        kernel: Some("6.8.0".into()),
+        virtualization: vec!["hypervisor flag".into(), "dmi: QEMU".into()],
+        cpu_max: Some("max 100000".into()),
+        isolated_cpus: Some(String::new()),
+        nohz_full: None,
+        aslr: Some(2),
+        load_start: Some(0.5),
+        load_end: Some(1.25),
+        steal: Some(0.01),
+        busy: Some(0.6),
+        memory_available: Some(4 << 30),
+        memory_total: Some(8 << 30),
+        memory_pressure: Some(0.0),
+        cpu_pressure: None,
+    }
+}
+
+#[test]
+fn doctor_report() {
+    use yardstick_format::doctor::{
+        BusyProcess, DoctorReport, DriftWindow, Finding, MachineState, Timer, VERSION,
+    };
+    let v = validator("doctor.v1.json");
+    let doc = DoctorReport {
+        version: VERSION,
+        machine: "ci".into(),
+        seconds: 6.2,
+        state: machine_state(),
+        timer: Some(Timer {
+            resolution_ns: 20.0,
+            overhead_ns: 21.5,
+        }),
+        empty_loop_ns: Some(0.3),
+        drift: Some(DriftWindow {
+            work_ns: 30_000.0,
+            medians_ns: vec![30_000.0, 30_300.0],
+            relative_range: 0.01,
+            relative_sd: 0.007,
+            definition: "max/min - 1".into(),
+            steal: vec![Some(0.0), None],
+        }),
+        busy_processes: vec![BusyProcess {
+            pid: 42,
+            name: "rustc".into(),
+            cpus: 0.9,
+        }],
+        findings: vec![Finding {
+            source: "governor".into(),
+            status: "noisy".into(),
+            measured: "powersave".into(),
+            advice: Some("pin the clock".into()),
+            command: Some("sudo cpupower frequency-set -g performance".into()),
+            yardstick: None,
+        }],
+    };
+    let value = to_value(&doc);
+    assert_valid(&v, &value);
+    assert_eq!(from_value::<DoctorReport>(value.clone()).unwrap(), doc);
+    // Nothing readable: every value of the state null, no measurement.
+    let blind = DoctorReport {
+        state: MachineState::default(),
+        timer: None,
+        empty_loop_ns: None,
+        drift: None,
+        busy_processes: Vec::new(),
+        ..doc
+    };
+    assert_valid(&v, &to_value(&blind));
+    for (pointer, bad) in [
+        ("/version", json!(2)),
+        ("/state/steal", json!(1.5)),
+        ("/state/aslr", json!("2")),
+        ("/findings/0/status", json!("fine")),
+        ("/drift/medians_ns", json!([1.0])),
+    ] {
+        let mut wrong = value.clone();
+        *wrong.pointer_mut(pointer).unwrap() = bad;
+        assert!(!v.is_valid(&wrong), "{pointer}");
+    }
+    let mut missing = value;
+    missing["state"].as_object_mut().unwrap().remove("cpu");
+    assert!(!v.is_valid(&missing));
+}
+
+#[test]
+fn history_run_keeps_the_state_or_leaves_it_out() {
+    use yardstick_format::history::{ExportedBenchmark, ExportedRun, Machine, Typical};
+    let v = validator("history-run.v1.json");
+    let run = ExportedRun {
+        version: 1,
+        uid: "u1".into(),
+        machine: Machine {
+            name: "m".into(),
+            cpu: String::new(),
+            cores: 2,
+            os: "linux x86_64".into(),
+        },
+        time: 1,
+        commit: None,
+        branch: None,
+        dirty: false,
+        rustc: String::new(),
+        config: String::new(),
+        source: "bench".into(),
+        label: None,
+        shard: None,
+        state: Some(machine_state()),
+        benchmarks: vec![ExportedBenchmark {
+            name: "b".into(),
+            unit: "ns".into(),
+            typical: Typical {
+                point: 1.0,
+                lower: 1.0,
+                upper: 1.0,
+            },
+            iters: vec![],
+            values: vec![],
+        }],
+    };
+    let doc = to_value(&run);
+    assert_valid(&v, &doc);
+    assert_eq!(from_value::<ExportedRun>(doc).unwrap(), run);
+    let old = ExportedRun { state: None, ..run };
+    let doc = to_value(&old);
+    assert!(
+        doc.get("state").is_none(),
+        "left out, as before it was kept"
+    );
+    assert_valid(&v, &doc);
+    assert_eq!(from_value::<ExportedRun>(doc).unwrap(), old);
+}
+
+/// The state is one type, so the two schemas that hold it must say the
+/// same of it.
+#[test]
+fn the_state_is_described_once() {
+    let read = |name: &str| -> Value {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("schemas")
+            .join(name);
+        serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+    };
+    assert_eq!(
+        read("doctor.v1.json")["$defs"]["state"],
+        read("history-run.v1.json")["$defs"]["state"]
+    );
+}

@@ -1,4 +1,6 @@
-//! Run-to-run drift of a machine, from A/A runs of the same code.
+//! Run-to-run drift of a machine, from A/A runs of the same code, and
+//! ([`second_to_second`]) how far one fixed piece of work moves from one
+//! second to the next, as `cargo yardstick doctor` measures it.
 //!
 //! `cargo yardstick calibrate` runs a suite N times and hands each
 //! benchmark's typical estimates (one per run) to [`relative_drift`]; the
@@ -25,7 +27,7 @@
 //! ```
 
 use crate::distributions::t_quantile;
-use crate::univariate::{max, min, std_dev};
+use crate::univariate::{max, mean, median, min, std_dev};
 
 /// The definition written next to every measured drift, so a reader of the
 /// file knows what the number bounds.
@@ -51,6 +53,47 @@ pub fn relative_drift(estimates: &[f64]) -> Option<f64> {
     let t = t_quantile(0.975, (estimates.len() - 1) as f64);
     let predicted = (t * std::f64::consts::SQRT_2 * s).exp() - 1.0;
     Some(predicted.max(hi / lo - 1.0))
+}
+
+/// How far the same fixed work's time moves from one second to the next,
+/// as `cargo yardstick doctor` measures it: the work is timed many times
+/// in each second, and each second's median (robust to the odd
+/// interrupt) is one value. Frequency changes and a neighbour taking the
+/// core move the medians; the relative range says how far.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SecondDrift {
+    /// Each second's median, in order.
+    pub medians: Vec<f64>,
+    /// `max(medians) / min(medians) − 1`: the largest move seen.
+    pub relative_range: f64,
+    /// Standard deviation (n − 1) of the medians over their mean.
+    pub relative_sd: f64,
+}
+
+/// What [`SecondDrift::relative_range`] is, written next to the figure.
+pub const SECOND_DEFINITION: &str =
+    "max/min - 1 of the per-second medians of one fixed piece of work";
+
+/// [`SecondDrift`] of timings grouped by second. `None` with fewer than
+/// two non-empty seconds or a timing that is not a positive finite number.
+#[must_use]
+pub fn second_to_second(seconds: &[Vec<f64>]) -> Option<SecondDrift> {
+    let seconds: Vec<&Vec<f64>> = seconds.iter().filter(|s| !s.is_empty()).collect();
+    if seconds.len() < 2
+        || seconds
+            .iter()
+            .any(|s| s.iter().any(|v| !(v.is_finite() && *v > 0.0)))
+    {
+        return None;
+    }
+    let medians: Vec<f64> = seconds.iter().filter_map(|s| median(s)).collect();
+    let (lo, hi) = (min(&medians)?, max(&medians)?);
+    let relative_sd = std_dev(&medians)? / mean(&medians)?;
+    Some(SecondDrift {
+        relative_range: hi / lo - 1.0,
+        relative_sd,
+        medians,
+    })
 }
 
 #[cfg(test)]
@@ -89,5 +132,27 @@ mod tests {
         assert_eq!(relative_drift(&[5.0, 0.0]), None);
         assert_eq!(relative_drift(&[5.0, f64::NAN]), None);
         assert_eq!(relative_drift(&[5.0, f64::INFINITY]), None);
+    }
+
+    #[test]
+    fn second_to_second_drift_by_hand() {
+        // Medians 11, 13 and 9 (the second second's is the mean of its
+        // middle two, 12 and 14). Range: 13 / 9 − 1 = 4/9 = 0.444…; mean
+        // 11, sd = √((0² + 2² + 2²) / 2) = 2, so 2 / 11 = 0.181818….
+        let d = second_to_second(&[
+            vec![12.0, 10.0, 11.0],
+            vec![16.0, 10.0, 14.0, 12.0],
+            vec![],
+            vec![9.0],
+        ])
+        .unwrap();
+        assert_eq!(d.medians, [11.0, 13.0, 9.0]);
+        assert!((d.relative_range - 4.0 / 9.0).abs() < 1e-12);
+        assert!((d.relative_sd - 2.0 / 11.0).abs() < 1e-12);
+        assert_eq!(second_to_second(&[vec![1.0], vec![]]), None);
+        assert_eq!(second_to_second(&[vec![1.0], vec![0.0]]), None);
+        assert_eq!(second_to_second(&[vec![1.0], vec![f64::NAN]]), None);
+        let flat = second_to_second(&[vec![3.0], vec![3.0]]).unwrap();
+        assert_eq!((flat.relative_range, flat.relative_sd), (0.0, 0.0));
     }
 }

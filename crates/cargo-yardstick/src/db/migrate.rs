@@ -42,6 +42,7 @@ pub(super) fn to_v2(conn: &Connection, version: i64) -> rusqlite::Result<()> {
     }
     // The backfill reads runs with every column of today's schema.
     to_v3(conn, version)?;
+    to_v4(conn, version)?;
     backfill_uids(conn)
 }
 
@@ -57,6 +58,22 @@ pub(super) fn to_v3(conn: &Connection, version: i64) -> rusqlite::Result<()> {
         .exists([])?;
     if !has_shard {
         conn.execute_batch("ALTER TABLE runs ADD COLUMN shard TEXT;")?;
+    }
+    Ok(())
+}
+
+/// Version 4 adds the machine's state over each run (JSON), so that a
+/// slow run can be told from a busy machine. Runs recorded before have
+/// none.
+pub(super) fn to_v4(conn: &Connection, version: i64) -> rusqlite::Result<()> {
+    if version >= 4 {
+        return Ok(());
+    }
+    let has_state: bool = conn
+        .prepare("SELECT 1 FROM pragma_table_info('runs') WHERE name = 'state'")?
+        .exists([])?;
+    if !has_state {
+        conn.execute_batch("ALTER TABLE runs ADD COLUMN state TEXT;")?;
     }
     Ok(())
 }

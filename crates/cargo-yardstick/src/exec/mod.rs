@@ -22,6 +22,7 @@ use crate::args::{HomeArg, TableFormat};
 use crate::db::Db;
 use crate::failure::Failure;
 use crate::host;
+use crate::machine::{self, Root, Start};
 use crate::record::{BenchResult, Interval, Run};
 use measure::{Sample, Shell};
 
@@ -631,7 +632,7 @@ fn export_json(ms: &[Measured], s: Option<Startup>) -> ExecExport {
     }
 }
 
-fn record(a: &ExecArgs, results: Vec<BenchResult>) -> Result<(), Failure> {
+fn record(a: &ExecArgs, results: Vec<BenchResult>, began: &Start) -> Result<(), Failure> {
     if a.no_history || results.is_empty() {
         return Ok(());
     }
@@ -641,6 +642,7 @@ fn record(a: &ExecArgs, results: Vec<BenchResult>) -> Result<(), Failure> {
     let cfg: Vec<String> = std::env::args().skip(1).collect();
     let mut meta = host::current(&cwd, "exec", &cfg.join(" "));
     meta.label.clone_from(&a.label);
+    meta.state = Some(machine::state(&Root::system(), began));
     let n = results.len();
     let id = db.record(&Run { meta, results }).map_err(fail)?;
     eprintln!("recorded run {id}: {n} commands in {}", db.path().display());
@@ -678,8 +680,9 @@ pub fn run(a: &ExecArgs) -> Result<u8, Failure> {
     }
     let jobs = jobs(a)?;
     let shell = Shell::parse(a.shell.as_deref().unwrap_or("sh"));
+    let began = Start::read(&Root::system());
     if a.callgrind {
-        return run_callgrind(a, &jobs, &shell);
+        return run_callgrind(a, &jobs, &shell, &began);
     }
     let start = startup(&shell)?;
     let mut ms = Vec::new();
@@ -727,12 +730,12 @@ pub fn run(a: &ExecArgs) -> Result<u8, Failure> {
             index.display()
         );
     }
-    record(a, results)?;
+    record(a, results, &began)?;
     print(&text)?;
     Ok(0)
 }
 
-fn run_callgrind(a: &ExecArgs, jobs: &[Job], shell: &Shell) -> Result<u8, Failure> {
+fn run_callgrind(a: &ExecArgs, jobs: &[Job], shell: &Shell, began: &Start) -> Result<u8, Failure> {
     callgrind::available().map_err(fail)?;
     let dir = std::env::temp_dir().join(format!("yardstick-exec-{}", std::process::id()));
     let base = match shell {
@@ -786,7 +789,7 @@ fn run_callgrind(a: &ExecArgs, jobs: &[Job], shell: &Shell) -> Result<u8, Failur
         };
         write_json(path, &doc)?;
     }
-    record(a, results)?;
+    record(a, results, began)?;
     print(&text)?;
     Ok(0)
 }
