@@ -84,15 +84,19 @@ impl<'a, M: Measurement> Bencher<'a, M> {
         }
     }
 
+    /// Starts the meters, and under `--explain` Callgrind's counting: just
+    /// before the clock starts, outside the timed code.
     #[inline]
     pub(crate) fn meters_start(&self) {
         if let Some(m) = &self.meters {
             m.start();
         }
+        crate::explain::collect(true);
     }
 
     #[inline]
     pub(crate) fn meters_stop(&self) {
+        crate::explain::collect(false);
         if let Some(m) = &self.meters {
             m.stop();
         }
@@ -128,6 +132,7 @@ impl<'a, M: Measurement> Bencher<'a, M> {
         R: FnMut(u64) -> M::Value,
     {
         self.iterated = true;
+        crate::explain::not_separated();
         let time_start = Instant::now();
         self.meters_start();
         self.value = routine(self.iters);

@@ -20,6 +20,7 @@ mod complexity;
 mod config;
 mod criterion;
 mod engine;
+pub mod explain;
 mod filter;
 mod format;
 #[doc(hidden)]

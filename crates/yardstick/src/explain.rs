@@ -1,0 +1,166 @@
+//! `--explain` and `cargo yardstick explain`: why a benchmark got slower
+//! (or faster), told by the instructions that changed.
+//!
+//! Both sides of a comparison are runnable binaries (the baseline's kept
+//! binary and this one), so each runs the benchmark as a worker under
+//! `valgrind --tool=callgrind --collect-atstart=no`, and the worker switches
+//! Callgrind's collection on around the timed loop only ([`collect`], from
+//! the timing loops' meter hooks, outside the timed code): setup and
+//! `iter_batched`'s inputs are left out as the timing leaves them out. Both
+//! run the same number of iterations ([`iterations`]); the profiles are
+//! then compared function by function (`diff`) and printed (`render`).
+//!
+//! It runs after the run's measurements and summary (the [`Explain`] sink,
+//! last of the run's sinks), so it never changes their timing, and nothing
+//! it meets fails the run: the verdicts stand.
+
+mod count;
+mod diff;
+mod render;
+mod sink;
+
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+
+pub use count::valgrind;
+pub(crate) use sink::Explain;
+pub use yardstick_format::explain::{ExplainFile, ExplainRun, FunctionChange, NotExplained};
+
+/// Native time the counted iterations take on each side: 20 ms, which
+/// Callgrind's slowdown (50–100×) makes 1–2 s a side.
+const COUNTED_NS: f64 = 20e6;
+
+/// The most iterations counted: past this the per-iteration numbers do
+/// not get any steadier, only slower to count.
+const MAX_ITERATIONS: u64 = 10_000;
+
+/// Iterations to count on each side for a routine measured at
+/// `per_iteration_ns`: about [`COUNTED_NS`] of native time, at least one,
+/// so explaining a routine of up to 1 ms an iteration stays within 30 s.
+#[must_use]
+pub fn iterations(per_iteration_ns: f64) -> u64 {
+    if !per_iteration_ns.is_finite() || per_iteration_ns <= 0.0 {
+        return 1;
+    }
+    ((COUNTED_NS / per_iteration_ns).round() as u64).clamp(1, MAX_ITERATIONS)
+}
+
+/// One benchmark to explain: its id and the two binaries that run it.
+#[derive(Debug, Clone)]
+pub struct Target {
+    /// The benchmark's full id.
+    pub id: String,
+    /// The baseline's binary.
+    pub baseline: PathBuf,
+    /// This run's binary.
+    pub current: PathBuf,
+    /// The measured time per iteration, in nanoseconds: sets the
+    /// iterations counted.
+    pub per_iteration_ns: f64,
+}
+
+/// Counts `target` in both binaries under Callgrind and compares them;
+/// `scratch` holds Callgrind's files. `Err` is one line saying why not.
+///
+/// # Errors
+///
+/// Valgrind fails to start, a binary lacks the benchmark, the routine
+/// panics, or a profile is unreadable.
+pub fn explain(target: &Target, scratch: &Path) -> Result<ExplainFile, String> {
+    let iters = iterations(target.per_iteration_ns);
+    let side = |exe: &Path, name: &str| {
+        count::count(&count::Run {
+            exe,
+            id: &target.id,
+            iters,
+            per_iteration_ns: target.per_iteration_ns,
+            out: &scratch.join(format!("callgrind.{name}.out")),
+        })
+        .map_err(|e| format!("{name} side: {e}"))
+    };
+    let baseline = side(&target.baseline, "baseline")?;
+    let current = side(&target.current, "current")?;
+    diff::compare(&target.id, iters, &baseline, &current)
+}
+
+/// The explanation as printed: a header line and the findings, indented.
+#[must_use]
+pub fn render(e: &ExplainFile) -> String {
+    render::render(e)
+}
+
+/// The one line said for a benchmark that could not be explained.
+#[must_use]
+pub fn not_explained_line(id: &str, reason: &str) -> String {
+    format!(
+        "explain {}: not explained: {}",
+        yardstick_format::names::one_line(id),
+        yardstick_format::names::one_line(reason)
+    )
+}
+
+/// Whether a worker counts now ([`Window`]); read by [`collect`].
+static ARMED: AtomicBool = AtomicBool::new(false);
+/// Whether the counted routine timed itself (`iter_custom`).
+static CUSTOM: AtomicBool = AtomicBool::new(false);
+
+/// Switches Callgrind's collection on (`true`) or off around a timed
+/// loop, when a worker explains; nothing otherwise (one relaxed load,
+/// outside the timed code).
+#[inline]
+pub(crate) fn collect(_on: bool) {
+    if ARMED.load(Ordering::Relaxed) {
+        yardstick_format::valgrind::callgrind_toggle_collect();
+    }
+}
+
+/// Called by `iter_custom`: its routine times itself, so what it counts
+/// cannot be told from its setup.
+#[inline]
+pub(crate) fn not_separated() {
+    if ARMED.load(Ordering::Relaxed) {
+        CUSTOM.store(true, Ordering::Relaxed);
+    }
+}
+
+/// The counted iterations of a worker's `explain` request: collection is
+/// switched around timed loops while it is open (closed on drop too, so a
+/// panicking routine leaves no window open).
+pub(crate) struct Window(());
+
+impl Window {
+    pub(crate) fn open() -> Window {
+        CUSTOM.store(false, Ordering::Relaxed);
+        ARMED.store(true, Ordering::Relaxed);
+        Window(())
+    }
+
+    /// Closes it; whether only timed loops were counted.
+    pub(crate) fn close(self) -> bool {
+        ARMED.store(false, Ordering::Relaxed);
+        !CUSTOM.load(Ordering::Relaxed)
+    }
+}
+
+impl Drop for Window {
+    fn drop(&mut self) {
+        ARMED.store(false, Ordering::Relaxed);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn about_twenty_ms_of_iterations_at_least_one() {
+        // 20 ms / 1 ms = 20; 20 ms / 2 µs = 10 000; 20 ms / 1 µs = 20 000,
+        // past the cap.
+        assert_eq!(iterations(1e6), 20);
+        assert_eq!(iterations(2e3), 10_000);
+        assert_eq!(iterations(1e3), MAX_ITERATIONS);
+        assert_eq!(iterations(5e9), 1);
+        assert_eq!(iterations(f64::NAN), 1);
+        assert_eq!(iterations(0.0), 1);
+    }
+}
