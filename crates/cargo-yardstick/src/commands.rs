@@ -99,6 +99,7 @@ fn run_parsed(command: Command) -> Result<u8, Failure> {
         Command::Merge(m) => {
             crate::merge::run(&m).map_err(|(code, message)| Failure { code, message })
         }
+        Command::Explain(e) => crate::explain::run(&e).map_err(other),
         Command::Binaries(b) => {
             print!("{}", crate::binaries::run(&b));
             Ok(0)

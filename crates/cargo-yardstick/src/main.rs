@@ -32,6 +32,7 @@ mod compare;
 mod config;
 mod db;
 mod exec;
+mod explain;
 mod export;
 mod failure;
 mod history;

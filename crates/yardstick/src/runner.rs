@@ -207,7 +207,6 @@ fn benchmark<M: Measurement>(
     let baseline_binary = baseline
         .sample
         .as_ref()
-        .filter(|_| c.run.explain)
         .and(baseline_name)
         .and_then(|n| dir.load_binary(n).ok().flatten());
     say_clock_resolution(terminal);

@@ -54,9 +54,17 @@ impl Sink for Explain {
                 }
             },
         };
+        let baseline = crate::store::binaries::path_of(&run.home, baseline);
+        // Held for the run: the retention rule at the run's end then
+        // leaves it for the explanation.
+        if !crate::store::binaries::hold(&baseline) {
+            self.cannot
+                .push((id, "the baseline's binary is gone (cleaned up)".into()));
+            return;
+        }
         let target = Target {
             id,
-            baseline: crate::store::binaries::path_of(&run.home, baseline),
+            baseline,
             current,
             per_iteration_ns: o.analysis.typical().point,
         };
