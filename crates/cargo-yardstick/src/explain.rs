@@ -145,6 +145,7 @@ fn explain_one(
         baseline,
         current,
         per_iteration_ns,
+        cwd: None,
     };
     let dir = b.dir.join("explain");
     std::fs::create_dir_all(&dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;

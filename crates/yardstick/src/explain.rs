@@ -57,6 +57,9 @@ pub struct Target {
     /// The measured time per iteration, in nanoseconds: sets the
     /// iterations counted.
     pub per_iteration_ns: f64,
+    /// The working directory both run in (`ab` runs a bench binary in its
+    /// package's folder, as cargo does); this process's when `None`.
+    pub cwd: Option<PathBuf>,
 }
 
 /// Counts `target` in both binaries under Callgrind and compares them;
@@ -74,6 +77,7 @@ pub fn explain(target: &Target, scratch: &Path) -> Result<ExplainFile, String> {
             id: &target.id,
             iters,
             per_iteration_ns: target.per_iteration_ns,
+            cwd: target.cwd.as_deref(),
             out: &scratch.join(format!("callgrind.{name}.out")),
         })
         .map_err(|e| format!("{name} side: {e}"))
@@ -103,23 +107,59 @@ pub fn not_explained_line(id: &str, reason: &str) -> String {
 static ARMED: AtomicBool = AtomicBool::new(false);
 /// Whether the counted routine timed itself (`iter_custom`).
 static CUSTOM: AtomicBool = AtomicBool::new(false);
+/// Whether Callgrind collects now: the request toggles, so the state is
+/// kept here and a request is sent only when it changes.
+static COLLECTING: AtomicBool = AtomicBool::new(false);
+/// A front-end that times its own loops inside `iter_custom` (divan's
+/// API) and says where they are ([`front_end_loop`]).
+static OWN_LOOPS: AtomicBool = AtomicBool::new(false);
+/// Inside `iter_custom`'s routine now.
+static IN_CUSTOM: AtomicBool = AtomicBool::new(false);
 
-/// Switches Callgrind's collection on (`true`) or off around a timed
-/// loop, when a worker explains; nothing otherwise (one relaxed load,
-/// outside the timed code).
-#[inline]
-pub(crate) fn collect(_on: bool) {
-    if ARMED.load(Ordering::Relaxed) {
+fn set_collecting(on: bool) {
+    if COLLECTING.swap(on, Ordering::Relaxed) != on {
         yardstick_format::valgrind::callgrind_toggle_collect();
     }
 }
 
-/// Called by `iter_custom`: its routine times itself, so what it counts
-/// cannot be told from its setup.
+/// Switches Callgrind's collection on (`true`) or off around a timed
+/// loop, when a worker explains; nothing otherwise (one relaxed load,
+/// outside the timed code). Inside `iter_custom` of a front-end that
+/// marks its own loops, those marks decide instead.
 #[inline]
-pub(crate) fn not_separated() {
+pub(crate) fn collect(on: bool) {
+    if ARMED.load(Ordering::Relaxed)
+        && !(OWN_LOOPS.load(Ordering::Relaxed) && IN_CUSTOM.load(Ordering::Relaxed))
+    {
+        set_collecting(on);
+    }
+}
+
+/// Called by `iter_custom` before (`true`) and after its routine: the
+/// routine times itself, so what it counts cannot be told from its setup,
+/// unless the front-end marks its loops.
+#[inline]
+pub(crate) fn in_custom(inside: bool) {
     if ARMED.load(Ordering::Relaxed) {
-        CUSTOM.store(true, Ordering::Relaxed);
+        IN_CUSTOM.store(inside, Ordering::Relaxed);
+        if inside && !OWN_LOOPS.load(Ordering::Relaxed) {
+            CUSTOM.store(true, Ordering::Relaxed);
+        }
+    }
+}
+
+/// A front-end that times its own loops inside `iter_custom` says so once
+/// (`frontend::times_its_own_loops`).
+pub(crate) fn own_loops() {
+    OWN_LOOPS.store(true, Ordering::Relaxed);
+}
+
+/// Such a front-end's loop starts (`true`, just before its clock) or ends
+/// (just after).
+#[inline]
+pub(crate) fn front_end_loop(on: bool) {
+    if ARMED.load(Ordering::Relaxed) {
+        set_collecting(on);
     }
 }
 
@@ -137,7 +177,6 @@ impl Window {
 
     /// Closes it; whether only timed loops were counted.
     pub(crate) fn close(self) -> bool {
-        ARMED.store(false, Ordering::Relaxed);
         !CUSTOM.load(Ordering::Relaxed)
     }
 }
@@ -145,6 +184,8 @@ impl Window {
 impl Drop for Window {
     fn drop(&mut self) {
         ARMED.store(false, Ordering::Relaxed);
+        IN_CUSTOM.store(false, Ordering::Relaxed);
+        set_collecting(false);
     }
 }
 

@@ -24,6 +24,7 @@ pub(super) struct Run<'a> {
     pub id: &'a str,
     pub iters: u64,
     pub per_iteration_ns: f64,
+    pub cwd: Option<&'a Path>,
     /// Callgrind's profile; its log goes beside it (`.log`).
     pub out: &'a Path,
 }
@@ -69,6 +70,9 @@ pub(super) fn count(run: &Run<'_>) -> Result<Counted, String> {
         .arg(run.exe)
         // Only this benchmark: the walk to it under Callgrind is slow.
         .args(["--bench", "--exact", run.id]);
+    if let Some(dir) = run.cwd {
+        cmd.current_dir(dir);
+    }
     let mut worker = Worker::spawn(cmd).map_err(|e| format!("Valgrind did not start ({e})"))?;
     // Valgrind reads the binary's symbols and debug info before it starts.
     let walk = Duration::from_secs(120);

@@ -100,6 +100,11 @@ fn notes(s: &mut String, e: &ExplainFile) {
              is counted too, the loop cannot be told apart\n",
         );
     }
+    if !e.same && e.functions.is_empty() {
+        s.push_str(
+            "  note: no function names (a binary without symbols): only the totals are compared\n",
+        );
+    }
     if !e.debug_info && !e.functions.is_empty() {
         s.push_str(
             "  note: no file:line, the binaries have no debug info: add \

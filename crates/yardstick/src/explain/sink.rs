@@ -67,6 +67,7 @@ impl Sink for Explain {
             baseline,
             current,
             per_iteration_ns: o.analysis.typical().point,
+            cwd: None,
         };
         self.targets.push((target, o.dir.sub("explain")));
     }
