@@ -91,12 +91,12 @@ impl<'a, M: Measurement> Bencher<'a, M> {
         if let Some(m) = &self.meters {
             m.start();
         }
-        crate::explain::collect(true);
+        crate::counting::collect(true);
     }
 
     #[inline]
     pub(crate) fn meters_stop(&self) {
-        crate::explain::collect(false);
+        crate::counting::collect(false);
         if let Some(m) = &self.meters {
             m.stop();
         }
@@ -135,11 +135,11 @@ impl<'a, M: Measurement> Bencher<'a, M> {
         let time_start = Instant::now();
         // Before the meters' hooks: a front-end marking its own loops
         // decides what is counted inside.
-        crate::explain::in_custom(true);
+        crate::counting::in_custom(true);
         self.meters_start();
         self.value = routine(self.iters);
         self.meters_stop();
-        crate::explain::in_custom(false);
+        crate::counting::in_custom(false);
         self.elapsed_time = time_start.elapsed();
     }
 

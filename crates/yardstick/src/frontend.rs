@@ -290,7 +290,7 @@ pub use crate::store::{estimate_file, estimates_file};
 /// marks them with [`timed_loop`]: `--explain` then counts those loops
 /// only, not the whole `iter_custom` routine.
 pub fn times_its_own_loops() {
-    crate::explain::own_loops();
+    crate::counting::own_loops();
 }
 
 /// Marks the start (`true`, just before the clock starts) or the end (just
@@ -298,5 +298,5 @@ pub fn times_its_own_loops() {
 /// nothing outside an explanation (one relaxed load).
 #[inline]
 pub fn timed_loop(start: bool) {
-    crate::explain::front_end_loop(start);
+    crate::counting::front_end_loop(start);
 }

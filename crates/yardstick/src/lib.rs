@@ -18,6 +18,7 @@ mod cli;
 mod compat;
 mod complexity;
 mod config;
+mod counting;
 mod criterion;
 mod engine;
 pub mod explain;

@@ -186,7 +186,7 @@ fn sample<M: Measurement>(
 fn explain<M: Measurement>(m: &M, f: &mut RoutineFn<'_, M>, iters: u64) -> WorkerReply {
     let taken = state::catch_panic(|| {
         run_once(m, f, 1)?;
-        let window = crate::explain::Window::open();
+        let window = crate::counting::Window::open();
         run_once(m, f, iters.max(1))?;
         Ok::<_, crate::routine::NotIterated>(window.close())
     });
