@@ -252,3 +252,34 @@ fn nothing_to_explain_is_said_and_fails_nothing() {
         stderr(&o)
     );
 }
+
+/// `ab --explain`: the row that differs (`spin`, twice the loop in B) is
+/// explained after the table; its routine times itself (`iter_custom`),
+/// which a note says.
+#[test]
+fn ab_explains_the_rows_that_differ() {
+    if !valgrind_here() {
+        println!("skipped: valgrind is not installed (apt-get install valgrind)");
+        return;
+    }
+    let _turn = take_turn();
+    let dir = tempfile::tempdir().unwrap();
+    let repo = dir.path().join("repo");
+    spinner::make_repo(&repo);
+    let o = spinner::ab(&repo, &["HEAD~1", "HEAD", "^spin$", "--explain"]);
+    let out = stdout(&o);
+    assert!(out.contains("explain spin: "), "{out}\n{}", stderr(&o));
+    // Twice the loop, nothing else: +100 %, all of it in one function
+    // (`work` is inlined into the routine, so that is where it shows).
+    assert!(out.contains(", +100.0%)\n"), "{out}");
+    let row = out
+        .lines()
+        .skip_while(|l| !l.contains("self (own instructions)"))
+        .nth(1)
+        .unwrap_or_default();
+    assert!(row.contains(" 100.0%  "), "{out}");
+    assert!(
+        out.contains("the routine times itself (iter_custom)"),
+        "{out}"
+    );
+}
