@@ -121,3 +121,39 @@ fn last_words(log: &Path) -> String {
         None => String::new(),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn valgrinds_last_words_are_its_logs_last_line() {
+        let dir =
+            std::env::temp_dir().join(format!("yardstick-explain-log-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let log = dir.join("valgrind.log");
+        std::fs::write(
+            &log,
+            "==123== Callgrind, a call-graph generating cache profiler\n\
+             ==123== valgrind: failed to start tool 'callgrind' for platform 'amd64-linux'\n\
+             ==123== \n",
+        )
+        .unwrap();
+        assert_eq!(
+            last_words(&log),
+            " (Valgrind: valgrind: failed to start tool 'callgrind' for platform 'amd64-linux')"
+        );
+        assert_eq!(last_words(&dir.join("missing.log")), "");
+        let old = WorkerError::Failed("unreadable request: unknown kind `explain`".into());
+        assert_eq!(
+            failure(&old, &log),
+            "the binary was built with a yardstick without --explain"
+        );
+        let panic = WorkerError::Failed("panicked at b.rs:3:5: boom".into());
+        assert_eq!(
+            failure(&panic, &log),
+            "the routine failed under Callgrind: panicked at b.rs:3:5: boom"
+        );
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}

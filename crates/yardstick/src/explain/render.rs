@@ -213,6 +213,13 @@ mod tests {
     }
 
     #[test]
+    fn without_symbols_only_the_totals_are_compared() {
+        let mut e = explained();
+        e.functions.clear();
+        insta::assert_snapshot!(render(&e));
+    }
+
+    #[test]
     fn counts_are_grouped_by_thousands() {
         assert_eq!(count(1_234_567.4), "1,234,567");
         assert_eq!(count(-1_234.0), "-1,234");
