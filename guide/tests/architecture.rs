@@ -53,6 +53,7 @@ const ENGINE: &[&str] = &[
     "bencher",
     "complexity",
     "engine",
+    "explain",
     "group_summary",
     "limits",
     "metered",

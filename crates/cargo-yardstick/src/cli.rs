@@ -53,6 +53,10 @@ pub enum Command {
     /// json`, one file per CI runner) into one summary and exit status,
     /// the false-discovery control applied over the whole suite.
     Merge(crate::merge::MergeArgs),
+    /// Explain the last run's verdicts by the instructions that changed:
+    /// each changed benchmark run in the baseline's binary and the last
+    /// run's under Callgrind (needs Valgrind).
+    Explain(crate::explain::ExplainArgs),
     /// List the bench binaries kept with the baselines (measured in
     /// lock-step by the next `cargo bench`), or remove them.
     Binaries(crate::binaries::BinariesArgs),
@@ -215,6 +219,7 @@ where
         | Command::Report(_)
         | Command::Ab(_)
         | Command::Merge(_)
+        | Command::Explain(_)
         | Command::Binaries(_)
         | Command::Doctor(_)) => Ok(Invocation::Parsed(Box::new(command))),
         Command::Calibrate { args } => crate::calibrate::parse(args)

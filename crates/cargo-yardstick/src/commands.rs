@@ -103,6 +103,7 @@ fn run_parsed(command: Command) -> Result<u8, Failure> {
             out(&crate::doctor::run(&d))?;
             Ok(0)
         }
+        Command::Explain(e) => crate::explain::run(&e).map_err(other),
         Command::Binaries(b) => {
             print!("{}", crate::binaries::run(&b));
             Ok(0)

@@ -34,6 +34,7 @@ mod config;
 mod db;
 mod doctor;
 mod exec;
+mod explain;
 mod export;
 mod failure;
 mod history;

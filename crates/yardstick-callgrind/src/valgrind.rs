@@ -9,9 +9,7 @@ use crate::cli::NoCapture;
 /// The Valgrind executable: `YARDSTICK_CALLGRIND_VALGRIND` or `valgrind` on
 /// `PATH`.
 pub fn executable() -> OsString {
-    std::env::var_os("YARDSTICK_CALLGRIND_VALGRIND")
-        .filter(|v| !v.is_empty())
-        .unwrap_or_else(|| OsString::from("valgrind"))
+    yardstick_format::valgrind::executable()
 }
 
 /// Checks that Valgrind runs; returns its version line.

@@ -376,12 +376,14 @@ fn time_loop_mut<O>(n: u64, sync: &dyn Fn(), f: &mut impl FnMut() -> O) -> Sampl
     let mut outs = Outputs::for_inputs(n as usize);
     sync();
     let a0 = yardstick::frontend::alloc_counts_from_here();
+    yardstick::frontend::timed_loop(true);
     let start = Instant::now();
     // `needs_drop` is a constant: the loop holds no test.
     for _ in 0..n {
         outs.keep(f());
     }
     let time = start.elapsed();
+    yardstick::frontend::timed_loop(false);
     let a1 = yardstick::frontend::alloc_counts();
     drop(black_box(outs));
     finish(n, time, a0, a1)
@@ -394,6 +396,7 @@ fn time_inputs<I, O>(inputs: Vec<I>, sync: &dyn Fn(), mut f: impl FnMut(I) -> O)
     let inputs = black_box(inputs);
     sync();
     let a0 = yardstick::frontend::alloc_counts_from_here();
+    yardstick::frontend::timed_loop(true);
     let start = Instant::now();
     // By hand, so that the inputs' buffer is freed after the clock stops.
     let mut inputs = inputs.into_iter();
@@ -401,6 +404,7 @@ fn time_inputs<I, O>(inputs: Vec<I>, sync: &dyn Fn(), mut f: impl FnMut(I) -> O)
         outs.keep(f(i));
     }
     let time = start.elapsed();
+    yardstick::frontend::timed_loop(false);
     let a1 = yardstick::frontend::alloc_counts();
     drop(inputs);
     drop(black_box(outs));
@@ -414,11 +418,13 @@ fn time_refs<I, O>(inputs: Vec<I>, sync: &dyn Fn(), mut f: impl FnMut(&mut I) ->
     let mut inputs = black_box(inputs);
     sync();
     let a0 = yardstick::frontend::alloc_counts_from_here();
+    yardstick::frontend::timed_loop(true);
     let start = Instant::now();
     for input in &mut inputs {
         outs.keep(f(input));
     }
     let time = start.elapsed();
+    yardstick::frontend::timed_loop(false);
     let a1 = yardstick::frontend::alloc_counts();
     drop(black_box(outs));
     drop(black_box(inputs));

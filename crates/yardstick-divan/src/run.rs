@@ -53,6 +53,9 @@ pub(crate) fn main(args: &Args, title: &str) {
             std::process::exit(2);
         }
     };
+    // Its loops are timed here, inside `iter_custom`: `--explain` counts
+    // them, not the inputs made around them.
+    frontend::times_its_own_loops();
     let mut tree = build(args, title);
     sort(&mut tree, args.sort, args.reverse);
     if args.list && args.terse {

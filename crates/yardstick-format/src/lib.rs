@@ -5,11 +5,13 @@ pub mod ab;
 pub mod analyze;
 pub mod atomic;
 pub mod binary;
+pub mod callgrind;
 pub mod criterion;
 pub mod csv;
 pub mod doctor;
 pub mod drift;
 pub mod exec;
+pub mod explain;
 pub mod history;
 pub mod home;
 pub mod json;
@@ -19,6 +21,7 @@ pub mod metrics;
 pub mod names;
 pub mod partition;
 pub mod units;
+pub mod valgrind;
 pub mod worker;
 
 /// serde, for the traits the `serde` feature implements.

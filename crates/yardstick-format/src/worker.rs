@@ -49,6 +49,15 @@ pub enum WorkerRequest {
         /// Samples taken whatever the budget.
         min_samples: u32,
     },
+    /// Run the routine once uncounted, then `iters` iterations with
+    /// Callgrind's collection switched on around the timed loop only (the
+    /// worker runs under `valgrind --tool=callgrind --collect-atstart=no`);
+    /// answer [`WorkerReply::Explained`]. Sent by `--explain`; a worker
+    /// of a yardstick before it answers that the request is unreadable.
+    Explain {
+        /// Iterations counted.
+        iters: u64,
+    },
     /// Go on to the next benchmark.
     Next,
     /// Exit now.
@@ -58,6 +67,7 @@ pub enum WorkerRequest {
 crate::json_tagged!(WorkerRequest, "kind", {
     WarmUp "warm_up" { min_ns, max_ns },
     Sample "sample" { iters, budget_ns, min_samples },
+    Explain "explain" { iters },
     Next "next" {},
     Quit "quit" {},
 });
@@ -90,6 +100,13 @@ pub enum WorkerReply {
         /// Total measured value of each sample.
         values: Vec<f64>,
     },
+    /// The counted iterations ran ([`WorkerRequest::Explain`]).
+    Explained {
+        /// Whether only the timed loop was counted: `false` when the
+        /// routine times itself (`iter_custom`), so its setup is counted
+        /// with it.
+        separated: bool,
+    },
     /// The request failed (the routine panicked or never iterated); the
     /// worker still waits at the same benchmark.
     Failed {
@@ -105,6 +122,7 @@ crate::json_tagged!(WorkerReply, "kind", {
     At "at" { id },
     WarmedUp "warmed_up" { per_iteration },
     Samples "samples" { iters, values },
+    Explained "explained" { separated },
     Failed "failed" { message },
     End "end" {},
 });

@@ -611,3 +611,67 @@ fn the_state_is_described_once() {
         read("history-run.v1.json")["$defs"]["state"]
     );
 }
+
+fn explained(id: &str) -> yardstick_format::explain::ExplainFile {
+    use yardstick_format::explain::{ExplainFile, FunctionChange, VERSION};
+    ExplainFile {
+        version: VERSION,
+        id: id.to_owned(),
+        iterations: 20,
+        baseline_instructions: 5013.0,
+        current_instructions: 15_014.0,
+        same: false,
+        separated: true,
+        debug_info: true,
+        functions: vec![FunctionChange {
+            name: "b::work".into(),
+            file: Some("benches/b.rs".into()),
+            line: Some(7),
+            presence: "both".into(),
+            self_baseline: 5000.0,
+            self_current: 15_001.0,
+            inclusive_baseline: 5000.0,
+            inclusive_current: 15_001.0,
+        }],
+    }
+}
+
+#[test]
+fn explain_json() {
+    use yardstick_format::explain::{ExplainFile, ExplainRun, NotExplained, VERSION};
+    let v = validator("explain.v1.json");
+    let file = explained("work");
+    let doc = to_value(&file);
+    assert_valid(&v, &doc);
+    assert_eq!(from_value::<ExplainFile>(doc).unwrap(), file);
+    let run = ExplainRun {
+        version: VERSION,
+        explained: vec![file.clone()],
+        not_explained: vec![NotExplained {
+            id: "boom".into(),
+            reason: "the routine failed under Callgrind: boom".into(),
+        }],
+    };
+    let doc = to_value(&run);
+    assert_valid(&v, &doc);
+    assert_eq!(from_value::<ExplainRun>(doc).unwrap(), run);
+    // Another version, a function of no side, a missing total.
+    let mut other = to_value(&file);
+    other["version"] = json!(2);
+    let mut nowhere = to_value(&file);
+    nowhere["functions"][0]["presence"] = json!("elsewhere");
+    let mut short = to_value(&file);
+    short
+        .as_object_mut()
+        .unwrap()
+        .remove("current_instructions");
+    for bad in [other, nowhere, short] {
+        assert!(!v.is_valid(&bad), "{bad:#}");
+    }
+    let mut short = to_value(&file);
+    short
+        .as_object_mut()
+        .unwrap()
+        .remove("current_instructions");
+    assert!(from_value::<ExplainFile>(short).is_err());
+}

@@ -84,15 +84,19 @@ impl<'a, M: Measurement> Bencher<'a, M> {
         }
     }
 
+    /// Starts the meters, and under `--explain` Callgrind's counting: just
+    /// before the clock starts, outside the timed code.
     #[inline]
     pub(crate) fn meters_start(&self) {
         if let Some(m) = &self.meters {
             m.start();
         }
+        crate::counting::collect(true);
     }
 
     #[inline]
     pub(crate) fn meters_stop(&self) {
+        crate::counting::collect(false);
         if let Some(m) = &self.meters {
             m.stop();
         }
@@ -129,9 +133,13 @@ impl<'a, M: Measurement> Bencher<'a, M> {
     {
         self.iterated = true;
         let time_start = Instant::now();
+        // Before the meters' hooks: a front-end marking its own loops
+        // decides what is counted inside.
+        crate::counting::in_custom(true);
         self.meters_start();
         self.value = routine(self.iters);
         self.meters_stop();
+        crate::counting::in_custom(false);
         self.elapsed_time = time_start.elapsed();
     }
 

@@ -110,6 +110,8 @@ pub(crate) struct Args {
     pub ignore_baseline_binary: bool,
     /// `--complexity`: the Big-O table even when no model fits.
     pub complexity: bool,
+    /// `--explain`: count instructions of the changed benchmarks.
+    pub explain: bool,
     pub timeout: Option<Duration>,
     pub min_time: Option<Duration>,
     pub noplot: bool,
@@ -310,6 +312,7 @@ impl Builder {
             processes: self.number("processes"),
             ignore_baseline_binary: self.get("baseline-binary") == Some("ignore"),
             complexity: self.has("complexity"),
+            explain: self.has("explain"),
             timeout: self.seconds("timeout"),
             min_time: self.seconds("min-time"),
             noplot: self.has("noplot"),

@@ -62,6 +62,7 @@ impl Default for Criterion<WallTime> {
                 engine_sampling: false,
                 partition: None,
                 ignore_baseline_binary: false,
+                explain: false,
             },
             measurement: WallTime,
             profiler: Box::new(NoProfiler),
@@ -348,6 +349,7 @@ impl<M: Measurement> Criterion<M> {
         }
         r.load_baseline = args.load_baseline.clone();
         r.ignore_baseline_binary = args.ignore_baseline_binary;
+        r.explain = args.explain;
         r.home = crate::store::home_directory(args.home.as_deref());
         if args.color != Color::Auto {
             r.color = args.color;

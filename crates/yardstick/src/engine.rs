@@ -50,6 +50,9 @@ pub(crate) struct RunSettings {
     pub engine_sampling: bool,
     /// `--baseline-binary ignore`: compare with the saved numbers.
     pub ignore_baseline_binary: bool,
+    /// `--explain`: after the run, the instructions that changed in each
+    /// benchmark that regressed or improved (`crate::explain`).
+    pub explain: bool,
 }
 
 impl RunSettings {

@@ -295,3 +295,18 @@ pub fn record_failure(id: &str) {
 /// Criterion.rs's `estimates.json` entries from the statistics' estimates:
 /// the one conversion, for `cargo yardstick`'s files as for the harness's.
 pub use crate::store::{estimate_file, estimates_file};
+
+/// Says that this front-end times its own loops inside `iter_custom` and
+/// marks them with [`timed_loop`]: `--explain` then counts those loops
+/// only, not the whole `iter_custom` routine.
+pub fn times_its_own_loops() {
+    crate::counting::own_loops();
+}
+
+/// Marks the start (`true`, just before the clock starts) or the end (just
+/// after it stops) of a front-end's timed loop, for `--explain`'s counts;
+/// nothing outside an explanation (one relaxed load).
+#[inline]
+pub fn timed_loop(start: bool) {
+    crate::counting::front_end_loop(start);
+}

@@ -18,8 +18,10 @@ mod cli;
 mod compat;
 mod complexity;
 mod config;
+mod counting;
 mod criterion;
 mod engine;
+pub mod explain;
 mod filter;
 mod format;
 #[doc(hidden)]

@@ -204,6 +204,11 @@ fn benchmark<M: Measurement>(
     } else {
         crate::baseline::load(&dir, &c.run.baseline, id, terminal, &kind)?
     };
+    let baseline_binary = baseline
+        .sample
+        .as_ref()
+        .and(baseline_name)
+        .and_then(|n| dir.load_binary(n).ok().flatten());
     say_clock_resolution(terminal);
     terminal.benchmark_start(&id.title);
     let compared = baseline
@@ -295,6 +300,7 @@ fn benchmark<M: Measurement>(
         binary: keeps_binary(c.run, foreign)
             .then(|| crate::store::binaries::this_record(&c.run.home, &kind))
             .flatten(),
+        baseline_binary,
     };
     conclude(c.run, &outcome);
     Ok(analysis.typical().point)

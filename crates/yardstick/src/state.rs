@@ -67,6 +67,8 @@ fn standard() -> Vec<Box<dyn Sink>> {
         Box::new(crate::store::save::Files),
         Box::new(crate::output::messages::Messages),
         Box::new(crate::output::terminal_sink::Lines::default()),
+        // Last: it runs after every measurement and the run's summary.
+        Box::new(crate::explain::Explain::default()),
     ]
 }
 

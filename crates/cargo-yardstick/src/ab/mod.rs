@@ -44,6 +44,7 @@ use crate::args::VerdictFormat;
 use crate::layouts;
 use crate::runner::{self, BenchBinary};
 use verdict::{Header, Outcome, Row};
+use yardstick::explain;
 use yardstick::worker::lockstep::{self, Engine, Settings};
 use yardstick_format::names::terminal_text;
 use yardstick_format::partition::{Partition, Selector};
@@ -117,6 +118,11 @@ pub struct AbArgs {
     /// (`--fail-on-regression=3%`).
     #[arg(long, value_name = "P%", num_args = 0..=1, require_equals = true, default_missing_value = "0")]
     pub fail_on_regression: Option<String>,
+    /// After the table, explain each benchmark that differs by the
+    /// instructions that changed: both builds under Callgrind (needs
+    /// Valgrind).
+    #[arg(long)]
+    pub explain: bool,
     /// Where the revisions' shared target directory goes
     /// (`DIR/target-revisions`; default `target/yardstick-ab/`); the working tree is built into the
     /// project's own target directory (or `DIR/target-worktree`).
@@ -821,6 +827,7 @@ pub fn run(args: &AbArgs) -> Result<u8, (u8, String)> {
         labels,
         mut rows,
         how,
+        explainable,
     } = compared;
     if args.format == VerdictFormat::Json {
         let doc = result::document(context(args, shard, labels, &how), &rows);
@@ -839,6 +846,9 @@ pub fn run(args: &AbArgs) -> Result<u8, (u8, String)> {
         _ => verdict::terminal(&header, &rows, fdr.as_deref()),
     };
     print!("{}", terminal_text(&text));
+    if args.explain {
+        explain(&rows, &explainable);
+    }
     let regressed = fail_at.is_some_and(|p| rows.iter().any(|r| r.regressed(p)));
     Ok(if regressed { REGRESSION } else { 0 })
 }
@@ -879,6 +889,33 @@ struct Compared {
     rows: Vec<Row>,
     /// How it was measured.
     how: How,
+    /// Per benchmark measured on both sides: what `--explain` runs.
+    explainable: Vec<explain::Target>,
+}
+
+/// `--explain`: each changed row's benchmark counted in both builds.
+fn explain(rows: &[Row], targets: &[explain::Target]) {
+    let changed: Vec<&explain::Target> = rows
+        .iter()
+        .filter(|r| r.changed())
+        .filter_map(|r| targets.iter().find(|t| t.id == r.id))
+        .collect();
+    if changed.is_empty() {
+        return;
+    }
+    if let Err(missing) = explain::valgrind() {
+        eprintln!("explain: {missing}; the verdicts stand");
+        return;
+    }
+    let scratch = std::env::temp_dir().join(format!("yardstick-ab-explain-{}", std::process::id()));
+    for t in changed {
+        let made = std::fs::create_dir_all(&scratch).map_err(|e| e.to_string());
+        match made.and_then(|()| explain::explain(t, &scratch)) {
+            Ok(e) => println!("{}", terminal_text(explain::render(&e).trim_end())),
+            Err(why) => eprintln!("{}", explain::not_explained_line(&t.id, &why)),
+        }
+    }
+    let _ = std::fs::remove_dir_all(&scratch);
 }
 
 /// Builds both sides and measures the (shard's) benchmarks in lock-step.
@@ -926,6 +963,7 @@ fn compare(args: &AbArgs, shard: Option<Partition>) -> Result<Compared, (u8, Str
     eprintln!("measuring in lock-step");
     let start = Instant::now();
     let mut rows = Vec::new();
+    let mut explainable = Vec::new();
     let mut names: Vec<String> = bins_a
         .iter()
         .chain(&bins_b)
@@ -944,7 +982,12 @@ fn compare(args: &AbArgs, shard: Option<Partition>) -> Result<Compared, (u8, Str
             &settings,
             args.rounds_json.as_deref(),
         ) {
-            Ok(r) => rows.extend(r),
+            Ok(r) => {
+                if let (Some(a), Some(b)) = (a, b) {
+                    explainable.extend(r.iter().filter_map(|row| explain_target(row, a, b)));
+                }
+                rows.extend(r);
+            }
             Err(e) => eprintln!(
                 "{}",
                 terminal_text(&format!("warning: bench target {name}: {e}"))
@@ -967,6 +1010,22 @@ fn compare(args: &AbArgs, shard: Option<Partition>) -> Result<Compared, (u8, Str
         labels: [a.label, b.label],
         rows,
         how: How::of(args, settings.layouts, unsampled, seconds),
+        explainable,
+    })
+}
+
+/// What `--explain` runs for a benchmark measured on both sides: A as the
+/// baseline, B as the current build, in B's package folder.
+fn explain_target(row: &Row, a: &Built, b: &Built) -> Option<explain::Target> {
+    let Outcome::Measured(p) = &row.outcome else {
+        return None;
+    };
+    Some(explain::Target {
+        id: row.id.clone(),
+        baseline: a.bin.executable.clone(),
+        current: b.bin.executable.clone(),
+        per_iteration_ns: p.b,
+        cwd: Some(b.bin.package_dir.clone()),
     })
 }
 

@@ -97,6 +97,13 @@ impl Row {
         }
     }
 
+    /// Whether B differs from A, after the false-discovery control: what
+    /// `--explain` explains.
+    #[must_use]
+    pub fn changed(&self) -> bool {
+        matches!(&self.outcome, Outcome::Measured(p) if p.significant() && p.survives_fdr)
+    }
+
     /// Whether B is slower than A by at least `threshold` (0.03 = 3 %),
     /// after the false-discovery control.
     #[must_use]

@@ -52,59 +52,19 @@ pub type StackId = usize;
 
 /// `VG_USERREQ_TOOL_BASE(a, b)` of `valgrind.h`.
 pub(crate) const fn tool_base(a: u8, b: u8) -> usize {
-    ((a as usize) << 24) | ((b as usize) << 16)
+    yardstick_format::valgrind::tool_base(a, b)
 }
 
 /// Issues request `code` with five arguments; `default` when not running
-/// under Valgrind.
+/// under Valgrind. The instruction sequence is
+/// `yardstick_format::valgrind`'s, shared with the harness.
 #[inline(always)]
 pub(crate) fn request(default: usize, code: usize, args: [usize; 5]) -> usize {
-    #[cfg(all(feature = "client_requests", target_arch = "x86_64"))]
+    #[cfg(feature = "client_requests")]
     {
-        let block: [usize; 6] = [code, args[0], args[1], args[2], args[3], args[4]];
-        let mut result = default;
-        // SAFETY: the sequence only rotates rdi by 3+13+61+51 = 128 bits
-        // (back to its value) and exchanges rbx with itself; under Valgrind
-        // the request reads `block` (alive for the asm) and writes rdx.
-        unsafe {
-            std::arch::asm!(
-                "rol rdi, 3",
-                "rol rdi, 13",
-                "rol rdi, 61",
-                "rol rdi, 51",
-                "xchg rbx, rbx",
-                in("rax") block.as_ptr(),
-                inout("rdx") result,
-                options(nostack),
-            );
-        }
-        result
+        yardstick_format::valgrind::request(default, code, args)
     }
-    #[cfg(all(feature = "client_requests", target_arch = "aarch64"))]
-    {
-        let block: [usize; 6] = [code, args[0], args[1], args[2], args[3], args[4]];
-        let mut result = default;
-        // SAFETY: x12 is rotated by 3+13+51+61 = 128 bits (back to its
-        // value) and `orr x10, x10, x10` is a no-op; under Valgrind the
-        // request reads `block` through x4 and writes x3.
-        unsafe {
-            std::arch::asm!(
-                "ror x12, x12, #3",
-                "ror x12, x12, #13",
-                "ror x12, x12, #51",
-                "ror x12, x12, #61",
-                "orr x10, x10, x10",
-                in("x4") block.as_ptr(),
-                inout("x3") result,
-                options(nostack),
-            );
-        }
-        result
-    }
-    #[cfg(not(all(
-        feature = "client_requests",
-        any(target_arch = "x86_64", target_arch = "aarch64")
-    )))]
+    #[cfg(not(feature = "client_requests"))]
     {
         let _ = (code, args);
         default

@@ -261,6 +261,12 @@ pub(crate) const OPTIONS: &[Opt] = &[
          baseline kept; ignore: compare with its saved numbers",
     ),
     flag(
+        "explain",
+        "After measuring, count the instructions of each benchmark that\n\
+         regressed or improved in both binaries under Callgrind and name\n\
+         the functions that changed (needs Valgrind)",
+    ),
+    flag(
         "complexity",
         "Print the Big-O fits of numeric inputs even when no model fits",
     ),

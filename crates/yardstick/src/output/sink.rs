@@ -54,6 +54,9 @@ pub(crate) struct Outcome<'a> {
     pub not_saved: bool,
     /// The bench binary that measured it, kept in the home (`binary.json`).
     pub binary: Option<yardstick_format::binary::BinaryFile>,
+    /// The binary the baseline compared with kept, read before this run
+    /// saved over it: `--explain` runs both, `change/binary.json` names it.
+    pub baseline_binary: Option<yardstick_format::binary::BinaryFile>,
 }
 
 /// A group whose benchmarks all finished.

@@ -434,9 +434,24 @@ impl BenchmarkDir {
             .map_err(|problem| StoreError { path, problem })
     }
 
-    /// Writes `change/estimates.json`.
-    pub(crate) fn save_change(&self, change: &ChangeFile) -> Result<(), StoreError> {
-        write_json(&self.sub("change").join("estimates.json"), change)
+    /// Writes `change/estimates.json`, and `change/binary.json` naming the
+    /// baseline's binary the change was measured against, when it kept one
+    /// (`cargo yardstick explain` runs it; naming it also keeps it through
+    /// the retention rule until the next comparison). A stale one goes.
+    pub(crate) fn save_change(
+        &self,
+        change: &ChangeFile,
+        baseline_binary: Option<&BinaryFile>,
+    ) -> Result<(), StoreError> {
+        let dir = self.sub("change");
+        write_json(&dir.join("estimates.json"), change)?;
+        match baseline_binary {
+            Some(b) => write_json(&dir.join("binary.json"), b),
+            None => match std::fs::remove_file(dir.join("binary.json")) {
+                Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(StoreError::io(&dir, &e)),
+                _ => Ok(()),
+            },
+        }
     }
 
     /// Moves a corrupt baseline folder aside (to `<name>.corrupt`, or

@@ -62,10 +62,13 @@ fn save(run: &RunSettings, terminal: &Terminal, o: &Outcome<'_>) {
     };
     report(dir.save("new", &files));
     if let Some(change) = &a.change {
-        report(dir.save_change(&ChangeFile {
-            mean: estimate_file(&change.mean),
-            median: estimate_file(&change.median),
-        }));
+        report(dir.save_change(
+            &ChangeFile {
+                mean: estimate_file(&change.mean),
+                median: estimate_file(&change.median),
+            },
+            o.baseline_binary.as_ref(),
+        ));
     }
     if let Baseline::Save(name) = &run.baseline {
         if set_aside_unreadable(terminal, dir, name, o.corrupt_baseline) {

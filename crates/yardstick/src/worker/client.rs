@@ -180,6 +180,7 @@ impl Worker {
         self.doing = match request {
             WorkerRequest::WarmUp { .. } => format!("warming up {here}"),
             WorkerRequest::Sample { .. } => format!("sampling {here}"),
+            WorkerRequest::Explain { .. } => format!("counting instructions of {here}"),
             WorkerRequest::Next => format!("moving on from {here}"),
             WorkerRequest::Quit => "quitting".to_owned(),
         };
@@ -366,6 +367,41 @@ impl Worker {
             WorkerReply::Failed { message } => Err(WorkerError::Failed(message)),
             other => Err(WorkerError::Protocol(format!("{other:?}"))),
         }
+    }
+
+    /// Runs `iters` iterations with Callgrind's collection on around the
+    /// timed loop (see `WorkerRequest::Explain`); returns whether only the
+    /// loop was counted.
+    ///
+    /// # Errors
+    ///
+    /// When the worker times out, exits, misbehaves or the routine fails.
+    pub fn explain(&mut self, iters: u64, limit: Duration) -> Result<bool, WorkerError> {
+        self.send(&WorkerRequest::Explain { iters })?;
+        match self.recv(limit)? {
+            WorkerReply::Explained { separated } => Ok(separated),
+            WorkerReply::Failed { message } => Err(WorkerError::Failed(message)),
+            other => Err(WorkerError::Protocol(format!("{other:?}"))),
+        }
+    }
+
+    /// Tells the worker to quit and waits up to `limit` for it to exit, as
+    /// a tool wrapping it (Valgrind writing its output) needs; killed
+    /// after that. Whether it exited on its own.
+    pub fn finish(mut self, limit: Duration) -> bool {
+        if self.place != Place::Gone {
+            let _ = self.send(&WorkerRequest::Quit);
+        }
+        self.place = Place::Gone;
+        self.stdin = None;
+        let start = std::time::Instant::now();
+        while start.elapsed() < limit {
+            if let Ok(Some(status)) = self.child.try_wait() {
+                return status.success();
+            }
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        false
     }
 }
 

@@ -122,6 +122,7 @@ pub(crate) fn serve<M: Measurement>(m: &M, id: &str, f: &mut RoutineFn<'_, M>) {
                 budget_ns,
                 min_samples,
             } => sample(m, f, &iters, budget_ns, min_samples as usize),
+            WorkerRequest::Explain { iters } => explain(m, f, iters),
         };
         say(&reply);
     }
@@ -174,6 +175,23 @@ fn sample<M: Measurement>(
     });
     match taken {
         Ok(Ok((iters, values))) => WorkerReply::Samples { iters, values },
+        Ok(Err(e)) => failed(e.to_string()),
+        Err(panic) => failed(panic),
+    }
+}
+
+/// Runs the routine once uncounted (lazy initialisation then falls outside
+/// the counts, as the warm-up keeps it out of the timing), then `iters`
+/// iterations with Callgrind's collection on around the timed loop.
+fn explain<M: Measurement>(m: &M, f: &mut RoutineFn<'_, M>, iters: u64) -> WorkerReply {
+    let taken = state::catch_panic(|| {
+        run_once(m, f, 1)?;
+        let window = crate::counting::Window::open();
+        run_once(m, f, iters.max(1))?;
+        Ok::<_, crate::routine::NotIterated>(window.close())
+    });
+    match taken {
+        Ok(Ok(separated)) => WorkerReply::Explained { separated },
         Ok(Err(e)) => failed(e.to_string()),
         Err(panic) => failed(panic),
     }

@@ -1,0 +1,120 @@
+//! `--explain` and `cargo yardstick explain`: why a benchmark got slower
+//! (or faster), told by the instructions that changed.
+//!
+//! Both sides of a comparison are runnable binaries (the baseline's kept
+//! binary and this one), so each runs the benchmark as a worker under
+//! `valgrind --tool=callgrind --collect-atstart=no`, and the worker switches
+//! Callgrind's collection on around the timed loop only (`crate::counting`,
+//! from the timing loops' meter hooks, outside the timed code): setup and
+//! `iter_batched`'s inputs are left out as the timing leaves them out. Both
+//! run the same number of iterations ([`iterations`]); the profiles are
+//! then compared function by function (`diff`) and printed (`render`).
+//!
+//! It runs after the run's measurements and summary (the [`Explain`] sink,
+//! last of the run's sinks), so it never changes their timing, and nothing
+//! it meets fails the run: the verdicts stand.
+
+mod count;
+mod diff;
+mod render;
+mod sink;
+
+use std::path::{Path, PathBuf};
+
+pub use count::valgrind;
+pub(crate) use sink::Explain;
+pub use yardstick_format::explain::{ExplainFile, ExplainRun, FunctionChange, NotExplained};
+
+/// Native time the counted iterations take on each side: 20 ms, which
+/// Callgrind's slowdown (50–100×) makes 1–2 s a side.
+const COUNTED_NS: f64 = 20e6;
+
+/// The most iterations counted: past this the per-iteration numbers do
+/// not get any steadier, only slower to count.
+const MAX_ITERATIONS: u64 = 10_000;
+
+/// Iterations to count on each side for a routine measured at
+/// `per_iteration_ns`: about [`COUNTED_NS`] of native time, at least one,
+/// so explaining a routine of up to 1 ms an iteration stays within 30 s.
+#[must_use]
+pub fn iterations(per_iteration_ns: f64) -> u64 {
+    if !per_iteration_ns.is_finite() || per_iteration_ns <= 0.0 {
+        return 1;
+    }
+    ((COUNTED_NS / per_iteration_ns).round() as u64).clamp(1, MAX_ITERATIONS)
+}
+
+/// One benchmark to explain: its id and the two binaries that run it.
+#[derive(Debug, Clone)]
+pub struct Target {
+    /// The benchmark's full id.
+    pub id: String,
+    /// The baseline's binary.
+    pub baseline: PathBuf,
+    /// This run's binary.
+    pub current: PathBuf,
+    /// The measured time per iteration, in nanoseconds: sets the
+    /// iterations counted.
+    pub per_iteration_ns: f64,
+    /// The working directory both run in (`ab` runs a bench binary in its
+    /// package's folder, as cargo does); this process's when `None`.
+    pub cwd: Option<PathBuf>,
+}
+
+/// Counts `target` in both binaries under Callgrind and compares them;
+/// `scratch` holds Callgrind's files. `Err` is one line saying why not.
+///
+/// # Errors
+///
+/// Valgrind fails to start, a binary lacks the benchmark, the routine
+/// panics, or a profile is unreadable.
+pub fn explain(target: &Target, scratch: &Path) -> Result<ExplainFile, String> {
+    let iters = iterations(target.per_iteration_ns);
+    let side = |exe: &Path, name: &str| {
+        count::count(&count::Run {
+            exe,
+            id: &target.id,
+            iters,
+            per_iteration_ns: target.per_iteration_ns,
+            cwd: target.cwd.as_deref(),
+            out: &scratch.join(format!("callgrind.{name}.out")),
+        })
+        .map_err(|e| format!("{name} side: {e}"))
+    };
+    let baseline = side(&target.baseline, "baseline")?;
+    let current = side(&target.current, "current")?;
+    diff::compare(&target.id, iters, &baseline, &current)
+}
+
+/// The explanation as printed: a header line and the findings, indented.
+#[must_use]
+pub fn render(e: &ExplainFile) -> String {
+    render::render(e)
+}
+
+/// The one line said for a benchmark that could not be explained.
+#[must_use]
+pub fn not_explained_line(id: &str, reason: &str) -> String {
+    format!(
+        "explain {}: not explained: {}",
+        yardstick_format::names::one_line(id),
+        yardstick_format::names::one_line(reason)
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn about_twenty_ms_of_iterations_at_least_one() {
+        // 20 ms / 1 ms = 20; 20 ms / 2 µs = 10 000; 20 ms / 1 µs = 20 000,
+        // past the cap.
+        assert_eq!(iterations(1e6), 20);
+        assert_eq!(iterations(2e3), 10_000);
+        assert_eq!(iterations(1e3), MAX_ITERATIONS);
+        assert_eq!(iterations(5e9), 1);
+        assert_eq!(iterations(f64::NAN), 1);
+        assert_eq!(iterations(0.0), 1);
+    }
+}

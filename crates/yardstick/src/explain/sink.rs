@@ -1,0 +1,114 @@
+//! `--explain` in the bench binary: the run's last sink. It notes each
+//! benchmark whose comparison said regressed or improved, and once every
+//! benchmark is measured and the run summed up, explains them one by one.
+
+use std::path::PathBuf;
+
+use yardstick_stats::Verdict;
+
+use super::Target;
+use crate::engine::RunSettings;
+use crate::output::sink::{Outcome, RunEnd, Sink};
+use crate::output::{errln, outln};
+
+/// The benchmarks to explain, in the run's order.
+#[derive(Default)]
+pub(crate) struct Explain {
+    /// Each target with the folder its files go to.
+    targets: Vec<(Target, PathBuf)>,
+    /// Those that cannot be explained, with why.
+    cannot: Vec<(String, String)>,
+}
+
+impl Sink for Explain {
+    fn benchmark(&mut self, run: &RunSettings, o: &Outcome<'_>) {
+        // A worker never gets here: it serves requests and exits before
+        // any benchmark is concluded.
+        if !run.explain || o.loaded {
+            return;
+        }
+        let changed = o
+            .analysis
+            .change
+            .as_ref()
+            .is_some_and(|c| matches!(c.verdict, Verdict::Regressed | Verdict::Improved));
+        if !changed {
+            return;
+        }
+        let id = o.id.full_id.clone();
+        let Some(baseline) = &o.baseline_binary else {
+            self.cannot.push((
+                id,
+                "the baseline was saved without its binary (by Criterion.rs or an earlier \
+                 yardstick): run the baseline again, then the change"
+                    .into(),
+            ));
+            return;
+        };
+        let current = match &o.binary {
+            Some(record) => crate::store::binaries::path_of(&run.home, record),
+            None => match std::env::current_exe() {
+                Ok(exe) => exe,
+                Err(e) => {
+                    self.cannot
+                        .push((id, format!("cannot find this executable ({e})")));
+                    return;
+                }
+            },
+        };
+        let baseline = crate::store::binaries::path_of(&run.home, baseline);
+        // Held for the run: the retention rule at the run's end then
+        // leaves it for the explanation.
+        if !crate::store::binaries::hold(&baseline) {
+            self.cannot
+                .push((id, "the baseline's binary is gone (cleaned up)".into()));
+            return;
+        }
+        let target = Target {
+            id,
+            baseline,
+            current,
+            per_iteration_ns: o.analysis.typical().point,
+            cwd: None,
+        };
+        self.targets.push((target, o.dir.sub("explain")));
+    }
+
+    fn finish(&mut self, _run: &RunSettings, _end: &RunEnd<'_>) -> Vec<(String, String)> {
+        let (targets, cannot) = (
+            std::mem::take(&mut self.targets),
+            std::mem::take(&mut self.cannot),
+        );
+        if targets.is_empty() && cannot.is_empty() {
+            return Vec::new();
+        }
+        outln!();
+        if let Err(missing) = super::valgrind() {
+            errln!("explain: {missing}; the verdicts stand");
+            return Vec::new();
+        }
+        for (id, why) in cannot {
+            errln!("{}", super::not_explained_line(&id, &why));
+        }
+        for (target, dir) in targets {
+            match explain_one(&target, &dir) {
+                Ok(text) => outln!("{text}"),
+                Err(why) => errln!("{}", super::not_explained_line(&target.id, &why)),
+            }
+        }
+        // Nothing here fails the run: the verdicts stand as measured.
+        Vec::new()
+    }
+}
+
+/// Explains one benchmark, saves `explain.json` in `dir`; the text.
+fn explain_one(target: &Target, dir: &std::path::Path) -> Result<String, String> {
+    std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+    let e = super::explain(target, dir)?;
+    let mut text = super::render(&e);
+    let json = yardstick_format::json::to_string_pretty(&e);
+    if let Err(err) = crate::store::write_atomic(&dir.join("explain.json"), json.as_bytes()) {
+        text.push_str(&format!("  note: explain.json not saved ({err})\n"));
+    }
+    Ok(text.trim_end().to_owned())
+}
