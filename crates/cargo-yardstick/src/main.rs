@@ -34,6 +34,7 @@ mod db;
 mod exec;
 mod export;
 mod failure;
+mod help;
 mod history;
 mod host;
 mod import;

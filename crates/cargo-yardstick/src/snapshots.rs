@@ -248,3 +248,12 @@ fn merged_shards() {
     let m = merge(failed, Some(3)).unwrap();
     insta::assert_snapshot!("merge_failed_terminal", render(&m, false));
 }
+
+/// `bench --help` and `calibrate --help` begin with yardstick's own flags
+/// (cargo bench's help, printed after them, is cargo's and varies with it).
+#[test]
+fn passthrough_help() {
+    use crate::help::Passthrough;
+    insta::assert_snapshot!("bench_help", Passthrough::Bench.own());
+    insta::assert_snapshot!("calibrate_help", Passthrough::Calibrate.own());
+}

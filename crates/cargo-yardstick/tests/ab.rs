@@ -310,3 +310,32 @@ fn calibrate_layouts_writes_each_benchmarks_spread() {
         stdout(&o)
     );
 }
+
+/// `bench --help` and `help bench` print yardstick's own flags first, then
+/// cargo bench's help (which the flags after them are passed on to);
+/// `--help` after `--` is the bench binaries' own and goes on to them.
+#[test]
+fn bench_help_shows_its_own_flags_then_cargo_benchs() {
+    for args in [
+        &["bench", "--help"][..],
+        &["help", "bench"],
+        &["bench", "-p", "x", "-h"],
+    ] {
+        let o = bin().args(args).output().unwrap();
+        let out = stdout(&o);
+        assert!(o.status.success(), "{args:?}: {}", stderr(&o));
+        assert!(
+            out.starts_with("Run `cargo bench` with a progress bar"),
+            "{args:?}: {out}"
+        );
+        let own = out.find("--partition <hash:K/N|count:K/N>").expect(&out);
+        let cargos = out.find("Usage: cargo bench").expect(&out);
+        assert!(own < cargos, "{out}");
+        assert!(
+            out.contains("--home <DIR>") && out.contains("--label <NAME>"),
+            "{out}"
+        );
+    }
+    let o = bin().args(["help", "calibrate"]).output().unwrap();
+    assert!(stdout(&o).contains("--runs <N>"), "{}", stdout(&o));
+}
