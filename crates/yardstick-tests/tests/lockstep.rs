@@ -93,6 +93,15 @@ fn a_change_compiled_in_is_found_in_lock_step_with_the_kept_binary() {
         slower.stdout
     );
     assert!(slower.stdout.contains("+10.000%"), "{}", slower.stdout);
+    // The verdict and how it was measured are saved beside the change, for
+    // the report drawn again from the files.
+    let verdict: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(folder(&h).join("change").join("verdict.json")).unwrap(),
+    )
+    .unwrap();
+    common::assert_schema("change-verdict.v1.json", &verdict);
+    assert_eq!(verdict["verdict"], "Regressed", "{verdict}");
+    assert_eq!(verdict["lockstep"]["pairs"], 8, "{verdict}");
     assert_eq!(kept_binaries(&h).len(), 2);
     let _ = std::fs::remove_dir_all(&h);
 }

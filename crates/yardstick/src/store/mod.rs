@@ -15,6 +15,7 @@ pub(crate) mod save;
 
 pub(crate) use home::home_directory;
 use yardstick_format::binary::BinaryFile;
+use yardstick_format::change::VerdictFile;
 pub(crate) use yardstick_format::criterion::{
     raw_csv, BenchmarkRecord, ChangeFile, ConfidenceInterval, EstimateFile, EstimatesFile, RawRow,
     SavedSample,
@@ -428,9 +429,17 @@ impl BenchmarkDir {
             .map_err(|problem| StoreError { path, problem })
     }
 
-    /// Writes `change/estimates.json`.
-    pub(crate) fn save_change(&self, change: &ChangeFile) -> Result<(), StoreError> {
-        write_json(&self.sub("change").join("estimates.json"), change)
+    /// Writes `change/estimates.json` and yardstick's `change/verdict.json`
+    /// beside it (the p-value, the verdict and lock-step, which
+    /// Criterion.rs's file does not keep).
+    pub(crate) fn save_change(
+        &self,
+        change: &ChangeFile,
+        verdict: &VerdictFile,
+    ) -> Result<(), StoreError> {
+        let dir = self.sub("change");
+        write_json(&dir.join(yardstick_format::change::FILE_NAME), verdict)?;
+        write_json(&dir.join("estimates.json"), change)
     }
 
     /// Moves a corrupt baseline folder aside (to `<name>.corrupt`, or
