@@ -196,6 +196,51 @@ fn benchmarks_wait_for_a_large_setup_to_be_dropped_before_the_pair_measures() {
     let _ = std::fs::remove_dir_all(&h);
 }
 
+/// Data kept for the whole run (a static here; built in a hand-written
+/// `main` alike) is not dropped by waiting: the run says so once, with
+/// what the user can do, and stops waiting.
+#[test]
+#[cfg(target_os = "linux")]
+fn a_setup_that_outlives_its_function_is_said_to() {
+    let h = home("ls-kept");
+    let a = build(&h.join("bins"), b"");
+    let env = [
+        ("FIXTURE_PROCESSES", "1"),
+        ("FIXTURE_SETUP_MB", "80"),
+        ("FIXTURE_SETUP_STATIC", "1"),
+    ];
+    let args = [
+        "--bench",
+        "--color",
+        "never",
+        "--nresamples",
+        "2000",
+        "processes/",
+    ];
+    let run = || common::finished(common::command_of(&a, &h, &args, &env));
+    assert_eq!(run().code, 0);
+    let second = run();
+    assert_eq!(second.code, 0, "{}", second.stderr);
+    let out = format!("{}{}", second.stdout, second.stderr);
+    let notes: Vec<&str> = out
+        .lines()
+        .filter(|l| l.starts_with("note: this process still holds "))
+        .collect();
+    assert_eq!(notes.len(), 1, "{out}");
+    let (mb, rest) = notes[0]["note: this process still holds ".len()..]
+        .split_once(' ')
+        .unwrap();
+    assert!(mb.parse::<u64>().unwrap() >= 80, "{}", notes[0]);
+    assert_eq!(
+        rest,
+        "MB after the function defining the benchmarks returned (data built in main or kept \
+         in a static): the lock-step pairs measure beside it, three copies at once; build the \
+         data in that function to hold two"
+    );
+    assert_eq!(out.matches(LOCKSTEP_LINE).count(), 3, "{out}");
+    let _ = std::fs::remove_dir_all(&h);
+}
+
 /// Runs `a` once, spoils its kept binary with `spoil`, runs again: the
 /// second run falls back with one line containing `why`, and succeeds.
 fn falls_back(tag: &str, spoil: impl Fn(&Path, &Path), why: &str) {
