@@ -10,7 +10,7 @@ default sampling (worker processes) and the default comparison with the
 baseline's binary in lock-step. Prints the peaks and their ratios to the
 reference; issue 29's bound is 2.2x.
 
-    python3 compare/memory/peak.py [--mb 200] [--in-bench] [--fixture PATH]
+    python3 compare/memory/peak.py [--mb 200] [--in-bench | --static] [--fixture PATH]
 """
 import argparse, os, shutil, subprocess, sys, tempfile, time
 
@@ -59,11 +59,15 @@ def main():
     ap.add_argument("--fixture", default="target/release/fixture")
     ap.add_argument("--in-bench", action="store_true",
                     help="the benchmark builds the data itself (only the processes measuring it hold it)")
+    ap.add_argument("--static", action="store_true",
+                    help="the data lives in a static, as data built in a hand-written main does (held until exit)")
     args = ap.parse_args()
     home = tempfile.mkdtemp(prefix="yardstick-memory-")
     env = dict(os.environ, FIXTURE_PROCESSES="1", FIXTURE_SETUP_MB=str(args.mb))
     if args.in_bench:
         env["FIXTURE_SETUP_IN_BENCH"] = "1"
+    if args.static:
+        env["FIXTURE_SETUP_STATIC"] = "1"
     base = [args.fixture, "--bench", "--home", home, "--color", "never", "processes/setup"]
     try:
         one = peak(base + ["--processes", "1", "--discard-baseline"], env)

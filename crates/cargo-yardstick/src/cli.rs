@@ -10,6 +10,7 @@ use crate::analyze::{AnalyzeArgs, AnalyzeConfig};
 use crate::args::{resolve_home, take_own_flags, StatsArgs};
 use crate::check::CheckArgs;
 use crate::compare::CompareArgs;
+use crate::help::{self, Passthrough};
 use crate::history::HistoryArgs;
 use crate::import::ImportArgs;
 
@@ -84,6 +85,9 @@ pub enum Invocation {
     Bench(BenchConfig),
     /// Run `calibrate`.
     Calibrate(crate::calibrate::CalibrateConfig),
+    /// Print the help of `bench` or `calibrate` (their own flags, then
+    /// cargo bench's).
+    Help(crate::help::Passthrough),
     /// Run any other subcommand: its values checked, its arguments as clap
     /// parsed them.
     Parsed(Box<Command>),
@@ -184,8 +188,22 @@ where
     if args.get(1).is_some_and(|a| a == "yardstick") {
         args.remove(1);
     }
+    // `help bench` says what `bench --help` says.
+    if args.get(1).is_some_and(|a| a == "help") {
+        if let Some(p) = args
+            .get(2)
+            .and_then(|a| a.to_str())
+            .and_then(Passthrough::named)
+        {
+            return Ok(Invocation::Help(p));
+        }
+    }
     let cli = Cli::try_parse_from(args).map_err(CliError::Clap)?;
     match cli.command {
+        Command::Bench { args } if help::asked(&args) => Ok(Invocation::Help(Passthrough::Bench)),
+        Command::Calibrate { args } if help::asked(&args) => {
+            Ok(Invocation::Help(Passthrough::Calibrate))
+        }
         Command::Bench { args } => Ok(Invocation::Bench(bench_config(args)?)),
         Command::History(h) => {
             if !(h.alpha > 0.0 && h.alpha < 1.0) {

@@ -83,6 +83,10 @@ pub fn run(inv: Invocation) -> Result<u8, Failure> {
         Invocation::Calibrate(c) => {
             crate::calibrate::run(&c).map_err(|(code, message)| Failure { code, message })
         }
+        Invocation::Help(command) => {
+            crate::help::print(command);
+            Ok(0)
+        }
         Invocation::Parsed(command) => run_parsed(*command),
     }
 }

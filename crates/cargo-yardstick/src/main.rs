@@ -37,6 +37,7 @@ mod exec;
 mod explain;
 mod export;
 mod failure;
+mod help;
 mod history;
 mod host;
 mod import;

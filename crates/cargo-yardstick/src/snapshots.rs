@@ -316,3 +316,12 @@ fn doctor_reports() {
     );
     insta::assert_snapshot!("doctor_nothing_readable", terminal(&blind));
 }
+
+/// `bench --help` and `calibrate --help` begin with yardstick's own flags
+/// (cargo bench's help, printed after them, is cargo's and varies with it).
+#[test]
+fn passthrough_help() {
+    use crate::help::Passthrough;
+    insta::assert_snapshot!("bench_help", Passthrough::Bench.own());
+    insta::assert_snapshot!("calibrate_help", Passthrough::Calibrate.own());
+}

@@ -9,7 +9,7 @@ mod common;
 mod spinner;
 
 use common::{bin, stderr, stdout};
-use spinner::{ab, git, in_repo, make_repo, plain_repo, take_turn, write_bench};
+use spinner::{ab, ab_with, git, in_repo, make_repo, plain_repo, take_turn, write_bench};
 
 /// The row of benchmark `id` in a terminal table.
 fn row<'a>(out: &'a str, id: &str) -> &'a str {
@@ -141,6 +141,70 @@ fn ab_compares_revisions_and_the_working_tree_in_lock_step() {
     assert!(row(&out, "boom").contains("failed: A's worker: "), "{out}");
 }
 
+/// A revision's cached build is reused only under the settings it was
+/// built with: a profile variable, or a cargo configuration file outside
+/// the commit (in an ancestor of the repository), builds it again, and one
+/// line names what differs. (The variable is set to cargo's own default,
+/// so that the test rebuilds only the tiny crate; the key goes by what is
+/// set, not by what cargo makes of it.)
+#[test]
+fn ab_rebuilds_a_revision_whose_build_settings_changed() {
+    let _turn = take_turn();
+    let dir = tempfile::tempdir().unwrap();
+    let repo = dir.path().join("repo");
+    make_repo(&repo);
+    let args = ["HEAD", "HEAD", "spin", "--layouts", "0"];
+    let label = format!("HEAD ({})", &git(&repo, &["rev-parse", "HEAD"])[..10]);
+    let o = ab(&repo, &args);
+    assert!(
+        stderr(&o).contains(&format!("building {label}")),
+        "{}",
+        stderr(&o)
+    );
+    let o = ab(&repo, &args);
+    assert!(
+        stderr(&o).contains(&format!("reusing the build of {label}")),
+        "{}",
+        stderr(&o)
+    );
+
+    let opt = [("CARGO_PROFILE_BENCH_OPT_LEVEL", "3")];
+    let o = ab_with(&repo, &args, &opt);
+    let err = stderr(&o);
+    assert!(o.status.success(), "{err}");
+    assert!(
+        !err.lines().any(|l| l.starts_with("reusing the build")),
+        "{err}"
+    );
+    let why = format!(
+        "not reusing the build of {label}: built with other settings: \
+         CARGO_PROFILE_BENCH_OPT_LEVEL (unset then, \"3\" now)\nbuilding {label}\n"
+    );
+    assert!(err.contains(&why), "{err}");
+    // Under these settings again: reused.
+    let o = ab_with(&repo, &args, &opt);
+    assert!(
+        stderr(&o).contains(&format!("reusing the build of {label}")),
+        "{}",
+        stderr(&o)
+    );
+
+    // Cargo reads `.cargo/config.toml` in every ancestor of where it runs.
+    let config = dir.path().join(".cargo/config.toml");
+    std::fs::create_dir_all(config.parent().unwrap()).unwrap();
+    std::fs::write(&config, "[profile.bench.package.spinner]\nopt-level = 2\n").unwrap();
+    let o = ab(&repo, &args);
+    let err = stderr(&o);
+    assert!(o.status.success(), "{err}");
+    let why = format!(
+        "not reusing the build of {label}: built with other settings: \
+         {} (new); CARGO_PROFILE_BENCH_OPT_LEVEL (\"3\" then, unset now)\n",
+        config.display()
+    );
+    assert!(err.contains(&why), "{err}");
+    assert!(err.contains(&format!("building {label}")), "{err}");
+}
+
 #[test]
 fn ab_names_a_revision_that_does_not_exist() {
     let dir = tempfile::tempdir().unwrap();
@@ -247,4 +311,33 @@ fn calibrate_layouts_writes_each_benchmarks_spread() {
         "{}",
         stdout(&o)
     );
+}
+
+/// `bench --help` and `help bench` print yardstick's own flags first, then
+/// cargo bench's help (which the flags after them are passed on to);
+/// `--help` after `--` is the bench binaries' own and goes on to them.
+#[test]
+fn bench_help_shows_its_own_flags_then_cargo_benchs() {
+    for args in [
+        &["bench", "--help"][..],
+        &["help", "bench"],
+        &["bench", "-p", "x", "-h"],
+    ] {
+        let o = bin().args(args).output().unwrap();
+        let out = stdout(&o);
+        assert!(o.status.success(), "{args:?}: {}", stderr(&o));
+        assert!(
+            out.starts_with("Run `cargo bench` with a progress bar"),
+            "{args:?}: {out}"
+        );
+        let own = out.find("--partition <hash:K/N|count:K/N>").expect(&out);
+        let cargos = out.find("Usage: cargo bench").expect(&out);
+        assert!(own < cargos, "{out}");
+        assert!(
+            out.contains("--home <DIR>") && out.contains("--label <NAME>"),
+            "{out}"
+        );
+    }
+    let o = bin().args(["help", "calibrate"]).output().unwrap();
+    assert!(stdout(&o).contains("--runs <N>"), "{}", stdout(&o));
 }

@@ -6,6 +6,7 @@ pub mod analyze;
 pub mod atomic;
 pub mod binary;
 pub mod callgrind;
+pub mod change;
 pub mod criterion;
 pub mod csv;
 pub mod doctor;

@@ -12,6 +12,7 @@ use yardstick_format::analyze::{
     BenchmarkReport, ChangeJson, ComplexityJson, Document, EstimateJson, MannWhitneyJson,
     OutlierVarianceJson, Percentiles, StudentJson, TukeyJson, WelchJson,
 };
+use yardstick_format::change::{LockstepFile, VerdictFile};
 use yardstick_format::criterion::{ConfidenceInterval, EstimateFile};
 use yardstick_format::drift::DriftFile;
 use yardstick_format::exec::{ExecExport, ExecResult};
@@ -152,6 +153,37 @@ fn drift_json() {
         if let Ok(d) = from_value::<DriftFile>(bad) {
             assert!(d.checked_drift().is_err());
         }
+    }
+}
+
+#[test]
+fn change_verdict_json() {
+    let v = validator("change-verdict.v1.json");
+    let mut file = VerdictFile {
+        version: yardstick_format::change::VERSION,
+        mean: 0.0048,
+        p_value: 0.63,
+        t: 0.48,
+        verdict: "NoChange".into(),
+        lockstep: None,
+    };
+    assert_valid(&v, &to_value(&file));
+    // Without lock-step the member is left out; with it, it is an object.
+    assert!(to_value(&file).get("lockstep").is_none());
+    file.lockstep = Some(LockstepFile {
+        pairs: 8,
+        rounds: 96,
+    });
+    let doc = to_value(&file);
+    assert_valid(&v, &doc);
+    assert_eq!(from_value::<VerdictFile>(doc).unwrap(), file);
+    assert!(file.goes_with(0.0048) && !file.goes_with(0.0049));
+    for bad in [
+        json!({"version": 2, "mean": 0.0, "p_value": 0.5, "t": 0.0, "verdict": "NoChange"}),
+        json!({"version": 1, "mean": 0.0, "p_value": 0.5, "t": 0.0, "verdict": "Slower"}),
+        json!({"version": 1, "mean": 0.0, "t": 0.0, "verdict": "NoChange"}),
+    ] {
+        assert!(!v.is_valid(&bad), "{bad}");
     }
 }
 

@@ -119,6 +119,7 @@ fn main() {
                 baseline: Some(&base),
                 change: Some(&change),
                 change_distributions: Some(&cdists),
+                lockstep: None,
             },
         )
         .unwrap();

@@ -4,6 +4,7 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
+use yardstick_format::change::{VerdictFile, FILE_NAME};
 use yardstick_format::criterion::{BenchmarkRecord, ChangeFile, EstimatesFile, SavedSample};
 
 use crate::ReportError;
@@ -28,6 +29,9 @@ pub struct StoredBenchmark {
     pub unit: String,
     /// `change/estimates.json`, if a comparison was ever made.
     pub change: Option<ChangeFile>,
+    /// `change/verdict.json`, when it goes with `change` (yardstick wrote
+    /// both in the same run).
+    pub verdict: Option<VerdictFile>,
 }
 
 impl StoredBenchmark {
@@ -50,6 +54,13 @@ impl StoredBenchmark {
         } else {
             None
         };
+        // Another tool's later run leaves ours beside its own change: then
+        // it is not this change's verdict.
+        let verdict = change.as_ref().and_then(|c: &ChangeFile| {
+            read_json::<VerdictFile>(&dir.join("change").join(FILE_NAME))
+                .ok()
+                .filter(|v| v.goes_with(c.mean.point_estimate))
+        });
         Ok(StoredBenchmark {
             dir: dir.to_owned(),
             record: read_json(&new.join("benchmark.json"))?,
@@ -57,6 +68,7 @@ impl StoredBenchmark {
             unit: unit_of(&new.join("raw.csv")).unwrap_or_else(|| "ns".to_owned()),
             sample,
             change,
+            verdict,
         })
     }
 

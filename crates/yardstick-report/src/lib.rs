@@ -67,6 +67,10 @@ pub struct BenchmarkReport<'a> {
     pub change: Option<&'a yardstick_stats::Change>,
     /// The bootstrap distributions of the change (for its plots).
     pub change_distributions: Option<&'a yardstick_stats::ChangeDistributions>,
+    /// How the change was measured in lock-step with the baseline's binary,
+    /// when it was (its interval is then of the ratio of means alone: there
+    /// is no median change).
+    pub lockstep: Option<yardstick_format::change::LockstepFile>,
 }
 
 /// Writes the report of one benchmark: `<home>/<directory_name>/report/`

@@ -135,10 +135,28 @@ struct Analysed {
     distributions: yardstick_stats::Distributions,
     tukey: yardstick_stats::Tukey,
     baseline: Option<yardstick_format::criterion::SavedSample>,
-    change: Option<(
-        yardstick_stats::Change,
-        yardstick_stats::ChangeDistributions,
-    )>,
+    change: Option<yardstick_stats::Change>,
+    change_distributions: Option<yardstick_stats::ChangeDistributions>,
+}
+
+/// The change the run saved (`change/estimates.json`), with its p-value,
+/// t and verdict when `change/verdict.json` goes with it; without them
+/// the p-value is NaN, which the page shows as not saved.
+fn saved_change(b: &StoredBenchmark) -> Option<yardstick_stats::Change> {
+    let c = b.change.as_ref()?;
+    let est = |e: &yardstick_format::criterion::EstimateFile| EstimateValue::from(e).to_estimate();
+    let judged = b.verdict.as_ref().and_then(|v| {
+        yardstick_stats::Verdict::from_name(&v.verdict).map(|verdict| (v.p_value, v.t, verdict))
+    });
+    let (p_value, t, verdict) =
+        judged.unwrap_or((f64::NAN, f64::NAN, yardstick_stats::Verdict::NoChange));
+    Some(yardstick_stats::Change {
+        mean: est(&c.mean),
+        median: est(&c.median),
+        p_value,
+        t,
+        verdict,
+    })
 }
 
 /// The distribution of a run's typical estimate over its worker processes.
@@ -225,16 +243,25 @@ impl Analysed {
             noise_threshold: opts.noise_threshold,
             seed: opts.seed,
         };
-        let change = baseline
-            .as_ref()
-            .map(|base| compare_saved(base, s, &cfg))
-            .transpose()?;
+        let lockstep = b.verdict.as_ref().and_then(|v| v.lockstep);
+        let (change, change_distributions) = match &baseline {
+            // A lock-step change was measured against the baseline's
+            // binary, not its samples: it cannot be recomputed from them.
+            Some(base) if lockstep.is_none() => {
+                let (c, d) = compare_saved(base, s, &cfg)?;
+                (Some(c), Some(d))
+            }
+            // After a default run the baseline's samples are this run's:
+            // the change the run saved is all there is of its comparison.
+            _ => (saved_change(b), None),
+        };
         Ok(Analysed {
             estimates,
             distributions,
             tukey,
             baseline,
             change,
+            change_distributions,
         })
     }
 
@@ -247,8 +274,9 @@ impl Analysed {
             distributions: Some(&self.distributions),
             tukey: &self.tukey,
             baseline: self.baseline.as_ref(),
-            change: self.change.as_ref().map(|c| &c.0),
-            change_distributions: self.change.as_ref().map(|c| &c.1),
+            change: self.change.as_ref(),
+            change_distributions: self.change_distributions.as_ref(),
+            lockstep: b.verdict.as_ref().and_then(|v| v.lockstep),
         }
     }
 }
@@ -256,7 +284,8 @@ impl Analysed {
 /// The results saved under `home` as a [`RunResults`] (for templates, the
 /// markdown summary or the quick plot), without recomputing anything: the
 /// estimates are those saved, outliers are reclassified from the samples,
-/// and changes carry no p-value or verdict (they are not saved).
+/// and changes carry their p-value and verdict when `change/verdict.json`
+/// saved them (yardstick's runs; not Criterion.rs's).
 ///
 /// # Errors
 ///
@@ -288,12 +317,18 @@ pub fn load_results(home: &Path, title: &str) -> Result<RunResults, ReportError>
                 unit: &b.unit,
                 estimates: &estimates,
                 tukey: &tukey,
-                change: b.change.as_ref().map(|c| ChangeValue {
-                    mean: (&c.mean).into(),
-                    median: (&c.median).into(),
-                    p_value: None,
-                    verdict: None,
-                    message: None,
+                change: saved_change(b).map(|c| {
+                    if c.p_value.is_nan() {
+                        ChangeValue {
+                            mean: (&c.mean).into(),
+                            median: (&c.median).into(),
+                            p_value: None,
+                            verdict: None,
+                            message: None,
+                        }
+                    } else {
+                        ChangeValue::from(&c)
+                    }
                 }),
             })
         })

@@ -280,12 +280,7 @@ pub struct ChangeValue {
 /// The name of a verdict in the data model and the JSON messages' wording.
 #[must_use]
 pub fn verdict_name(v: Verdict) -> &'static str {
-    match v {
-        Verdict::Regressed => "Regressed",
-        Verdict::Improved => "Improved",
-        Verdict::NoChange => "NoChange",
-        Verdict::WithinNoise => "WithinNoise",
-    }
+    v.name()
 }
 
 impl From<&Change> for ChangeValue {

@@ -137,3 +137,43 @@ fn every_page_loads_in_chromium_with_its_plots() {
         shots.display()
     );
 }
+
+/// The colour a person sees on the headline change, as Chromium computes
+/// it: red (the style's `#b91c1c`) only for a regression, green
+/// (`#15803d`) only for an improvement, the text's own colour for a change
+/// the test cannot tell from noise, whatever its sign.
+#[test]
+fn the_headline_change_is_red_only_for_a_regression() {
+    use yardstick_stats::Verdict;
+    let Some(chromium) = cdp::find_chromium() else {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "Chromium not found under CI"
+        );
+        eprintln!("skipped: Chromium not found");
+        return;
+    };
+    let dir = common::fresh_dir("browser-change-colour");
+    let home = dir.join("home");
+    common::write_suite(&home);
+    let mut browser = cdp::Browser::start(&chromium, &dir.join("profile"));
+    let colour_of = |browser: &mut cdp::Browser, c: &yardstick_stats::Change| {
+        common::page_with_change(&home, "parse/json/10", c, None);
+        let page = home.join("parse/json/10/report/index.html");
+        browser.load(&file_url(&page));
+        let js = "(() => { const k = [...document.querySelectorAll('.card .k')].find(k => k.textContent.startsWith('Change in mean')); \
+                  return [getComputedStyle(k.nextElementSibling).color, getComputedStyle(document.body).color]; })()";
+        let v: (String, String) = serde_json::from_value(browser.eval(js)).unwrap();
+        v
+    };
+    const RED: &str = "rgb(185, 28, 28)";
+    const GREEN: &str = "rgb(21, 128, 61)";
+    let no_change = common::change(0.0048, -0.0180, 0.0282, 0.63, Verdict::NoChange);
+    let (colour, text) = colour_of(&mut browser, &no_change);
+    assert_eq!(colour, text, "a change that is no change is painted");
+    assert_ne!(colour, RED);
+    let regressed = common::change(0.12, 0.10, 0.14, 0.001, Verdict::Regressed);
+    assert_eq!(colour_of(&mut browser, &regressed).0, RED);
+    let improved = common::change(-0.12, -0.14, -0.10, 0.001, Verdict::Improved);
+    assert_eq!(colour_of(&mut browser, &improved).0, GREEN);
+}

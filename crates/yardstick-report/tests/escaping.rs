@@ -95,6 +95,7 @@ fn folder_names_that_leave_home_are_refused() {
                 baseline: None,
                 change: None,
                 change_distributions: None,
+                lockstep: None,
             },
         )
         .unwrap_err();
@@ -152,6 +153,7 @@ fn without_distributions_the_numbers_stay_and_the_page_says_why() {
             baseline: None,
             change: None,
             change_distributions: None,
+            lockstep: None,
         },
     )
     .unwrap();

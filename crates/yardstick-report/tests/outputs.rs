@@ -7,12 +7,15 @@ mod common;
 
 use std::fs;
 
+use common::{change, page_with_change};
+use yardstick_format::change::{LockstepFile, VerdictFile};
 use yardstick_format::messages::Message;
 use yardstick_report::messages::{benchmark_complete, group_complete};
 use yardstick_report::{
     load_results, markdown_summary, quick_svg, render_template, write_all, Builtin,
     RegenerateOptions, ReportError,
 };
+use yardstick_stats::Verdict;
 
 /// Replaces every number (digits with an optional point, sign and
 /// exponent) by `#`, so snapshots do not depend on the statistics.
@@ -578,4 +581,158 @@ fn benchmark_reports_are_byte_for_byte_the_same() {
         let page = fs::read_to_string(home.join(dir).join("report/index.html")).unwrap();
         insta::assert_snapshot!(format!("benchmark_page_{name}"), page);
     }
+}
+
+/// The headline card of the change: its value's classes and text.
+fn change_card(page: &str) -> (String, String) {
+    let rest = page
+        .split("<div class=\"k\">Change in mean")
+        .nth(1)
+        .expect(page);
+    let rest = rest.split("<div class=\"").nth(1).unwrap();
+    let (class, rest) = rest.split_once("\">").unwrap();
+    let value = rest.split('<').next().unwrap();
+    (class.to_owned(), value.to_owned())
+}
+
+/// The change's headline is red for a regression and green for an
+/// improvement, and plain otherwise whatever its sign: the campaign's page
+/// showed +0.48% [−1.80%, +2.82%], p = 0.63 in bold red beside `no change`.
+#[test]
+fn the_headline_change_is_coloured_by_its_verdict_not_its_sign() {
+    let home = common::fresh_dir("outputs-change-colour");
+    common::write_suite(&home);
+    for (c, class, value) in [
+        (
+            change(0.0048, -0.0180, 0.0282, 0.63, Verdict::NoChange),
+            "v",
+            "+0.4800%",
+        ),
+        (
+            change(-0.0048, -0.0282, 0.0180, 0.63, Verdict::NoChange),
+            "v",
+            "-0.4800%",
+        ),
+        (
+            change(0.004, 0.001, 0.007, 0.01, Verdict::WithinNoise),
+            "v",
+            "+0.4000%",
+        ),
+        (
+            change(0.12, 0.10, 0.14, 0.001, Verdict::Regressed),
+            "v up",
+            "+12.000%",
+        ),
+        (
+            change(-0.12, -0.14, -0.10, 0.001, Verdict::Improved),
+            "v down",
+            "-12.000%",
+        ),
+    ] {
+        let page = page_with_change(&home, "parse/json/10", &c, None);
+        assert_eq!(change_card(&page), (class.to_owned(), value.to_owned()));
+    }
+}
+
+/// A lock-step comparison measures one ratio, B/A of the times per
+/// iteration: the page shows that change alone (no median row or plot
+/// repeating it) and says, as the terminal does, how it was measured.
+#[test]
+fn a_lockstep_change_is_said_so_and_shows_only_what_was_measured() {
+    let home = common::fresh_dir("outputs-lockstep");
+    common::write_suite(&home);
+    let how = LockstepFile {
+        pairs: 8,
+        rounds: 96,
+    };
+    let c = change(0.0048, -0.0180, 0.0282, 0.63, Verdict::NoChange);
+    let page = page_with_change(&home, "parse/json/10", &c, Some(how));
+    assert!(
+        page.contains(
+            "Measured in lock-step with the baseline's binary (8 process pairs, 96 rounds)"
+        ),
+        "{page}"
+    );
+    assert!(page.contains("Change in mean (lock-step)"), "{page}");
+    let section = page.split("Change from the baseline").nth(1).unwrap();
+    assert!(!section.contains(">Median<"), "{section}");
+    assert!(!section.contains("Change in median"), "{section}");
+    let report = home.join("parse/json/10/report");
+    assert!(!report.join("change/median.svg").exists());
+    // Measured between runs, the median's change is its own row.
+    let page = page_with_change(&home, "parse/json/10", &c, None);
+    let section = page.split("Change from the baseline").nth(1).unwrap();
+    assert!(section.contains(">Median<"), "{section}");
+    assert!(section.contains("-0.5200%"), "{section}");
+    assert!(!page.contains("lock-step"), "{page}");
+}
+
+/// After a default run `base/` holds the run itself, so `report` cannot
+/// recompute the comparison: the change the run saved is shown, with the
+/// verdict and lock-step `change/verdict.json` kept, or said to be
+/// unknown when only Criterion.rs's `change/estimates.json` is there.
+#[test]
+fn reports_regenerated_after_a_default_run_keep_the_saved_change() {
+    let home = common::fresh_dir("outputs-regenerate-saved-change");
+    common::write_suite(&home);
+    let dir = home.join("parse/json/10");
+    fs::copy(dir.join("new/sample.json"), dir.join("base/sample.json")).unwrap();
+    let regenerate = || {
+        let opts = RegenerateOptions {
+            nresamples: 1_000,
+            ..RegenerateOptions::default()
+        };
+        yardstick_report::write_benchmark_from_disk(&home, "parse/json/10", &opts).unwrap();
+        fs::read_to_string(dir.join("report/index.html")).unwrap()
+    };
+    let saved: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string(dir.join("change/estimates.json")).unwrap())
+            .unwrap();
+    let mean = saved["mean"]["point_estimate"].as_f64().unwrap();
+    let page = regenerate();
+    assert!(page.contains("Change from the baseline"), "{page}");
+    assert!(page.contains("verdict not saved"), "{page}");
+    assert_eq!(change_card(&page).0, "v");
+
+    let verdict = VerdictFile {
+        version: yardstick_format::change::VERSION,
+        mean,
+        p_value: 0.001,
+        t: 9.5,
+        verdict: "Improved".into(),
+        lockstep: Some(LockstepFile {
+            pairs: 8,
+            rounds: 96,
+        }),
+    };
+    fs::write(
+        dir.join("change/verdict.json"),
+        yardstick_format::json::to_string(&verdict),
+    )
+    .unwrap();
+    let page = regenerate();
+    assert!(page.contains("Change from the baseline"), "{page}");
+    assert!(
+        page.contains(
+            "Measured in lock-step with the baseline's binary (8 process pairs, 96 rounds)"
+        ),
+        "{page}"
+    );
+    assert!(
+        page.contains("p = 0.00 <span class=\"badge improved\">"),
+        "{page}"
+    );
+    assert_eq!(change_card(&page).0, "v down");
+    // A verdict of another change (a later run of another tool) is not
+    // this one's.
+    let other = VerdictFile {
+        mean: mean + 0.01,
+        ..verdict
+    };
+    fs::write(
+        dir.join("change/verdict.json"),
+        yardstick_format::json::to_string(&other),
+    )
+    .unwrap();
+    assert!(regenerate().contains("verdict not saved"));
 }

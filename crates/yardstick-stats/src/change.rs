@@ -63,6 +63,32 @@ pub enum Verdict {
 }
 
 impl Verdict {
+    /// Every verdict.
+    pub const ALL: [Verdict; 4] = [
+        Verdict::Regressed,
+        Verdict::Improved,
+        Verdict::NoChange,
+        Verdict::WithinNoise,
+    ];
+
+    /// Its name in files and templates: `Regressed`, `Improved`,
+    /// `NoChange`, `WithinNoise`.
+    #[must_use]
+    pub fn name(&self) -> &'static str {
+        match self {
+            Verdict::Regressed => "Regressed",
+            Verdict::Improved => "Improved",
+            Verdict::NoChange => "NoChange",
+            Verdict::WithinNoise => "WithinNoise",
+        }
+    }
+
+    /// The verdict of that [`name`](Verdict::name).
+    #[must_use]
+    pub fn from_name(name: &str) -> Option<Verdict> {
+        Verdict::ALL.into_iter().find(|v| v.name() == name)
+    }
+
     /// The sentence Criterion.rs prints for this verdict.
     #[must_use]
     pub fn message(&self) -> &'static str {

@@ -46,6 +46,15 @@ fn a_change_compiled_in_is_found_in_lock_step_with_the_kept_binary() {
         slower.stdout
     );
     assert!(slower.stdout.contains("+10.000%"), "{}", slower.stdout);
+    // The verdict and how it was measured are saved beside the change, for
+    // the report drawn again from the files.
+    let verdict: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(folder(&h).join("change").join("verdict.json")).unwrap(),
+    )
+    .unwrap();
+    common::assert_schema("change-verdict.v1.json", &verdict);
+    assert_eq!(verdict["verdict"], "Regressed", "{verdict}");
+    assert_eq!(verdict["lockstep"]["pairs"], 8, "{verdict}");
     assert_eq!(kept_binaries(&h).len(), 2);
     let _ = std::fs::remove_dir_all(&h);
 }
@@ -137,6 +146,51 @@ fn benchmarks_wait_for_a_large_setup_to_be_dropped_before_the_pair_measures() {
     let at = |id: &str| out.find(&format!("{id:<24}time:")).expect(id);
     assert!(at("processes/setup") < at("processes/steady"), "{out}");
     assert!(at("processes/steady") < at("processes/offset"), "{out}");
+    let _ = std::fs::remove_dir_all(&h);
+}
+
+/// Data kept for the whole run (a static here; built in a hand-written
+/// `main` alike) is not dropped by waiting: the run says so once, with
+/// what the user can do, and stops waiting.
+#[test]
+#[cfg(target_os = "linux")]
+fn a_setup_that_outlives_its_function_is_said_to() {
+    let h = home("ls-kept");
+    let a = build(&h.join("bins"), b"");
+    let env = [
+        ("FIXTURE_PROCESSES", "1"),
+        ("FIXTURE_SETUP_MB", "80"),
+        ("FIXTURE_SETUP_STATIC", "1"),
+    ];
+    let args = [
+        "--bench",
+        "--color",
+        "never",
+        "--nresamples",
+        "2000",
+        "processes/",
+    ];
+    let run = || common::finished(common::command_of(&a, &h, &args, &env));
+    assert_eq!(run().code, 0);
+    let second = run();
+    assert_eq!(second.code, 0, "{}", second.stderr);
+    let out = format!("{}{}", second.stdout, second.stderr);
+    let notes: Vec<&str> = out
+        .lines()
+        .filter(|l| l.starts_with("note: this process still holds "))
+        .collect();
+    assert_eq!(notes.len(), 1, "{out}");
+    let (mb, rest) = notes[0]["note: this process still holds ".len()..]
+        .split_once(' ')
+        .unwrap();
+    assert!(mb.parse::<u64>().unwrap() >= 80, "{}", notes[0]);
+    assert_eq!(
+        rest,
+        "MB after the function defining the benchmarks returned (data built in main or kept \
+         in a static): the lock-step pairs measure beside it, three copies at once; build the \
+         data in that function to hold two"
+    );
+    assert_eq!(out.matches(LOCKSTEP_LINE).count(), 3, "{out}");
     let _ = std::fs::remove_dir_all(&h);
 }
 

@@ -20,6 +20,7 @@ fn schema_of(path: &Path) -> Option<&'static str> {
     Some(match path.file_name()?.to_str()? {
         "sample.json" => "criterion-sample.json",
         "estimates.json" if in_change => "criterion-change.json",
+        "verdict.json" if in_change => "change-verdict.v1.json",
         "estimates.json" => "criterion-estimates.json",
         "benchmark.json" => "criterion-benchmark.json",
         "tukey.json" => "criterion-tukey.json",
@@ -88,6 +89,6 @@ fn every_json_file_of_a_run_has_a_schema_and_validates() {
         seen.insert(schema);
     }
     // Every kind of file was written, and checked.
-    assert_eq!(seen.len(), 8, "{seen:?}");
+    assert_eq!(seen.len(), 9, "{seen:?}");
     let _ = std::fs::remove_dir_all(h);
 }

@@ -163,6 +163,16 @@ pub(crate) struct Lockstep {
 /// benchmarks, `compare/trust/allowance.py`).
 pub(crate) const LAYOUT_ALLOWANCE: f64 = 0.05;
 
+impl Lockstep {
+    /// What the saved files and the report keep of it.
+    pub(crate) fn file(&self) -> yardstick_format::change::LockstepFile {
+        yardstick_format::change::LockstepFile {
+            pairs: self.pairs,
+            rounds: self.rounds,
+        }
+    }
+}
+
 /// The share of the noise threshold a lock-step change must clear with its
 /// whole interval. Criterion.rs's threshold (1 % by default) stands for
 /// the machine's drift between two runs, which lock-step cancels rather

@@ -493,7 +493,7 @@ impl<M: Measurement> Criterion<M> {
         if jobs.is_empty() {
             return;
         }
-        runner::held::waited();
+        runner::held::waited(&self.run);
         let mut typical = vec![None; jobs.len()];
         for (k, job) in jobs.into_iter().enumerate() {
             match job {

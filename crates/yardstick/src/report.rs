@@ -94,6 +94,7 @@ fn view<'a>(
         baseline,
         change: a.change.as_ref(),
         change_distributions: a.change_distributions.as_ref(),
+        lockstep: a.lockstep.map(|l| l.file()),
     }
 }
 

@@ -8,8 +8,10 @@
 //! all revisions share, its sources' times set to now first (see
 //! [`target_dir`] for why); the working tree is built where `cargo bench`
 //! builds it. A revision's bench binaries are copied to a cache keyed by
-//! the commit, cargo's arguments and the compiler, so a second `ab` of the
-//! same revisions builds nothing. Each side's bench binary then runs as
+//! the commit and everything else the build reads ([`settings`]: cargo's
+//! arguments, the compiler, the build's environment variables and cargo's
+//! configuration files), so a second `ab` of the same revisions builds
+//! nothing, and one under other settings builds again, saying which. Each side's bench binary then runs as
 //! long-lived worker processes, and each benchmark present in both is
 //! measured in short alternating rounds of equal iteration counts
 //! ([`lockstep`]), spread over several worker pairs. Each pair's median
@@ -34,6 +36,7 @@
 //! interval, which pooled rounds of three pairs as if independent.
 
 pub mod result;
+mod settings;
 pub mod verdict;
 
 use std::path::{Path, PathBuf};
@@ -387,28 +390,6 @@ fn touch(dir: &Path) -> Result<(), String> {
     Ok(())
 }
 
-/// What a revision's binaries depend on besides its sources: cargo's
-/// arguments, the compiler (`rustc -vV`) and the flags from the
-/// environment; hashed (FNV-1a, stable across builds of this tool) into
-/// the name of the binaries' cache directory.
-fn build_key(sha: &str, cargo_args: &[String], layouts: usize) -> String {
-    let version = crate::host::rustc_verbose();
-    let mut text = format!(
-        "{sha}\n{}\n{version}\nlayouts={layouts}",
-        cargo_args.join("\u{1f}")
-    );
-    for var in [
-        "RUSTFLAGS",
-        "CARGO_ENCODED_RUSTFLAGS",
-        "CARGO_BUILD_RUSTFLAGS",
-    ] {
-        let value = std::env::var_os(var).unwrap_or_default();
-        text.push_str(&format!("\n{var}={}", value.to_string_lossy()));
-    }
-    let hash = yardstick_format::names::fnv1a(text.as_bytes());
-    format!("{}-{hash:016x}", short(sha))
-}
-
 /// The cache's record of complete copies, written last.
 const COMPLETE: &str = "complete.json";
 
@@ -485,8 +466,9 @@ const WORKTREE_CACHE: &str = "bin-worktree00-0000000000000000";
 
 /// Builds one side; its bench binaries with `layouts` code layouts each,
 /// copied out of the way of the next build. A revision already built with
-/// the same arguments and compiler is not built again: its copies are
-/// reused.
+/// the same [`settings`] is not built again: its copies are reused; one
+/// built with others is built again, after a line naming the settings that
+/// differ.
 fn build(
     side: &Side,
     top: &Path,
@@ -497,19 +479,34 @@ fn build(
 ) -> Result<Vec<Built>, (u8, String)> {
     let root = top.join("target").join("yardstick-ab");
     let start = Instant::now();
-    let (dir, keep_dir) = match &side.sha {
+    let (dir, keep_dir, now) = match &side.sha {
         Some(sha) => {
             let dir = root.join(sha);
             worktree(top, &dir, sha).map_err(other)?;
-            let keep_dir = root.join(format!("bin-{}", build_key(sha, cargo_args, layouts)));
+            let rustc = crate::host::rustc_verbose();
+            let now = settings::read(&dir.join(prefix), cargo_args, layouts, &rustc);
+            let keep_dir = root.join(format!("bin-{}", settings::key(sha, &now)));
             if let Some(bins) = cached(&keep_dir) {
                 eprintln!("reusing the build of {}", side.label);
                 return Ok(bins);
             }
+            if let Some(then) = settings::latest(&root, sha, COMPLETE) {
+                let why = settings::differences(&then, &now);
+                // Said once, before the build it causes.
+                if !why.is_empty() {
+                    eprintln!(
+                        "{}",
+                        terminal_text(&format!(
+                            "not reusing the build of {}: built with other settings: {why}",
+                            side.label
+                        ))
+                    );
+                }
+            }
             touch(&dir).map_err(other)?;
-            (dir, keep_dir)
+            (dir, keep_dir, Some(now))
         }
-        None => (top.to_owned(), root.join(WORKTREE_CACHE)),
+        None => (top.to_owned(), root.join(WORKTREE_CACHE), None),
     };
     eprintln!("building {}", side.label);
     let env = match layouts {
@@ -529,6 +526,9 @@ fn build(
     // The next revision's build replaces the binary in the shared target
     // directory: measure copies.
     let kept = keep(&bins, &keep_dir).map_err(other)?;
+    if let Some(now) = &now {
+        settings::record(&keep_dir, now).map_err(other)?;
+    }
     prune_caches(&root);
     Ok(kept)
 }
@@ -1234,17 +1234,11 @@ mod tests {
         // A copy whose layout went missing is no cache.
         std::fs::remove_file(&kept[0].layouts[0]).unwrap();
         assert!(cached(&cache).is_none());
-        // Cargo's arguments are part of the key.
-        let args = ["--bench".to_owned(), "spin".to_owned()];
-        assert_ne!(build_key("abc", &[], 4), build_key("abc", &args, 4));
-        assert_ne!(build_key("abc", &args, 0), build_key("abc", &args, 4));
-        assert_eq!(build_key("abc", &args, 4), build_key("abc", &args, 4));
-        assert!(build_key("abc", &args, 4).starts_with("abc-"));
         // As long as a revision's cache name, whose sha is cut to ten.
         let sha = "0123456789abcdef0123456789abcdef01234567";
         assert_eq!(
             WORKTREE_CACHE.len(),
-            format!("bin-{}", build_key(sha, &[], 4)).len()
+            format!("bin-{}", settings::key(sha, &settings::Settings::new())).len()
         );
     }
 }

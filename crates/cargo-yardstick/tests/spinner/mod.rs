@@ -148,8 +148,14 @@ pub fn make_repo(repo: &Path) {
 }
 
 pub fn ab(repo: &Path, args: &[&str]) -> std::process::Output {
+    ab_with(repo, args, &[])
+}
+
+/// `ab` with environment variables set.
+pub fn ab_with(repo: &Path, args: &[&str], env: &[(&str, &str)]) -> std::process::Output {
     bin()
         .current_dir(repo)
+        .envs(env.iter().copied())
         .arg("ab")
         .args(args)
         .args(["--timeout", "1", "--pairs", "2", "--hang-timeout", "2"])

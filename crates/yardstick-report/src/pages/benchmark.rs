@@ -2,8 +2,9 @@
 
 use std::fmt::Write;
 
+use yardstick_format::change::LockstepFile;
 use yardstick_format::criterion::{SamplingMode, SavedSample, Throughput};
-use yardstick_stats::{Change, Estimate};
+use yardstick_stats::{Change, Estimate, Verdict};
 
 use super::{badge, card, up_to_home, Files, Page};
 use crate::escape;
@@ -55,8 +56,8 @@ pub(crate) fn render(r: &BenchmarkReport<'_>) -> Files {
     headline(&mut page, r, &scale, typical);
     samples_section(&mut page, &mut files, r, &samples, &scale);
     bootstrap_section(&mut page, &mut files, r, &scale);
-    if let Some(base) = r.baseline {
-        comparison(&mut page, &mut files, r, base, &scale);
+    if r.baseline.is_some() || r.change.is_some() {
+        comparison(&mut page, &mut files, r, &scale);
     }
     files.push(("index.html".to_owned(), page.finish()));
     files
@@ -91,7 +92,7 @@ fn headline(page: &mut Page, r: &BenchmarkReport<'_>, scale: &Scale, typical: &E
         page.raw(&throughput_card(t, typical));
     }
     if let Some(c) = r.change {
-        page.raw(&change_card(c));
+        page.raw(&change_card(c, r.lockstep.is_some()));
     }
     page.raw(&samples_card(r));
     page.raw("</div></section>");
@@ -133,15 +134,31 @@ fn throughput_card(t: &Throughput, typical: &Estimate) -> String {
     card("Throughput", &rates.join(" · "), &detail)
 }
 
-fn change_card(c: &Change) -> String {
+/// The headline change: coloured by its verdict (red regressed, green
+/// improved), never by its sign alone, since a change the test cannot tell
+/// from noise is no news; a change read back without its verdict is plain.
+fn change_card(c: &Change, lockstep: bool) -> String {
+    let known = !c.p_value.is_nan();
+    let colour = match c.verdict {
+        Verdict::Regressed if known => " up",
+        Verdict::Improved if known => " down",
+        _ => "",
+    };
+    let verdict = if known {
+        format!(
+            "p = {:.2} {}",
+            c.p_value,
+            badge(crate::results::verdict_name(c.verdict))
+        )
+    } else {
+        "verdict not saved".to_owned()
+    };
     format!(
-        "<div class=\"card\"><div class=\"k\">Change in mean</div><div class=\"v {}\">{}</div><div class=\"d\">{} – {} · p = {:.2} {}</div></div>",
-        if c.mean.point > 0.0 { "up" } else { "down" },
+        "<div class=\"card\"><div class=\"k\">Change in mean{}</div><div class=\"v{colour}\">{}</div><div class=\"d\">{} – {} · {verdict}</div></div>",
+        if lockstep { " (lock-step)" } else { "" },
         escape::html(&format_change(c.mean.point)),
         escape::html(&format_change(c.mean.lower)),
         escape::html(&format_change(c.mean.upper)),
-        c.p_value,
-        badge(crate::results::verdict_name(c.verdict)),
     )
 }
 
@@ -265,17 +282,33 @@ fn bootstrap_section(page: &mut Page, files: &mut Files, r: &BenchmarkReport<'_>
     page.end_section();
 }
 
-fn comparison(
+/// The comparison with the baseline: both runs' plots when the baseline's
+/// samples are at hand, then the change, its plots and its verdict.
+fn comparison(page: &mut Page, files: &mut Files, r: &BenchmarkReport<'_>, scale: &Scale) {
+    let legend = if r.baseline.is_some() {
+        "orange: baseline, blue: this run"
+    } else {
+        ""
+    };
+    page.section("Change from the baseline", legend);
+    if let Some(base) = r.baseline {
+        both_runs(page, files, r, base, scale);
+    }
+    if let Some(c) = r.change {
+        change_plots(page, files, r, c);
+        page.raw(&change_table(c, r.lockstep));
+    }
+    page.end_section();
+}
+
+/// Both runs' densities, and their regressions or iteration times.
+fn both_runs(
     page: &mut Page,
     files: &mut Files,
     r: &BenchmarkReport<'_>,
     base: &SavedSample,
     scale: &Scale,
 ) {
-    page.section(
-        "Change from the baseline",
-        "orange: baseline, blue: this run",
-    );
     page.raw("<div class=\"plots\">");
     let base_avg = base.averages();
     let new_avg = r.sample.averages();
@@ -296,11 +329,6 @@ fn comparison(
         both_iteration_times(page, files, &base_avg, &new_avg, scale);
     }
     page.raw("</div>");
-    if let Some(c) = r.change {
-        change_plots(page, files, r, c);
-        page.raw(&change_table(c));
-    }
-    page.end_section();
 }
 
 fn both_regressions(
@@ -356,20 +384,23 @@ fn change_plots(page: &mut Page, files: &mut Files, r: &BenchmarkReport<'_>, c: 
     page.raw("<div class=\"plots small\" style=\"margin-top:14px\">");
     let pct = Scale::percent();
     let d = r.change_distributions;
-    for (file, name, est, dist) in [
-        (
-            "change/mean.svg",
-            "Change in mean",
-            &c.mean,
-            d.map(|d| &d.mean[..]),
-        ),
-        (
+    let mut changes = vec![(
+        "change/mean.svg",
+        "Change in mean",
+        &c.mean,
+        d.map(|d| &d.mean[..]),
+    )];
+    // Lock-step measures the ratio of the two binaries' times per
+    // iteration, round by round: there is no median change to show.
+    if r.lockstep.is_none() {
+        changes.push((
             "change/median.svg",
             "Change in median",
             &c.median,
             d.map(|d| &d.median[..]),
-        ),
-    ] {
+        ));
+    }
+    for (file, name, est, dist) in changes {
         let svg = dist
             .filter(|d| !d.is_empty())
             .and_then(|d| bootstrap::distribution(d, est, &pct, "Relative change", SMALL));
@@ -386,6 +417,10 @@ fn change_plots(page: &mut Page, files: &mut Files, r: &BenchmarkReport<'_>, c: 
             &caption,
             "No bootstrap distribution was kept for this comparison.",
         );
+    }
+    if c.p_value.is_nan() {
+        page.raw("</div>");
+        return;
     }
     let t = d
         .filter(|d| !d.t.is_empty())
@@ -406,10 +441,16 @@ fn change_plots(page: &mut Page, files: &mut Files, r: &BenchmarkReport<'_>, c: 
     page.raw("</div>");
 }
 
-/// The change's table and verdict.
-fn change_table(c: &Change) -> String {
+/// The change's table and verdict, and how it was measured when in
+/// lock-step (the mean's row alone: the rounds' ratio has no median).
+fn change_table(c: &Change, lockstep: Option<LockstepFile>) -> String {
     let mut t = String::from("<div class=\"tw\" style=\"margin-top:14px\"><table><tr><th class=\"l\">Change</th><th>Lower bound</th><th>Estimate</th><th>Upper bound</th></tr>");
-    for (name, e) in [("Mean", &c.mean), ("Median", &c.median)] {
+    let rows: &[(&str, &Estimate)] = if lockstep.is_some() {
+        &[("Mean", &c.mean)]
+    } else {
+        &[("Mean", &c.mean), ("Median", &c.median)]
+    };
+    for (name, e) in rows {
         let _ = write!(
             t,
             "<tr><td class=\"l\">{name}</td><td>{}</td><td class=\"est\">{}</td><td>{}</td></tr>",
@@ -418,12 +459,24 @@ fn change_table(c: &Change) -> String {
             format_change(e.upper)
         );
     }
-    let _ = write!(
-        t,
-        "</table></div><p class=\"legend\">{} (p = {:.2})</p>",
-        escape::html(c.verdict.message()),
-        c.p_value
-    );
+    t.push_str("</table></div>");
+    if c.p_value.is_nan() {
+        t.push_str("<p class=\"legend\">The run's p-value and verdict were not saved with this change (files written by Criterion.rs or an earlier yardstick).</p>");
+    } else {
+        let _ = write!(
+            t,
+            "<p class=\"legend\">{} (p = {:.2})</p>",
+            escape::html(c.verdict.message()),
+            c.p_value
+        );
+    }
+    if let Some(l) = lockstep {
+        let _ = write!(
+            t,
+            "<p class=\"legend\">Measured in lock-step with the baseline's binary ({} process pairs, {} rounds): the change is the ratio of the two binaries' times per iteration, measured in alternating rounds.</p>",
+            l.pairs, l.rounds
+        );
+    }
     t
 }
 

@@ -15,8 +15,8 @@ use yardstick_report::{
 };
 use yardstick_stats::rng::Rng;
 use yardstick_stats::{
-    classify, compare_with_distributions, estimates_with_distributions, BootstrapConfig,
-    ChangeConfig, Estimate,
+    classify, compare_with_distributions, estimates_with_distributions, BootstrapConfig, Change,
+    ChangeConfig, Estimate, Verdict,
 };
 
 /// An id with a hostile group name: markup, quotes, a slash and `..`.
@@ -255,6 +255,7 @@ pub fn write_suite(home: &Path) -> RunResults {
             baseline: base.as_ref(),
             change: change.as_ref().map(|c| &c.0),
             change_distributions: change.as_ref().map(|c| &c.1),
+            lockstep: None,
         };
         write_benchmark(home, &report).unwrap();
         results.push(BenchmarkResult::from_report(&report));
@@ -320,7 +321,63 @@ pub fn rewrite_with_baseline(home: &Path, dir: &str) {
             baseline: Some(s),
             change: Some(&change),
             change_distributions: Some(&change_dists),
+            lockstep: None,
         },
     )
     .unwrap();
+}
+
+/// A change of the mean of `point` in [`lower`, `upper`] (the median's
+/// 1 % lower), with its p-value and verdict.
+pub fn change(point: f64, lower: f64, upper: f64, p_value: f64, verdict: Verdict) -> Change {
+    let est = |shift: f64| Estimate {
+        point: point + shift,
+        lower: lower + shift,
+        upper: upper + shift,
+        confidence: 0.95,
+        standard_error: (upper - lower) / 3.92,
+    };
+    Change {
+        mean: est(0.0),
+        median: est(-0.01),
+        p_value,
+        t: 0.5,
+        verdict,
+    }
+}
+
+/// The page of the suite's `dir` written again as a run that measured
+/// `change` (in lock-step when `lockstep`) would write it.
+pub fn page_with_change(
+    home: &Path,
+    dir: &str,
+    change: &Change,
+    lockstep: Option<yardstick_format::change::LockstepFile>,
+) -> String {
+    let stored = yardstick_report::StoredBenchmark::load(&home.join(dir)).unwrap();
+    let s = &stored.sample;
+    let boot = BootstrapConfig {
+        nresamples: 1_000,
+        confidence: 0.95,
+        seed: 3,
+    };
+    let (estimates, dists) = estimates_with_distributions(&s.iters, &s.times, true, &boot).unwrap();
+    let tukey = classify(&s.averages());
+    write_benchmark(
+        home,
+        &BenchmarkReport {
+            record: &stored.record,
+            sample: s,
+            unit: &stored.unit,
+            estimates: &estimates,
+            distributions: Some(&dists),
+            tukey: &tukey,
+            baseline: Some(s),
+            change: Some(change),
+            change_distributions: None,
+            lockstep,
+        },
+    )
+    .unwrap();
+    fs::read_to_string(home.join(dir).join("report/index.html")).unwrap()
 }

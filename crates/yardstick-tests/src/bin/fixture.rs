@@ -183,14 +183,19 @@ fn processes(c: &mut Criterion) {
     // suite's input data is, so that every process that reaches them holds
     // it; with `FIXTURE_SETUP_IN_BENCH`, built by the benchmark itself, so
     // that only the processes that measure it do.
+    // With `FIXTURE_SETUP_STATIC`, kept in a static, as data built in a
+    // hand-written `main` is: held until the process exits.
     let mb = var("FIXTURE_SETUP_MB", 0.0) as usize;
     let make = move || -> Vec<u8> { (0..mb << 20).map(|i| i as u8).collect() };
     let in_bench = std::env::var_os("FIXTURE_SETUP_IN_BENCH").is_some();
-    let setup = if in_bench { Vec::new() } else { make() };
+    static KEPT: std::sync::OnceLock<Vec<u8>> = std::sync::OnceLock::new();
+    let kept = std::env::var_os("FIXTURE_SETUP_STATIC").is_some();
+    let setup = if in_bench || kept { Vec::new() } else { make() };
+    let setup: &[u8] = if kept { KEPT.get_or_init(make) } else { &setup };
     c.bench_function("processes/setup", |b| {
         record_parent_memory();
         let own = if in_bench { make() } else { Vec::new() };
-        let data = if in_bench { &own } else { &setup };
+        let data = if in_bench { &own[..] } else { setup };
         b.iter(|| black_box(data.len()) + black_box(data.first().copied().unwrap_or(0)) as usize)
     });
     c.bench_function("processes/steady", |b| {

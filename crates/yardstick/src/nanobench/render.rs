@@ -194,6 +194,7 @@ fn result(r: &BenchResult) -> Result<BenchmarkResult, RenderError> {
         baseline: None,
         change: None,
         change_distributions: None,
+        lockstep: None,
     });
     // nanobench's figures: the median is the headline, err% is the median
     // absolute percentage error of the epochs.

@@ -16,6 +16,7 @@ pub(crate) mod save;
 
 pub(crate) use home::home_directory;
 use yardstick_format::binary::BinaryFile;
+use yardstick_format::change::VerdictFile;
 pub(crate) use yardstick_format::criterion::{
     raw_csv, BenchmarkRecord, ChangeFile, ConfidenceInterval, EstimateFile, EstimatesFile, RawRow,
     SavedSample,
@@ -434,16 +435,21 @@ impl BenchmarkDir {
             .map_err(|problem| StoreError { path, problem })
     }
 
-    /// Writes `change/estimates.json`, and `change/binary.json` naming the
-    /// baseline's binary the change was measured against, when it kept one
-    /// (`cargo yardstick explain` runs it; naming it also keeps it through
-    /// the retention rule until the next comparison). A stale one goes.
+    /// Writes `change/estimates.json`, yardstick's `change/verdict.json`
+    /// beside it (the p-value, the verdict and lock-step, which
+    /// Criterion.rs's file does not keep), and `change/binary.json` naming
+    /// the baseline's binary the change was measured against, when it kept
+    /// one (`cargo yardstick explain` runs it; naming it also keeps it
+    /// through the retention rule until the next comparison). A stale one
+    /// goes.
     pub(crate) fn save_change(
         &self,
         change: &ChangeFile,
+        verdict: &VerdictFile,
         baseline_binary: Option<&BinaryFile>,
     ) -> Result<(), StoreError> {
         let dir = self.sub("change");
+        write_json(&dir.join(yardstick_format::change::FILE_NAME), verdict)?;
         write_json(&dir.join("estimates.json"), change)?;
         match baseline_binary {
             Some(b) => write_json(&dir.join("binary.json"), b),

@@ -9,6 +9,7 @@ use crate::cli::Baseline;
 use crate::engine::RunSettings;
 use crate::output::sink::{Outcome, RunEnd, Sink};
 use crate::output::Terminal;
+use yardstick_format::change::VerdictFile;
 
 /// Writes each measured benchmark's files under the home directory.
 pub(crate) struct Files;
@@ -62,13 +63,20 @@ fn save(run: &RunSettings, terminal: &Terminal, o: &Outcome<'_>) {
     };
     report(dir.save("new", &files));
     if let Some(change) = &a.change {
-        report(dir.save_change(
-            &ChangeFile {
-                mean: estimate_file(&change.mean),
-                median: estimate_file(&change.median),
-            },
-            o.baseline_binary.as_ref(),
-        ));
+        let mean = estimate_file(&change.mean);
+        let verdict = VerdictFile {
+            version: yardstick_format::change::VERSION,
+            mean: mean.point_estimate,
+            p_value: change.p_value,
+            t: change.t,
+            verdict: change.verdict.name().to_owned(),
+            lockstep: a.lockstep.map(|l| l.file()),
+        };
+        let file = ChangeFile {
+            mean,
+            median: estimate_file(&change.median),
+        };
+        report(dir.save_change(&file, &verdict, o.baseline_binary.as_ref()));
     }
     if let Baseline::Save(name) = &run.baseline {
         if set_aside_unreadable(terminal, dir, name, o.corrupt_baseline) {

@@ -1,0 +1,52 @@
+//! `<id>/change/verdict.json`: what a run concluded of its comparison,
+//! beside Criterion.rs's `change/estimates.json`, which keeps only the
+//! intervals: the p-value, the t statistic, the verdict and, when the
+//! change was measured in lock-step with the baseline's binary, how. The
+//! report drawn again from the files (`cargo yardstick report`) reads it
+//! to say what the run said. Schema: `schemas/change-verdict.v1.json`.
+
+/// The version this crate writes and reads.
+pub const VERSION: u32 = 1;
+
+/// Its name in the `change/` folder.
+pub const FILE_NAME: &str = "verdict.json";
+
+/// The whole file.
+#[derive(Debug, Clone, PartialEq)]
+pub struct VerdictFile {
+    /// Format version ([`VERSION`]).
+    pub version: u32,
+    /// The relative change of the mean it goes with (`change/estimates.json`'s
+    /// `mean.point_estimate`): a file left by another tool's later run no
+    /// longer matches it, and is then not read.
+    pub mean: f64,
+    /// The comparison's p-value.
+    pub p_value: f64,
+    /// Its t statistic.
+    pub t: f64,
+    /// `Regressed`, `Improved`, `NoChange` or `WithinNoise`.
+    pub verdict: String,
+    /// How the lock-step comparison was measured, when it was.
+    pub lockstep: Option<LockstepFile>,
+}
+
+/// A comparison measured in lock-step with the baseline's binary.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct LockstepFile {
+    /// Worker process pairs.
+    pub pairs: usize,
+    /// Paired rounds.
+    pub rounds: usize,
+}
+
+crate::json_object!(LockstepFile { pairs, rounds });
+crate::json_object!(VerdictFile { version, mean, p_value, t, verdict, lockstep (skip) });
+
+impl VerdictFile {
+    /// Whether the file is of this version and goes with a change whose
+    /// mean is `mean`.
+    #[must_use]
+    pub fn goes_with(&self, mean: f64) -> bool {
+        self.version == VERSION && self.mean.to_bits() == mean.to_bits()
+    }
+}
