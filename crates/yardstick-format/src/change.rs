@@ -28,6 +28,12 @@ pub struct VerdictFile {
     pub verdict: String,
     /// How the lock-step comparison was measured, when it was.
     pub lockstep: Option<LockstepFile>,
+    /// The level `verdict` was judged at, when it holds the run's error
+    /// rate across its comparisons (its share of the significance level).
+    pub judged_at: Option<f64>,
+    /// The verdict of this comparison alone, at the significance level,
+    /// when `verdict` holds the run's error rate.
+    pub verdict_alone: Option<String>,
 }
 
 /// A comparison measured in lock-step with the baseline's binary.
@@ -40,7 +46,16 @@ pub struct LockstepFile {
 }
 
 crate::json_object!(LockstepFile { pairs, rounds });
-crate::json_object!(VerdictFile { version, mean, p_value, t, verdict, lockstep (skip) });
+crate::json_object!(VerdictFile {
+    version,
+    mean,
+    p_value,
+    t,
+    verdict,
+    lockstep (skip),
+    judged_at (skip),
+    verdict_alone (skip)
+});
 
 impl VerdictFile {
     /// Whether the file is of this version and goes with a change whose

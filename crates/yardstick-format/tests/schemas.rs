@@ -166,8 +166,22 @@ fn change_verdict_json() {
         t: 0.48,
         verdict: "NoChange".into(),
         lockstep: None,
+        judged_at: None,
+        verdict_alone: None,
     };
     assert_valid(&v, &to_value(&file));
+    // The suite's level and the verdict alone, when the run held its
+    // error rate across its comparisons.
+    let held = VerdictFile {
+        judged_at: Some(0.05 / 64.0),
+        verdict_alone: Some("Regressed".into()),
+        ..file.clone()
+    };
+    assert_valid(&v, &to_value(&held));
+    assert_eq!(from_value::<VerdictFile>(to_value(&held)).unwrap(), held);
+    let mut wrong = to_value(&held);
+    wrong["verdict_alone"] = json!("Slower");
+    assert!(!v.is_valid(&wrong));
     // Without lock-step the member is left out; with it, it is an object.
     assert!(to_value(&file).get("lockstep").is_none());
     file.lockstep = Some(LockstepFile {

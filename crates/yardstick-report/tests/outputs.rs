@@ -704,6 +704,8 @@ fn reports_regenerated_after_a_default_run_keep_the_saved_change() {
             pairs: 8,
             rounds: 96,
         }),
+        judged_at: None,
+        verdict_alone: None,
     };
     fs::write(
         dir.join("change/verdict.json"),

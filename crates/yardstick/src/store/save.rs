@@ -71,6 +71,8 @@ fn save(run: &RunSettings, terminal: &Terminal, o: &Outcome<'_>) {
             t: change.t,
             verdict: change.verdict.name().to_owned(),
             lockstep: a.lockstep.map(|l| l.file()),
+            judged_at: a.suite.map(|j| j.level),
+            verdict_alone: a.suite.map(|j| j.one_by_one.name().to_owned()),
         };
         let file = ChangeFile {
             mean,
