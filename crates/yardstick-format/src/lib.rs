@@ -5,6 +5,7 @@ pub mod ab;
 pub mod analyze;
 pub mod atomic;
 pub mod binary;
+pub mod build;
 pub mod criterion;
 pub mod csv;
 pub mod drift;
