@@ -67,6 +67,7 @@ fn to_exported(info: &RunInfo, results: &[BenchResult]) -> ExportedRun {
         source: m.source.clone(),
         label: m.label.clone(),
         shard: m.shard.clone(),
+        build: m.build.clone(),
         benchmarks: results
             .iter()
             .map(|r| ExportedBenchmark {
@@ -211,6 +212,7 @@ fn from_exported(run: &ExportedRun) -> Run {
             source: run.source.clone(),
             label: run.label.clone(),
             shard: run.shard.clone(),
+            build: run.build.clone(),
         },
         results: run
             .benchmarks

@@ -31,6 +31,7 @@ pub fn current(dir: &Path, source: &str, config: &str) -> RunMeta {
         source: source.to_owned(),
         label: None,
         shard: None,
+        build: None,
     }
 }
 

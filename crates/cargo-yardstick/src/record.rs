@@ -159,6 +159,10 @@ pub struct RunMeta {
     /// The shard of the suite this run measured (`hash:2/3`), when it ran
     /// with `--partition`.
     pub shard: Option<String>,
+    /// How the bench binaries were built (the first saved folder's
+    /// `build.json`); `None` for runs without a record (imports, runs of
+    /// an earlier yardstick).
+    pub build: Option<yardstick_format::build::BuildFile>,
 }
 
 /// A whole run.

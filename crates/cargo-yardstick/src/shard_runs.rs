@@ -172,6 +172,7 @@ mod tests {
             source: "bench".into(),
             label: None,
             shard: Some(shard.into()),
+            build: None,
             benchmarks: names
                 .iter()
                 .map(|n| ExportedBenchmark {

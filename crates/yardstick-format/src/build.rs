@@ -131,8 +131,8 @@ pub struct Sides<'a> {
 /// The one line that names how two builds differ, for every comparison
 /// (`cargo bench`, `ab`, `compare`, `check`, the report, the history):
 /// `None` when they were built alike in everything that can move timings.
-/// A side without a record (saved by Criterion.rs or an earlier
-/// yardstick) gives a line saying its build is unknown.
+/// One side without a record (saved by Criterion.rs or an earlier
+/// yardstick) gives a line saying its build is unknown; two say nothing.
 #[must_use]
 pub fn compare_line(
     old: Option<&BuildFile>,
@@ -141,12 +141,9 @@ pub fn compare_line(
 ) -> Option<String> {
     let (old, new) = match (old, new) {
         (Some(o), Some(n)) => (o, n),
-        (None, None) => {
-            return Some(format!(
-                "how {} and {} were built is not known (saved without a build record): a change of toolchain or flags between them would not be named",
-                sides.old, sides.new
-            ))
-        }
+        // Nothing known of either (two imports, two runs of an earlier
+        // yardstick): nothing to say.
+        (None, None) => return None,
         (o, _) => {
             let unknown = if o.is_none() { sides.old } else { sides.new };
             return Some(format!(

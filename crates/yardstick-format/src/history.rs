@@ -56,6 +56,9 @@ pub struct ExportedRun {
     /// `--partition`; [`crate::partition`]); absent or `null` for a whole
     /// suite. `import yardstick` merges a suite's shards into one run.
     pub shard: Option<String>,
+    /// How the run's bench binaries were built ([`crate::build`]); absent
+    /// for a run without a record.
+    pub build: Option<crate::build::BuildFile>,
     /// The benchmarks' results.
     pub benchmarks: Vec<ExportedBenchmark>,
 }
@@ -73,6 +76,7 @@ crate::json_object!(ExportedRun {
     source,
     label,
     shard,
+    build (skip),
     benchmarks
 });
 
@@ -281,6 +285,7 @@ mod tests {
             source: "bench".into(),
             label: None,
             shard: None,
+            build: None,
             benchmarks: vec![ExportedBenchmark {
                 name: "b".into(),
                 unit: "ns".into(),

@@ -61,6 +61,22 @@ pub(super) fn to_v3(conn: &Connection, version: i64) -> rusqlite::Result<()> {
     Ok(())
 }
 
+/// Version 4 adds how a run's bench binaries were built (`build.json`'s
+/// text), so that a trend can mark where the toolchain or flags changed.
+/// Runs recorded before have none.
+pub(super) fn to_v4(conn: &Connection, version: i64) -> rusqlite::Result<()> {
+    if version >= 4 {
+        return Ok(());
+    }
+    let has_build: bool = conn
+        .prepare("SELECT 1 FROM pragma_table_info('runs') WHERE name = 'build'")?
+        .exists([])?;
+    if !has_build {
+        conn.execute_batch("ALTER TABLE runs ADD COLUMN build TEXT;")?;
+    }
+    Ok(())
+}
+
 fn backfill_uids(conn: &Connection) -> rusqlite::Result<()> {
     let ids: Vec<i64> = conn
         .prepare("SELECT id FROM runs WHERE uid IS NULL")?

@@ -26,7 +26,7 @@ mod open;
 pub use read::{RunInfo, RunKey, Trend};
 
 /// The schema version stored in `PRAGMA user_version`.
-const SCHEMA_VERSION: i64 = 3;
+const SCHEMA_VERSION: i64 = 4;
 
 const SCHEMA: &str = "
 CREATE TABLE IF NOT EXISTS runs (
@@ -109,6 +109,7 @@ impl Db {
         conn.execute_batch(&format!("BEGIN IMMEDIATE; {SCHEMA}"))
             .and_then(|()| migrate::to_v2(&conn, version))
             .and_then(|()| migrate::to_v3(&conn, version))
+            .and_then(|()| migrate::to_v4(&conn, version))
             .and_then(|()| {
                 conn.execute_batch(&format!("PRAGMA user_version = {SCHEMA_VERSION}; COMMIT;"))
             })

@@ -44,7 +44,7 @@ pub struct Trend {
 }
 
 pub(super) const RUN_COLUMNS: &str =
-    "id, time, commit_hash, branch, dirty, cpu, cores, os, rustc, config, source, label, machine, uid, shard";
+    "id, time, commit_hash, branch, dirty, cpu, cores, os, rustc, config, source, label, machine, uid, shard, build";
 
 pub(super) fn run_info(r: &Row<'_>) -> rusqlite::Result<RunInfo> {
     Ok(RunInfo {
@@ -63,6 +63,10 @@ pub(super) fn run_info(r: &Row<'_>) -> rusqlite::Result<RunInfo> {
             label: r.get(11)?,
             machine: r.get(12)?,
             shard: r.get(14)?,
+            // A record this yardstick cannot read is as good as none.
+            build: r
+                .get::<_, Option<String>>(15)?
+                .and_then(|t| yardstick_format::json::from_str(&t).ok()),
         },
         uid: r.get::<_, Option<String>>(13)?.unwrap_or_default(),
     })

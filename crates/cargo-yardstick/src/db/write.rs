@@ -52,10 +52,11 @@ impl Db {
             return Ok(None);
         }
         let m = &run.meta;
+        let build = m.build.as_ref().map(yardstick_format::json::to_string);
         tx.execute(
-            "INSERT INTO runs (time, commit_hash, branch, dirty, cpu, cores, os, rustc, config, source, label, machine, uid, shard)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)",
-            params![m.time, m.commit, m.branch, m.dirty, m.cpu, m.cores, m.os, m.rustc, m.config, m.source, m.label, m.machine, uid, m.shard],
+            "INSERT INTO runs (time, commit_hash, branch, dirty, cpu, cores, os, rustc, config, source, label, machine, uid, shard, build)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)",
+            params![m.time, m.commit, m.branch, m.dirty, m.cpu, m.cores, m.os, m.rustc, m.config, m.source, m.label, m.machine, uid, m.shard, build],
         )
         .map_err(err)?;
         let run_id = tx.last_insert_rowid();
