@@ -125,6 +125,7 @@ pub fn run(
         std::process::id()
     ));
     let _ = std::fs::remove_file(&file);
+    let started = std::time::SystemTime::now();
     let mut cmd = Command::new(cargo());
     crate::children::own_group(&mut cmd);
     let mut child = cmd
@@ -190,6 +191,7 @@ pub fn run(
     }
     let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
     let mut meta = host::current(&cwd, "bench", &format!("cargo bench {}", args.join(" ")));
+    meta.build = saved_build(home, started);
     meta.label = label;
     meta.shard = partition.map(|p| p.to_string());
     meta.state = Some(machine::state(&Root::system(), &began));
@@ -199,5 +201,46 @@ pub fn run(
         run_id: Some(id),
         benchmarks,
         success: status.success(),
+    })
+}
+
+/// How the run's bench binaries were built: the `build.json` of a `new/`
+/// folder the run saved (written at or after `since`), the first in name
+/// order; `None` when none was (a harness without the record).
+fn saved_build(
+    home: &Path,
+    since: std::time::SystemTime,
+) -> Option<yardstick_format::build::BuildFile> {
+    let mut stack = vec![(home.to_path_buf(), 0)];
+    let mut found: Vec<PathBuf> = Vec::new();
+    while let Some((dir, depth)) = stack.pop() {
+        // Benchmark folders nest by the id's parts; 16 is far deeper.
+        if depth > 16 {
+            continue;
+        }
+        for entry in std::fs::read_dir(&dir).into_iter().flatten().flatten() {
+            let path = entry.path();
+            let name = entry.file_name();
+            if name.to_string_lossy().starts_with('.') || !path.is_dir() {
+                continue;
+            }
+            let record = path.join(yardstick_format::build::FILE_NAME);
+            let fresh = std::fs::metadata(&record)
+                .and_then(|m| m.modified())
+                .is_ok_and(|t| t >= since);
+            if name == "new" && fresh {
+                found.push(record);
+            } else {
+                stack.push((path, depth + 1));
+            }
+        }
+    }
+    found.sort();
+    found.iter().find_map(|p| {
+        let text = std::fs::read_to_string(p).ok()?;
+        yardstick_format::json::from_str::<yardstick_format::build::BuildFile>(&text)
+            .ok()?
+            .checked()
+            .ok()
     })
 }

@@ -155,6 +155,10 @@ fn compare_cmd(c: &CompareArgs) -> Result<u8, Failure> {
             old
         }
     };
+    if let Some(line) = select::build_line(&old, &new) {
+        // On stderr: stdout stays the table.
+        eprintln!("{}", terminal_text(&format!("note: {line}")));
+    }
     let cmp = compare(&old.results, &new.results, &change_config(&c.stats));
     let text = match c.format {
         TableFormat::Terminal => table::terminal(&cmp, &old.label, &new.label),
@@ -207,6 +211,9 @@ fn check_cmd(c: &CheckArgs) -> Result<u8, Failure> {
     let db = Db::open_read_only(&home).map_err(other)?;
     let old = select::resolve(&db, &home, &c.against).map_err(bad)?;
     let new = select::resolve(&db, &home, &c.run).map_err(bad)?;
+    if let Some(line) = select::build_line(&old, &new) {
+        eprintln!("{}", terminal_text(&format!("note: {line}")));
+    }
     let cmp = compare(&old.results, &new.results, &change_config(&c.stats));
     let limits = Limits {
         threshold: c.threshold,

@@ -68,6 +68,7 @@ fn to_exported(info: &RunInfo, results: &[BenchResult]) -> ExportedRun {
         label: m.label.clone(),
         shard: m.shard.clone(),
         state: m.state.clone(),
+        build: m.build.clone(),
         benchmarks: results
             .iter()
             .map(|r| ExportedBenchmark {
@@ -213,6 +214,7 @@ fn from_exported(run: &ExportedRun) -> Run {
             label: run.label.clone(),
             shard: run.shard.clone(),
             state: run.state.clone(),
+            build: run.build.clone(),
         },
         results: run
             .benchmarks

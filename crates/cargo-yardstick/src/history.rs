@@ -182,6 +182,7 @@ fn history_run(r: &RunInfo) -> HistoryRun {
         host: host.join(" · "),
         rustc: m.rustc.clone(),
         label: m.label.clone(),
+        build: m.build.clone(),
     }
 }
 

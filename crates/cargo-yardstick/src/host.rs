@@ -32,6 +32,7 @@ pub fn current(dir: &Path, source: &str, config: &str) -> RunMeta {
         label: None,
         shard: None,
         state: None,
+        build: None,
     }
 }
 

@@ -163,6 +163,10 @@ pub struct RunMeta {
     /// `crate::machine`), when it was read: runs made here by `bench` and
     /// `exec`, not imported results.
     pub state: Option<yardstick_format::doctor::MachineState>,
+    /// How the bench binaries were built (the first saved folder's
+    /// `build.json`); `None` for runs without a record (imports, runs of
+    /// an earlier yardstick).
+    pub build: Option<yardstick_format::build::BuildFile>,
 }
 
 /// A whole run.

@@ -18,6 +18,8 @@ pub struct Side {
     pub run_id: Option<i64>,
     /// Its benchmarks, with samples.
     pub results: Vec<BenchResult>,
+    /// How its bench binaries were built, when that was recorded.
+    pub build: Option<yardstick_format::build::BuildFile>,
 }
 
 /// Resolves `sel`.
@@ -65,6 +67,7 @@ pub fn resolve(db: &Db, home: &Path, sel: &str) -> Result<Side, String> {
                 label: sel.to_owned(),
                 run_id: None,
                 results,
+                build: baseline_build(home, sel),
             });
         }
     }
@@ -91,6 +94,7 @@ fn side(db: &Db, r: &RunInfo) -> Result<Side, String> {
         label,
         run_id: Some(r.id),
         results: db.results(r.id, true)?,
+        build: r.meta.build.clone(),
     })
 }
 
@@ -130,4 +134,48 @@ pub fn previous_sharing(db: &Db, new: &Side) -> Result<(Side, String), String> {
         describe(&old)
     );
     Ok((side(db, &old)?, sentence))
+}
+
+/// The line naming how `new`'s build differs from `old`'s
+/// (`yardstick_format::build::compare_line`), for `compare` and `check`.
+#[must_use]
+pub fn build_line(old: &Side, new: &Side) -> Option<String> {
+    let sides = yardstick_format::build::Sides {
+        old: &old.label,
+        new: &new.label,
+    };
+    yardstick_format::build::compare_line(old.build.as_ref(), new.build.as_ref(), sides)
+}
+
+/// The `build.json` of baseline folder `name`: the first benchmark's (in
+/// name order) that has one.
+fn baseline_build(home: &Path, name: &str) -> Option<yardstick_format::build::BuildFile> {
+    let mut stack = vec![(home.to_path_buf(), 0)];
+    let mut found = Vec::new();
+    while let Some((dir, depth)) = stack.pop() {
+        // Benchmark folders nest by the id's parts; 16 is far deeper.
+        if depth > 16 {
+            continue;
+        }
+        for entry in std::fs::read_dir(&dir).into_iter().flatten().flatten() {
+            let path = entry.path();
+            if entry.file_name().to_string_lossy().starts_with('.') || !path.is_dir() {
+                continue;
+            }
+            let record = path.join(yardstick_format::build::FILE_NAME);
+            if entry.file_name() == name && record.is_file() {
+                found.push(record);
+            } else {
+                stack.push((path, depth + 1));
+            }
+        }
+    }
+    found.sort();
+    found.iter().find_map(|p| {
+        let text = std::fs::read_to_string(p).ok()?;
+        yardstick_format::json::from_str::<yardstick_format::build::BuildFile>(&text)
+            .ok()?
+            .checked()
+            .ok()
+    })
 }

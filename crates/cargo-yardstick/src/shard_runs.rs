@@ -173,6 +173,7 @@ mod tests {
             label: None,
             shard: Some(shard.into()),
             state: None,
+            build: None,
             benchmarks: names
                 .iter()
                 .map(|n| ExportedBenchmark {

@@ -60,6 +60,9 @@ pub struct ExportedRun {
     /// same record `cargo yardstick doctor` reads; absent for runs
     /// recorded before it was kept and for imported results.
     pub state: Option<crate::doctor::MachineState>,
+    /// How the run's bench binaries were built ([`crate::build`]); absent
+    /// for a run without a record.
+    pub build: Option<crate::build::BuildFile>,
     /// The benchmarks' results.
     pub benchmarks: Vec<ExportedBenchmark>,
 }
@@ -78,6 +81,7 @@ crate::json_object!(ExportedRun {
     label,
     shard,
     state (skip),
+    build (skip),
     benchmarks
 });
 
@@ -287,6 +291,7 @@ mod tests {
             label: None,
             shard: None,
             state: None,
+            build: None,
             benchmarks: vec![ExportedBenchmark {
                 name: "b".into(),
                 unit: "ns".into(),

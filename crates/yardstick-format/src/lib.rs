@@ -5,6 +5,7 @@ pub mod ab;
 pub mod analyze;
 pub mod atomic;
 pub mod binary;
+pub mod build;
 pub mod callgrind;
 pub mod change;
 pub mod criterion;

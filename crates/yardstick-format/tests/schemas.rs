@@ -617,6 +617,7 @@ fn history_run_keeps_the_state_or_leaves_it_out() {
         label: None,
         shard: None,
         state: Some(machine_state()),
+        build: None,
         benchmarks: vec![ExportedBenchmark {
             name: "b".into(),
             unit: "ns".into(),
@@ -720,4 +721,50 @@ fn explain_json() {
         .unwrap()
         .remove("current_instructions");
     assert!(from_value::<ExplainFile>(short).is_err());
+}
+
+#[test]
+fn build_json() {
+    use yardstick_format::build::{BuildFile, Profile};
+    let v = validator("build.v1.json");
+    let file = BuildFile {
+        version: yardstick_format::build::VERSION,
+        yardstick: "0.1.0".into(),
+        rustc: "rustc 1.91.1 (ed61e7d7e 2025-11-07)".into(),
+        host: "x86_64-unknown-linux-gnu".into(),
+        llvm: "21.1.2".into(),
+        target: "x86_64-unknown-linux-gnu".into(),
+        profile: Profile {
+            name: "bench".into(),
+            opt_level: "3".into(),
+            debug: "false".into(),
+            debug_assertions: false,
+            panic: "unwind".into(),
+            lto: Some("fat".into()),
+            codegen_units: None,
+            incremental: Some("false".into()),
+        },
+        rustflags: vec!["-C".into(), "target-cpu=native".into()],
+        target_features: vec!["sse2".into()],
+        features: None,
+        linker: Some("clang".into()),
+        layouts: true,
+    };
+    let doc = to_value(&file);
+    assert_valid(&v, &doc);
+    assert_eq!(from_value::<BuildFile>(doc.clone()).unwrap(), file);
+    for (pointer, bad) in [
+        ("/version", json!(2)),
+        ("/rustflags", json!("-C target-cpu=native")),
+        ("/profile/debug_assertions", json!("no")),
+        ("/features", json!([1])),
+    ] {
+        let mut wrong = doc.clone();
+        *wrong.pointer_mut(pointer).unwrap() = bad;
+        assert!(!v.is_valid(&wrong), "{pointer}");
+    }
+    let mut missing = doc;
+    missing.as_object_mut().unwrap().remove("rustc");
+    assert!(!v.is_valid(&missing));
+    assert!(from_value::<BuildFile>(missing).is_err());
 }

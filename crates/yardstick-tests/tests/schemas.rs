@@ -27,6 +27,7 @@ fn schema_of(path: &Path) -> Option<&'static str> {
         "metrics.json" => "metrics.v1.json",
         "drift.json" => "drift.v1.json",
         "binary.json" => "binary.v1.json",
+        "build.json" => "build.v1.json",
         _ if path.parent()?.file_name()? == ".layouts" => "layout.v1.json",
         _ => return None,
     })

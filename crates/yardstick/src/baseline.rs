@@ -97,10 +97,51 @@ pub(crate) fn load(
             format!("baseline '{name}' measured {theirs}, not {kind}"),
         );
     }
+    say_build_difference(dir, name, id, terminal);
     Ok(Loaded {
         sample: Some(sample),
         corrupt: None,
     })
+}
+
+/// Names how baseline `name`'s binary was built differently from this
+/// one (`yardstick_format::build::compare_line`), once per run for each
+/// different line: the first as it is, a later one (a benchmark whose
+/// baseline another build saved) with the benchmark's id. Builds alike
+/// say nothing; a baseline without a record says so, once.
+fn say_build_difference(dir: &BenchmarkDir, name: &str, id: &FullId, terminal: &Terminal) {
+    use std::sync::atomic::{AtomicBool, Ordering};
+    static SAID_ONE: AtomicBool = AtomicBool::new(false);
+    let old = match dir.load_build(name) {
+        Ok(old) => old,
+        Err(e) => {
+            let note = format!("not comparing the builds: {e}");
+            if crate::output::first_time(&note) {
+                terminal.warning(&note);
+            }
+            return;
+        }
+    };
+    let side = if name == "base" {
+        "the baseline".to_owned()
+    } else {
+        format!("baseline '{name}'")
+    };
+    let sides = yardstick_format::build::Sides {
+        old: &side,
+        new: "this run",
+    };
+    let this = crate::store::build::this_build();
+    let Some(line) = yardstick_format::build::compare_line(old.as_ref(), Some(this), sides) else {
+        return;
+    };
+    if crate::output::first_time(&line) {
+        if SAID_ONE.swap(true, Ordering::Relaxed) {
+            terminal.note(&format!("{}: {line}", id.full_id));
+        } else {
+            terminal.note(&line);
+        }
+    }
 }
 
 /// Why a readable sample cannot be a baseline: a relative change needs a

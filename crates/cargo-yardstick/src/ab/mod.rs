@@ -35,6 +35,7 @@
 //! does not reach the code. A/A false alarms therefore came from the
 //! interval, which pooled rounds of three pairs as if independent.
 
+mod builds;
 pub mod result;
 mod settings;
 pub mod verdict;
@@ -948,6 +949,15 @@ fn compare(args: &AbArgs, shard: Option<Partition>) -> Result<Compared, (u8, Str
     let unsampled = layouts_missing(&bins_a, &bins_b);
     if let Some(why) = &unsampled {
         eprintln!("{}", terminal_text(&format!("layout not sampled: {why}")));
+    }
+    let checkout = |side: &Side| {
+        side.sha
+            .as_ref()
+            .map_or_else(|| top.clone(), |sha| root.join(sha))
+    };
+    let (ca, cb) = (checkout(&sides[0]), checkout(&sides[1]));
+    for line in builds::lines(&builds::pairs(&bins_a, &bins_b, [&ca, &cb])) {
+        eprintln!("{}", terminal_text(&format!("note: {line}")));
     }
     let settings = Settings {
         pairs: args.pairs,

@@ -63,8 +63,10 @@ pub(super) fn to_v3(conn: &Connection, version: i64) -> rusqlite::Result<()> {
 }
 
 /// Version 4 adds the machine's state over each run (JSON), so that a
-/// slow run can be told from a busy machine. Runs recorded before have
-/// none.
+/// slow run can be told from a busy machine, and how a run's bench
+/// binaries were built (`build.json`'s text), so that a trend can mark
+/// where the toolchain or flags changed. Runs recorded before have
+/// neither.
 pub(super) fn to_v4(conn: &Connection, version: i64) -> rusqlite::Result<()> {
     if version >= 4 {
         return Ok(());
@@ -74,6 +76,12 @@ pub(super) fn to_v4(conn: &Connection, version: i64) -> rusqlite::Result<()> {
         .exists([])?;
     if !has_state {
         conn.execute_batch("ALTER TABLE runs ADD COLUMN state TEXT;")?;
+    }
+    let has_build: bool = conn
+        .prepare("SELECT 1 FROM pragma_table_info('runs') WHERE name = 'build'")?
+        .exists([])?;
+    if !has_build {
+        conn.execute_batch("ALTER TABLE runs ADD COLUMN build TEXT;")?;
     }
     Ok(())
 }

@@ -44,7 +44,7 @@ pub struct Trend {
 }
 
 pub(super) const RUN_COLUMNS: &str =
-    "id, time, commit_hash, branch, dirty, cpu, cores, os, rustc, config, source, label, machine, uid, shard, state";
+    "id, time, commit_hash, branch, dirty, cpu, cores, os, rustc, config, source, label, machine, uid, shard, state, build";
 
 pub(super) fn run_info(r: &Row<'_>) -> rusqlite::Result<RunInfo> {
     Ok(RunInfo {
@@ -68,6 +68,10 @@ pub(super) fn run_info(r: &Row<'_>) -> rusqlite::Result<RunInfo> {
             state: r
                 .get::<_, Option<String>>(15)?
                 .and_then(|s| yardstick_format::json::from_str(&s).ok()),
+            // A record this yardstick cannot read is as good as none.
+            build: r
+                .get::<_, Option<String>>(16)?
+                .and_then(|t| yardstick_format::json::from_str(&t).ok()),
         },
         uid: r.get::<_, Option<String>>(13)?.unwrap_or_default(),
     })

@@ -53,10 +53,11 @@ impl Db {
         }
         let m = &run.meta;
         let state = m.state.as_ref().map(yardstick_format::json::to_string);
+        let build = m.build.as_ref().map(yardstick_format::json::to_string);
         tx.execute(
-            "INSERT INTO runs (time, commit_hash, branch, dirty, cpu, cores, os, rustc, config, source, label, machine, uid, shard, state)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)",
-            params![m.time, m.commit, m.branch, m.dirty, m.cpu, m.cores, m.os, m.rustc, m.config, m.source, m.label, m.machine, uid, m.shard, state],
+            "INSERT INTO runs (time, commit_hash, branch, dirty, cpu, cores, os, rustc, config, source, label, machine, uid, shard, state, build)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)",
+            params![m.time, m.commit, m.branch, m.dirty, m.cpu, m.cores, m.os, m.rustc, m.config, m.source, m.label, m.machine, uid, m.shard, state, build],
         )
         .map_err(err)?;
         let run_id = tx.last_insert_rowid();

@@ -69,13 +69,18 @@ pub(crate) fn trend(site: &HistorySite, s: &Series) -> String {
         .collect();
     c.svg.path(&line, "cur", false);
     shifts(&mut c, site, s);
+    let rebuilt = build_changes(&mut c, site, s);
     points(&mut c, site, s, &scale);
-    c.legend(&[
+    let mut legend = vec![
         ("cur", "typical value"),
         ("ci", "interval"),
         ("mean", "level"),
         ("fs", "level shift"),
-    ]);
+    ];
+    if rebuilt {
+        legend.push(("bc", "build changed"));
+    }
+    c.legend(&legend);
     c.finish()
 }
 
@@ -183,6 +188,40 @@ fn shifts(c: &mut Chart, site: &HistorySite, s: &Series) {
             .text(tx, t + 13.0 + 15.0 * (k % 3) as f64, anchor, "lab", &label);
         c.svg.raw("</g>");
     }
+}
+
+/// A marker at each run built differently from the run before it in the
+/// series (another toolchain, flags, features, profile), its tooltip the
+/// line every comparison prints (`yardstick_format::build::compare_line`).
+/// Runs without a record mark nothing. Whether any was drawn.
+fn build_changes(c: &mut Chart, site: &HistorySite, s: &Series) -> bool {
+    let mut drawn = false;
+    for i in 1..s.points.len() {
+        let (before, after) = (&site.runs[s.points[i - 1].run], &site.runs[s.points[i].run]);
+        let (Some(a), Some(b)) = (&before.build, &after.build) else {
+            continue;
+        };
+        let (old, new) = (format!("run {}", before.id), format!("run {}", after.id));
+        let sides = yardstick_format::build::Sides {
+            old: &old,
+            new: &new,
+        };
+        let Some(line) = yardstick_format::build::compare_line(Some(a), Some(b), sides) else {
+            continue;
+        };
+        let _ = write!(
+            c.svg.buf_mut(),
+            "<g class=\"build\" data-index=\"{i}\"><title>{}</title>",
+            escape::html(&line)
+        );
+        let x = c.px(i as f64 - 0.5);
+        let (t, b) = (c.top, c.bottom);
+        c.svg.line(x, t, x, b, "bc");
+        c.svg.text(x, b - 4.0, "middle", "lab", "build");
+        c.svg.raw("</g>");
+        drawn = true;
+    }
+    drawn
 }
 
 /// Each run as a point linking to its row, with its tooltip.

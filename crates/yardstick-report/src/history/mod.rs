@@ -56,6 +56,9 @@ pub struct HistoryRun {
     pub rustc: String,
     /// Its label, if any.
     pub label: Option<String>,
+    /// How its bench binaries were built, when recorded: the trends mark
+    /// where the toolchain or flags changed.
+    pub build: Option<yardstick_format::build::BuildFile>,
 }
 
 /// One benchmark on one machine over the runs, oldest first.
@@ -337,6 +340,36 @@ mod tests {
             runs,
             series,
         }
+    }
+
+    #[test]
+    fn a_change_of_build_is_marked_on_the_trend() {
+        let mut s = site(&["plain"]);
+        let build = |flags: &[&str]| yardstick_format::build::BuildFile {
+            version: 1,
+            rustc: "rustc 1.91.1 (ed61e7d7e 2025-11-07)".into(),
+            rustflags: flags.iter().map(|f| (*f).to_owned()).collect(),
+            ..Default::default()
+        };
+        // Runs 1 to 3 without a record mark nothing; run 9 (index 8) added
+        // a flag; the others were built alike.
+        for (i, run) in s.runs.iter_mut().enumerate().skip(3) {
+            run.build = Some(build(if i >= 8 {
+                &["-Ctarget-cpu=native"]
+            } else {
+                &[]
+            }));
+        }
+        let svg = chart::trend(&s, &s.series[0]);
+        assert_eq!(svg.matches("class=\"build\"").count(), 1, "{svg}");
+        assert!(svg.contains("<g class=\"build\" data-index=\"8\"><title>run 9 was built differently from run 8: RUSTFLAGS added -C target-cpu=native</title>"), "{svg}");
+        assert!(svg.contains("build changed"));
+        // Built alike throughout: nothing marked, no legend entry.
+        for run in s.runs.iter_mut().skip(3) {
+            run.build = Some(build(&[]));
+        }
+        let svg = chart::trend(&s, &s.series[0]);
+        assert!(!svg.contains("class=\"build\"") && !svg.contains("build changed"));
     }
 
     #[test]

@@ -22,7 +22,7 @@ text{font:12px system-ui,-apple-system,'Segoe UI',Roboto,Helvetica,Arial,sans-se
 .basef{fill:#ea580c;fill-opacity:.12;stroke:none}.bpt{fill:#ea580c;fill-opacity:.6}\
 .ci{fill:#2563eb;fill-opacity:.22;stroke:none}.est{stroke:#1e3a8a;stroke-width:2}\
 .mild{fill:#f59e0b}.severe{fill:#dc2626}.fm{stroke:#f59e0b;stroke-width:1.5;stroke-dasharray:5 4}\
-.fs{stroke:#dc2626;stroke-width:1.5;stroke-dasharray:5 4}.mean{stroke:#1e3a8a;stroke-width:1.5;stroke-dasharray:2 3}\
+.fs{stroke:#dc2626;stroke-width:1.5;stroke-dasharray:5 4}.bc{stroke:#7c3aed;stroke-width:1.5;stroke-dasharray:1 3}.mean{stroke:#1e3a8a;stroke-width:1.5;stroke-dasharray:2 3}\
 .err{stroke:#1f2937;stroke-width:1.5}.bar{fill:#2563eb;fill-opacity:.8}.note{font-size:11px;fill:#6b7280}\
 .noise{fill:#9ca3af;fill-opacity:.18}\
 .s0{stroke:#2563eb}.s1{stroke:#ea580c}.s2{stroke:#16a34a}.s3{stroke:#9333ea}.s4{stroke:#dc2626}\

@@ -9,6 +9,7 @@
 //! temporary name and renamed, so an interrupted run never leaves half a file.
 
 pub(crate) mod binaries;
+pub(crate) mod build;
 mod home;
 pub(crate) mod lock;
 pub(crate) mod planned;
@@ -176,6 +177,8 @@ pub(crate) struct RunFiles<'a> {
     pub metrics: &'a [crate::metered::MetricResult],
     /// The bench binary that measured them (`binary.json`), when kept.
     pub binary: Option<&'a BinaryFile>,
+    /// How that binary was built (`build.json`).
+    pub build: Option<&'a yardstick_format::build::BuildFile>,
 }
 
 /// The folder of one benchmark under the home directory.
@@ -349,6 +352,9 @@ impl BenchmarkDir {
         if let Some(b) = files.binary {
             list.push(json("binary.json", b));
         }
+        if let Some(b) = files.build {
+            list.push(json(yardstick_format::build::FILE_NAME, b));
+        }
         if !files.metrics.is_empty() {
             list.push(json("metrics.json", &metrics_json(files.metrics)));
             list.push((
@@ -398,6 +404,23 @@ impl BenchmarkDir {
             return Ok(None);
         }
         let doc: BinaryFile = read_json(&path)?;
+        doc.checked()
+            .map(Some)
+            .map_err(|problem| StoreError { path, problem })
+    }
+
+    /// Reads baseline `name`'s `build.json`: how the binary that measured
+    /// it was built. `None` when it has none (saved by Criterion.rs or an
+    /// earlier yardstick).
+    pub(crate) fn load_build(
+        &self,
+        name: &str,
+    ) -> Result<Option<yardstick_format::build::BuildFile>, StoreError> {
+        let path = self.sub(name).join(yardstick_format::build::FILE_NAME);
+        if !path.exists() {
+            return Ok(None);
+        }
+        let doc: yardstick_format::build::BuildFile = read_json(&path)?;
         doc.checked()
             .map(Some)
             .map_err(|problem| StoreError { path, problem })

@@ -55,6 +55,7 @@ fn save(run: &RunSettings, terminal: &Terminal, o: &Outcome<'_>) {
         raw: &raw,
         metrics: o.metrics,
         binary: o.binary.as_ref(),
+        build: Some(super::build::this_build()),
     };
     let report = |r: Result<(), StoreError>| {
         if let Err(e) = r {

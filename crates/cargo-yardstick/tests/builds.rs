@@ -1,0 +1,211 @@
+//! A build's difference named at comparison time, end to end: a tiny crate
+//! made here (its only dependency the harness, by path) is benchmarked by
+//! `cargo bench` again and again, each time built differently from the
+//! baseline the run before saved: a comment in `Cargo.toml` (names
+//! nothing), another compiler, `RUSTFLAGS`, a feature, the profile. The
+//! compiler cannot be swapped here (one toolchain is installed), so that
+//! change is simulated by editing the baseline's `build.json`, as an
+//! older compiler would have written it. Each line is checked by hand-written
+//! phrases, and all of them together by a snapshot.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use common::{stderr, stdout};
+
+const BENCH: &str = r#"use criterion::{criterion_group, criterion_main, Criterion};
+
+fn spin(c: &mut Criterion) {
+    // An exact fake time: the verdict is not what this test is about.
+    c.bench_function("spin", |b| {
+        b.iter_custom(|iters| std::time::Duration::from_nanos(iters * 1000))
+    });
+}
+
+criterion_group!(benches, spin);
+criterion_main!(benches);
+"#;
+
+fn manifest(opt_level: u32, comment: &str) -> String {
+    let harness = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../yardstick")
+        .canonicalize()
+        .unwrap();
+    format!(
+        "[package]\nname = \"builds\"\nversion = \"0.1.0\"\nedition = \"2021\"\n\n\
+         [features]\nfast = []\n\n\
+         [dev-dependencies]\ncriterion = {{ package = \"yardstick\", path = {:?}, default-features = false }}\n\n\
+         [[bench]]\nname = \"spin\"\nharness = false\n\n\
+         {comment}\n[profile.bench]\nopt-level = {opt_level}\n",
+        harness.to_string_lossy()
+    )
+}
+
+/// A target directory kept between test runs (next to this test's
+/// binary), so that the harness is compiled once per set of flags.
+fn target_dir() -> PathBuf {
+    let exe = std::env::current_exe().unwrap();
+    exe.ancestors()
+        .find(|d| d.join("CACHEDIR.TAG").is_file())
+        .map_or_else(std::env::temp_dir, Path::to_owned)
+        .join("yardstick-builds-test")
+}
+
+/// `cargo bench` of the crate, quick, into `home`; returns the lines of
+/// its error output that name a build.
+fn bench(krate: &Path, home: &Path, rustflags: Option<&str>, cargo_args: &[&str]) -> Vec<String> {
+    let mut c = Command::new(std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()));
+    c.current_dir(krate)
+        .env("CARGO_TARGET_DIR", target_dir())
+        .env_remove("CARGO_ENCODED_RUSTFLAGS")
+        .env_remove("CARGO_BUILD_RUSTFLAGS")
+        .env_remove("YARDSTICK_HOME")
+        .env_remove("CRITERION_HOME")
+        .args(["bench", "--bench", "spin"])
+        .args(cargo_args)
+        .args(["--", "--quick", "--color", "never", "--home"])
+        .arg(home);
+    match rustflags {
+        Some(f) => c.env("RUSTFLAGS", f),
+        None => c.env_remove("RUSTFLAGS"),
+    };
+    let o = c.output().unwrap();
+    assert!(o.status.success(), "{}\n{}", stdout(&o), stderr(&o));
+    stderr(&o)
+        .lines()
+        .filter(|l| l.contains("was built"))
+        .map(str::to_owned)
+        .collect()
+}
+
+/// `rustc 1.95.0 (59807616e 2026-04-14)` → `rustc [version]`: the
+/// installed compiler is not the test's business.
+fn normalised(line: &str, rustc: &str) -> String {
+    let release: String = rustc
+        .split_whitespace()
+        .take(2)
+        .collect::<Vec<_>>()
+        .join(" ");
+    line.replace(&release, "rustc [version]")
+}
+
+#[test]
+fn each_change_of_build_is_named_once_and_identical_builds_name_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let krate = dir.path().join("builds");
+    std::fs::create_dir_all(krate.join("benches")).unwrap();
+    std::fs::create_dir_all(krate.join("src")).unwrap();
+    std::fs::write(krate.join("src/lib.rs"), "").unwrap();
+    std::fs::write(krate.join("benches/spin.rs"), BENCH).unwrap();
+    std::fs::write(krate.join("Cargo.toml"), manifest(1, "")).unwrap();
+    // The workspace's lock file pins the harness's dependencies to
+    // versions already downloaded.
+    std::fs::copy(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../Cargo.lock"),
+        krate.join("Cargo.lock"),
+    )
+    .unwrap();
+    let home = dir.path().join("home");
+    let mut said = Vec::new();
+
+    // No baseline, then the same build again: nothing to name.
+    assert_eq!(bench(&krate, &home, None, &[]), Vec::<String>::new());
+    assert_eq!(bench(&krate, &home, None, &[]), Vec::<String>::new());
+    let record = home.join("spin").join("base").join("build.json");
+    let saved: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&record).unwrap()).unwrap();
+    common::assert_schema("build.v1.json", &saved);
+    assert_eq!(saved["profile"]["opt_level"], "1");
+    assert_eq!(saved["features"], serde_json::json!([]));
+    assert_eq!(saved["rustflags"], serde_json::json!([]));
+    let rustc = saved["rustc"].as_str().unwrap().to_owned();
+
+    // A comment in Cargo.toml cannot move timings.
+    std::fs::write(krate.join("Cargo.toml"), manifest(1, "# tuned later")).unwrap();
+    assert_eq!(bench(&krate, &home, None, &[]), Vec::<String>::new());
+
+    // Another compiler: the baseline's record as rustc 1.0.0 wrote it.
+    let text = std::fs::read_to_string(&record).unwrap();
+    let old = text.replace(&rustc, "rustc 1.0.0 (a59807616 2015-05-15)");
+    assert_ne!(old, text);
+    std::fs::write(&record, old).unwrap();
+    let lines = bench(&krate, &home, None, &[]);
+    assert_eq!(lines.len(), 1, "{lines:?}");
+    assert!(
+        lines[0].starts_with("note: the baseline was built by rustc 1.0.0, this run by rustc 1."),
+        "{lines:?}"
+    );
+    said.extend(lines);
+
+    // RUSTFLAGS added.
+    let lines = bench(&krate, &home, Some("--cfg yardstick_builds_test"), &[]);
+    assert_eq!(
+        lines,
+        ["note: this run was built differently from the baseline: RUSTFLAGS added --cfg yardstick_builds_test"]
+    );
+    said.extend(lines);
+
+    // RUSTFLAGS removed and a feature added, in one line.
+    let lines = bench(&krate, &home, None, &["--features", "fast"]);
+    assert_eq!(
+        lines,
+        ["note: this run was built differently from the baseline: RUSTFLAGS removed --cfg yardstick_builds_test; the package's features added fast"]
+    );
+    said.extend(lines);
+
+    // The profile: opt-level 1 → 2 (and the feature gone).
+    std::fs::write(krate.join("Cargo.toml"), manifest(2, "")).unwrap();
+    let lines = bench(&krate, &home, None, &[]);
+    assert_eq!(
+        lines,
+        ["note: this run was built differently from the baseline: the package's features removed fast; the profile changed opt-level from 1 to 2"]
+    );
+    said.extend(lines);
+
+    // A baseline an older yardstick saved: one line, nothing fails.
+    std::fs::remove_file(&record).unwrap();
+    let lines = bench(&krate, &home, None, &[]);
+    assert_eq!(lines.len(), 1, "{lines:?}");
+    said.extend(lines);
+
+    // The history: two runs recorded by `cargo yardstick bench`, built at
+    // opt-level 2 and then 1; `compare` and `check` name the change.
+    let history = dir.path().join("history");
+    let record_run = || {
+        let o = common::bin()
+            .current_dir(&krate)
+            .env("CARGO_TARGET_DIR", target_dir())
+            .env_remove("RUSTFLAGS")
+            .args(["bench", "--home"])
+            .arg(&history)
+            .args(["--bench", "spin", "--", "--quick"])
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}", stderr(&o));
+    };
+    record_run();
+    std::fs::write(krate.join("Cargo.toml"), manifest(1, "")).unwrap();
+    record_run();
+    let expected =
+        "note: run 2 was built differently from run 1: the profile changed opt-level from 2 to 1";
+    for args in [&["compare"][..], &["check", "--against", "latest~1"]] {
+        let o = common::bin()
+            .args(args)
+            .arg("--home")
+            .arg(&history)
+            .output()
+            .unwrap();
+        let err = stderr(&o);
+        assert!(err.lines().any(|l| l == expected), "{args:?}: {err}");
+        said.extend(
+            err.lines()
+                .filter(|l| l.contains("was built"))
+                .map(str::to_owned),
+        );
+    }
+
+    let said: Vec<String> = said.iter().map(|l| normalised(l, &rustc)).collect();
+    insta::assert_snapshot!("build_differences", said.join("\n"));
+}
