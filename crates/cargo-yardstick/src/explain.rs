@@ -166,8 +166,11 @@ fn kept(home: &Path, folder: &Path) -> Result<Option<PathBuf>, String> {
     let text = std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
     let record: BinaryFile =
         yardstick_format::json::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))?;
-    let exe = binary::kept_path(home, &record.target, &record.binary);
+    let exe = binary::kept_path(home, &record.key(), &record.binary);
     if exe.exists() {
+        // Run only what the run itself would: a planted or rewritten file
+        // is refused here as in lock-step.
+        yardstick::kept_binary_checked(&exe)?;
         Ok(Some(exe))
     } else {
         Err(format!(

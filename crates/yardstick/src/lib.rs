@@ -56,6 +56,7 @@ pub mod worker;
 #[doc(hidden)]
 pub use crate::store::binaries::{
     prune as prune_kept_binaries, remove_all as remove_all_kept_binaries,
+    trusted_and_verified as kept_binary_checked,
 };
 
 pub use crate::analysis::PairedResult;

@@ -64,6 +64,12 @@ impl Sink for Explain {
                 .push((id, "the baseline's binary is gone (cleaned up)".into()));
             return;
         }
+        // Run under Valgrind only what lock-step would run: a planted or
+        // rewritten file is refused here as there.
+        if let Err(why) = crate::store::binaries::trusted_and_verified(&baseline) {
+            self.cannot.push((id, why));
+            return;
+        }
         let target = Target {
             id,
             baseline,

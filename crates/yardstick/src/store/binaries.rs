@@ -315,6 +315,16 @@ static HELD: Mutex<Vec<fs::File>> = Mutex::new(Vec::new());
 /// Takes a shared lock on `path` for the rest of the run; whether the file
 /// is still there once locked (a clean-up may have removed it just
 /// before).
+/// [`trusted`] and [`verified`]: whether the kept binary at `path` may be
+/// run, for `cargo yardstick explain` (outside semver).
+///
+/// # Errors
+///
+/// The one line saying why not.
+pub fn trusted_and_verified(path: &Path) -> Result<(), String> {
+    trusted(path).and_then(|()| verified(path))
+}
+
 pub(crate) fn hold(path: &Path) -> bool {
     let Ok(file) = fs::File::open(path) else {
         return false;
