@@ -44,6 +44,7 @@ chapters! {
     Configuration = "src/configuration.md";
     Statistics = "src/statistics.md";
     QuietMachine = "src/quiet-machine.md";
+    Explain = "src/explain.md";
     Ci = "src/ci.md";
     Sharding = "src/sharding.md";
     MigrationCriterion = "src/migration/criterion.md";

@@ -90,6 +90,6 @@ fn every_json_file_of_a_run_has_a_schema_and_validates() {
         seen.insert(schema);
     }
     // Every kind of file was written, and checked.
-    assert_eq!(seen.len(), 9, "{seen:?}");
+    assert_eq!(seen.len(), 10, "{seen:?}");
     let _ = std::fs::remove_dir_all(h);
 }
