@@ -244,18 +244,7 @@ fn benchmark<M: Measurement>(
     if let Some((_, cmp)) = &compared {
         analysis.judge_lockstep(&cmp.interval, cmp.p_value, cmp.how, config);
     }
-    if let (Some((level, planned)), Some(ch)) = (suite, &analysis.change) {
-        state::suite_tested(ch.p_value);
-        analysis.suite =
-            analysis
-                .verdict_at(alpha)
-                .map(|one_by_one| crate::analysis::SuiteJudgement {
-                    alpha,
-                    level,
-                    planned,
-                    one_by_one,
-                });
-    }
+    record_suite_judgement(&mut analysis, suite, alpha);
     let unit = c
         .measurement
         .formatter()
@@ -334,6 +323,23 @@ fn say_layout_allowance(terminal: &Terminal) {
     if crate::output::first_time(&note) {
         terminal.note(&note);
     }
+}
+
+/// Records the comparison judged at `suite`'s level in the run's tally,
+/// and on the analysis how it was judged and what it would be alone.
+fn record_suite_judgement(analysis: &mut Analysis, suite: Option<(f64, usize)>, alpha: f64) {
+    let (Some((level, planned)), Some(ch)) = (suite, &analysis.change) else {
+        return;
+    };
+    state::suite_tested(ch.p_value);
+    analysis.suite = analysis
+        .verdict_at(alpha)
+        .map(|one_by_one| crate::analysis::SuiteJudgement {
+            alpha,
+            level,
+            planned,
+            one_by_one,
+        });
 }
 
 /// Whether `dir` holds another bench target's benchmark of the same id
