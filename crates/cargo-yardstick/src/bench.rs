@@ -211,36 +211,10 @@ fn saved_build(
     home: &Path,
     since: std::time::SystemTime,
 ) -> Option<yardstick_format::build::BuildFile> {
-    let mut stack = vec![(home.to_path_buf(), 0)];
-    let mut found: Vec<PathBuf> = Vec::new();
-    while let Some((dir, depth)) = stack.pop() {
-        // Benchmark folders nest by the id's parts; 16 is far deeper.
-        if depth > 16 {
-            continue;
-        }
-        for entry in std::fs::read_dir(&dir).into_iter().flatten().flatten() {
-            let path = entry.path();
-            let name = entry.file_name();
-            if name.to_string_lossy().starts_with('.') || !path.is_dir() {
-                continue;
-            }
-            let record = path.join(yardstick_format::build::FILE_NAME);
-            let fresh = std::fs::metadata(&record)
-                .and_then(|m| m.modified())
-                .is_ok_and(|t| t >= since);
-            if name == "new" && fresh {
-                found.push(record);
-            } else {
-                stack.push((path, depth + 1));
-            }
-        }
-    }
-    found.sort();
-    found.iter().find_map(|p| {
-        let text = std::fs::read_to_string(p).ok()?;
-        yardstick_format::json::from_str::<yardstick_format::build::BuildFile>(&text)
-            .ok()?
-            .checked()
-            .ok()
-    })
+    let fresh = |record: &Path| {
+        std::fs::metadata(record)
+            .and_then(|m| m.modified())
+            .is_ok_and(|t| t >= since)
+    };
+    crate::select::first_build(home, "new", &fresh)
 }

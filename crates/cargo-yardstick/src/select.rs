@@ -150,6 +150,16 @@ pub fn build_line(old: &Side, new: &Side) -> Option<String> {
 /// The `build.json` of baseline folder `name`: the first benchmark's (in
 /// name order) that has one.
 fn baseline_build(home: &Path, name: &str) -> Option<yardstick_format::build::BuildFile> {
+    first_build(home, name, &|_| true)
+}
+
+/// The first (in path order) `build.json` under `home` in a folder named
+/// `name` that `keep` accepts, read and checked; `None` when there is none.
+pub(crate) fn first_build(
+    home: &Path,
+    name: &str,
+    keep: &dyn Fn(&Path) -> bool,
+) -> Option<yardstick_format::build::BuildFile> {
     let mut stack = vec![(home.to_path_buf(), 0)];
     let mut found = Vec::new();
     while let Some((dir, depth)) = stack.pop() {
@@ -163,7 +173,7 @@ fn baseline_build(home: &Path, name: &str) -> Option<yardstick_format::build::Bu
                 continue;
             }
             let record = path.join(yardstick_format::build::FILE_NAME);
-            if entry.file_name() == name && record.is_file() {
+            if entry.file_name() == name && record.is_file() && keep(&record) {
                 found.push(record);
             } else {
                 stack.push((path, depth + 1));
