@@ -10,7 +10,7 @@
 //! run the same number of iterations ([`iterations`]); the profiles are
 //! then compared function by function (`diff`) and printed (`render`).
 //!
-//! It runs after the run's measurements and summary (the [`Explain`] sink,
+//! It runs after the run's measurements and summary (the `Explain` sink,
 //! last of the run's sinks), so it never changes their timing, and nothing
 //! it meets fails the run: the verdicts stand.
 
@@ -34,7 +34,7 @@ const COUNTED_NS: f64 = 20e6;
 const MAX_ITERATIONS: u64 = 10_000;
 
 /// Iterations to count on each side for a routine measured at
-/// `per_iteration_ns`: about [`COUNTED_NS`] of native time, at least one,
+/// `per_iteration_ns`: about `COUNTED_NS` of native time, at least one,
 /// so explaining a routine of up to 1 ms an iteration stays within 30 s.
 #[must_use]
 pub fn iterations(per_iteration_ns: f64) -> u64 {

@@ -315,7 +315,7 @@ static HELD: Mutex<Vec<fs::File>> = Mutex::new(Vec::new());
 /// Takes a shared lock on `path` for the rest of the run; whether the file
 /// is still there once locked (a clean-up may have removed it just
 /// before).
-/// [`trusted`] and [`verified`]: whether the kept binary at `path` may be
+/// `trusted` and `verified`: whether the kept binary at `path` may be
 /// run, for `cargo yardstick explain` (outside semver).
 ///
 /// # Errors
@@ -342,7 +342,7 @@ pub(crate) fn path_of(home: &Path, record: &BinaryFile) -> PathBuf {
 }
 
 /// The retention rule (binaries no folder names go, and those past
-/// [`KEEP_PER_TARGET`] per target, least recently used first), never
+/// `KEEP_PER_TARGET` per target, least recently used first), never
 /// removing one a run holds. Applied when a run keeps its binary, at the
 /// end of a saving run, and by `cargo yardstick binaries --prune`.
 pub fn prune(home: &Path) -> Vec<binary::Kept> {
