@@ -33,6 +33,7 @@ fn main() {
     let sep = "\u{1f}";
     let lines: Vec<&str> = verbose.lines().collect();
     set("RUSTC_VV", &lines.join(sep));
+    mark_bench_links();
     for (name, from) in [
         ("TARGET", "TARGET"),
         ("OPT_LEVEL", "OPT_LEVEL"),
@@ -49,4 +50,18 @@ fn main() {
 fn set(name: &str, value: &str) {
     let value: String = value.chars().filter(|c| *c != '\n' && *c != '\r').collect();
     println!("cargo:rustc-env=YARDSTICK_BUILD_{name}={value}");
+}
+
+/// Adds an empty folder named `yardstick-bench-harness` to the link search
+/// path. Cargo hands a library's search paths to every link that includes
+/// the library, LTO or not, so yardstick's linker wrapper (set up by
+/// `cargo yardstick init`) tells a bench binary of this harness from the
+/// project's other links by it, and links code layouts of the bench
+/// binaries alone.
+fn mark_bench_links() {
+    let Ok(out) = var("OUT_DIR") else { return };
+    let marker = std::path::Path::new(&out).join("yardstick-bench-harness");
+    if std::fs::create_dir_all(&marker).is_ok() {
+        println!("cargo:rustc-link-search=native={}", marker.display());
+    }
 }

@@ -61,6 +61,10 @@ pub enum Command {
     /// List the bench binaries kept with the baselines (measured in
     /// lock-step by the next `cargo bench`), or remove them.
     Binaries(crate::binaries::BinariesArgs),
+    /// Set this project up so that every `cargo bench` samples code
+    /// layouts: bench binaries link through yardstick's linker wrapper
+    /// (`--remove` undoes it).
+    Init(crate::init::InitArgs),
     /// Measure how noisy this machine is for benchmarks (clock, drift,
     /// governor, load, steal, VM…) and print each noise source with what
     /// to do about it.
@@ -239,7 +243,8 @@ where
         | Command::Merge(_)
         | Command::Explain(_)
         | Command::Binaries(_)
-        | Command::Doctor(_)) => Ok(Invocation::Parsed(Box::new(command))),
+        | Command::Doctor(_)
+        | Command::Init(_)) => Ok(Invocation::Parsed(Box::new(command))),
         Command::Calibrate { args } => crate::calibrate::parse(args)
             .map(Invocation::Calibrate)
             .map_err(CliError::Invalid),

@@ -108,6 +108,10 @@ fn run_parsed(command: Command) -> Result<u8, Failure> {
             Ok(0)
         }
         Command::Explain(e) => crate::explain::run(&e).map_err(other),
+        Command::Init(i) => {
+            print!("{}", crate::init::run(&i).map_err(other)?);
+            Ok(0)
+        }
         Command::Binaries(b) => {
             print!("{}", crate::binaries::run(&b));
             Ok(0)

@@ -26,7 +26,7 @@ use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
-use serde::{Deserialize, Serialize};
+use yardstick_format::linked::{layout_path, record_path, LinkedFile};
 
 /// Layouts a side gets by default: four relinks of every bench target of
 /// the guide's examples cost 3.9 s of linking on this project's 2-core
@@ -38,42 +38,39 @@ pub const DEFAULT: usize = 4;
 const LAYOUTS_VAR: &str = "YARDSTICK_LINK_LAYOUTS";
 /// The linker the wrapper runs (the user's, or `cc` as rustc's default).
 const LINKER_VAR: &str = "YARDSTICK_LINK_WITH";
-
-/// What was linked beside a binary.
-#[derive(Debug, Serialize, Deserialize, PartialEq)]
-struct Record {
-    /// Seeds of `<binary>.layout1..`, in order.
-    seeds: Vec<u64>,
-    /// Why no layout was linked.
-    error: Option<String>,
-    /// Wall seconds the relinks took.
-    #[serde(default)]
-    seconds: f64,
-}
-
-fn record_path(exe: &Path) -> PathBuf {
-    let mut name = exe.as_os_str().to_owned();
-    name.push(".layouts.json");
-    PathBuf::from(name)
-}
-
-fn layout_path(exe: &Path, k: usize) -> PathBuf {
-    let mut name = exe.as_os_str().to_owned();
-    name.push(format!(".layout{k}"));
-    PathBuf::from(name)
-}
+/// Set by `ab` (which builds bench targets alone, in its own target
+/// directory): every executable linked into `deps` gets layouts. Without
+/// it only bench binaries of the yardstick harness do ([`is_bench_link`]).
+const ANY_VAR: &str = "YARDSTICK_LINK_ANY";
+/// The folder the harness's build script adds to the link search path of
+/// every binary that links it (cargo hands a library's search paths to
+/// each link that includes it, LTO or not): how a bench binary of the
+/// harness is told from the project's other links.
+const MARKER: &str = "yardstick-bench-harness";
 
 /// When rustc started this process as the linker: links, relinks a bench
 /// binary's layouts and returns the exit status. `None` otherwise.
+///
+/// Started as the linker without the layouts' variable (a project's
+/// configuration names this wrapper, but cargo's `[env]` did not reach
+/// the build: a `cargo --config` override, a rustc run by hand), it links
+/// as the real linker would and nothing else: the build is never broken
+/// by the wrapper.
 pub fn link_if_asked() -> Option<u8> {
-    let n: usize = std::env::var(LAYOUTS_VAR).ok()?.parse().ok()?;
-    let linker = std::env::var_os(LINKER_VAR).unwrap_or_else(|| "cc".into());
     let args: Vec<OsString> = std::env::args_os().skip(1).collect();
+    let n: usize = match std::env::var(LAYOUTS_VAR) {
+        Ok(v) => v.trim().parse().unwrap_or(0),
+        Err(_) if looks_like_a_link(&args) => 0,
+        Err(_) => return None,
+    };
+    let linker = std::env::var_os(LINKER_VAR)
+        .filter(|l| !l.is_empty())
+        .unwrap_or_else(|| "cc".into());
     let status = match Command::new(&linker).args(&args).status() {
         Ok(s) => s,
         Err(e) => {
             eprintln!(
-                "error: cannot run the linker {}: {e}",
+                "error: yardstick's linker wrapper cannot run the linker {} ({e}); set {LINKER_VAR} to the linker to use, or run `cargo yardstick init --remove`",
                 linker.to_string_lossy()
             );
             return Some(1);
@@ -82,13 +79,44 @@ pub fn link_if_asked() -> Option<u8> {
     if !status.success() {
         return Some(status.code().map_or(1, |c| u8::try_from(c).unwrap_or(1)));
     }
-    if let Some(out) = bench_output(&args) {
+    let any = std::env::var_os(ANY_VAR).is_some();
+    let out = bench_output(&args).filter(|out| any || is_bench_link(&args, out));
+    if let (Some(out), true) = (out, n > 0) {
         let record = relink(&linker, &args, &out, n);
-        let text = serde_json::to_string(&record).unwrap_or_default();
+        let text = yardstick_format::json::to_string(&record);
         // A record the build could not write only loses the layouts.
         let _ = crate::atomic::write_atomic(&record_path(&out), text.as_bytes());
     }
     Some(0)
+}
+
+/// Whether the arguments are a C compiler driver's link (rustc's): an
+/// argument file, or an output named with `-o`. `cargo yardstick`'s own
+/// first argument is always `yardstick`.
+fn looks_like_a_link(args: &[OsString]) -> bool {
+    let first = args.first().map(|a| a.to_string_lossy());
+    match first.as_deref() {
+        None | Some("yardstick") => false,
+        Some(a) => a.starts_with('@') || args.iter().any(|a| a == "-o"),
+    }
+}
+
+/// Whether this link is a bench binary of the harness as `cargo bench`
+/// builds it: a test or bench target (cargo sets `CARGO_TARGET_TMPDIR`
+/// for those alone), not in the `debug` profile's folder (`cargo test`),
+/// and linking the harness (its [`MARKER`] among the search paths).
+/// `cargo build`, `cargo test` and `cargo run` links pass through.
+fn is_bench_link(args: &[OsString], out: &Path) -> bool {
+    let profile = out
+        .parent()
+        .and_then(Path::parent)
+        .and_then(Path::file_name);
+    std::env::var_os("CARGO_TARGET_TMPDIR").is_some()
+        && profile.is_some_and(|p| p != "debug")
+        && expanded(args).iter().any(|a| {
+            let dir = a.strip_prefix("-L").unwrap_or(a);
+            Path::new(dir).file_name().is_some_and(|f| f == MARKER)
+        })
 }
 
 /// The arguments, with rustc's `@file` (used when the command line grows
@@ -125,7 +153,7 @@ fn bench_output(args: &[OsString]) -> Option<PathBuf> {
 }
 
 /// Links `out`'s layouts, all at once (the build waits for them).
-fn relink(linker: &OsString, args: &[OsString], out: &Path, n: usize) -> Record {
+fn relink(linker: &OsString, args: &[OsString], out: &Path, n: usize) -> LinkedFile {
     let start = std::time::Instant::now();
     let seeds: Vec<u64> = (1..=n as u64).collect();
     let children: Vec<_> = seeds
@@ -153,17 +181,23 @@ fn relink(linker: &OsString, args: &[OsString], out: &Path, n: usize) -> Record 
         error = error.or(failed);
     }
     let seconds = start.elapsed().as_secs_f64();
+    // The binary the layouts belong to: linked again later without the
+    // wrapper, it no longer has this name and the layouts are stale.
+    let binary = std::fs::read(out)
+        .ok()
+        .map(|b| yardstick_format::binary::binary_name(&b));
+    let record = LinkedFile {
+        version: yardstick_format::linked::VERSION,
+        binary,
+        seconds,
+        ..LinkedFile::default()
+    };
     match error {
-        Some(e) => Record {
-            seeds: Vec::new(),
+        Some(e) => LinkedFile {
             error: Some(format!("the linker cannot shuffle sections ({e})")),
-            seconds,
+            ..record
         },
-        None => Record {
-            seeds,
-            error: None,
-            seconds,
-        },
+        None => LinkedFile { seeds, ..record },
     }
 }
 
@@ -195,11 +229,12 @@ pub fn build_env(n: usize, dir: &Path) -> Result<Vec<(String, OsString)>, String
         (var, exe.into_os_string()),
         (LAYOUTS_VAR.to_owned(), n.to_string().into()),
         (LINKER_VAR.to_owned(), linker),
+        (ANY_VAR.to_owned(), "1".into()),
     ])
 }
 
 /// The compiler's host triple (`rustc -vV`'s `host:` line).
-fn host_triple() -> Result<String, String> {
+pub(crate) fn host_triple() -> Result<String, String> {
     crate::host::rustc_verbose()
         .lines()
         .find_map(|l| l.strip_prefix("host: ").map(str::to_owned))
@@ -252,7 +287,7 @@ pub fn of(exe: &Path, n: usize) -> Result<Linked, Missing> {
             false,
         )
     })?;
-    let record: Record = serde_json::from_str(&text)
+    let record: LinkedFile = yardstick_format::json::from_str(&text)
         .map_err(|e| missing(format!("unreadable layout record: {e}"), true))?;
     if let Some(e) = record.error {
         return Err(missing(e, false));
@@ -311,6 +346,52 @@ mod tests {
     }
 
     #[test]
+    fn only_the_harness_bench_binaries_of_a_release_build_are_bench_links() {
+        let marker = "-L/t/release/build/yardstick-1/out/yardstick-bench-harness";
+        let out = Path::new("/t/release/deps/fib-0a1b");
+        let with = |tmpdir: bool, args: &[&str], out: &Path| {
+            // The variable is this process's: set and read in one place.
+            let _guard = ENV.lock().unwrap();
+            if tmpdir {
+                std::env::set_var("CARGO_TARGET_TMPDIR", "/t/tmp");
+            } else {
+                std::env::remove_var("CARGO_TARGET_TMPDIR");
+            }
+            let r = is_bench_link(&os(args), out);
+            std::env::remove_var("CARGO_TARGET_TMPDIR");
+            r
+        };
+        assert!(with(true, &["a.o", marker, "-o", "x"], out));
+        // `cargo build`/`cargo run` of a binary target: no TMPDIR.
+        assert!(!with(false, &["a.o", marker], out));
+        // `cargo test`: the debug profile's folder.
+        assert!(!with(
+            true,
+            &["a.o", marker],
+            Path::new("/t/debug/deps/fib-0a1b")
+        ));
+        // A test or bench target that does not link the harness.
+        assert!(!with(true, &["a.o", "-L/t/release/deps"], out));
+        // The marker read from rustc's argument file.
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("linker-arguments");
+        std::fs::write(&file, format!("a.o\n{marker}\n")).unwrap();
+        let at = format!("@{}", file.display());
+        assert!(with(true, &[&at], out));
+    }
+
+    static ENV: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+    #[test]
+    fn a_link_is_told_from_a_command() {
+        assert!(looks_like_a_link(&os(&["@/tmp/rustcX/linker-arguments"])));
+        assert!(looks_like_a_link(&os(&["-m64", "a.o", "-o", "out"])));
+        assert!(!looks_like_a_link(&os(&["yardstick", "bench", "-o", "x"])));
+        assert!(!looks_like_a_link(&os(&["--help"])));
+        assert!(!looks_like_a_link(&[]));
+    }
+
+    #[test]
     fn rustcs_argument_file_is_read() {
         let dir = tempfile::tempdir().unwrap();
         let file = dir.path().join("linker-arguments");
@@ -328,28 +409,28 @@ mod tests {
         let exe = dir.path().join("fib-0a1b");
         let why = |n| of(&exe, n).unwrap_err();
         assert!(why(2).reason.contains("linked no layouts") && !why(2).relink);
-        let write =
-            |r: &Record| std::fs::write(record_path(&exe), serde_json::to_string(r).unwrap());
-        write(&Record {
-            seeds: vec![],
+        let write = |r: &LinkedFile| {
+            std::fs::write(record_path(&exe), yardstick_format::json::to_string(r))
+        };
+        write(&LinkedFile {
             error: Some("the linker cannot shuffle sections (x)".into()),
-            seconds: 0.0,
+            ..LinkedFile::default()
         })
         .unwrap();
         assert_eq!(why(2).reason, "the linker cannot shuffle sections (x)");
         assert!(!why(2).relink);
-        write(&Record {
+        write(&LinkedFile {
             seeds: vec![1],
-            error: None,
             seconds: 0.5,
+            ..LinkedFile::default()
         })
         .unwrap();
         assert_eq!(why(2).reason, "1 layouts linked, 2 asked for");
         assert!(why(2).relink);
-        write(&Record {
+        write(&LinkedFile {
             seeds: vec![1, 2],
-            error: None,
             seconds: 0.5,
+            ..LinkedFile::default()
         })
         .unwrap();
         assert!(why(2).reason.ends_with(".layout1 is gone") && why(2).relink);
@@ -409,8 +490,12 @@ mod tests {
             r.error.as_deref(),
             Some("the linker cannot shuffle sections (ld: unrecognized option '--shuffle-sections=.text.*=1')")
         );
+        std::fs::write(&out, "elf\n").unwrap();
         let r = relink(&fake_linker(dir.path(), false), &args, &out, 2);
         assert_eq!((r.seeds, r.error), (vec![1, 2], None));
+        // Named as the harness names kept binaries: its bytes' hash.
+        let name = yardstick_format::binary::binary_name(b"elf\n");
+        assert_eq!(r.binary.as_deref(), Some(name.as_str()));
         assert!(layout_path(&out, 1).is_file() && layout_path(&out, 2).is_file());
     }
 }

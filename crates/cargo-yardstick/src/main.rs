@@ -10,6 +10,8 @@
 //! - `import FORMAT PATH` records another harness's results;
 //! - `check --against B` is the CI gate;
 //! - `doctor` measures how noisy this machine is and says what to do;
+//! - `init` sets a project up so that every `cargo bench` samples code
+//!   layouts (bench binaries link through this executable, see `layouts`);
 //! - `merge SHARD_FILE...` merges the shards of an `ab` split over a CI
 //!   matrix (`--partition`) into one verdict.
 //!
@@ -41,6 +43,7 @@ mod help;
 mod history;
 mod host;
 mod import;
+mod init;
 mod layouts;
 mod machine;
 mod merge;
@@ -66,7 +69,8 @@ use crate::cli::{CliError, Invocation};
 const BAD_INPUT: u8 = 2;
 
 fn main() -> ExitCode {
-    // Started by rustc as the linker of `ab`'s builds.
+    // Started by rustc as the linker (`ab`'s builds, and a project's after
+    // `init`).
     if let Some(code) = layouts::link_if_asked() {
         return ExitCode::from(code);
     }

@@ -44,6 +44,10 @@ pub struct BinaryFile {
     /// with by its saved numbers only (the package of its binary is
     /// unknown).
     pub package: Option<String>,
+    /// The names (as [`BinaryFile::binary`]) of the binary's code layouts,
+    /// kept beside it as `<binary>.layout1..` ([`crate::linked`]): empty
+    /// when its build linked none.
+    pub layouts: Vec<String>,
 }
 
 crate::json_object!(BinaryFile {
@@ -53,6 +57,7 @@ crate::json_object!(BinaryFile {
     protocol,
     measurement (default),
     package (skip),
+    layouts (skip),
 });
 
 impl BinaryFile {
@@ -70,7 +75,9 @@ impl BinaryFile {
             ));
         }
         let package_ok = self.package.as_deref().map_or(true, is_target_name);
-        if !is_binary_name(&self.binary) || !is_target_name(&self.target) || !package_ok {
+        let names_ok =
+            is_binary_name(&self.binary) && self.layouts.iter().all(|l| is_binary_name(l));
+        if !names_ok || !is_target_name(&self.target) || !package_ok {
             return Err("its target, package or binary name is not one yardstick writes".into());
         }
         Ok(self)
@@ -202,9 +209,20 @@ pub fn kept_path(home: &Path, key: &str, binary: &str) -> PathBuf {
 ///
 /// The I/O error of reading it.
 pub fn holds_its_name(path: &Path) -> io::Result<bool> {
+    let name = path.file_name().map(|n| n.to_string_lossy().into_owned());
+    holds(path, name.as_deref().unwrap_or_default())
+}
+
+/// Whether the file at `path` holds the bytes [`binary_name`] names
+/// `name`: a kept layout, named after its binary, is checked against the
+/// name its binary's record gives it.
+///
+/// # Errors
+///
+/// The I/O error of reading it.
+pub fn holds(path: &Path, name: &str) -> io::Result<bool> {
     let bytes = fs::read(path)?;
-    let name = path.file_name().map(|n| n.to_string_lossy());
-    Ok(name.as_deref() == Some(binary_name(&bytes).as_str()))
+    Ok(binary_name(&bytes) == name)
 }
 
 /// Sets a kept binary's modification time to now: the retention rule drops
@@ -227,7 +245,7 @@ pub struct Kept {
     pub binary: String,
     /// Where it is.
     pub path: PathBuf,
-    /// Its size in bytes.
+    /// Its size in bytes, its kept layouts' included.
     pub bytes: u64,
     /// When it was last kept or measured.
     pub used: std::time::SystemTime,
@@ -255,10 +273,15 @@ pub fn kept(home: &Path) -> Vec<Kept> {
                 continue;
             };
             let named = (key.clone(), binary.clone());
+            let layouts: u64 = layouts_beside(&path)
+                .iter()
+                .filter_map(|l| fs::metadata(l).ok())
+                .map(|m| m.len())
+                .sum();
             out.push(Kept {
                 references: refs.get(&named).copied().unwrap_or(0),
                 used: meta.modified().unwrap_or(std::time::UNIX_EPOCH),
-                bytes: meta.len(),
+                bytes: meta.len() + layouts,
                 key: key.clone(),
                 binary,
                 path,
@@ -308,13 +331,40 @@ fn references(home: &Path) -> BTreeMap<(String, String), usize> {
     refs
 }
 
+/// The kept code layouts of the kept binary at `path`
+/// (`<binary>.layout<K>` beside it), in no particular order.
+#[must_use]
+pub fn layouts_beside(path: &Path) -> Vec<PathBuf> {
+    let (Some(dir), Some(name)) = (path.parent(), path.file_name()) else {
+        return Vec::new();
+    };
+    let name = name.to_string_lossy();
+    read_dir_names(dir)
+        .into_iter()
+        .filter(|n| {
+            n.strip_prefix(name.as_ref())
+                .and_then(crate::linked::layout_number)
+                .is_some()
+        })
+        .map(|n| dir.join(n))
+        .collect()
+}
+
 /// The retention rule: of each target's kept binaries, those no saved
 /// folder names go, and past `keep_per_target` the least recently used go
 /// too (their baselines are then compared by their saved numbers, as on
-/// another machine). `remove` removes one and says whether it did: the
-/// harness's refuses a binary a run is measuring (it holds a lock on it).
-/// Returns what was removed.
-pub fn prune(home: &Path, keep_per_target: usize, remove: &dyn Fn(&Path) -> bool) -> Vec<Kept> {
+/// another machine); past `keep_layouts` the code layouts of the least
+/// recently used go (their comparisons then run on one layout of each
+/// side), and layouts whose binary is gone go with it. `remove` removes a
+/// binary and says whether it did: the harness's refuses a binary a run is
+/// measuring (it holds a lock on it, which covers its layouts). Returns
+/// the binaries removed.
+pub fn prune(
+    home: &Path,
+    keep_per_target: usize,
+    keep_layouts: usize,
+    remove: &dyn Fn(&Path) -> bool,
+) -> Vec<Kept> {
     let mut removed = Vec::new();
     let mut kept_of_target = 0;
     let mut key = String::new();
@@ -322,15 +372,38 @@ pub fn prune(home: &Path, keep_per_target: usize, remove: &dyn Fn(&Path) -> bool
         if k.key != key {
             key.clone_from(&k.key);
             kept_of_target = 0;
+            remove_orphan_layouts(&home.join(BINARIES_DIR).join(&key));
         }
         let wanted = k.references > 0 && kept_of_target < keep_per_target;
         if !wanted && remove(&k.path) {
+            layouts_beside(&k.path)
+                .iter()
+                .for_each(|l| drop(fs::remove_file(l)));
             removed.push(k);
-        } else {
-            kept_of_target += 1;
+            continue;
         }
+        if kept_of_target >= keep_layouts {
+            layouts_beside(&k.path)
+                .iter()
+                .for_each(|l| drop(fs::remove_file(l)));
+        }
+        kept_of_target += 1;
     }
     removed
+}
+
+/// Removes the layouts in `dir` whose binary is not there (removed by an
+/// earlier clean-up between the two removals, or by hand).
+fn remove_orphan_layouts(dir: &Path) {
+    for name in read_dir_names(dir) {
+        let Some((binary, k)) = name.split_once(".layout") else {
+            continue;
+        };
+        let layout = crate::linked::layout_number(&format!(".layout{k}")).is_some();
+        if layout && is_binary_name(binary) && !dir.join(binary).exists() {
+            let _ = fs::remove_file(dir.join(&name));
+        }
+    }
 }
 
 #[cfg(test)]
@@ -375,6 +448,7 @@ mod tests {
             protocol: 1,
             measurement: "wall".into(),
             package: Some("alpha".into()),
+            layouts: Vec::new(),
         };
         assert_eq!(f.key(), "alpha.bench");
         let text = crate::json::to_string(&f);
@@ -405,6 +479,7 @@ mod tests {
             protocol: 1,
             measurement: "wall".into(),
             package: None,
+            layouts: Vec::new(),
         };
         crate::atomic::write_file(
             &dir.join("binary.json"),
@@ -438,10 +513,10 @@ mod tests {
         assert!(counts.contains(&(one.clone(), 2)), "{counts:?}");
         assert!(counts.contains(&(three.clone(), 0)), "{counts:?}");
         // In use (the remover refuses): kept although nothing names it.
-        let removed = prune(&h, 8, &|_| false);
+        let removed = prune(&h, 8, 8, &|_| false);
         assert!(removed.is_empty(), "{removed:?}");
         let remove = |p: &Path| fs::remove_file(p).is_ok();
-        let removed = prune(&h, 8, &remove);
+        let removed = prune(&h, 8, 8, &remove);
         assert_eq!(removed.len(), 1);
         assert_eq!(removed[0].binary, three);
         // Past the bound, the least recently used goes even if named.
@@ -451,10 +526,58 @@ mod tests {
             .open(kept_path(&h, "t", &two))
             .unwrap();
         f.set_modified(old).unwrap();
-        let removed = prune(&h, 1, &remove);
+        let removed = prune(&h, 1, 8, &remove);
         assert_eq!(removed.len(), 1);
         assert_eq!(removed[0].binary, two);
         assert!(kept_path(&h, "t", &one).exists());
+        fs::remove_dir_all(&h).unwrap();
+    }
+
+    #[test]
+    fn layouts_go_with_their_binary_and_past_their_own_bound() {
+        let h = home("layouts");
+        let remove = |p: &Path| fs::remove_file(p).is_ok();
+        let names: Vec<String> = [&b"old"[..], b"mid!", b"newest"]
+            .iter()
+            .map(|b| keep(&h, "t", b))
+            .collect();
+        let hour = std::time::Duration::from_secs(3600);
+        for (age, name) in names.iter().enumerate() {
+            let path = kept_path(&h, "t", name);
+            for k in 1..=2 {
+                fs::write(crate::linked::layout_path(&path, k), b"elf").unwrap();
+            }
+            // names[0] the least recently used.
+            let used = std::time::SystemTime::now() - hour * (3 - age as u32);
+            fs::File::options()
+                .append(true)
+                .open(&path)
+                .unwrap()
+                .set_modified(used)
+                .unwrap();
+            record(&h.join(format!("b{age}")).join("base"), "t", name);
+        }
+        // Their bytes count with their binary's.
+        let listed = kept(&h);
+        assert_eq!(listed[0].bytes, 6 + 2 * 3, "{listed:?}");
+        // A layout whose binary is gone, and a file that only looks alike.
+        fs::write(h.join(".binaries/t/0123456789abcdef-9.layout1"), b"elf").unwrap();
+        fs::write(h.join(".binaries/t/notes.layout1"), b"mine").unwrap();
+        assert!(prune(&h, 8, 2, &remove).is_empty());
+        let left = |name: &str| {
+            let p = kept_path(&h, "t", name);
+            (p.exists(), layouts_beside(&p).len())
+        };
+        assert_eq!(left(&names[2]), (true, 2));
+        assert_eq!(left(&names[1]), (true, 2));
+        assert_eq!(left(&names[0]), (true, 0), "past the layouts' bound");
+        assert!(!h.join(".binaries/t/0123456789abcdef-9.layout1").exists());
+        assert!(h.join(".binaries/t/notes.layout1").exists());
+        // A binary removed takes its layouts along.
+        let removed = prune(&h, 1, 2, &remove);
+        assert_eq!(removed.len(), 2);
+        assert_eq!(left(&names[1]), (false, 0));
+        assert_eq!(left(&names[2]), (true, 2));
         fs::remove_dir_all(&h).unwrap();
     }
 
@@ -479,8 +602,15 @@ mod tests {
             protocol: 1,
             measurement: "wall".into(),
             package: None,
+            layouts: vec!["af63dc4c8601ec8c-1".into()],
         };
         assert!(f.clone().checked().unwrap_err().contains("version 2"));
-        assert!(BinaryFile { version: 1, ..f }.checked().is_ok());
+        let f = BinaryFile { version: 1, ..f };
+        assert!(f.clone().checked().is_ok());
+        let planted = BinaryFile {
+            layouts: vec!["../../x".into()],
+            ..f
+        };
+        assert!(planted.checked().is_err());
     }
 }

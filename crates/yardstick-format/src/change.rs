@@ -43,9 +43,16 @@ pub struct LockstepFile {
     pub pairs: usize,
     /// Paired rounds.
     pub rounds: usize,
+    /// Code layouts of each side the pairs were spread over (pair `k` ran
+    /// layout `k % layouts` of both builds); 0 for the builds as linked.
+    pub layouts: usize,
 }
 
-crate::json_object!(LockstepFile { pairs, rounds });
+crate::json_object!(LockstepFile {
+    pairs,
+    rounds,
+    layouts (default)
+});
 crate::json_object!(VerdictFile {
     version,
     mean,

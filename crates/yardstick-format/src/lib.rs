@@ -18,6 +18,7 @@ pub mod history;
 pub mod home;
 pub mod json;
 pub mod layout;
+pub mod linked;
 pub mod messages;
 pub mod metrics;
 pub mod names;

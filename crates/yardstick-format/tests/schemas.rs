@@ -187,6 +187,7 @@ fn change_verdict_json() {
     file.lockstep = Some(LockstepFile {
         pairs: 8,
         rounds: 96,
+        layouts: 4,
     });
     let doc = to_value(&file);
     assert_valid(&v, &doc);
@@ -767,4 +768,42 @@ fn build_json() {
     missing.as_object_mut().unwrap().remove("rustc");
     assert!(!v.is_valid(&missing));
     assert!(from_value::<BuildFile>(missing).is_err());
+}
+
+#[test]
+fn linked_layouts_json() {
+    use yardstick_format::linked::{LinkedFile, VERSION};
+    let v = validator("linked.v1.json");
+    let file = LinkedFile {
+        version: VERSION,
+        binary: Some("af63dc4c8601ec8c-1".into()),
+        seeds: (1..=8).collect(),
+        error: None,
+        seconds: 0.34,
+    };
+    let doc = to_value(&file);
+    assert_valid(&v, &doc);
+    assert_eq!(from_value::<LinkedFile>(doc.clone()).unwrap(), file);
+    let failed = LinkedFile {
+        seeds: vec![],
+        error: Some("the linker cannot shuffle sections (ld: unrecognized option)".into()),
+        ..file
+    };
+    assert_valid(&v, &to_value(&failed));
+    for (pointer, bad) in [
+        ("/version", json!(2)),
+        ("/binary", json!("../x")),
+        ("/seeds/0", json!(0)),
+    ] {
+        let mut wrong = doc.clone();
+        *wrong.pointer_mut(pointer).unwrap() = bad;
+        assert!(!v.is_valid(&wrong), "{pointer}");
+    }
+    // A kept binary's record lists its layouts by content name.
+    let v = validator("binary.v1.json");
+    let mut kept = json!({"version": 1, "target": "t", "binary": "af63dc4c8601ec8c-1",
+        "protocol": 1, "layouts": ["0123456789abcdef-12"]});
+    assert_valid(&v, &kept);
+    kept["layouts"][0] = json!("../../x");
+    assert!(!v.is_valid(&kept));
 }

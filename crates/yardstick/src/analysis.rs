@@ -154,6 +154,10 @@ pub(crate) struct Lockstep {
     /// Both sides ran the same binary (the same content hash): code layout
     /// cannot differ, and nothing is said about it.
     pub same_build: bool,
+    /// Code layouts of each build the pairs were spread over (two or more:
+    /// the interval's units are the layouts, so what moving the code does
+    /// is in it, and no allowance is added); 0 for the builds as linked.
+    pub layouts: usize,
 }
 
 /// What relinking alone may move a benchmark by, between two different
@@ -169,6 +173,7 @@ impl Lockstep {
         yardstick_format::change::LockstepFile {
             pairs: self.pairs,
             rounds: self.rounds,
+            layouts: self.layouts,
         }
     }
 }
@@ -197,7 +202,7 @@ impl Analysis {
         config: &BenchmarkConfig,
     ) {
         let threshold = change_config(config).noise_threshold * LOCKSTEP_THRESHOLD_SHARE;
-        let layout = if how.same_build {
+        let layout = if how.same_build || how.layouts >= 2 {
             None
         } else {
             Some(how.layout_spread.unwrap_or(LAYOUT_ALLOWANCE))
@@ -664,7 +669,7 @@ mod tests {
         };
         let units = [1.014, 1.016, 1.015, 1.013, 1.017, 1.015, 1.014, 1.016];
         let (i, p) = yardstick_stats::paired::units_t_ratio(&units, 0.95).unwrap();
-        let judged_as = |spread: Option<f64>, same_build: bool| {
+        let judged_with = |spread: Option<f64>, same_build: bool, layouts: usize| {
             let mut a = analyse(new.clone(), None, &config, false).unwrap();
             let how = Lockstep {
                 pairs: 8,
@@ -672,10 +677,12 @@ mod tests {
                 layout_spread: spread,
                 layouts_measured: spread.is_some(),
                 same_build,
+                layouts,
             };
             a.judge_lockstep(&i, p, how, &config);
             (a.change.unwrap().verdict, a.lockstep.unwrap().layout_spread)
         };
+        let judged_as = |spread, same_build| judged_with(spread, same_build, 0);
         let judged = |spread| judged_as(spread, false);
         use yardstick_stats::Verdict::{Regressed, WithinNoise};
         // Two builds, nothing measured: the default allowance (±5 %).
@@ -684,5 +691,8 @@ mod tests {
         assert_eq!(judged_as(None, true), (Regressed, None));
         assert_eq!(judged(Some(0.03)), (WithinNoise, Some(0.03)));
         assert_eq!(judged(Some(0.001)), (Regressed, None));
+        // Two builds whose code layouts the pairs were spread over: what
+        // relinking moves is in the interval, and no allowance is added.
+        assert_eq!(judged_with(None, false, 4), (Regressed, None));
     }
 }

@@ -317,7 +317,7 @@ fn suite_share(run: &RunSettings, config: &BenchmarkConfig) -> Option<(f64, usiz
 /// what relinking alone moves is not a verdict.
 fn say_layout_allowance(terminal: &Terminal) {
     let note = format!(
-        "code layout is not sampled: between two different builds, a change within ±{:.0}% is not called a regression or an improvement, since relinking the same code moves benchmarks that far here; cargo yardstick calibrate --layouts measures each benchmark's own bound",
+        "code layout is not sampled: between two different builds, a change within ±{:.0}% is not called a regression or an improvement, since relinking the same code moves benchmarks that far here; after `cargo yardstick init`, every cargo bench samples code layouts and needs no allowance",
         crate::analysis::LAYOUT_ALLOWANCE * 100.0
     );
     if crate::output::first_time(&note) {
@@ -408,9 +408,17 @@ fn in_lockstep<M: Measurement>(
         record.and_then(|r| lockstep::measure(&c.run.home, &r, &id.full_id, kind, config));
     match measured {
         Ok((samples, mut compared)) => {
-            compared.how.layout_spread = measured_layout_spread(&c.run.home, id, terminal);
-            compared.how.layouts_measured = compared.how.layout_spread.is_some();
-            if !compared.how.same_build && !compared.how.layouts_measured {
+            if let Some(note) = compared.layouts_note.take() {
+                if crate::output::first_time(&note) {
+                    terminal.note(&note);
+                }
+            }
+            if compared.how.layouts < 2 {
+                compared.how.layout_spread = measured_layout_spread(&c.run.home, id, terminal);
+                compared.how.layouts_measured = compared.how.layout_spread.is_some();
+            }
+            let sampled = compared.how.layouts >= 2 || compared.how.layouts_measured;
+            if !compared.how.same_build && !sampled {
                 say_layout_allowance(terminal);
             }
             Some((samples, compared))

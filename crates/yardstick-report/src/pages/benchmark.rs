@@ -471,9 +471,13 @@ fn change_table(c: &Change, lockstep: Option<LockstepFile>) -> String {
         );
     }
     if let Some(l) = lockstep {
+        let layouts = match l.layouts {
+            0 | 1 => String::new(),
+            n => format!(", {n} code layouts of each build"),
+        };
         let _ = write!(
             t,
-            "<p class=\"legend\">Measured in lock-step with the baseline's binary ({} process pairs, {} rounds): the change is the ratio of the two binaries' times per iteration, measured in alternating rounds.</p>",
+            "<p class=\"legend\">Measured in lock-step with the baseline's binary ({} process pairs, {} rounds{layouts}): the change is the ratio of the two binaries' times per iteration, measured in alternating rounds.</p>",
             l.pairs, l.rounds
         );
     }

@@ -223,7 +223,7 @@ fn every_verdict_wording() {
     let (a, base) = analysis_in_processes((100.0, quiet), (100.0, quiet), false);
     show("baseline in one process", &a, &base, None);
     // Lock-step with the baseline's binary: eight pairs' median ratios.
-    let lockstep_of = |units: &[f64], layout_spread: Option<f64>, same_build: bool| {
+    let lockstep_in = |units: &[f64], layout_spread: Option<f64>, same_build: bool, layouts| {
         let (mut a, base) = analysis_in_processes((100.0, quiet), (100.0, quiet), true);
         let (i, p) = yardstick_stats::paired::units_t_ratio(units, 0.95).expect("8 units");
         let how = crate::analysis::Lockstep {
@@ -232,10 +232,12 @@ fn every_verdict_wording() {
             layout_spread,
             layouts_measured: layout_spread.is_some(),
             same_build,
+            layouts,
         };
         a.judge_lockstep(&i, p, how, &config());
         (a, base)
     };
+    let lockstep_of = |units: &[f64], spread, same_build| lockstep_in(units, spread, same_build, 0);
     let lockstep_at = |units: &[f64], spread: Option<f64>| lockstep_of(units, spread, false);
     let lockstep = |units: &[f64]| lockstep_of(units, None, true);
     let slower = [1.021, 1.019, 1.02, 1.022, 1.018, 1.02, 1.021, 1.019];
@@ -252,6 +254,13 @@ fn every_verdict_wording() {
     let (a, base) = lockstep_at(&much_slower, None);
     show(
         "lock-step, two builds, beyond the allowance",
+        &a,
+        &base,
+        None,
+    );
+    let (a, base) = lockstep_in(&slower, None, false, 4);
+    show(
+        "lock-step, two builds, code layouts sampled",
         &a,
         &base,
         None,
@@ -281,6 +290,7 @@ fn a_verdict_held_to_the_suite_error_rate() {
             layout_spread: None,
             layouts_measured: false,
             same_build: true,
+            layouts: 0,
         };
         let cfg = BenchmarkConfig {
             significance_level: level,

@@ -357,7 +357,7 @@ fn too_noisy(c: &Completed<'_>) -> Option<f64> {
 /// the benchmark: each side ran the one layout cargo linked, and an edit
 /// elsewhere that moves the code moved benchmarks by up to ±25 % in the
 /// trust suite.
-const LAYOUT_NOT_SAMPLED: &str = "Code layout not sampled: an edit elsewhere that moves the code can move this benchmark too; cargo yardstick calibrate --layouts measures how far.";
+const LAYOUT_NOT_SAMPLED: &str = "Code layout not sampled: an edit elsewhere that moves the code can move this benchmark too; after cargo yardstick init every cargo bench samples it.";
 
 /// The verdict's words for a change within what relinking moves: the
 /// calibrated spread, or the allowance between builds whose layouts were
@@ -455,12 +455,17 @@ fn change_lines(c: &Completed<'_>, change: &yardstick_stats::Change, s: &Style) 
         lines.push(format!(
             "{INDENT}{}",
             s.faint(&format!(
-                "Measured in lock-step with the baseline's binary ({} process pairs, {} rounds).",
-                ls.pairs, ls.rounds
+                "Measured in lock-step with the baseline's binary ({} process pairs, {} rounds{}).",
+                ls.pairs,
+                ls.rounds,
+                match ls.layouts {
+                    0 | 1 => String::new(),
+                    n => format!(", {n} code layouts of each build"),
+                }
             ))
         ));
         let verdict = matches!(change.verdict, Verdict::Regressed | Verdict::Improved);
-        if verdict && !ls.layouts_measured && !ls.same_build {
+        if verdict && !ls.layouts_measured && !ls.same_build && ls.layouts < 2 {
             lines.push(format!("{INDENT}{}", s.faint(LAYOUT_NOT_SAMPLED)));
         }
         return lines;

@@ -47,6 +47,9 @@ pub(crate) struct Compared {
     /// The baseline binary's side of the rounds, as a saved sample: what
     /// the report and the other outputs show as the baseline.
     pub baseline: SavedSample,
+    /// Why the comparison ran on the builds as linked although one side
+    /// has code layouts (one line, said once a run).
+    pub layouts_note: Option<String>,
 }
 
 /// Why a benchmark was not measured in lock-step: said as one line.
@@ -57,6 +60,9 @@ struct Binary {
     path: PathBuf,
     ids: BTreeSet<String>,
     engine: Engine<'static>,
+    /// Code layouts of each side the pairs are spread over (0: none).
+    layouts: usize,
+    layouts_note: Option<String>,
 }
 
 /// The baseline binaries of this run by path, and why those that cannot be
@@ -79,7 +85,7 @@ fn command(exe: &Path, pair: usize) -> Command {
     c
 }
 
-fn settings(config: &BenchmarkConfig) -> Settings {
+fn settings(config: &BenchmarkConfig, layouts: usize) -> Settings {
     Settings {
         pairs: PAIRS,
         round: ROUND,
@@ -90,21 +96,22 @@ fn settings(config: &BenchmarkConfig) -> Settings {
         // As the sampling workers' watchdog.
         hang_limit: config.timeout.saturating_mul(3) + Duration::from_secs(2),
         memory_budget: lockstep::DEFAULT_MEMORY_BUDGET,
-        layouts: 0,
+        layouts,
     }
 }
 
-/// Starts using the baseline binary at `path`: lists its benchmarks (which
-/// also shows that it starts and speaks this protocol) and makes its
-/// engine.
+/// Starts using the baseline binary `record` names: lists its benchmarks
+/// (which also shows that it starts and speaks this protocol) and makes
+/// its engine, over both builds' code layouts when both have them.
 fn open(
     home: &Path,
-    path: &Path,
+    record: &BinaryFile,
     measurement: &str,
     config: &BenchmarkConfig,
 ) -> Result<Binary, String> {
     use crate::store::binaries;
-    if !binaries::hold(path) {
+    let path = binaries::path_of(home, record);
+    if !binaries::hold(&path) {
         return Err(
             "the baseline's binary is gone (cleaned up, or another target directory)".into(),
         );
@@ -112,9 +119,9 @@ fn open(
     // Its name is its content's: a file truncated or overwritten since it
     // was kept is not the binary that measured the baseline; and a file
     // another user could have written is not run at all.
-    binaries::verified(path).map_err(|e| format!("the baseline's binary is refused: {e}"))?;
+    binaries::verified(&path).map_err(|e| format!("the baseline's binary is refused: {e}"))?;
     // Used now: the retention rule keeps the most recently used.
-    yardstick_format::binary::mark_used(path);
+    yardstick_format::binary::mark_used(&path);
     // This side runs from its own kept copy: a program's path is on its
     // stack, so paths of different lengths shift every stack address and
     // alignment, and with them the time of stack-heavy code (a routine
@@ -122,28 +129,51 @@ fn open(
     // same bytes). Kept copies' paths differ only in their hash. That copy
     // is checked as the baseline's is: run unchecked, another build put in
     // its place would be measured as this one.
-    let exe = match binaries::this_record(home, measurement) {
+    let this = binaries::this_record(home, measurement);
+    let exe = match &this {
         Some(record) => {
-            let exe = binaries::path_of(home, &record);
+            let exe = binaries::path_of(home, record);
             binaries::verified(&exe)
                 .map_err(|e| format!("this run's kept binary is refused: {e}"))?;
             exe
         }
         None => std::env::current_exe().map_err(|e| format!("cannot find this executable: {e}"))?,
     };
-    let a: &'static (dyn Fn(usize) -> Command + Sync) = {
-        let path = path.to_path_buf();
-        Box::leak(Box::new(move |k| command(&path, k)))
+    // Two builds run over their code layouts (more layouts than pairs
+    // would leave some unmeasured). The same build needs none: its
+    // layouts are the same bytes on both sides, and the binary as linked
+    // leaves the pairs' own offsets as the only spread.
+    let same_build = this.as_ref().is_some_and(|t| t.binary == record.binary);
+    let layouts = if same_build {
+        Err(None)
+    } else {
+        binaries::paired_layouts(home, record, this.as_ref(), PAIRS)
     };
-    let b: &'static (dyn Fn(usize) -> Command + Sync) =
-        Box::leak(Box::new(move |k| command(&exe, k)));
+    let (a_files, b_files, layouts_note) = match layouts {
+        Ok(p) => (p.baseline, p.this, None),
+        Err(note) => (vec![path.clone()], vec![exe], note),
+    };
+    let layouts = if a_files.len() >= 2 { a_files.len() } else { 0 };
+    let a = spawner(a_files);
+    let b = spawner(b_files);
     let ids =
         lockstep::list(a).map_err(|e| format!("the baseline's binary does not run here: {e}"))?;
     Ok(Binary {
-        path: path.to_path_buf(),
+        path,
         ids: ids.into_iter().collect(),
-        engine: Engine::new(a, b, settings(config)),
+        engine: Engine::new(a, b, settings(config, layouts)),
+        layouts,
+        layouts_note,
     })
+}
+
+/// A side's workers: pair `k` runs `files[k % files.len()]` (one file: the
+/// build as linked; several: its code layouts).
+fn spawner(files: Vec<PathBuf>) -> &'static (dyn Fn(usize) -> Command + Sync) {
+    // The engines live as long as the process (see BINARIES).
+    Box::leak(Box::new(move |k: usize| {
+        command(&files[k % files.len()], k)
+    }))
 }
 
 /// Measures benchmark `id` in lock-step with the binary `record` names.
@@ -161,7 +191,7 @@ pub(crate) fn measure(
     let binaries = guard.get_or_insert_with(HashMap::new);
     let binary = binaries
         .entry(path.clone())
-        .or_insert_with(|| open(home, &path, measurement, config))
+        .or_insert_with(|| open(home, record, measurement, config))
         .as_mut()
         .map_err(|e| e.clone())?;
     debug_assert_eq!(binary.path, path);
@@ -186,8 +216,10 @@ pub(crate) fn measure(
             layouts_measured: false,
             same_build: crate::store::binaries::this_record(home, measurement)
                 .is_some_and(|this| this.binary == record.binary),
+            layouts: binary.layouts,
         },
         baseline: side(&m, &m.a, Some(measurement.to_owned())),
+        layouts_note: binary.layouts_note.clone(),
     };
     let this = side(&m, &m.b, None);
     Ok((Samples::from_saved(this), info))

@@ -24,10 +24,19 @@ use std::sync::{Mutex, OnceLock};
 
 use yardstick_format::binary::{self, BinaryFile};
 
+mod layouts;
+pub(crate) use layouts::pair as paired_layouts;
+
 /// Binaries kept per bench target: the most recently used that baselines
 /// name. Four cover `base`, `new` and two named baselines; a guide-sized
 /// bench binary is 5–15 MB, so a target costs at most about 60 MB.
 pub const KEEP_PER_TARGET: usize = 4;
+
+/// Kept binaries per bench target that keep their code layouts: the most
+/// recently used two are the last run's and the one before (the default
+/// flow compares each run with the one before); an older named baseline
+/// is then compared on one layout of each side.
+pub const KEEP_LAYOUTS_PER_TARGET: usize = 2;
 
 /// The bench target this binary was built for: its file name without
 /// cargo's `-<16 hex digits>`, made safe for a folder name.
@@ -114,11 +123,12 @@ pub(crate) fn lockstep_refusal(record: &BinaryFile) -> Option<String> {
 }
 
 /// The record of this run's binary for the folders it saves, the binary
-/// kept in `home` first (once per process). `None` when it cannot be kept
-/// (said once): the folders are saved without it, and the next run
-/// compares with their numbers.
+/// (and the code layouts its build linked beside it) kept in `home` first,
+/// once per process. `None` when it cannot be kept (said once): the
+/// folders are saved without it, and the next run compares with their
+/// numbers.
 pub(crate) fn this_record(home: &Path, measurement: &str) -> Option<BinaryFile> {
-    static KEPT: OnceLock<Result<String, String>> = OnceLock::new();
+    static KEPT: OnceLock<Result<(String, Vec<String>), String>> = OnceLock::new();
     let kept = KEPT.get_or_init(|| {
         let exe = std::env::current_exe().map_err(|e| e.to_string())?;
         let key = this_key();
@@ -131,19 +141,26 @@ pub(crate) fn this_record(home: &Path, measurement: &str) -> Option<BinaryFile> 
             name = keep(home, &key, &exe)?;
             hold(&binary::kept_path(home, &key, &name));
         }
+        let layouts = layouts::keep(home, &key, &exe, &name).unwrap_or_else(|note| {
+            if crate::output::first_time(&note) {
+                crate::output::errln!("note: {note}");
+            }
+            Vec::new()
+        });
         // Every run that keeps its binary applies the retention rule, not
         // only those whose `main` ends in `final_summary`.
         prune(home);
-        Ok(name)
+        Ok((name, layouts))
     });
     match kept {
-        Ok(name) => Some(BinaryFile {
+        Ok((name, layouts)) => Some(BinaryFile {
             version: binary::VERSION,
             target: this_target().to_owned(),
             binary: name.clone(),
             protocol: yardstick_format::worker::PROTOCOL_VERSION,
             measurement: measurement.to_owned(),
             package: this_package().map(str::to_owned),
+            layouts: layouts.clone(),
         }),
         Err(e) => {
             let note = format!("the bench binary is not kept with the results ({e}): the next run compares with their saved numbers");
@@ -170,15 +187,28 @@ pub(crate) fn this_record(home: &Path, measurement: &str) -> Option<BinaryFile> 
 /// One line: the file that cannot be read or written, or the kept file in
 /// the way that is not this user's.
 fn keep(home: &Path, key: &str, exe: &Path) -> Result<String, String> {
+    keep_as(home, key, exe, |name| name.to_owned())
+}
+
+/// Keeps the file at `exe` as [`keep`] does, under the name `named` gives
+/// its content's name ([`binary::binary_name`]); returns the content's
+/// name. A kept layout is named after its binary, not after itself, so its
+/// record says what it must hold.
+pub(super) fn keep_as(
+    home: &Path,
+    key: &str,
+    exe: &Path,
+    named: impl Fn(&str) -> String,
+) -> Result<String, String> {
     let at = |p: &Path, e: io::Error| format!("{}: {e}", p.display());
     let mut source = fs::File::open(exe).map_err(|e| at(exe, e))?;
     let mut bytes = Vec::new();
     io::Read::read_to_end(&mut source, &mut bytes).map_err(|e| at(exe, e))?;
     let name = binary::binary_name(&bytes);
-    let path = binary::kept_path(home, key, &name);
+    let path = binary::kept_path(home, key, &named(&name));
     let dir = path.parent().unwrap_or(home);
     private_dir(dir).map_err(|e| at(dir, e))?;
-    if fs::symlink_metadata(&path).is_ok() && verified(&path).is_ok() {
+    if fs::symlink_metadata(&path).is_ok() && verified_as(&path, &name).is_ok() {
         binary::mark_used(&path);
         return Ok(name);
     }
@@ -298,8 +328,15 @@ fn owned_and_private(_: &Path, _: &fs::Metadata) -> Result<(), String> {
 /// Whether the kept binary at `path` may be run as the binary its name
 /// names: [`trusted`], and its content still what its name says.
 pub(crate) fn verified(path: &Path) -> Result<(), String> {
+    let name = path.file_name().map(|n| n.to_string_lossy().into_owned());
+    verified_as(path, name.as_deref().unwrap_or_default())
+}
+
+/// Whether the kept file at `path` may be run as the binary named `name`
+/// ([`binary::binary_name`]): [`trusted`], and its content that name's.
+pub(crate) fn verified_as(path: &Path, name: &str) -> Result<(), String> {
     trusted(path)?;
-    match binary::holds_its_name(path) {
+    match binary::holds(path, name) {
         Ok(true) => Ok(()),
         Ok(false) => Err(format!(
             "{} changed since it was kept (truncated or overwritten)",
@@ -312,9 +349,6 @@ pub(crate) fn verified(path: &Path) -> Result<(), String> {
 /// Files this run holds a shared lock on, until it exits.
 static HELD: Mutex<Vec<fs::File>> = Mutex::new(Vec::new());
 
-/// Takes a shared lock on `path` for the rest of the run; whether the file
-/// is still there once locked (a clean-up may have removed it just
-/// before).
 /// `trusted` and `verified`: whether the kept binary at `path` may be
 /// run, for `cargo yardstick explain` (outside semver).
 ///
@@ -325,6 +359,9 @@ pub fn trusted_and_verified(path: &Path) -> Result<(), String> {
     trusted(path).and_then(|()| verified(path))
 }
 
+/// Takes a shared lock on `path` for the rest of the run; whether the file
+/// is still there once locked (a clean-up may have removed it just
+/// before).
 pub(crate) fn hold(path: &Path) -> bool {
     let Ok(file) = fs::File::open(path) else {
         return false;
@@ -346,7 +383,12 @@ pub(crate) fn path_of(home: &Path, record: &BinaryFile) -> PathBuf {
 /// removing one a run holds. Applied when a run keeps its binary, at the
 /// end of a saving run, and by `cargo yardstick binaries --prune`.
 pub fn prune(home: &Path) -> Vec<binary::Kept> {
-    binary::prune(home, KEEP_PER_TARGET, &super::lock::remove_unless_locked)
+    binary::prune(
+        home,
+        KEEP_PER_TARGET,
+        KEEP_LAYOUTS_PER_TARGET,
+        &super::lock::remove_unless_locked,
+    )
 }
 
 /// Removes every kept binary no run holds (`cargo yardstick binaries
