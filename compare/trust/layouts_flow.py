@@ -1,0 +1,173 @@
+#!/usr/bin/env python3
+"""The default `cargo bench` flow across real rebuilds, with and without
+`cargo yardstick init` (code layouts sampled by every run): how often does
+a neutral edit make it cry wolf, and how often does it catch a change
+compiled into one benchmark?
+
+A scratch crate holds a copy of a suite (the trust suite by default:
+compare/benches/trust_suite.rs, 24 benchmarks, `target` scaled by
+`DEFAULT_FACTOR` in trust_body.rs) depending on the harness by path. Each
+run edits the source, runs `cargo bench` (which rebuilds) and reads the
+verdicts of the comparison with the run before:
+
+  neutral   a never-called function of 7 to 61 lines, different each run,
+            added to the bench file: every printed regressed/improved is a
+            false alarm.
+  +K%       the factor alternates 1 and 1+K/100 from run to run (the
+            constant is compiled in; a neutral function is added too): for
+            `target` a regressed (or, coming back, improved) verdict is a
+            detection, every other verdict a false alarm.
+
+Usage: python3 compare/trust/layouts_flow.py --cargo-yardstick PATH
+           [--setup yes,no] [--conditions neutral,+3%,+10%] [--runs 6]
+           [--load compile|none] [--harness-dir DIR] [--json FILE]
+The harness is compiled from --harness-dir (default: this checkout's
+crates/yardstick); cargo-yardstick must be a build of the same checkout.
+Python 3 standard library only; progress to stderr, the table to stdout.
+"""
+
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.dirname(os.path.dirname(HERE))
+sys.path.insert(0, HERE)
+import default_flow  # noqa: E402  (verdicts, the load)
+
+BENCHES = os.path.join(REPO, "compare", "benches")
+
+
+def scratch_crate(root, harness_dir):
+    """The suite as its own crate under `root`."""
+    os.makedirs(os.path.join(root, "benches"))
+    os.makedirs(os.path.join(root, "src"))
+    with open(os.path.join(root, "src", "lib.rs"), "w") as f:
+        f.write("")
+    for name in ("trust_suite.rs", "trust_body.rs"):
+        shutil.copy(os.path.join(BENCHES, name), os.path.join(root, "benches", name))
+    with open(os.path.join(root, "Cargo.toml"), "w") as f:
+        f.write(
+            '[package]\nname = "layouts-flow"\nversion = "0.0.0"\nedition = "2021"\n'
+            "publish = false\n\n[dev-dependencies]\n"
+            f'criterion = {{ package = "yardstick", path = {json.dumps(harness_dir)} }}\n\n'
+            '[[bench]]\nname = "trust_suite"\nharness = false\n\n[workspace]\n'
+        )
+
+
+def neutral_function(run):
+    """A never-called function of 7 to 61 lines, different for each run."""
+    lines = 7 + (run * 13) % 55
+    body = "\n".join(f"    x = x.wrapping_mul({2 * run + k + 3}).rotate_left({k % 63});" for k in range(lines - 4))
+    return f"\n#[allow(dead_code)]\nfn neutral_{run}(mut x: u64) -> u64 {{\n{body}\n    x\n}}\n"
+
+
+def set_factor(root, factor):
+    path = os.path.join(root, "benches", "trust_body.rs")
+    with open(path) as f:
+        text = f.read()
+    start = text.index("pub const DEFAULT_FACTOR: f64 = ")
+    end = text.index(";", start)
+    with open(path, "w") as f:
+        f.write(text[:start] + f"pub const DEFAULT_FACTOR: f64 = {factor!r}" + text[end:])
+
+
+def add_neutral(root, run):
+    with open(os.path.join(root, "benches", "trust_suite.rs"), "a") as f:
+        f.write(neutral_function(run))
+
+
+def bench(root, home, env):
+    cmd = ["cargo", "bench", "-q", "--bench", "trust_suite", "--", "--color", "never", "--home", home]
+    start = time.time()
+    p = subprocess.run(cmd, cwd=root, env=env, capture_output=True, text=True, timeout=1800)
+    if p.returncode != 0:
+        raise RuntimeError(f"cargo bench failed:\n{p.stderr[-3000:]}")
+    return p.stdout + p.stderr, time.time() - start
+
+
+def one_cell(setup, condition, runs, args, scratch):
+    """Runs `runs` comparisons of `condition`; their counts."""
+    root = os.path.join(scratch, f"crate-{setup}-{condition.strip('+%')}")
+    scratch_crate(root, args.harness_dir)
+    env = dict(os.environ)
+    env["CARGO_TARGET_DIR"] = os.path.join(scratch, "target")
+    env["PATH"] = os.path.dirname(os.path.abspath(args.cargo_yardstick)) + os.pathsep + env["PATH"]
+    env.pop("RUSTFLAGS", None)
+    if setup == "yes":
+        subprocess.run([args.cargo_yardstick, "yardstick", "init"], cwd=root, env=env, check=True,
+                       capture_output=True)
+    home = os.path.join(scratch, f"home-{setup}-{condition.strip('+%')}")
+    step = 0.0 if condition == "neutral" else float(condition.strip("+%")) / 100
+    cell = {"setup": setup, "condition": condition, "compared": 0, "false": 0,
+            "target_runs": 0, "detected": 0, "seconds": [], "notes": set()}
+    for run in range(runs + 1):
+        set_factor(root, 1.0 + step * (run % 2))
+        add_neutral(root, run + (0 if setup == "yes" else 1000))
+        text, secs = bench(root, home, env)
+        if run == 0:
+            continue
+        got = default_flow.verdicts(text)
+        for line in text.splitlines():
+            if line.startswith("note: ") or "layouts" in line and "note" in line:
+                cell["notes"].add(line.strip()[:160])
+        cell["seconds"].append(secs)
+        for bid, v in got.items():
+            if bid == "target" and step > 0:
+                continue
+            cell["compared"] += 1
+            cell["false"] += v in ("regressed", "improved")
+        compared_ids = [line for line in text.splitlines() if "time:" in line]
+        if step > 0:
+            cell["target_runs"] += 1
+            want = "regressed" if run % 2 == 1 else "improved"
+            cell["detected"] += got.get("target") == want
+        cell["compared"] = max(cell["compared"], 0)
+        print(f"  {setup} {condition} run {run}: {sum(v in ('regressed', 'improved') for v in got.values())}"
+              f" flagged of {len(compared_ids)}, target {got.get('target', 'none')}, {secs:.0f} s",
+              file=sys.stderr)
+    cell["notes"] = sorted(cell["notes"])
+    return cell
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--cargo-yardstick", required=True)
+    p.add_argument("--setup", default="yes,no")
+    p.add_argument("--conditions", default="neutral,+3%,+10%")
+    p.add_argument("--runs", type=int, default=6)
+    p.add_argument("--load", choices=["compile", "none"], default="none")
+    p.add_argument("--harness-dir", default=os.path.join(REPO, "crates", "yardstick"))
+    p.add_argument("--json")
+    args = p.parse_args()
+    trust = default_flow._trust()
+    cells = []
+    with tempfile.TemporaryDirectory(prefix="yardstick-layouts-flow-") as scratch:
+        load = trust.CompileLoad(scratch) if args.load == "compile" else None
+        if load:
+            load.start()
+        try:
+            for setup in args.setup.split(","):
+                for condition in args.conditions.split(","):
+                    cells.append(one_cell(setup, condition, args.runs, args, scratch))
+        finally:
+            if load:
+                load.stop()
+    print("| setup | condition | false alarms | target found | s/run |")
+    print("|---|---|---|---|---|")
+    for c in cells:
+        found = f"{c['detected']}/{c['target_runs']}" if c["target_runs"] else "-"
+        secs = sorted(c["seconds"])[len(c["seconds"]) // 2] if c["seconds"] else 0
+        print(f"| {c['setup']} | {c['condition']} | {c['false']}/{c['compared']} | {found} | {secs:.0f} |")
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump(cells, f, indent=1)
+
+
+if __name__ == "__main__":
+    main()
