@@ -18,9 +18,15 @@ verdicts of the comparison with the run before:
             `target` a regressed (or, coming back, improved) verdict is a
             detection, every other verdict a false alarm.
 
+With --corpus NAME (an entry of compare/corpus/crates.toml, Criterion.rs
+API) the suite is that published crate's first listed bench target,
+unpacked and switched to yardstick by the corpus script's one-line switch;
+only `neutral` applies to it (nothing here knows which code a benchmark
+runs).
+
 Usage: python3 compare/trust/layouts_flow.py --cargo-yardstick PATH
            [--setup yes,no] [--conditions neutral,+3%,+10%] [--runs 6]
-           [--load compile|none] [--harness-dir DIR] [--json FILE]
+           [--corpus NAME] [--load compile|none] [--harness-dir DIR] [--json FILE]
 The harness is compiled from --harness-dir (default: this checkout's
 crates/yardstick); cargo-yardstick must be a build of the same checkout.
 Python 3 standard library only; progress to stderr, the table to stdout.
@@ -60,6 +66,29 @@ def scratch_crate(root, harness_dir):
         )
 
 
+def corpus_crate(root, name, harness_dir):
+    """The published crate `name` (compare/corpus/crates.toml) switched to
+    the harness at `harness_dir`, under `root`; its bench target and file."""
+    import importlib.util
+    spec = importlib.util.spec_from_file_location(
+        "corpus_run", os.path.join(REPO, "compare", "corpus", "run.py"))
+    corpus = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(corpus)
+    entry = next(c for c in corpus.load_list(os.path.join(REPO, "compare", "corpus", "crates.toml"))
+                 if c["name"] == name and c["harness"] == "criterion")
+    unpacked = corpus.unpack(entry["name"], entry["version"], os.path.dirname(root))
+    shutil.copytree(unpacked, root)
+    manifest = os.path.join(root, "Cargo.toml")
+    with open(manifest) as f:
+        text, switched = corpus.switch_manifest(f.read(), "criterion",
+                                                repo=os.path.dirname(os.path.dirname(harness_dir)))
+    assert switched, f"{name}: no criterion dependency to switch"
+    with open(manifest, "w") as f:
+        f.write(text + "\n[workspace]\n" if "[workspace]" not in text else text)
+    bench = entry["benches"][0]
+    return bench, os.path.join(root, "benches", f"{bench}.rs"), entry.get("features", [])
+
+
 def neutral_function(run):
     """A never-called function of 7 to 61 lines, different for each run."""
     lines = 7 + (run * 13) % 55
@@ -77,13 +106,16 @@ def set_factor(root, factor):
         f.write(text[:start] + f"pub const DEFAULT_FACTOR: f64 = {factor!r}" + text[end:])
 
 
-def add_neutral(root, run):
-    with open(os.path.join(root, "benches", "trust_suite.rs"), "a") as f:
+def add_neutral(bench_file, run):
+    with open(bench_file, "a") as f:
         f.write(neutral_function(run))
 
 
-def bench(root, home, env):
-    cmd = ["cargo", "bench", "-q", "--bench", "trust_suite", "--", "--color", "never", "--home", home]
+def bench(root, home, env, target="trust_suite", features=()):
+    cmd = ["cargo", "bench", "-q", "--bench", target]
+    if features:
+        cmd += ["--features", ",".join(features)]
+    cmd += ["--", "--color", "never", "--home", home]
     start = time.time()
     p = subprocess.run(cmd, cwd=root, env=env, capture_output=True, text=True, timeout=1800)
     if p.returncode != 0:
@@ -94,7 +126,11 @@ def bench(root, home, env):
 def one_cell(setup, condition, runs, args, scratch):
     """Runs `runs` comparisons of `condition`; their counts."""
     root = os.path.join(scratch, f"crate-{setup}-{condition.strip('+%')}")
-    scratch_crate(root, args.harness_dir)
+    if args.corpus:
+        target, bench_file, features = corpus_crate(root, args.corpus, args.harness_dir)
+    else:
+        scratch_crate(root, args.harness_dir)
+        target, bench_file, features = "trust_suite", os.path.join(root, "benches", "trust_suite.rs"), []
     env = dict(os.environ)
     env["CARGO_TARGET_DIR"] = os.path.join(scratch, "target")
     env["PATH"] = os.path.dirname(os.path.abspath(args.cargo_yardstick)) + os.pathsep + env["PATH"]
@@ -105,11 +141,13 @@ def one_cell(setup, condition, runs, args, scratch):
     home = os.path.join(scratch, f"home-{setup}-{condition.strip('+%')}")
     step = 0.0 if condition == "neutral" else float(condition.strip("+%")) / 100
     cell = {"setup": setup, "condition": condition, "compared": 0, "false": 0,
-            "target_runs": 0, "detected": 0, "seconds": [], "notes": set()}
+            "target_runs": 0, "detected": 0, "seconds": [], "notes": set(),
+            "suite": args.corpus or "trust suite"}
     for run in range(runs + 1):
-        set_factor(root, 1.0 + step * (run % 2))
-        add_neutral(root, run + (0 if setup == "yes" else 1000))
-        text, secs = bench(root, home, env)
+        if step > 0:
+            set_factor(root, 1.0 + step * (run % 2))
+        add_neutral(bench_file, run + (0 if setup == "yes" else 1000))
+        text, secs = bench(root, home, env, target, features)
         if run == 0:
             continue
         got = default_flow.verdicts(text)
@@ -143,6 +181,7 @@ def main():
     p.add_argument("--runs", type=int, default=6)
     p.add_argument("--load", choices=["compile", "none"], default="none")
     p.add_argument("--harness-dir", default=os.path.join(REPO, "crates", "yardstick"))
+    p.add_argument("--corpus", metavar="NAME")
     p.add_argument("--json")
     args = p.parse_args()
     trust = default_flow._trust()
@@ -158,12 +197,12 @@ def main():
         finally:
             if load:
                 load.stop()
-    print("| setup | condition | false alarms | target found | s/run |")
-    print("|---|---|---|---|---|")
+    print("| suite | setup | condition | false alarms | target found | s/run |")
+    print("|---|---|---|---|---|---|")
     for c in cells:
         found = f"{c['detected']}/{c['target_runs']}" if c["target_runs"] else "-"
         secs = sorted(c["seconds"])[len(c["seconds"]) // 2] if c["seconds"] else 0
-        print(f"| {c['setup']} | {c['condition']} | {c['false']}/{c['compared']} | {found} | {secs:.0f} |")
+        print(f"| {c['suite']} | {c['setup']} | {c['condition']} | {c['false']}/{c['compared']} | {found} | {secs:.0f} |")
     if args.json:
         with open(args.json, "w") as f:
             json.dump(cells, f, indent=1)
