@@ -60,3 +60,26 @@ pub fn assert_schema(name: &str, doc: &serde_json::Value) {
     let errors: Vec<String> = v.iter_errors(doc).map(|e| e.to_string()).collect();
     assert!(errors.is_empty(), "{name}: {errors:?}\n{doc:#}");
 }
+
+/// A target directory kept between test runs (next to this test's
+/// binary), so that the crates a test builds compile the harness once per
+/// set of flags; one per test that builds, since a different linker or
+/// flags would rebuild another test's.
+pub fn kept_target_dir(name: &str) -> PathBuf {
+    let exe = std::env::current_exe().unwrap();
+    exe.ancestors()
+        .find(|d| d.join("CACHEDIR.TAG").is_file())
+        .map_or_else(std::env::temp_dir, Path::to_owned)
+        .join(name)
+}
+
+/// The harness crate's folder, for a path dependency of a crate a test
+/// makes.
+pub fn harness_dir() -> String {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../yardstick")
+        .canonicalize()
+        .unwrap()
+        .to_string_lossy()
+        .into_owned()
+}

@@ -31,17 +31,13 @@ criterion_main!(benches);
 const LAYOUTS: usize = 2;
 
 fn manifest() -> String {
-    let harness = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../yardstick")
-        .canonicalize()
-        .unwrap();
     format!(
         "[package]\nname = \"laid\"\nversion = \"0.1.0\"\nedition = \"2021\"\n\n\
          [dev-dependencies]\ncriterion = {{ package = \"yardstick\", path = {:?}, default-features = false }}\n\n\
          [[bench]]\nname = \"spin\"\nharness = false\n\n\
          [[test]]\nname = \"plain\"\npath = \"tests/plain.rs\"\n\n\
          [profile.bench]\nopt-level = 1\n",
-        harness.to_string_lossy()
+        common::harness_dir()
     )
 }
 
@@ -49,11 +45,7 @@ fn manifest() -> String {
 /// part of cargo's fingerprints: shared with another test, each would
 /// rebuild the other's).
 fn target_dir() -> PathBuf {
-    let exe = std::env::current_exe().unwrap();
-    exe.ancestors()
-        .find(|d| d.join("CACHEDIR.TAG").is_file())
-        .map_or_else(std::env::temp_dir, Path::to_owned)
-        .join("yardstick-layouts-test")
+    common::kept_target_dir("yardstick-layouts-test")
 }
 
 fn cargo(krate: &Path, args: &[&str]) -> Command {
