@@ -127,3 +127,97 @@ fn a_binary_others_can_write_or_own_is_not_trusted() {
     assert!(trusted(&link).unwrap_err().contains("symbolic link"));
     fs::remove_dir_all(&h).unwrap();
 }
+
+/// What the linker wrapper leaves beside a bench binary, and what the
+/// harness makes of it: kept layouts named by content, or one line.
+#[cfg(unix)]
+#[test]
+fn the_layouts_beside_a_binary_are_kept_or_said_why_not() {
+    use yardstick_format::linked::{layout_path, record_path, LinkedFile};
+    let dir = home("layouts");
+    let exe = dir.join("deps").join("spin-0123456789abcdef");
+    fs::create_dir_all(exe.parent().unwrap()).unwrap();
+    fs::write(&exe, b"the bench binary").unwrap();
+    let store = dir.join("home");
+    let name = keep(&store, "p.spin", &exe).unwrap();
+    let kept = |record: &LinkedFile| {
+        let text = yardstick_format::json::to_string(record);
+        fs::write(record_path(&exe), text).unwrap();
+        layouts::keep(&store, "p.spin", &exe, &name)
+    };
+    // Not set up: nothing beside it, nothing said.
+    assert_eq!(layouts::keep(&store, "p.spin", &exe, &name), Ok(Vec::new()));
+    let linked = LinkedFile {
+        version: 1,
+        binary: Some(name.clone()),
+        seeds: vec![1, 2],
+        error: None,
+        seconds: 0.3,
+    };
+    for k in 1..=2 {
+        fs::write(layout_path(&exe, k), format!("layout {k}")).unwrap();
+    }
+    let names = kept(&linked).unwrap();
+    assert_eq!(
+        names,
+        [
+            binary::binary_name(b"layout 1"),
+            binary::binary_name(b"layout 2")
+        ]
+    );
+    let kept_path = binary::kept_path(&store, "p.spin", &name);
+    assert_eq!(fs::read(layout_path(&kept_path, 2)).unwrap(), b"layout 2");
+    // The record pairs them with the binary: verified by the names.
+    let record = BinaryFile {
+        version: binary::VERSION,
+        target: "spin".into(),
+        binary: name.clone(),
+        protocol: 1,
+        measurement: "wall".into(),
+        package: Some("p".into()),
+        layouts: names.clone(),
+    };
+    let paired = layouts::pair(&store, &record, Some(&record), 8).unwrap();
+    assert_eq!(paired.baseline.len(), 2);
+    fs::write(layout_path(&kept_path, 1), b"layout 9").unwrap();
+    let refused = layouts::pair(&store, &record, Some(&record), 8)
+        .unwrap_err()
+        .unwrap();
+    assert!(
+        refused.starts_with("the baseline's code layout 1 is refused ("),
+        "{refused}"
+    );
+    let bare = BinaryFile {
+        layouts: Vec::new(),
+        ..record.clone()
+    };
+    assert_eq!(layouts::pair(&store, &bare, Some(&bare), 8), Err(None));
+
+    // A linker that cannot shuffle; layouts of an earlier link; one gone.
+    let why = kept(&LinkedFile {
+        seeds: Vec::new(),
+        error: Some("the linker cannot shuffle sections (ld: unrecognized option)".into()),
+        ..linked.clone()
+    })
+    .unwrap_err();
+    assert!(
+        why.starts_with("this build linked no code layouts: the linker cannot shuffle"),
+        "{why}"
+    );
+    let why = kept(&LinkedFile {
+        binary: Some("0000000000000000-16".into()),
+        ..linked.clone()
+    })
+    .unwrap_err();
+    assert!(why.contains("an earlier build's"), "{why}");
+    fs::remove_file(layout_path(&exe, 2)).unwrap();
+    let why = kept(&linked).unwrap_err();
+    assert!(
+        why.starts_with("code layout 2 of this bench binary cannot be kept"),
+        "{why}"
+    );
+    fs::write(record_path(&exe), b"{not json").unwrap();
+    let why = layouts::keep(&store, "p.spin", &exe, &name).unwrap_err();
+    assert!(why.contains("is unreadable"), "{why}");
+    fs::remove_dir_all(&dir).unwrap();
+}
