@@ -315,9 +315,14 @@ fn suite_share(run: &RunSettings, config: &BenchmarkConfig) -> Option<(f64, usiz
 
 /// Once per run: between two builds whose code layouts were not sampled,
 /// what relinking alone moves is not a verdict.
-fn say_layout_allowance(terminal: &Terminal) {
+fn say_layout_allowance(terminal: &Terminal, set_up: bool) {
+    let how = if set_up {
+        ""
+    } else {
+        "; after `cargo yardstick init`, every cargo bench samples code layouts and needs no allowance"
+    };
     let note = format!(
-        "code layout is not sampled: between two different builds, a change within ±{:.0}% is not called a regression or an improvement, since relinking the same code moves benchmarks that far here; after `cargo yardstick init`, every cargo bench samples code layouts and needs no allowance",
+        "code layout is not sampled: between two different builds, a change within ±{:.0}% is not called a regression or an improvement, since relinking the same code moves benchmarks that far here{how}",
         crate::analysis::LAYOUT_ALLOWANCE * 100.0
     );
     if crate::output::first_time(&note) {
@@ -408,6 +413,9 @@ fn in_lockstep<M: Measurement>(
         record.and_then(|r| lockstep::measure(&c.run.home, &r, &id.full_id, kind, config));
     match measured {
         Ok((samples, mut compared)) => {
+            // Set up, but this comparison could not use the layouts: the
+            // allowance applies, and the way to set up is not the news.
+            let set_up = compared.layouts_note.is_some();
             if let Some(note) = compared.layouts_note.take() {
                 if crate::output::first_time(&note) {
                     terminal.note(&note);
@@ -419,7 +427,7 @@ fn in_lockstep<M: Measurement>(
             }
             let sampled = compared.how.layouts >= 2 || compared.how.layouts_measured;
             if !compared.how.same_build && !sampled {
-                say_layout_allowance(terminal);
+                say_layout_allowance(terminal, set_up);
             }
             Some((samples, compared))
         }
