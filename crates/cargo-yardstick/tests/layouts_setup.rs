@@ -138,7 +138,10 @@ fn every_cargo_bench_samples_code_layouts_after_init() {
     let out = bench(&krate, &home, "// one\n");
     let line = "the baseline's binary was kept without code layouts";
     assert_eq!(out.matches(line).count(), 1, "{out}");
-    assert!(!out.contains("after `cargo yardstick init`"), "set up already: {out}");
+    assert!(
+        !out.contains("after `cargo yardstick init`"),
+        "set up already: {out}"
+    );
     assert_eq!(layouts_compared(&home), 0);
     let record = json(&home.join("spin/new/binary.json"));
     let names = record["layouts"].as_array().expect("the layouts named");

@@ -40,6 +40,13 @@ pub(super) fn keep(home: &Path, key: &str, exe: &Path, name: &str) -> Result<Vec
         ));
     }
     if record.binary.as_deref() != Some(name) {
+        // The wrapper's own files, of no use to any build now: removed, so
+        // that this is said once and not at every run after the setup was
+        // undone.
+        let _ = std::fs::remove_file(&record_path);
+        for k in 1..=record.seeds.len() {
+            let _ = std::fs::remove_file(linked::layout_path(exe, k));
+        }
         return Err(format!(
             "the code layouts beside this bench binary are an earlier build's (it was linked again since, without yardstick's linker wrapper): {UNSAMPLED}"
         ));
