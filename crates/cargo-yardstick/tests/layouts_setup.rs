@@ -215,3 +215,40 @@ fn fnv_words(bytes: &[u8]) -> u64 {
         (h ^ u64::from_le_bytes(w)).wrapping_mul(0x0000_0100_0000_01b3)
     })
 }
+
+/// The wrapper as rustc starts it, with a linker that is not there: the
+/// link fails with one line naming it and what to do, as any missing
+/// linker fails a build; and started as the linker without the setup's
+/// variables (a `cargo --config` override), it links as the real linker.
+#[test]
+fn a_missing_linker_is_one_line_and_a_bare_link_passes_through() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("deps").join("spin-0123456789abcdef");
+    let o = common::bin()
+        .env("YARDSTICK_LINK_LAYOUTS", "2")
+        .env("YARDSTICK_LINK_WITH", dir.path().join("no-such-linker"))
+        .args(["-m64", "a.o", "-o"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(1));
+    let err = stderr(&o);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(
+        err.starts_with("error: yardstick's linker wrapper cannot run the linker ")
+            && err.contains("no-such-linker")
+            && err.contains("YARDSTICK_LINK_WITH"),
+        "{err}"
+    );
+    // Without the variables: the stand-in linker (`true`) runs with the
+    // same arguments and nothing else happens.
+    let o = common::bin()
+        .env_remove("YARDSTICK_LINK_LAYOUTS")
+        .env("YARDSTICK_LINK_WITH", "true")
+        .args(["-m64", "a.o", "-o"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(!dir.path().join("deps").exists(), "no layouts, no record");
+}
