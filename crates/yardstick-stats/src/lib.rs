@@ -46,6 +46,7 @@ pub mod processes;
 pub mod regression;
 mod resample;
 pub mod rng;
+pub mod sequential;
 pub mod tasty;
 mod tukey;
 pub mod univariate;

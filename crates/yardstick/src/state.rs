@@ -147,11 +147,19 @@ pub(crate) fn suite_level(alpha: f64, planned: impl FnOnce() -> usize) -> (f64, 
     })
 }
 
-/// Records the decision on the comparison judged at [`suite_level`].
-pub(crate) fn suite_tested(p_value: f64) {
+/// Records the decision on the comparison judged at `judged` (the
+/// [`suite_level`], or a share of it that a design spent on one look: the
+/// p-value is scaled so that LOND counts a rejection exactly when `p <
+/// judged`).
+pub(crate) fn suite_tested(p_value: f64, judged: f64) {
     with(|g| {
         if let Some(l) = &mut g.suite {
-            l.test(p_value);
+            let level = l.level();
+            l.test(if judged > 0.0 {
+                p_value * level / judged
+            } else {
+                p_value
+            });
         }
     });
 }

@@ -50,6 +50,8 @@ pub(crate) struct Compared {
     /// Why the comparison ran on the builds as linked although one side
     /// has code layouts (one line, said once a run).
     pub layouts_note: Option<String>,
+    /// The rounds, for a second look ([`look_again`]).
+    pub measured: Measured,
 }
 
 /// Why a benchmark was not measured in lock-step: said as one line.
@@ -60,6 +62,10 @@ struct Binary {
     path: PathBuf,
     ids: BTreeSet<String>,
     engine: Engine<'static>,
+    /// The sides' spawners for a second look: the same binaries (or
+    /// layouts), pairs numbered after the first look's.
+    again: [lockstep::Spawner<'static>; 2],
+    settings: Settings,
     /// Code layouts of each side the pairs are spread over (0: none).
     layouts: usize,
     layouts_note: Option<String>,
@@ -154,25 +160,29 @@ fn open(
         Err(note) => (vec![path.clone()], vec![exe], note),
     };
     let layouts = if a_files.len() >= 2 { a_files.len() } else { 0 };
-    let a = spawner(a_files);
-    let b = spawner(b_files);
+    let [a, b] = [&a_files, &b_files].map(|f| spawner(f.clone(), 0));
+    let again = [a_files, b_files].map(|f| spawner(f, PAIRS));
     let ids =
         lockstep::list(a).map_err(|e| format!("the baseline's binary does not run here: {e}"))?;
+    let settings = settings(config, layouts);
     Ok(Binary {
         path,
         ids: ids.into_iter().collect(),
-        engine: Engine::new(a, b, settings(config, layouts)),
+        engine: Engine::new(a, b, settings.clone()),
+        again,
+        settings,
         layouts,
         layouts_note,
     })
 }
 
-/// A side's workers: pair `k` runs `files[k % files.len()]` (one file: the
-/// build as linked; several: its code layouts).
-fn spawner(files: Vec<PathBuf>) -> &'static (dyn Fn(usize) -> Command + Sync) {
+/// A side's workers: pair `k` runs `files[(k + from) % files.len()]` (one
+/// file: the build as linked; several: its code layouts), as worker
+/// `k + from`.
+fn spawner(files: Vec<PathBuf>, from: usize) -> lockstep::Spawner<'static> {
     // The engines live as long as the process (see BINARIES).
     Box::leak(Box::new(move |k: usize| {
-        command(&files[k % files.len()], k)
+        command(&files[(k + from) % files.len()], k + from)
     }))
 }
 
@@ -202,6 +212,50 @@ pub(crate) fn measure(
         .engine
         .measure(id)
         .map_err(|e| format!("the lock-step comparison failed ({e})"))?;
+    compared(m, binary, home, record, measurement, config)
+}
+
+/// A second look at benchmark `id` ([`yardstick_stats::sequential`]): as
+/// many fresh worker pairs again, their rounds pooled with `first`'s. The
+/// fresh pairs walk to the benchmark from the start and end after it.
+pub(crate) fn look_again(
+    home: &Path,
+    record: &BinaryFile,
+    id: &str,
+    measurement: &str,
+    config: &BenchmarkConfig,
+    first: &Compared,
+) -> Result<(Samples, Compared), Fallback> {
+    let path = crate::store::binaries::path_of(home, record);
+    let mut guard = BINARIES.lock().unwrap_or_else(|e| e.into_inner());
+    let Some(Some(Ok(binary))) = guard.as_mut().map(|b| b.get_mut(&path)) else {
+        return Err("the baseline's binary is no longer open".into());
+    };
+    let settings = Settings {
+        seed: binary.settings.seed.wrapping_add(1),
+        ..binary.settings.clone()
+    };
+    let [a, b] = binary.again;
+    let second = Engine::new(a, b, settings)
+        .measure(id)
+        .map_err(|e| format!("the lock-step comparison's second look failed ({e})"))?;
+    let mut m = first.measured.clone();
+    m.a.extend(&second.a);
+    m.b.extend(&second.b);
+    m.pair.extend(second.pair.iter().map(|k| k + PAIRS));
+    m.seconds += second.seconds;
+    compared(m, binary, home, record, measurement, config)
+}
+
+/// What the rounds `m` of `binary` found.
+fn compared(
+    m: Measured,
+    binary: &Binary,
+    home: &Path,
+    record: &BinaryFile,
+    measurement: &str,
+    config: &BenchmarkConfig,
+) -> Result<(Samples, Compared), Fallback> {
     let (interval, p_value) = m
         .interval_and_p(config.confidence_level)
         .ok_or("the lock-step rounds gave no interval")?;
@@ -220,6 +274,7 @@ pub(crate) fn measure(
         },
         baseline: side(&m, &m.a, Some(measurement.to_owned())),
         layouts_note: binary.layouts_note.clone(),
+        measured: m.clone(),
     };
     let this = side(&m, &m.b, None);
     Ok((Samples::from_saved(this), info))

@@ -1,0 +1,129 @@
+//! A second look at an ambiguous comparison, fixed in advance. A suite's
+//! error rate leaves each comparison a small level (LOND gives the first of
+//! 24 comparisons 0.05/25), and eight worker pairs give Student's t seven
+//! degrees of freedom, whose two-sided 0.2 % critical value is 5.4: a +1 %
+//! change that one look measures at p = 0.01 is then no verdict. A second
+//! set of pairs, run only when the first look is ambiguous, doubles the
+//! units where they are needed, and costs nothing where the answer is
+//! plain.
+//!
+//! The design: the level is split evenly between the two looks (Bonferroni,
+//! which holds whatever the dependence between the looks: the second look
+//! pools the first look's units with its own). The first look decides when
+//! its p-value is below half the level; it looks again when its p-value is
+//! at most [`TwoLooks::again_below`]; above that it stops with no verdict
+//! (stopping for futility never adds a false verdict). The second look is
+//! judged at half the level too. So the chance of a false verdict is at most
+//! `level/2 + level/2 = level`.
+
+/// The two-look design of one comparison.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct TwoLooks {
+    /// The comparison's whole level.
+    pub level: f64,
+    /// The first look's p-value below which the comparison looks again
+    /// (and above which it stops with no verdict).
+    pub again_below: f64,
+}
+
+impl TwoLooks {
+    /// The level each look is judged at.
+    #[must_use]
+    pub fn per_look(&self) -> f64 {
+        self.level / 2.0
+    }
+
+    /// Whether a first look with `p_value` calls for the second: not
+    /// decided at [`TwoLooks::per_look`], and not plainly null.
+    #[must_use]
+    pub fn look_again(&self, p_value: f64) -> bool {
+        p_value >= self.per_look() && p_value < self.again_below
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::paired::units_t_ratio;
+    use crate::rng::Rng;
+
+    /// Standard normal deviates by Box–Muller.
+    fn normal(rng: &mut Rng) -> f64 {
+        let u = rng.next_f64().max(f64::MIN_POSITIVE);
+        let v = rng.next_f64();
+        (-2.0 * u.ln()).sqrt() * (2.0 * std::f64::consts::PI * v).cos()
+    }
+
+    /// Ratios of eight units around `ratio`, each off by a normal share.
+    fn look(rng: &mut Rng, ratio: f64, sd: f64, n: usize) -> Vec<f64> {
+        (0..n).map(|_| ratio * (sd * normal(rng)).exp()).collect()
+    }
+
+    /// (false verdicts, verdicts) of the design over `trials` comparisons of
+    /// a true ratio `ratio`, as the lock-step comparison runs it: eight
+    /// units, and eight more pooled with them when the first look is
+    /// ambiguous.
+    fn verdicts(design: TwoLooks, ratio: f64, trials: usize) -> (usize, usize, usize) {
+        let mut rng = Rng::new(7);
+        let (mut found, mut second) = (0, 0);
+        for _ in 0..trials {
+            let mut units = look(&mut rng, ratio, 0.004, 8);
+            let (_, p1) = units_t_ratio(&units, 0.95).unwrap();
+            let p = if design.look_again(p1) {
+                second += 1;
+                units.extend(look(&mut rng, ratio, 0.004, 8));
+                units_t_ratio(&units, 0.95).unwrap().1
+            } else {
+                p1
+            };
+            found += usize::from(p < design.per_look());
+        }
+        (found, second, trials)
+    }
+
+    #[test]
+    fn the_two_looks_hold_the_level() {
+        // Under no change, the share of verdicts stays within the level:
+        // 40 000 trials at 0.05, whose binomial standard error at 0.05 is
+        // 0.0011, so 0.0533 is three of them above.
+        let design = TwoLooks {
+            level: 0.05,
+            again_below: 0.1,
+        };
+        let (found, second, n) = verdicts(design, 1.0, 40_000);
+        let rate = found as f64 / n as f64;
+        assert!(rate < 0.0533, "{rate}");
+        // Bonferroni is conservative: the looks overlap, so well under.
+        assert!(rate > 0.02, "{rate}");
+        // The second look runs for the ambiguous share only: p in
+        // [0.025, 0.1) under the null is 7.5 % of comparisons.
+        let share = second as f64 / n as f64;
+        assert!((share - 0.075).abs() < 0.01, "{share}");
+    }
+
+    #[test]
+    fn a_second_look_finds_what_one_look_at_the_same_level_misses() {
+        // A +0.6 % change, units 0.4 % apart, judged at 0.002 (LOND's
+        // first level of 24 comparisons): one look of eight units at the
+        // whole level against the design.
+        let level = 0.002;
+        let mut rng = Rng::new(11);
+        let one = (0..4000)
+            .filter(|_| {
+                units_t_ratio(&look(&mut rng, 1.006, 0.004, 8), 0.95)
+                    .unwrap()
+                    .1
+                    < level
+            })
+            .count();
+        let design = TwoLooks {
+            level,
+            again_below: 0.1,
+        };
+        let (two, _, _) = verdicts(design, 1.006, 4000);
+        assert!(
+            two as f64 > 1.3 * one as f64,
+            "one look {one}, two looks {two}"
+        );
+    }
+}
