@@ -204,15 +204,16 @@ pub fn run(
     })
 }
 
-/// How the run's bench binaries were built: the `build.json` of a `new/`
-/// folder the run saved (written at or after `since`), the first in name
-/// order; `None` when none was (a harness without the record).
+/// How the run's bench binaries were built: the build record of a `new/`
+/// folder the run saved (its `benchmark.json` written at or after
+/// `since`), the first in name order; `None` when none has one (a harness
+/// without the record).
 fn saved_build(
     home: &Path,
     since: std::time::SystemTime,
 ) -> Option<yardstick_format::build::BuildFile> {
-    let fresh = |record: &Path| {
-        std::fs::metadata(record)
+    let fresh = |folder: &Path| {
+        std::fs::metadata(folder.join("benchmark.json"))
             .and_then(|m| m.modified())
             .is_ok_and(|t| t >= since)
     };

@@ -147,14 +147,17 @@ pub fn build_line(old: &Side, new: &Side) -> Option<String> {
     yardstick_format::build::compare_line(old.build.as_ref(), new.build.as_ref(), sides)
 }
 
-/// The `build.json` of baseline folder `name`: the first benchmark's (in
-/// name order) that has one.
+/// How baseline folder `name`'s binary was built: the first benchmark's
+/// (in name order) that has a record.
 fn baseline_build(home: &Path, name: &str) -> Option<yardstick_format::build::BuildFile> {
     first_build(home, name, &|_| true)
 }
 
-/// The first (in path order) `build.json` under `home` in a folder named
-/// `name` that `keep` accepts, read and checked; `None` when there is none.
+/// The build record of the first (in path order) folder under `home`
+/// named `name` that `keep` accepts and that has one
+/// (`yardstick_format::build::of_folder`: the record kept beside the
+/// binary its `binary.json` names, else the folder's own `build.json`);
+/// `None` when there is none.
 pub(crate) fn first_build(
     home: &Path,
     name: &str,
@@ -172,20 +175,18 @@ pub(crate) fn first_build(
             if entry.file_name().to_string_lossy().starts_with('.') || !path.is_dir() {
                 continue;
             }
-            let record = path.join(yardstick_format::build::FILE_NAME);
-            if entry.file_name() == name && record.is_file() && keep(&record) {
-                found.push(record);
+            let saved = ["binary.json", yardstick_format::build::FILE_NAME]
+                .iter()
+                .any(|f| path.join(f).is_file());
+            if entry.file_name() == name && saved && keep(&path) {
+                found.push(path);
             } else {
                 stack.push((path, depth + 1));
             }
         }
     }
     found.sort();
-    found.iter().find_map(|p| {
-        let text = std::fs::read_to_string(p).ok()?;
-        yardstick_format::json::from_str::<yardstick_format::build::BuildFile>(&text)
-            .ok()?
-            .checked()
-            .ok()
-    })
+    found
+        .iter()
+        .find_map(|folder| yardstick_format::build::of_folder(home, folder).ok()?)
 }

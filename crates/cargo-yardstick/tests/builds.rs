@@ -4,8 +4,8 @@
 //! baseline the run before saved: a comment in `Cargo.toml` (names
 //! nothing), another compiler, `RUSTFLAGS`, a feature, the profile. The
 //! compiler cannot be swapped here (one toolchain is installed), so that
-//! change is simulated by editing the baseline's `build.json`, as an
-//! older compiler would have written it. Each line is checked by hand-written
+//! change is simulated by editing the baseline's build record (kept
+//! beside its binary), as an older compiler would have written it. Each line is checked by hand-written
 //! phrases, and all of them together by a snapshot.
 
 mod common;
@@ -80,6 +80,31 @@ fn bench(krate: &Path, home: &Path, rustflags: Option<&str>, cargo_args: &[&str]
         .collect()
 }
 
+/// The build record of the binary that saved `folder`, as the guide's
+/// Files page lays it out: `<home>/.binaries/<package>.<target>/<binary>.build.json`,
+/// the names read from the folder's `binary.json`.
+fn kept_record(home: &Path, folder: &Path) -> PathBuf {
+    let text = std::fs::read_to_string(folder.join("binary.json")).unwrap();
+    let b: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let key = format!(
+        "{}.{}",
+        b["package"].as_str().unwrap(),
+        b["target"].as_str().unwrap()
+    );
+    let name = format!("{}.build.json", b["binary"].as_str().unwrap());
+    home.join(".binaries").join(key).join(name)
+}
+
+/// Makes `folder`'s `binary.json` name the binary `name` (as another
+/// build would have kept it); the record `kept_record` finds for it then.
+fn name_binary(folder: &Path, name: &str) {
+    let path = folder.join("binary.json");
+    let mut b: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    b["binary"] = name.into();
+    std::fs::write(&path, b.to_string()).unwrap();
+}
+
 /// `rustc 1.95.0 (59807616e 2026-04-14)` → `rustc [version]`: the
 /// installed compiler is not the test's business.
 fn normalised(line: &str, rustc: &str) -> String {
@@ -113,7 +138,12 @@ fn each_change_of_build_is_named_once_and_identical_builds_name_nothing() {
     // No baseline, then the same build again: nothing to name.
     assert_eq!(bench(&krate, &home, None, &[]), Vec::<String>::new());
     assert_eq!(bench(&krate, &home, None, &[]), Vec::<String>::new());
-    let record = home.join("spin").join("base").join("build.json");
+    // One record, kept beside the binary the baseline's binary.json names;
+    // none in the folders.
+    let base = home.join("spin").join("base");
+    let record = kept_record(&home, &base);
+    assert!(!base.join("build.json").exists());
+    assert!(!home.join("spin").join("new").join("build.json").exists());
     let saved: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&record).unwrap()).unwrap();
     common::assert_schema("build.v1.json", &saved);
@@ -126,11 +156,16 @@ fn each_change_of_build_is_named_once_and_identical_builds_name_nothing() {
     std::fs::write(krate.join("Cargo.toml"), manifest(1, "# tuned later")).unwrap();
     assert_eq!(bench(&krate, &home, None, &[]), Vec::<String>::new());
 
-    // Another compiler: the baseline's record as rustc 1.0.0 wrote it.
+    // Another compiler: the baseline was measured by another binary (the
+    // same bytes are the same build, and are not compared), whose record
+    // rustc 1.0.0 wrote.
     let text = std::fs::read_to_string(&record).unwrap();
     let old = text.replace(&rustc, "rustc 1.0.0 (a59807616 2015-05-15)");
     assert_ne!(old, text);
-    std::fs::write(&record, old).unwrap();
+    name_binary(&base, "00000000000000aa-1");
+    let other = kept_record(&home, &base);
+    assert_ne!(other, record);
+    std::fs::write(&other, &old).unwrap();
     let lines = bench(&krate, &home, None, &[]);
     assert_eq!(lines.len(), 1, "{lines:?}");
     assert!(
@@ -138,6 +173,22 @@ fn each_change_of_build_is_named_once_and_identical_builds_name_nothing() {
         "{lines:?}"
     );
     said.extend(lines);
+    // Saved over, the baseline names this run's binary again, whose record
+    // is still this compiler's.
+    assert_eq!(kept_record(&home, &base), record);
+    assert_eq!(std::fs::read_to_string(&record).unwrap(), text);
+
+    // The previous layout: another binary, no record beside it, and the
+    // record in the baseline's folder, which is read.
+    name_binary(&base, "00000000000000bb-1");
+    std::fs::write(base.join("build.json"), &old).unwrap();
+    let lines = bench(&krate, &home, None, &[]);
+    assert_eq!(lines.len(), 1, "{lines:?}");
+    assert!(
+        lines[0].starts_with("note: the baseline was built by rustc 1.0.0, this run by rustc 1."),
+        "{lines:?}"
+    );
+    assert!(!base.join("build.json").exists());
 
     // RUSTFLAGS added.
     let lines = bench(&krate, &home, Some("--cfg yardstick_builds_test"), &[]);
@@ -164,8 +215,9 @@ fn each_change_of_build_is_named_once_and_identical_builds_name_nothing() {
     );
     said.extend(lines);
 
-    // A baseline an older yardstick saved: one line, nothing fails.
-    std::fs::remove_file(&record).unwrap();
+    // A baseline an older yardstick saved (no binary.json, no build
+    // record): one line, nothing fails.
+    std::fs::remove_file(base.join("binary.json")).unwrap();
     let lines = bench(&krate, &home, None, &[]);
     assert_eq!(lines.len(), 1, "{lines:?}");
     said.extend(lines);

@@ -103,6 +103,21 @@ pub fn store_key(package: Option<&str>, target: &str) -> String {
     }
 }
 
+/// What the name of a kept binary's build record adds to the binary's
+/// (`<hash>-<size>.build.json`, beside it; the format is
+/// [`crate::build`]'s).
+pub const BUILD_RECORD_SUFFIX: &str = ".build.json";
+
+/// The binary whose build record a file of a kept binaries' folder is,
+/// when its name is one: a [binary name](is_binary_name) and
+/// [`BUILD_RECORD_SUFFIX`].
+#[must_use]
+pub fn build_record_of(file_name: &str) -> Option<&str> {
+    file_name
+        .strip_suffix(BUILD_RECORD_SUFFIX)
+        .filter(|b| is_binary_name(b))
+}
+
 /// Whether `name` is a [`store_key`]: one or two target names joined by a
 /// `.` (so never `..`, nor a name that leaves the folder).
 #[must_use]
@@ -257,7 +272,10 @@ pub struct Kept {
 /// bench target, with the number of saved folders that name it.
 #[must_use]
 pub fn kept(home: &Path) -> Vec<Kept> {
-    let refs = references(home);
+    kept_named(home, &references(home))
+}
+
+fn kept_named(home: &Path, refs: &BTreeMap<(String, String), usize>) -> Vec<Kept> {
     let mut out = Vec::new();
     let root = home.join(BINARIES_DIR);
     for key in read_dir_names(&root) {
@@ -358,17 +376,21 @@ pub fn layouts_beside(path: &Path) -> Vec<PathBuf> {
 /// side), and layouts whose binary is gone go with it. `remove` removes a
 /// binary and says whether it did: the harness's refuses a binary a run is
 /// measuring (it holds a lock on it, which covers its layouts). Returns
-/// the binaries removed.
+/// the binaries removed. A binary's build record
+/// ([`BUILD_RECORD_SUFFIX`]) stays while a folder names the binary,
+/// even once the binary is gone (a comparison still names the build), and
+/// goes with the last folder.
 pub fn prune(
     home: &Path,
     keep_per_target: usize,
     keep_layouts: usize,
     remove: &dyn Fn(&Path) -> bool,
 ) -> Vec<Kept> {
+    let refs = references(home);
     let mut removed = Vec::new();
     let mut kept_of_target = 0;
     let mut key = String::new();
-    for k in kept(home) {
+    for k in kept_named(home, &refs) {
         if k.key != key {
             key.clone_from(&k.key);
             kept_of_target = 0;
@@ -389,6 +411,7 @@ pub fn prune(
         }
         kept_of_target += 1;
     }
+    prune_build_records(home, &refs);
     removed
 }
 
@@ -402,6 +425,27 @@ fn remove_orphan_layouts(dir: &Path) {
         let layout = crate::linked::layout_number(&format!(".layout{k}")).is_some();
         if layout && is_binary_name(binary) && !dir.join(binary).exists() {
             let _ = fs::remove_file(dir.join(&name));
+        }
+    }
+}
+
+/// Removes the build records whose binary is gone and that no saved folder
+/// names. A record whose binary is still kept stays: the run that kept it
+/// may not have saved the folders naming it yet.
+fn prune_build_records(home: &Path, refs: &BTreeMap<(String, String), usize>) {
+    let root = home.join(BINARIES_DIR);
+    for key in read_dir_names(&root)
+        .into_iter()
+        .filter(|k| is_store_key(k))
+    {
+        for name in read_dir_names(&root.join(&key)) {
+            let Some(binary) = build_record_of(&name) else {
+                continue;
+            };
+            let named = refs.contains_key(&(key.clone(), binary.to_owned()));
+            if !named && !root.join(&key).join(binary).exists() {
+                let _ = fs::remove_file(root.join(&key).join(&name));
+            }
         }
     }
 }
@@ -578,6 +622,35 @@ mod tests {
         assert_eq!(removed.len(), 2);
         assert_eq!(left(&names[1]), (false, 0));
         assert_eq!(left(&names[2]), (true, 2));
+        fs::remove_dir_all(&h).unwrap();
+    }
+
+    #[test]
+    fn a_build_record_stays_while_a_folder_names_its_binary() {
+        let h = home("records");
+        let named = keep(&h, "t", b"named");
+        let gone = keep(&h, "t", b"gone!!");
+        let running = keep(&h, "t", b"running");
+        let build_of =
+            |b: &str| PathBuf::from(format!("{}.build.json", kept_path(&h, "t", b).display()));
+        for b in [&named, &gone, &running] {
+            fs::write(build_of(b), "{}").unwrap();
+        }
+        record(&h.join("x").join("base"), "t", &named);
+        // `named`'s binary goes past the bound, its record stays; `gone`
+        // is named by nothing: both go; `running` is held by a run (the
+        // remover refuses it), so its record stays too.
+        let remove = |p: &Path| !p.ends_with(&running) && fs::remove_file(p).is_ok();
+        let removed = prune(&h, 0, 8, &remove);
+        assert_eq!(removed.len(), 2, "{removed:?}");
+        assert!(!kept_path(&h, "t", &named).exists());
+        assert!(build_of(&named).exists());
+        assert!(!build_of(&gone).exists());
+        assert!(build_of(&running).exists());
+        // The last folder naming it goes: so does the record.
+        fs::remove_dir_all(h.join("x")).unwrap();
+        prune(&h, 0, 8, &remove);
+        assert!(!build_of(&named).exists());
         fs::remove_dir_all(&h).unwrap();
     }
 

@@ -1,10 +1,10 @@
-//! `build.json`: how the bench binary that measured a saved folder was
-//! built (the toolchain, the target, the profile's settings that move
-//! code, the flags, the enabled target and package features, the linker),
-//! kept beside the folder's `binary.json` and in every run of the history,
-//! so that a comparison can name what changed between two builds
-//! ([`compare_line`], the one place that puts it in words). Schema:
-//! `schemas/build.v1.json`.
+//! `build.json`: how a bench binary was built (the toolchain, the target,
+//! the profile's settings that move code, the flags, the enabled target
+//! and package features, the linker), kept once beside the kept binary
+//! that a saved folder's `binary.json` names ([`kept_path`],
+//! [`of_folder`]) and in every run of the history, so that a comparison
+//! can name what changed between two builds ([`compare_line`], the one
+//! place that puts it in words). Schema: `schemas/build.v1.json`.
 //!
 //! The text readers here ([`rustc_verbose`], [`profile_settings`],
 //! [`fingerprint_features`], [`encoded_flags`]) read what cargo and rustc
@@ -12,10 +12,14 @@
 
 use crate::json;
 
+mod kept;
+pub use kept::{kept_path, of_folder, of_saved, read_record};
+
 /// The version this crate writes and reads.
 pub const VERSION: u32 = 1;
 
-/// The file's name in a saved folder.
+/// The file's name in a folder saved by the previous layout (or by a
+/// run that could not keep its binary).
 pub const FILE_NAME: &str = "build.json";
 
 /// The whole file.

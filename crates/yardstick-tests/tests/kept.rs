@@ -12,7 +12,7 @@ use common::builds::{
     KEY, LOCKSTEP_LINE,
 };
 use common::home;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 const FALLBACK: &str = "comparing with the baseline's saved numbers, not in lock-step: ";
 
@@ -169,6 +169,19 @@ fn a_main_that_never_calls_final_summary_still_prunes() {
     // comparison measured, kept for `cargo yardstick explain`), the older
     // ones by nothing.
     assert_eq!(kept_binaries(&h).len(), 3, "{:?}", kept_binaries(&h));
+    // Each kept binary has its build record beside it; the records of the
+    // binaries pruned went with them.
+    let records: Vec<PathBuf> = kept_binaries(&h)
+        .iter()
+        .map(|b| PathBuf::from(format!("{}.build.json", b.display())))
+        .collect();
+    assert!(records.iter().all(|r| r.is_file()), "{records:?}");
+    let all = std::fs::read_dir(h.join(".binaries").join(KEY)).unwrap();
+    let count = all
+        .flatten()
+        .filter(|e| e.file_name().to_string_lossy().ends_with(".build.json"))
+        .count();
+    assert_eq!(count, 3);
     let _ = std::fs::remove_dir_all(&h);
 }
 

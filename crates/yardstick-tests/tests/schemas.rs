@@ -2,7 +2,8 @@
 //! checked-in schema (yardstick-format's `schemas/`): a run that saves, a
 //! second that compares (so `change/estimates.json` exists), with metrics
 //! (`metrics.json`), a calibrated drift (`drift.json`, read back) and the
-//! kept bench binary's record (`binary.json`). A JSON
+//! kept bench binary's record (`binary.json`) and its build record beside
+//! it (`.binaries/<key>/<hash>-<size>.build.json`). A JSON
 //! file the mapping below does not know fails the test, so a new file
 //! cannot ship without a schema.
 
@@ -28,6 +29,8 @@ fn schema_of(path: &Path) -> Option<&'static str> {
         "drift.json" => "drift.v1.json",
         "binary.json" => "binary.v1.json",
         "build.json" => "build.v1.json",
+        // The build record kept once beside the kept binary.
+        n if n.ends_with(".build.json") => "build.v1.json",
         _ if path.parent()?.file_name()? == ".layouts" => "layout.v1.json",
         _ => return None,
     })
@@ -91,5 +94,18 @@ fn every_json_file_of_a_run_has_a_schema_and_validates() {
     }
     // Every kind of file was written, and checked.
     assert_eq!(seen.len(), 10, "{seen:?}");
+    // The build is recorded once, beside the kept binary both runs share,
+    // and in no saved folder.
+    let named = |f: &&PathBuf| f.file_name().unwrap().to_string_lossy().into_owned();
+    let records: Vec<String> = files.iter().map(|f| named(&f)).collect();
+    assert_eq!(
+        records
+            .iter()
+            .filter(|n| n.ends_with(".build.json"))
+            .count(),
+        1,
+        "{records:?}"
+    );
+    assert!(!records.iter().any(|n| n == "build.json"), "{records:?}");
     let _ = std::fs::remove_dir_all(h);
 }

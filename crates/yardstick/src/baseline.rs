@@ -6,6 +6,7 @@ use crate::cli::Baseline;
 use crate::id::FullId;
 use crate::output::Terminal;
 use crate::store::{BenchmarkDir, SavedSample};
+use yardstick_format::binary::BinaryFile;
 
 /// The baseline to compare with, and whether one must exist.
 pub(crate) fn compare_target(baseline: &Baseline) -> Option<(&str, bool)> {
@@ -21,6 +22,11 @@ pub(crate) fn compare_target(baseline: &Baseline) -> Option<(&str, bool)> {
 pub(crate) struct Loaded {
     /// The samples to compare with.
     pub sample: Option<SavedSample>,
+    /// The record of the binary that measured them (`binary.json`), when
+    /// there are samples and it kept one.
+    pub binary: Option<BinaryFile>,
+    /// The baseline's name, when there are samples.
+    pub name: Option<String>,
     /// The name of a baseline whose `sample.json` is unreadable: it is
     /// moved aside before saving over it.
     pub corrupt: Option<String>,
@@ -63,8 +69,8 @@ pub(crate) fn load(
                 return Err(format!("baseline '{name}' is unreadable"));
             }
             return Ok(Loaded {
-                sample: None,
                 corrupt: Some(name.to_owned()),
+                ..Loaded::default()
             });
         }
     };
@@ -97,9 +103,10 @@ pub(crate) fn load(
             format!("baseline '{name}' measured {theirs}, not {kind}"),
         );
     }
-    say_build_difference(dir, name, id, terminal);
     Ok(Loaded {
         sample: Some(sample),
+        binary: dir.load_binary(name).ok().flatten(),
+        name: Some(name.to_owned()),
         corrupt: None,
     })
 }
@@ -108,11 +115,28 @@ pub(crate) fn load(
 /// one (`yardstick_format::build::compare_line`), once per run for each
 /// different line: the first as it is, a later one (a benchmark whose
 /// baseline another build saved) with the benchmark's id. Builds alike
-/// say nothing; a baseline without a record says so, once.
-fn say_build_difference(dir: &BenchmarkDir, name: &str, id: &FullId, terminal: &Terminal) {
+/// say nothing; a baseline without a record says so, once. `this` is the
+/// record of this run's binary, when it keeps one: a baseline the same
+/// binary measured (its name is its content's hash) was built the same
+/// way, so nothing is read (the common run, nothing rebuilt).
+pub(crate) fn say_build_difference(
+    dir: &BenchmarkDir,
+    baseline: &Loaded,
+    this: Option<&BinaryFile>,
+    id: &FullId,
+    terminal: &Terminal,
+) {
     use std::sync::atomic::{AtomicBool, Ordering};
     static SAID_ONE: AtomicBool = AtomicBool::new(false);
-    let old = match dir.load_build(name) {
+    let Some(name) = baseline.name.as_deref() else {
+        return;
+    };
+    if let (Some(old), Some(new)) = (&baseline.binary, this) {
+        if old.key() == new.key() && old.binary == new.binary {
+            return;
+        }
+    }
+    let old = match crate::store::build::of_baseline(dir, name, baseline.binary.as_ref()) {
         Ok(old) => old,
         Err(e) => {
             let note = format!("not comparing the builds: {e}");

@@ -206,11 +206,6 @@ fn benchmark<M: Measurement>(
     } else {
         crate::baseline::load(&dir, &c.run.baseline, id, terminal, &kind)?
     };
-    let baseline_binary = baseline
-        .sample
-        .as_ref()
-        .and(baseline_name)
-        .and_then(|n| dir.load_binary(n).ok().flatten());
     say_clock_resolution(terminal);
     terminal.benchmark_start(&id.title);
     let alpha = config.significance_level;
@@ -226,6 +221,12 @@ fn benchmark<M: Measurement>(
         .sample
         .as_ref()
         .and_then(|_| in_lockstep(c, terminal, id, config, &dir, &kind, &looks));
+    // Kept only now: the baseline's binary is checked before this run
+    // keeps its own (which makes the folder of kept binaries private).
+    let this_binary = keeps_binary(c.run, foreign)
+        .then(|| crate::store::binaries::this_record(&c.run.home, &kind))
+        .flatten();
+    crate::baseline::say_build_difference(&dir, &baseline, this_binary.as_ref(), id, terminal);
     let (samples, metric_rows) = match &compared {
         Some((samples, _)) => (samples.clone(), None),
         None => obtain_samples(c, terminal, id, config, f, &dir)?,
@@ -297,10 +298,8 @@ fn benchmark<M: Measurement>(
         optimised_away,
         elapsed: started.elapsed(),
         not_saved: foreign,
-        binary: keeps_binary(c.run, foreign)
-            .then(|| crate::store::binaries::this_record(&c.run.home, &kind))
-            .flatten(),
-        baseline_binary,
+        binary: this_binary,
+        baseline_binary: baseline.binary.clone(),
     };
     conclude(c.run, &outcome);
     Ok(analysis.typical().point)

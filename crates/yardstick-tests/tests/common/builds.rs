@@ -59,7 +59,11 @@ pub fn kept_binaries(home: &Path) -> Vec<PathBuf> {
     let mut v: Vec<PathBuf> = std::fs::read_dir(dir)
         .map(|d| d.map(|e| e.unwrap().path()).collect())
         .unwrap_or_default();
-    v.retain(|p| !p.file_name().unwrap().to_string_lossy().starts_with('.'));
+    // Neither temporaries nor the build records kept beside the binaries.
+    v.retain(|p| {
+        let name = p.file_name().unwrap().to_string_lossy();
+        !name.starts_with('.') && !name.ends_with(".build.json")
+    });
     v.sort();
     v
 }

@@ -5,18 +5,68 @@
 //! panic), and what only the files around the binary say: the profile's
 //! `lto`, `codegen-units` and `incremental` from the workspace's
 //! `Cargo.toml`, the package's features from cargo's fingerprint of the
-//! bench target. Saved as `build.json` beside each folder a run saves, and
-//! compared with the baseline's when a run compares.
+//! bench target. Kept once beside the kept bench binary
+//! (`<hash>-<size>.build.json`, [`keep_record`]), which each saved folder's
+//! `binary.json` names, and compared with the baseline's when a run
+//! compares.
 
 use std::path::{Path, PathBuf};
-use std::sync::OnceLock;
+use std::sync::{Mutex, OnceLock};
 
+use super::BenchmarkDir;
+use yardstick_format::binary::BinaryFile;
 use yardstick_format::build::{self, BuildFile};
 
 /// This binary's build, gathered the first time it is asked for.
 pub(crate) fn this_build() -> &'static BuildFile {
     static BUILD: OnceLock<BuildFile> = OnceLock::new();
     BUILD.get_or_init(gather)
+}
+
+/// Keeps this binary's build record beside the kept binary `binary`
+/// names, once per process. A readable record there is left alone and
+/// nothing is gathered: the binary's name is its content's hash, and the
+/// same bytes were built the same way (a run of an unchanged build, the
+/// common case). Whether it is there; when not (the folder cannot be
+/// written), the caller saves the record in each folder as the previous
+/// layout did, so nothing is lost.
+pub(crate) fn keep_record(home: &Path, binary: &BinaryFile) -> bool {
+    static DONE: Mutex<Vec<(PathBuf, bool)>> = Mutex::new(Vec::new());
+    let path = build::kept_path(home, binary);
+    let mut done = DONE.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some((_, kept)) = done.iter().find(|(p, _)| *p == path) {
+        return *kept;
+    }
+    let kept = matches!(build::read_record(&path), Ok(Some(_))) || {
+        let text = yardstick_format::json::to_string(this_build());
+        yardstick_format::atomic::write_file(&path, text.as_bytes()).is_ok()
+    };
+    done.push((path, kept));
+    kept
+}
+
+/// How the binary that saved baseline `name` of `dir` was built
+/// (`yardstick_format::build::of_saved`), `binary` being the folder's
+/// `binary.json`. Read once per binary and process: every folder naming a
+/// binary names its one build (a folder of the previous layout saved its
+/// `build.json` with its `binary.json`), and a suite's benchmarks mostly
+/// share one baseline binary.
+pub(crate) fn of_baseline(
+    dir: &BenchmarkDir,
+    name: &str,
+    binary: Option<&BinaryFile>,
+) -> Result<Option<BuildFile>, String> {
+    static READ: Mutex<Vec<(PathBuf, Option<BuildFile>)>> = Mutex::new(Vec::new());
+    let key = binary.map(|b| build::kept_path(&dir.home, b));
+    let mut read = READ.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some((_, hit)) = read.iter().find(|(p, _)| Some(p) == key.as_ref()) {
+        return Ok(hit.clone());
+    }
+    let found = build::of_saved(&dir.home, &dir.sub(name), binary)?;
+    if let Some(key) = key {
+        read.push((key, found.clone()));
+    }
+    Ok(found)
 }
 
 /// The build's compile-time part as one text the binary carries, in

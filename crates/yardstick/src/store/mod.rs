@@ -177,7 +177,9 @@ pub(crate) struct RunFiles<'a> {
     pub metrics: &'a [crate::metered::MetricResult],
     /// The bench binary that measured them (`binary.json`), when kept.
     pub binary: Option<&'a BinaryFile>,
-    /// How that binary was built (`build.json`).
+    /// How that binary was built, as the folder's own `build.json`: only
+    /// when the binary could not be kept with its record (otherwise the
+    /// record is kept once beside the binary, `store::build::keep_record`).
     pub build: Option<&'a yardstick_format::build::BuildFile>,
 }
 
@@ -185,12 +187,16 @@ pub(crate) struct RunFiles<'a> {
 #[derive(Debug, Clone)]
 pub(crate) struct BenchmarkDir {
     pub root: PathBuf,
+    /// The home it is in, where its kept binaries and their build records
+    /// are.
+    pub home: PathBuf,
 }
 
 impl BenchmarkDir {
     pub(crate) fn new(home: &Path, directory_name: &str) -> BenchmarkDir {
         BenchmarkDir {
             root: home.join(directory_name),
+            home: home.to_owned(),
         }
     }
 
@@ -404,23 +410,6 @@ impl BenchmarkDir {
             return Ok(None);
         }
         let doc: BinaryFile = read_json(&path)?;
-        doc.checked()
-            .map(Some)
-            .map_err(|problem| StoreError { path, problem })
-    }
-
-    /// Reads baseline `name`'s `build.json`: how the binary that measured
-    /// it was built. `None` when it has none (saved by Criterion.rs or an
-    /// earlier yardstick).
-    pub(crate) fn load_build(
-        &self,
-        name: &str,
-    ) -> Result<Option<yardstick_format::build::BuildFile>, StoreError> {
-        let path = self.sub(name).join(yardstick_format::build::FILE_NAME);
-        if !path.exists() {
-            return Ok(None);
-        }
-        let doc: yardstick_format::build::BuildFile = read_json(&path)?;
         doc.checked()
             .map(Some)
             .map_err(|problem| StoreError { path, problem })

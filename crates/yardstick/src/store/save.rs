@@ -47,6 +47,10 @@ fn save(run: &RunSettings, terminal: &Terminal, o: &Outcome<'_>) {
     let Some(_held) = lock_for_saving(run, terminal, o) else {
         return;
     };
+    let kept_build = o
+        .binary
+        .as_ref()
+        .is_some_and(|b| super::build::keep_record(&run.home, b));
     let files = RunFiles {
         sample: &o.sample,
         estimates: &estimates,
@@ -55,7 +59,9 @@ fn save(run: &RunSettings, terminal: &Terminal, o: &Outcome<'_>) {
         raw: &raw,
         metrics: o.metrics,
         binary: o.binary.as_ref(),
-        build: Some(super::build::this_build()),
+        // One record a run, beside the kept binary; in the folder only
+        // when that cannot be.
+        build: (!kept_build).then(super::build::this_build),
     };
     let report = |r: Result<(), StoreError>| {
         if let Err(e) = r {
