@@ -160,6 +160,24 @@ pub(crate) fn first_build(
     name: &str,
     keep: &dyn Fn(&Path) -> bool,
 ) -> Option<yardstick_format::build::BuildFile> {
+    let found = saved_files(home, name, yardstick_format::build::FILE_NAME, keep);
+    found.iter().find_map(|p| {
+        let text = std::fs::read_to_string(p).ok()?;
+        yardstick_format::json::from_str::<yardstick_format::build::BuildFile>(&text)
+            .ok()?
+            .checked()
+            .ok()
+    })
+}
+
+/// Every file `file` under `home` in a folder named `folder` (a benchmark
+/// folder's `new/`, `explain/`…) that `keep` accepts, in path order.
+pub(crate) fn saved_files(
+    home: &Path,
+    folder: &str,
+    file: &str,
+    keep: &dyn Fn(&Path) -> bool,
+) -> Vec<std::path::PathBuf> {
     let mut stack = vec![(home.to_path_buf(), 0)];
     let mut found = Vec::new();
     while let Some((dir, depth)) = stack.pop() {
@@ -172,8 +190,8 @@ pub(crate) fn first_build(
             if entry.file_name().to_string_lossy().starts_with('.') || !path.is_dir() {
                 continue;
             }
-            let record = path.join(yardstick_format::build::FILE_NAME);
-            if entry.file_name() == name && record.is_file() && keep(&record) {
+            let record = path.join(file);
+            if entry.file_name() == folder && record.is_file() && keep(&record) {
                 found.push(record);
             } else {
                 stack.push((path, depth + 1));
@@ -181,11 +199,5 @@ pub(crate) fn first_build(
         }
     }
     found.sort();
-    found.iter().find_map(|p| {
-        let text = std::fs::read_to_string(p).ok()?;
-        yardstick_format::json::from_str::<yardstick_format::build::BuildFile>(&text)
-            .ok()?
-            .checked()
-            .ok()
-    })
+    found
 }
