@@ -5,7 +5,8 @@
 //! iteration `--explain` counts agree with `yardstick-callgrind`'s within
 //! 0.1%; a divan benchmark's change is explained with `--explain`, its
 //! loops told from its inputs; `iter_custom` says in one line what it
-//! cannot separate. Skipped, with a line, where Valgrind is not installed.
+//! cannot separate; the report page shows the explanation beside the
+//! verdict. Skipped, with a line, where Valgrind is not installed.
 
 mod common;
 mod spinner;
@@ -41,7 +42,7 @@ fn write_crate(dir: &Path, factor: u64) {
     let mut manifest = format!(
         "[package]\nname = \"agree\"\nversion = \"0.1.0\"\nedition = \"2021\"\n\n\
          [dev-dependencies]\n\
-         criterion = {{ package = \"yardstick\", path = {:?}, default-features = false }}\n\
+         criterion = {{ package = \"yardstick\", path = {:?} }}\n\
          divan = {{ package = \"yardstick-divan\", path = {:?} }}\n\
          yardstick-callgrind = {{ path = {:?} }}\n\n\
          [profile.bench]\ndebug = \"line-tables-only\"\n\n[workspace]\n",
@@ -268,7 +269,7 @@ fn divan_attribute_benchmarks_are_explained() {
     }
     assert!(!err.contains("not explained"), "{err}");
     assert!(!out.contains("iter_custom"), "{out}");
-    let saved = |id: &str| -> serde_json::Value {
+    let folder_of = |id: &str| -> std::path::PathBuf {
         let dirs = std::fs::read_dir(&home).unwrap();
         let folder = dirs
             .filter_map(Result::ok)
@@ -278,8 +279,11 @@ fn divan_attribute_benchmarks_are_explained() {
                     .is_ok_and(|t| t.contains(&format!("\"full_id\":\"{id}\"")))
             })
             .unwrap_or_else(|| panic!("no folder of {id}"));
-        serde_json::from_str(&std::fs::read_to_string(folder.join("explain/explain.json")).unwrap())
-            .unwrap()
+        folder
+    };
+    let saved = |id: &str| -> serde_json::Value {
+        let file = folder_of(id).join("explain/explain.json");
+        serde_json::from_str(&std::fs::read_to_string(file).unwrap()).unwrap()
     };
     for id in ["divan_form::routine", "divan_form::inputs"] {
         let e = saved(id);
@@ -296,4 +300,21 @@ fn divan_attribute_benchmarks_are_explained() {
         assert_eq!(e["functions"][0]["name"], "agree::routine", "{e:#}");
         assert_eq!(e["separated"], true);
     }
+
+    // The report page shows it beside the verdict, with the differential
+    // flame graph: the routine's frame is the reddest (it grew the most).
+    let report = folder_of("divan_form::routine").join("report");
+    let page = std::fs::read_to_string(report.join("index.html")).unwrap();
+    let verdict = page.find("Change from the baseline").expect("the verdict");
+    let why = page
+        .find("What changed in the code it runs")
+        .expect("the explanation");
+    assert!(verdict < why, "{page}");
+    assert!(page.contains("<img src=\"explain.svg\""), "{page}");
+    let svg = std::fs::read_to_string(report.join("explain.svg")).unwrap();
+    let routine = svg
+        .split("<g><title>")
+        .find(|g| g.starts_with("agree::routine\n"))
+        .unwrap_or_else(|| panic!("{svg}"));
+    assert!(routine.contains("fill=\"#dc2626\""), "{routine}");
 }
