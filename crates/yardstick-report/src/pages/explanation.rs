@@ -112,6 +112,12 @@ fn notes(page: &mut Page, e: &ExplainFile) {
     if !e.separated {
         page.raw("<p class=\"legend\">The routine times itself (<code>iter_custom</code>): what it does around its own timing is counted too, the loop cannot be told apart.</p>");
     }
+    if let Some(f) = e.change_in_timed_loop().filter(|_| !e.same) {
+        page.raw(&format!(
+            "<p class=\"legend\"><code>{}</code> is the harness's timed loop: the routine was inlined into it, so the change is in code inlined there (its file:line points into that code).</p>",
+            escape::html(&f.name)
+        ));
+    }
     if !e.same && e.functions.is_empty() {
         page.raw("<p class=\"legend\">No function names (a binary without symbols): only the totals are compared.</p>");
     }
