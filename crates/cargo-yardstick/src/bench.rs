@@ -15,7 +15,8 @@ use crate::db::Db;
 use crate::host;
 use crate::import::parse_messages;
 use crate::machine::{self, Root, Start};
-use crate::record::Run;
+use crate::record::{Explained, Run};
+use yardstick_format::explain::ExplainFile;
 use yardstick_format::partition::Partition;
 
 /// What a `bench` invocation did.
@@ -196,12 +197,41 @@ pub fn run(
     meta.shard = partition.map(|p| p.to_string());
     meta.state = Some(machine::state(&Root::system(), &began));
     let benchmarks = results.len();
-    let id = db.record(&Run { meta, results })?;
+    let explained = saved_explanations(home, started);
+    let id = db.record(&Run {
+        meta,
+        results,
+        explained,
+    })?;
     Ok(Outcome {
         run_id: Some(id),
         benchmarks,
         success: status.success(),
     })
+}
+
+/// What `--explain` counted in this run: the `explain.json` files written
+/// at or after `since`. One that cannot be read is left out (the run is
+/// recorded all the same).
+fn saved_explanations(home: &Path, since: std::time::SystemTime) -> Vec<Explained> {
+    let fresh = |file: &Path| {
+        std::fs::metadata(file)
+            .and_then(|m| m.modified())
+            .is_ok_and(|t| t >= since)
+    };
+    crate::select::saved_files(home, "explain", "explain.json", &fresh)
+        .iter()
+        .filter_map(|p| {
+            let text = std::fs::read_to_string(p).ok()?;
+            let e: ExplainFile = yardstick_format::json::from_str(&text).ok()?;
+            let finite = e.baseline_instructions.is_finite() && e.current_instructions.is_finite();
+            finite.then_some(Explained {
+                name: e.id,
+                baseline: e.baseline_instructions,
+                current: e.current_instructions,
+            })
+        })
+        .collect()
 }
 
 /// How the run's bench binaries were built: the build record of a `new/`

@@ -201,7 +201,13 @@ fn import_cmd(i: &ImportArgs) -> Result<u8, Failure> {
     );
     meta.label.clone_from(&i.label);
     let n = results.len();
-    let id = db.record(&Run { meta, results }).map_err(other)?;
+    let id = db
+        .record(&Run {
+            meta,
+            results,
+            explained: Vec::new(),
+        })
+        .map_err(other)?;
     let plural = if n == 1 { "" } else { "s" };
     out(&format!(
         "imported {n} benchmark{plural} from {} as run {id}\n",

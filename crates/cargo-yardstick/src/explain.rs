@@ -153,7 +153,27 @@ fn explain_one(
     let json = yardstick_format::json::to_string_pretty(&e);
     yardstick_format::atomic::write_file(&dir.join("explain.json"), json.as_bytes())
         .map_err(|err| format!("explain.json not saved: {err}"))?;
+    rewrite_page(home, b);
     Ok(e)
+}
+
+/// The benchmark's report page, when the run wrote one, written again
+/// with the explanation beside its verdict (as `cargo yardstick report`
+/// writes it). A page that cannot be written is a warning: the
+/// explanation stands.
+fn rewrite_page(home: &Path, b: &StoredBenchmark) {
+    if !b.dir.join("report/index.html").is_file() {
+        return;
+    }
+    let opts = yardstick_report::RegenerateOptions::default();
+    if let Err(e) =
+        yardstick_report::write_benchmark_from_disk(home, &b.record.directory_name, &opts)
+    {
+        eprintln!(
+            "warning: the report of {} was not written with its explanation: {e}",
+            yardstick_format::names::one_line(&b.record.full_id)
+        );
+    }
 }
 
 /// The kept binary `folder/binary.json` names, if it names one that is

@@ -232,5 +232,7 @@ fn from_exported(run: &ExportedRun) -> Run {
                 processes: None,
             })
             .collect(),
+        // The export format keeps the measured results only.
+        explained: Vec::new(),
     }
 }

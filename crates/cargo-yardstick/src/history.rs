@@ -130,6 +130,7 @@ fn site(opts: &Options, runs: &[RunInfo], trends: &[Trend]) -> HistorySite {
                         point: p.typical.point,
                         lower: p.typical.lower,
                         upper: p.typical.upper,
+                        instructions: p.instructions,
                     })
                 })
                 .collect(),

@@ -176,4 +176,19 @@ pub struct Run {
     pub meta: RunMeta,
     /// Its benchmarks.
     pub results: Vec<BenchResult>,
+    /// The benchmarks `--explain` counted in this run (empty without it).
+    pub explained: Vec<Explained>,
+}
+
+/// One benchmark's instructions per iteration as `--explain` counted them
+/// under Callgrind: in the baseline's binary it was compared with, and in
+/// this run's.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Explained {
+    /// The benchmark id, as in [`BenchResult::name`].
+    pub name: String,
+    /// Instructions per iteration of the baseline's binary.
+    pub baseline: f64,
+    /// Instructions per iteration of this run's binary.
+    pub current: f64,
 }

@@ -163,6 +163,41 @@ pub(crate) fn first_build(
     name: &str,
     keep: &dyn Fn(&Path) -> bool,
 ) -> Option<yardstick_format::build::BuildFile> {
+    let saved = |p: &Path| {
+        ["binary.json", yardstick_format::build::FILE_NAME]
+            .iter()
+            .any(|f| p.join(f).is_file())
+    };
+    saved_folders(home, name, &|p| saved(p) && keep(p))
+        .iter()
+        .find_map(|folder| yardstick_format::build::of_folder(home, folder).ok()?)
+}
+
+/// Every file `file` under `home` in a folder named `folder` (a benchmark
+/// folder's `new/`, `explain/`…) that `keep` accepts, in path order.
+pub(crate) fn saved_files(
+    home: &Path,
+    folder: &str,
+    file: &str,
+    keep: &dyn Fn(&Path) -> bool,
+) -> Vec<std::path::PathBuf> {
+    let accept = |p: &Path| {
+        let record = p.join(file);
+        record.is_file() && keep(&record)
+    };
+    saved_folders(home, folder, &accept)
+        .into_iter()
+        .map(|p| p.join(file))
+        .collect()
+}
+
+/// The folders named `name` under `home` that `accept` takes, in path
+/// order; those it does not take are searched further down.
+fn saved_folders(
+    home: &Path,
+    name: &str,
+    accept: &dyn Fn(&Path) -> bool,
+) -> Vec<std::path::PathBuf> {
     let mut stack = vec![(home.to_path_buf(), 0)];
     let mut found = Vec::new();
     while let Some((dir, depth)) = stack.pop() {
@@ -175,10 +210,7 @@ pub(crate) fn first_build(
             if entry.file_name().to_string_lossy().starts_with('.') || !path.is_dir() {
                 continue;
             }
-            let saved = ["binary.json", yardstick_format::build::FILE_NAME]
-                .iter()
-                .any(|f| path.join(f).is_file());
-            if entry.file_name() == name && saved && keep(&path) {
+            if entry.file_name() == name && accept(&path) {
                 found.push(path);
             } else {
                 stack.push((path, depth + 1));
@@ -187,6 +219,4 @@ pub(crate) fn first_build(
     }
     found.sort();
     found
-        .iter()
-        .find_map(|folder| yardstick_format::build::of_folder(home, folder).ok()?)
 }

@@ -344,6 +344,10 @@ for a in "$@"; do
 done
 echo "Benchmarking g/b0"
 cat "$FAKE_MESSAGES" >> "$file"
+if [ -n "$FAKE_EXPLAIN" ]; then
+  mkdir -p "$YARDSTICK_HOME/g/b0/explain"
+  cp "$FAKE_EXPLAIN" "$YARDSTICK_HOME/g/b0/explain/explain.json"
+fi
 sleep "${FAKE_SLEEP:-0}"
 "#,
     )
@@ -401,4 +405,90 @@ fn bench_records_the_run_and_a_killed_bench_records_nothing() {
         (label.as_str(), config.as_str(), source.as_str()),
         ("pr", "cargo bench --bench fib -- --quick", "bench")
     );
+}
+
+/// `bench -- --explain`: the instructions per iteration the run's
+/// explanations counted go into the history beside its times (an
+/// explanation left from an earlier run does not), and the benchmark's
+/// page of the site shows them; an older history is upgraded to keep them.
+#[cfg(unix)]
+#[test]
+fn bench_keeps_the_explained_instruction_counts_and_the_site_shows_them() {
+    let home = tempfile::tempdir().unwrap();
+    let h = home.path();
+    // A history of schema version 4 (before `explained`): one run.
+    import_messages(h, &messages(2, 90.0), None);
+    {
+        let conn = rusqlite::Connection::open(h.join("history.sqlite")).unwrap();
+        conn.execute_batch("DROP TABLE explained; PRAGMA user_version = 4;")
+            .unwrap();
+    }
+    let cargo = fake_cargo(h);
+    let msgs = h.join("msgs.jsonl");
+    std::fs::write(&msgs, messages(2, 100.0)).unwrap();
+    let explanation = |id: &str, a: f64, b: f64| {
+        format!(
+            r#"{{"version":1,"id":"{id}","iterations":100,"baseline_instructions":{a},"current_instructions":{b},"same":false,"separated":true,"debug_info":true,"functions":[]}}"#
+        )
+    };
+    // g/b1's explanation is older than the run: not this run's.
+    std::fs::create_dir_all(h.join("g/b1/explain")).unwrap();
+    let stale = h.join("g/b1/explain/explain.json");
+    std::fs::write(&stale, explanation("g/b1", 10.0, 20.0)).unwrap();
+    let old = std::time::SystemTime::now() - Duration::from_secs(3600);
+    std::fs::File::options()
+        .write(true)
+        .open(&stale)
+        .unwrap()
+        .set_modified(old)
+        .unwrap();
+    let fresh = h.join("explain.json");
+    std::fs::write(&fresh, explanation("g/b0", 16_014.0, 48_020.0)).unwrap();
+    let o = bin()
+        .args(["yardstick", "bench", "--home"])
+        .arg(h)
+        .args(["--bench", "fib", "--", "--explain"])
+        .env("CARGO", &cargo)
+        .env("FAKE_MESSAGES", &msgs)
+        .env("FAKE_EXPLAIN", &fresh)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", stderr(&o));
+    let conn = rusqlite::Connection::open(h.join("history.sqlite")).unwrap();
+    let version: i64 = conn
+        .query_row("PRAGMA user_version", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(version, 5);
+    let rows: Vec<(String, i64, f64, f64)> = conn
+        .prepare(
+            "SELECT b.name, e.run_id, e.baseline, e.current FROM explained e
+             JOIN benchmarks b ON b.id = e.bench_id",
+        )
+        .unwrap()
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))
+        .unwrap()
+        .collect::<Result<_, _>>()
+        .unwrap();
+    assert_eq!(rows, [("g/b0".to_owned(), 2, 16_014.0, 48_020.0)]);
+    drop(conn);
+    let site = h.join("site");
+    let o = run(h, &["history", "g/b", "--output", site.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let pages: Vec<String> = std::fs::read_dir(site.join("b"))
+        .unwrap()
+        .flatten()
+        .map(|p| std::fs::read_to_string(p.path()).unwrap())
+        .collect();
+    let b0 = pages
+        .iter()
+        .find(|p| p.contains("<title>g/b0 · yardstick</title>"))
+        .unwrap();
+    // 48020 / 16014 - 1 = +199.86%; the first run explained nothing.
+    assert!(b0.contains("<td>16014 → 48020 (+199.86%)</td>"), "{b0}");
+    assert!(b0.contains("<td class=\"dim\">—</td></tr>"), "{b0}");
+    let b1 = pages
+        .iter()
+        .find(|p| p.contains("<title>g/b1 · yardstick</title>"))
+        .unwrap();
+    assert!(!b1.contains("Instructions"), "{b1}");
 }

@@ -1,99 +1,9 @@
-//! Flamegraphs of callgrind output: folded stacks from the call graph, drawn
-//! by `inferno`.
-//!
-//! Callgrind records callers and callees, not whole stacks. The stacks are
-//! rebuilt from the measured function down: a function reached with cost `c`
-//! on a path passes each callee `c × (call cost / function's inclusive cost)`
-//! and keeps the rest as its own. Recursion stops at a function already on
-//! the path. The root's total is the measured count exactly; deeper frames
-//! are exact unless a function is called from several places with different
-//! costs per call.
+//! Flamegraphs of callgrind output: folded stacks from the call graph
+//! (`yardstick_format::folded`, shared with the report's `--explain`),
+//! drawn by `inferno`.
 
-use std::collections::BTreeMap;
-
-use crate::parser::{at, CallgrindProfile};
-
-/// Folded stacks (`a;b;c cost`) for event `index`, rooted at the functions
-/// whose name contains `root` and that no other such function calls (a
-/// closure inside the benchmark is not a root of its own); all functions
-/// without callers when none matches.
-pub fn folded_stacks(profile: &CallgrindProfile, index: usize, root: &str) -> Vec<String> {
-    let matching: Vec<&String> = profile
-        .functions
-        .keys()
-        .filter(|name| name.contains(root))
-        .collect();
-    let mut roots: Vec<&String> = matching
-        .iter()
-        .copied()
-        .filter(|name| {
-            !matching
-                .iter()
-                .any(|m| m != name && profile.functions[*m].calls.contains_key(*name))
-        })
-        .collect();
-    if roots.is_empty() {
-        let called: std::collections::BTreeSet<&String> = profile
-            .functions
-            .values()
-            .flat_map(|f| f.calls.keys())
-            .collect();
-        roots = profile
-            .functions
-            .keys()
-            .filter(|n| !called.contains(n))
-            .collect();
-    }
-    let mut out = BTreeMap::new();
-    for r in roots {
-        let total = profile.functions[r].inclusive(index) as f64;
-        let mut stack = vec![r.as_str()];
-        walk(profile, index, r, total, &mut stack, &mut out);
-    }
-    out.into_iter()
-        .filter(|(_, c)| *c > 0)
-        .map(|(s, c)| format!("{s} {c}"))
-        .collect()
-}
-
-fn walk<'a>(
-    profile: &'a CallgrindProfile,
-    index: usize,
-    name: &'a str,
-    cost: f64,
-    stack: &mut Vec<&'a str>,
-    out: &mut BTreeMap<String, u64>,
-) {
-    let Some(f) = profile.functions.get(name) else {
-        *out.entry(stack.join(";")).or_default() += cost.round() as u64;
-        return;
-    };
-    let inclusive = f.inclusive(index) as f64;
-    let scale = if inclusive > 0.0 {
-        cost / inclusive
-    } else {
-        0.0
-    };
-    let mut children = 0.0;
-    for (callee, costs) in &f.calls {
-        let c = at(costs, index) as f64 * scale;
-        if c <= 0.0 {
-            continue;
-        }
-        children += c;
-        if stack.contains(&callee.as_str()) || stack.len() > 256 {
-            stack.push(callee);
-            *out.entry(stack.join(";")).or_default() += c.round() as u64;
-            stack.pop();
-        } else {
-            stack.push(callee);
-            walk(profile, index, callee, c, stack, out);
-            stack.pop();
-        }
-    }
-    let own = (cost - children).max(0.0).round() as u64;
-    *out.entry(stack.join(";")).or_default() += own;
-}
+#[cfg(feature = "flamegraph")]
+pub use yardstick_format::folded::folded_stacks;
 
 /// Draws `stacks` as an SVG.
 ///
@@ -171,7 +81,7 @@ fn options<'a>(
     opts
 }
 
-#[cfg(test)]
+#[cfg(all(test, feature = "flamegraph"))]
 mod tests {
     use super::*;
     use crate::parser::parse_str;
@@ -191,38 +101,6 @@ fn=helper
 1 40
 ";
 
-    #[test]
-    fn stacks_add_up_to_the_measured_count() {
-        let p = parse_str(PROFILE).unwrap();
-        let stacks = folded_stacks(&p, 0, "measure");
-        assert_eq!(
-            stacks,
-            vec!["measure 10", "measure;fib 50", "measure;fib;helper 40"]
-        );
-    }
-
-    #[test]
-    fn a_closure_inside_the_root_is_no_root_of_its_own() {
-        let p = parse_str(
-            "events: Ir
-fn=b::measured
-1 10
-cfn=b::measured::{{closure}}
-calls=2 1
-1 6
-fn=b::measured::{{closure}}
-1 6
-",
-        )
-        .unwrap();
-        // 10 + 6 = 16 in all, as the benchmark's total: the closure counted once.
-        assert_eq!(
-            folded_stacks(&p, 0, "measured"),
-            vec!["b::measured 10", "b::measured;b::measured::{{closure}} 6"]
-        );
-    }
-
-    #[cfg(feature = "flamegraph")]
     #[test]
     fn draws_svg() {
         let p = parse_str(PROFILE).unwrap();

@@ -211,22 +211,18 @@ impl Divan {
     }
 
     fn run(&self, extra: &[&str]) {
-        let title = std::env::args()
+        let stem = std::env::args()
             .next()
             .and_then(|p| {
-                let name = std::path::Path::new(&p)
-                    .file_stem()?
-                    .to_string_lossy()
-                    .into_owned();
-                // cargo names bench binaries `name-<hash>`.
-                Some(match name.rsplit_once('-') {
-                    Some((n, h)) if h.len() == 16 && h.bytes().all(|b| b.is_ascii_hexdigit()) => {
-                        n.to_owned()
-                    }
-                    _ => name,
-                })
+                Some(
+                    std::path::Path::new(&p)
+                        .file_stem()?
+                        .to_string_lossy()
+                        .into_owned(),
+                )
             })
             .unwrap_or_default();
+        let title = title(&stem, tree::bench_crate());
         let mut args = self.args.clone();
         if let Some(color) = &args.color {
             args.forward.push(format!("--color={color}").into());
@@ -234,5 +230,35 @@ impl Divan {
         args.forward
             .extend(extra.iter().map(std::ffi::OsString::from));
         run::main(&args, &title);
+    }
+}
+
+/// The tree's title, which the engine's ids start with: the bench binary's
+/// name as cargo names it (`name-<16 hex digits>`, the hash dropped). A
+/// copy under another name (the baseline's kept binary, which lock-step
+/// and `--explain` run) would otherwise name other benchmarks than the
+/// ones it measured: it takes the bench crate's name, which the binary
+/// carries (cargo names the binary after it), else its file name.
+fn title(stem: &str, bench_crate: &str) -> String {
+    match stem.rsplit_once('-') {
+        Some((name, hash)) if hash.len() == 16 && hash.bytes().all(|b| b.is_ascii_hexdigit()) => {
+            name.to_owned()
+        }
+        _ if !bench_crate.is_empty() => bench_crate.to_owned(),
+        _ => stem.to_owned(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn a_copy_of_the_binary_keeps_its_title() {
+        // As cargo names it.
+        assert_eq!(super::title("forms-0123456789abcdef", "forms"), "forms");
+        // The kept copy (`<hash>-<size>`): the bench crate's name, so its
+        // ids are the ones the baseline was measured under.
+        assert_eq!(super::title("a5a9e39cdda65877-14578872", "forms"), "forms");
+        // Nothing registered to name it by: the file's name.
+        assert_eq!(super::title("mybench", ""), "mybench");
     }
 }

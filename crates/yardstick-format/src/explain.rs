@@ -95,11 +95,33 @@ impl FunctionChange {
     }
 }
 
+/// The harnesses' timed loops (their functions' names start so): code
+/// inlined into one of them is counted as the loop's own.
+const TIMED_LOOPS: [&str; 3] = [
+    "yardstick::bencher::",
+    "yardstick::async_bencher::",
+    "yardstick_divan::bencher::",
+];
+
 impl ExplainFile {
     /// The change of instructions per iteration, this side minus baseline.
     #[must_use]
     pub fn change(&self) -> f64 {
         self.current_instructions - self.baseline_instructions
+    }
+
+    /// The harness's timed loop, when it is the function whose own
+    /// instructions moved most: the routine, and what changed, were
+    /// inlined into it (Callgrind names the function code runs in after
+    /// inlining).
+    #[must_use]
+    pub fn change_in_timed_loop(&self) -> Option<&FunctionChange> {
+        let top = self
+            .functions
+            .iter()
+            .max_by(|p, q| p.self_change().abs().total_cmp(&q.self_change().abs()))?;
+        let moved = top.self_change() != 0.0;
+        (moved && TIMED_LOOPS.iter().any(|l| top.name.starts_with(l))).then_some(top)
     }
 }
 

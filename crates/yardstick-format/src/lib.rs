@@ -14,6 +14,7 @@ pub mod doctor;
 pub mod drift;
 pub mod exec;
 pub mod explain;
+pub mod folded;
 pub mod history;
 pub mod home;
 pub mod json;

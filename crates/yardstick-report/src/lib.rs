@@ -5,6 +5,7 @@ mod density;
 mod disk;
 mod error;
 mod escape;
+mod explained;
 mod history;
 mod markdown;
 pub mod messages;
@@ -26,6 +27,7 @@ use yardstick_format::criterion::{BenchmarkRecord, SavedSample};
 
 pub use disk::{discover, StoredBenchmark};
 pub use error::ReportError;
+pub use explained::{load_explanation, Explanation};
 pub use history::{
     write_history_site, HistoryRun, HistorySite, Series, SeriesPoint, Shift, SiteSummary,
 };
@@ -71,6 +73,9 @@ pub struct BenchmarkReport<'a> {
     /// when it was (its interval is then of the ratio of means alone: there
     /// is no median change).
     pub lockstep: Option<yardstick_format::change::LockstepFile>,
+    /// What `--explain` found for this change ([`load_explanation`]):
+    /// shown beside the verdict, with its differential flame graph.
+    pub explanation: Option<&'a Explanation>,
 }
 
 /// Writes the report of one benchmark: `<home>/<directory_name>/report/`

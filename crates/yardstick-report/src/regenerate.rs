@@ -126,7 +126,14 @@ fn write_stored_benchmark(
     opts: &RegenerateOptions,
 ) -> Result<(), ReportError> {
     let a = Analysed::of(b, opts)?;
-    write_benchmark(home, &a.report(b))
+    let explanation = crate::load_explanation(home, &b.record.directory_name);
+    write_benchmark(
+        home,
+        &BenchmarkReport {
+            explanation: explanation.as_ref(),
+            ..a.report(b)
+        },
+    )
 }
 
 /// What the files do not keep, recomputed.
@@ -277,6 +284,7 @@ impl Analysed {
             change: self.change.as_ref(),
             change_distributions: self.change_distributions.as_ref(),
             lockstep: b.verdict.as_ref().and_then(|v| v.lockstep),
+            explanation: None,
         }
     }
 }

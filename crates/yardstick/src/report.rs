@@ -95,6 +95,9 @@ fn view<'a>(
         change: a.change.as_ref(),
         change_distributions: a.change_distributions.as_ref(),
         lockstep: a.lockstep.map(|l| l.file()),
+        // `--explain` runs after every page is written; it rewrites the
+        // page of each benchmark it explains (`explain/sink.rs`).
+        explanation: None,
     }
 }
 
@@ -187,6 +190,53 @@ fn index(home: &Path) -> Result<(), String> {
 
 /// Whether this build writes reports.
 pub(crate) const ENABLED: bool = cfg!(feature = "report");
+
+/// How a benchmark's page is written again from its saved files once
+/// `--explain` has explained it: the run's baseline and the benchmark's
+/// statistics settings, so that the page shows the comparison it showed.
+#[cfg_attr(not(feature = "report"), allow(dead_code))]
+pub(crate) struct Rewrite {
+    pub directory_name: String,
+    pub baseline: String,
+    pub nresamples: usize,
+    pub significance: f64,
+    pub noise_threshold: f64,
+}
+
+/// The page to write again after explaining the benchmark of `o`, when
+/// this run writes pages.
+pub(crate) fn rewrite_after_explaining(run: &RunSettings, o: &Outcome<'_>) -> Option<Rewrite> {
+    let baseline = match &run.baseline {
+        Baseline::Discard => return None,
+        Baseline::Save(b) | Baseline::CompareStrict(b) | Baseline::CompareLenient(b) => b.clone(),
+    };
+    (ENABLED && run.plots).then(|| Rewrite {
+        directory_name: o.record.directory_name.clone(),
+        baseline,
+        nresamples: o.config.nresamples,
+        significance: o.config.significance_level,
+        noise_threshold: o.config.noise_threshold,
+    })
+}
+
+/// Writes the page again from the saved files, with the explanation.
+#[cfg(feature = "report")]
+pub(crate) fn rewrite(home: &Path, r: &Rewrite) -> Result<(), String> {
+    let opts = yardstick_report::RegenerateOptions {
+        nresamples: r.nresamples,
+        baseline: r.baseline.clone(),
+        significance: r.significance,
+        noise_threshold: r.noise_threshold,
+        ..yardstick_report::RegenerateOptions::default()
+    };
+    yardstick_report::write_benchmark_from_disk(home, &r.directory_name, &opts)
+        .map_err(|e| e.to_string())
+}
+
+#[cfg(not(feature = "report"))]
+pub(crate) fn rewrite(_: &Path, _: &Rewrite) -> Result<(), String> {
+    Ok(())
+}
 
 #[cfg(not(feature = "report"))]
 fn benchmark(

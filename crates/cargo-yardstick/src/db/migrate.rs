@@ -86,6 +86,25 @@ pub(super) fn to_v4(conn: &Connection, version: i64) -> rusqlite::Result<()> {
     Ok(())
 }
 
+/// Version 5 adds `explained`: per run and benchmark, the instructions
+/// per iteration `--explain` counted in the baseline's binary and in the
+/// run's, so that the history shows instruction counts beside times. Runs
+/// recorded before, and runs without `--explain`, have none.
+pub(super) fn to_v5(conn: &Connection, version: i64) -> rusqlite::Result<()> {
+    if version >= 5 {
+        return Ok(());
+    }
+    conn.execute_batch(
+        "CREATE TABLE IF NOT EXISTS explained (
+             run_id INTEGER NOT NULL REFERENCES runs(id),
+             bench_id INTEGER NOT NULL REFERENCES benchmarks(id),
+             baseline REAL NOT NULL,
+             current REAL NOT NULL,
+             PRIMARY KEY (bench_id, run_id)
+         ) WITHOUT ROWID;",
+    )
+}
+
 fn backfill_uids(conn: &Connection) -> rusqlite::Result<()> {
     let ids: Vec<i64> = conn
         .prepare("SELECT id FROM runs WHERE uid IS NULL")?

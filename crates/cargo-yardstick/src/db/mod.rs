@@ -9,7 +9,9 @@
 //! and each run is written in one transaction, so a run killed midway
 //! leaves nothing behind. Each run names its machine and carries a `uid`,
 //! so that exports of several machines merge into one history without
-//! duplicates (schema version 2).
+//! duplicates (schema version 2). `explained` (version 5) keeps the
+//! instructions per iteration `--explain` counted for a benchmark in a
+//! run, both sides, so that the site shows them beside the times.
 
 mod migrate;
 mod read;
@@ -26,7 +28,7 @@ mod open;
 pub use read::{RunInfo, RunKey, Trend};
 
 /// The schema version stored in `PRAGMA user_version`.
-const SCHEMA_VERSION: i64 = 4;
+const SCHEMA_VERSION: i64 = 5;
 
 const SCHEMA: &str = "
 CREATE TABLE IF NOT EXISTS runs (
@@ -110,6 +112,7 @@ impl Db {
             .and_then(|()| migrate::to_v2(&conn, version))
             .and_then(|()| migrate::to_v3(&conn, version))
             .and_then(|()| migrate::to_v4(&conn, version))
+            .and_then(|()| migrate::to_v5(&conn, version))
             .and_then(|()| {
                 conn.execute_batch(&format!("PRAGMA user_version = {SCHEMA_VERSION}; COMMIT;"))
             })

@@ -50,6 +50,7 @@ impl Db {
             conn.execute_batch(SCHEMA)
                 .and_then(|()| super::migrate::to_v2(&conn, 0))
                 .and_then(|()| super::migrate::to_v3(&conn, 0))
+                .and_then(|()| super::migrate::to_v5(&conn, 0))
                 .map_err(fail)?;
             return Ok(Db {
                 conn,

@@ -28,6 +28,9 @@ pub struct HistoryPoint {
     pub commit: Option<String>,
     /// The typical value and interval.
     pub typical: Interval,
+    /// Instructions per iteration `--explain` counted in this run: the
+    /// baseline's binary's and this run's.
+    pub instructions: Option<[f64; 2]>,
 }
 
 /// One benchmark's values over the runs of one machine, oldest first.
@@ -218,10 +221,12 @@ impl Db {
         let mut stmt = self
             .conn
             .prepare(
-                "SELECT b.name, r.unit, r.run_id, u.time, u.commit_hash, r.typical, r.lower, r.upper, u.machine
+                "SELECT b.name, r.unit, r.run_id, u.time, u.commit_hash, r.typical, r.lower, r.upper, u.machine,
+                        e.baseline, e.current
                  FROM benchmarks b
                  JOIN results r ON r.bench_id = b.id AND r.run_id >= ?2
                  JOIN runs u ON u.id = r.run_id
+                 LEFT JOIN explained e ON e.bench_id = r.bench_id AND e.run_id = r.run_id
                  WHERE instr(b.name, ?1) > 0
                  ORDER BY b.name, u.machine, u.time, r.run_id",
             )
@@ -243,6 +248,10 @@ impl Db {
                     point: r.get(5).map_err(get)?,
                     lower: r.get(6).map_err(get)?,
                     upper: r.get(7).map_err(get)?,
+                },
+                instructions: match (r.get(9).map_err(get)?, r.get(10).map_err(get)?) {
+                    (Some(a), Some(b)) => Some([a, b]),
+                    _ => None,
                 },
             };
             match trends.last_mut() {

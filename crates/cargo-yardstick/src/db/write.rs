@@ -79,6 +79,7 @@ impl Db {
                     "INSERT OR REPLACE INTO samples (run_id, bench_id, iters, vals) VALUES (?1, ?2, ?3, ?4)",
                 )
                 .map_err(err)?;
+            let mut ids = std::collections::HashMap::new();
             for r in &run.results {
                 let bench_id: i64 = match find
                     .query_row([&r.name], |row| row.get(0))
@@ -91,6 +92,7 @@ impl Db {
                         tx.last_insert_rowid()
                     }
                 };
+                ids.insert(r.name.as_str(), bench_id);
                 let t = r.typical;
                 result
                     .execute(params![
@@ -111,6 +113,20 @@ impl Db {
                             to_blob(&r.iters),
                             to_blob(&r.values)
                         ])
+                        .map_err(err)?;
+                }
+            }
+            let mut explained = tx
+                .prepare_cached(
+                    "INSERT OR REPLACE INTO explained (run_id, bench_id, baseline, current) VALUES (?1, ?2, ?3, ?4)",
+                )
+                .map_err(err)?;
+            // Only beside a result of the run: a count without a time has
+            // no row of the history to stand beside.
+            for e in &run.explained {
+                if let Some(bench_id) = ids.get(e.name.as_str()) {
+                    explained
+                        .execute(params![run_id, bench_id, e.baseline, e.current])
                         .map_err(err)?;
                 }
             }

@@ -644,7 +644,13 @@ fn record(a: &ExecArgs, results: Vec<BenchResult>, began: &Start) -> Result<(), 
     meta.label.clone_from(&a.label);
     meta.state = Some(machine::state(&Root::system(), began));
     let n = results.len();
-    let id = db.record(&Run { meta, results }).map_err(fail)?;
+    let id = db
+        .record(&Run {
+            meta,
+            results,
+            explained: Vec::new(),
+        })
+        .map_err(fail)?;
     eprintln!("recorded run {id}: {n} commands in {}", db.path().display());
     Ok(())
 }

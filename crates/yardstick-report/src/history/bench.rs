@@ -8,7 +8,7 @@ use super::index::{anchor, change};
 use super::{pct, reference_point, short_commit, utc, HistorySite, Series};
 use crate::escape;
 use crate::pages::{card, Page};
-use crate::units::Scale;
+use crate::units::{short, Scale};
 
 /// Renders the page of benchmark `name`, whose series are `series`.
 pub(crate) fn render(site: &HistorySite, name: &str, series: &[&Series]) -> String {
@@ -122,6 +122,22 @@ fn cards(page: &mut Page, site: &HistorySite, s: &Series, scale: &Scale) {
         };
         page.raw(&card(&format!("Since {r}"), &value, &detail));
     }
+    if let Some((p, c)) = s
+        .points
+        .iter()
+        .rev()
+        .find_map(|p| Some((p, p.instructions?)))
+    {
+        page.raw(&card(
+            "Instructions per iteration",
+            &short(c[1]),
+            &format!(
+                "counted by --explain at {}: {}",
+                short_commit(&site.runs[p.run]),
+                instructions(c)
+            ),
+        ));
+    }
     page.raw(&card(
         "Level shifts",
         &s.shifts.len().to_string(),
@@ -162,9 +178,27 @@ fn shifts_table(site: &HistorySite, s: &Series, scale: &Scale) -> String {
     t
 }
 
+/// The instructions per iteration `--explain` counted in a run: the
+/// baseline's binary's, this run's and the change (`16014 → 48020
+/// (+199.86%)`); the count alone when both sides agree.
+fn instructions(counts: [f64; 2]) -> String {
+    let [a, b] = counts;
+    if a == b {
+        short(b)
+    } else {
+        format!("{} → {} ({})", short(a), short(b), pct(b / a - 1.0))
+    }
+}
+
 fn runs_table(site: &HistorySite, s: &Series, scale: &Scale) -> String {
     let mut t = String::with_capacity(s.points.len() * 320);
-    t.push_str("<div class=\"tw\"><table class=\"runs\"><tr><th>Run</th><th class=\"l\">Date (UTC)</th><th class=\"l\">Commit</th><th class=\"l\">Branch</th><th class=\"l\">rustc</th><th>Lower</th><th>Estimate</th><th>Upper</th><th>vs previous</th></tr>");
+    // Only a benchmark some run explained has the column.
+    let explained = s.points.iter().any(|p| p.instructions.is_some());
+    t.push_str("<div class=\"tw\"><table class=\"runs\"><tr><th>Run</th><th class=\"l\">Date (UTC)</th><th class=\"l\">Commit</th><th class=\"l\">Branch</th><th class=\"l\">rustc</th><th>Lower</th><th>Estimate</th><th>Upper</th><th>vs previous</th>");
+    if explained {
+        t.push_str("<th title=\"instructions per iteration counted by --explain under Callgrind: the baseline's binary, then this run's\">Instructions</th>");
+    }
+    t.push_str("</tr>");
     let shift_at: Vec<usize> = s.shifts.iter().map(|x| x.index).collect();
     for (i, p) in s.points.iter().enumerate().rev() {
         let run = &site.runs[p.run];
@@ -186,9 +220,14 @@ fn runs_table(site: &HistorySite, s: &Series, scale: &Scale) -> String {
         } else {
             String::new()
         };
+        let counted = match (explained, p.instructions) {
+            (false, _) => String::new(),
+            (true, None) => "<td class=\"dim\">—</td>".to_owned(),
+            (true, Some(c)) => format!("<td>{}</td>", escape::html(&instructions(c))),
+        };
         let _ = write!(
             t,
-            "<tr id=\"run{}\"><td class=\"dim\">{}</td><td class=\"l\">{}</td><td class=\"l\">{commit}</td><td class=\"l\">{branch}</td><td class=\"l dim\">{}</td><td class=\"dim\">{}</td><td class=\"est\">{}</td><td class=\"dim\">{}</td><td>{vs}</td></tr>",
+            "<tr id=\"run{}\"><td class=\"dim\">{}</td><td class=\"l\">{}</td><td class=\"l\">{commit}</td><td class=\"l\">{branch}</td><td class=\"l dim\">{}</td><td class=\"dim\">{}</td><td class=\"est\">{}</td><td class=\"dim\">{}</td><td>{vs}</td>{counted}</tr>",
             run.id,
             run.id,
             utc(run.time),

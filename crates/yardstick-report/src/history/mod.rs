@@ -87,6 +87,10 @@ pub struct SeriesPoint {
     pub lower: f64,
     /// Upper bound.
     pub upper: f64,
+    /// Instructions per iteration `--explain` counted in this run under
+    /// Callgrind: `[baseline's binary, this run's]`; `None` when the run
+    /// did not explain this benchmark.
+    pub instructions: Option<[f64; 2]>,
 }
 
 /// A level shift of a series.
@@ -322,6 +326,7 @@ mod tests {
                             point: v,
                             lower: v - 1.0,
                             upper: v + 1.0,
+                            instructions: None,
                         }
                     })
                     .collect(),
@@ -370,6 +375,31 @@ mod tests {
         }
         let svg = chart::trend(&s, &s.series[0]);
         assert!(!svg.contains("class=\"build\"") && !svg.contains("build changed"));
+    }
+
+    #[test]
+    fn explained_runs_show_their_instruction_counts_beside_the_times() {
+        let mut s = site(&["plain"]);
+        let page = |s: &HistorySite| bench::render(s, "plain", &[&s.series[0]]);
+        // No run explained it: no column, no card.
+        let html = page(&s);
+        assert!(!html.contains("Instructions"), "{html}");
+        // Run 7 (index 6) explained a change: 16014 -> 48020 is
+        // 48020 / 16014 - 1 = +199.86%; run 12 explained one with equal
+        // counts. The runs between show a dash.
+        s.series[0].points[6].instructions = Some([16_014.0, 48_020.0]);
+        s.series[0].points[11].instructions = Some([48_020.0, 48_020.0]);
+        let html = page(&s);
+        assert!(html.contains("<td>16014 → 48020 (+199.86%)</td>"), "{html}");
+        assert!(html.contains("<td>48020</td></tr>"), "{html}");
+        assert_eq!(html.matches("<td class=\"dim\">—</td>").count(), 10);
+        // The latest count, as a card.
+        assert!(
+            html.contains(
+                "<div class=\"k\">Instructions per iteration</div><div class=\"v\">48020</div>"
+            ),
+            "{html}"
+        );
     }
 
     #[test]

@@ -36,6 +36,7 @@ pub(crate) const ALL_PLOTS: &[&str] = &[
     "relative_pdf_small.svg",
     "relative_regression_small.svg",
     "relative_iteration_times_small.svg",
+    super::explanation::FLAME_GRAPH,
 ];
 
 /// Renders the page and its plots.
@@ -58,6 +59,9 @@ pub(crate) fn render(r: &BenchmarkReport<'_>) -> Files {
     bootstrap_section(&mut page, &mut files, r, &scale);
     if r.baseline.is_some() || r.change.is_some() {
         comparison(&mut page, &mut files, r, &scale);
+    }
+    if let Some(x) = r.explanation {
+        super::explanation::section(&mut page, &mut files, x);
     }
     files.push(("index.html".to_owned(), page.finish()));
     files

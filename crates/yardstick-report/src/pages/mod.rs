@@ -3,6 +3,7 @@
 //! shows its plots from SVG files beside it, so it works from `file://`.
 
 pub(crate) mod benchmark;
+mod explanation;
 pub(crate) mod group;
 pub(crate) mod index;
 

@@ -3,6 +3,7 @@
 
 pub(crate) mod bootstrap;
 pub(crate) mod compare;
+pub(crate) mod flame;
 pub(crate) mod group;
 pub(crate) mod quick;
 pub(crate) mod sample;

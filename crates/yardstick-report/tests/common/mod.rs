@@ -256,6 +256,7 @@ pub fn write_suite(home: &Path) -> RunResults {
             change: change.as_ref().map(|c| &c.0),
             change_distributions: change.as_ref().map(|c| &c.1),
             lockstep: None,
+            explanation: None,
         };
         write_benchmark(home, &report).unwrap();
         results.push(BenchmarkResult::from_report(&report));
@@ -322,6 +323,7 @@ pub fn rewrite_with_baseline(home: &Path, dir: &str) {
             change: Some(&change),
             change_distributions: Some(&change_dists),
             lockstep: None,
+            explanation: None,
         },
     )
     .unwrap();
@@ -376,6 +378,7 @@ pub fn page_with_change(
             change: Some(change),
             change_distributions: None,
             lockstep,
+            explanation: None,
         },
     )
     .unwrap();

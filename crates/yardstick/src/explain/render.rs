@@ -100,6 +100,14 @@ fn notes(s: &mut String, e: &ExplainFile) {
              is counted too, the loop cannot be told apart\n",
         );
     }
+    if let Some(f) = e.change_in_timed_loop().filter(|_| !e.same) {
+        let _ = writeln!(
+            s,
+            "  note: {} is the harness's timed loop: the routine was inlined into it, so the \
+             change is in code inlined there (its file:line points into that code)",
+            one_line(&f.name)
+        );
+    }
     if !e.same && e.functions.is_empty() {
         s.push_str(
             "  note: no function names (a binary without symbols): only the totals are compared\n",
@@ -210,6 +218,22 @@ mod tests {
         }
         e.functions.truncate(1);
         insta::assert_snapshot!(render(&e));
+    }
+
+    #[test]
+    fn a_change_inlined_into_the_timed_loop_is_said_to_be() {
+        let mut e = explained();
+        e.functions[0].name = "yardstick::bencher::Bencher<M>::iter".to_owned();
+        e.functions.truncate(1);
+        let text = render(&e);
+        assert!(text.contains("  note: yardstick::bencher::Bencher<M>::iter is the harness's timed loop: the routine was inlined into it"), "{text}");
+        assert_eq!(
+            text.lines().filter(|l| l.contains("note:")).count(),
+            1,
+            "{text}"
+        );
+        // Not when a function of the benchmark moved most.
+        assert!(!render(&explained()).contains("timed loop"));
     }
 
     #[test]

@@ -10,12 +10,14 @@ use super::Target;
 use crate::engine::RunSettings;
 use crate::output::sink::{Outcome, RunEnd, Sink};
 use crate::output::{errln, outln};
+use crate::report::Rewrite;
 
 /// The benchmarks to explain, in the run's order.
 #[derive(Default)]
 pub(crate) struct Explain {
-    /// Each target with the folder its files go to.
-    targets: Vec<(Target, PathBuf)>,
+    /// Each target with the folder its files go to, and its page to
+    /// write again with the explanation.
+    targets: Vec<(Target, PathBuf, Option<Rewrite>)>,
     /// Those that cannot be explained, with why.
     cannot: Vec<(String, String)>,
 }
@@ -77,10 +79,11 @@ impl Sink for Explain {
             per_iteration_ns: o.analysis.typical().point,
             cwd: None,
         };
-        self.targets.push((target, o.dir.sub("explain")));
+        let page = crate::report::rewrite_after_explaining(run, o);
+        self.targets.push((target, o.dir.sub("explain"), page));
     }
 
-    fn finish(&mut self, _run: &RunSettings, _end: &RunEnd<'_>) -> Vec<(String, String)> {
+    fn finish(&mut self, run: &RunSettings, _end: &RunEnd<'_>) -> Vec<(String, String)> {
         let (targets, cannot) = (
             std::mem::take(&mut self.targets),
             std::mem::take(&mut self.cannot),
@@ -96,10 +99,22 @@ impl Sink for Explain {
         for (id, why) in cannot {
             errln!("{}", super::not_explained_line(&id, &why));
         }
-        for (target, dir) in targets {
+        for (target, dir, page) in targets {
             match explain_one(&target, &dir) {
                 Ok(text) => outln!("{text}"),
-                Err(why) => errln!("{}", super::not_explained_line(&target.id, &why)),
+                Err(why) => {
+                    errln!("{}", super::not_explained_line(&target.id, &why));
+                    continue;
+                }
+            }
+            // The page beside the verdict shows it from now on.
+            if let Some(page) = page {
+                if let Err(e) = crate::report::rewrite(&run.home, &page) {
+                    run.terminal().warning(&format!(
+                        "could not write the report of {} with its explanation: {e}",
+                        target.id
+                    ));
+                }
             }
         }
         // Nothing here fails the run: the verdicts stand as measured.
