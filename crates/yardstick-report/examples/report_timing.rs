@@ -120,6 +120,7 @@ fn main() {
                 change: Some(&change),
                 change_distributions: Some(&cdists),
                 lockstep: None,
+                build_line: None,
             },
         )
         .unwrap();

@@ -71,6 +71,10 @@ pub struct BenchmarkReport<'a> {
     /// when it was (its interval is then of the ratio of means alone: there
     /// is no median change).
     pub lockstep: Option<yardstick_format::change::LockstepFile>,
+    /// How this run's build differs from the baseline's, in the words of
+    /// every comparison (`yardstick_format::build::compare_line`), when
+    /// it does: shown beside the verdict.
+    pub build_line: Option<&'a str>,
 }
 
 /// Writes the report of one benchmark: `<home>/<directory_name>/report/`

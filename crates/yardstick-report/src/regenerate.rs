@@ -277,6 +277,8 @@ impl Analysed {
             change: self.change.as_ref(),
             change_distributions: self.change_distributions.as_ref(),
             lockstep: b.verdict.as_ref().and_then(|v| v.lockstep),
+            // Said by the run that compared; not kept with the change.
+            build_line: None,
         }
     }
 }

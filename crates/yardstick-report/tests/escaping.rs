@@ -96,6 +96,7 @@ fn folder_names_that_leave_home_are_refused() {
                 change: None,
                 change_distributions: None,
                 lockstep: None,
+                build_line: None,
             },
         )
         .unwrap_err();
@@ -154,6 +155,7 @@ fn without_distributions_the_numbers_stay_and_the_page_says_why() {
             change: None,
             change_distributions: None,
             lockstep: None,
+            build_line: None,
         },
     )
     .unwrap();

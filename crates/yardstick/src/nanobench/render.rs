@@ -195,6 +195,7 @@ fn result(r: &BenchResult) -> Result<BenchmarkResult, RenderError> {
         change: None,
         change_distributions: None,
         lockstep: None,
+        build_line: None,
     });
     // nanobench's figures: the median is the headline, err% is the median
     // absolute percentage error of the epochs.
