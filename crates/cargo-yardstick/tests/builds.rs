@@ -3,11 +3,11 @@
 //! `cargo bench` again and again, each time built differently from the
 //! baseline the run before saved: a comment in `Cargo.toml` and an edit
 //! of the code (name nothing), another compiler, `RUSTFLAGS` (also on the
-//! benchmark's report page), a feature, the profile. The
-//! compiler cannot be swapped here (one toolchain is installed), so that
-//! change is simulated by editing the baseline's build record (kept
-//! beside its binary), as an older compiler would have written it. Each line is checked by hand-written
-//! phrases, and all of them together by a snapshot.
+//! benchmark's report page), a feature, the profile. The compiler cannot
+//! be swapped here (one toolchain is installed), so that change is
+//! simulated by a baseline measured by another binary whose build record
+//! an older compiler would have written. Each line is checked by
+//! hand-written phrases, and all of them together by a snapshot.
 
 mod common;
 
