@@ -270,6 +270,7 @@ mod tests {
             let bin = runner::BenchBinary {
                 executable: root.join("deps/bench-0123456789abcdef"),
                 package_dir: dir,
+                features: None,
             };
             keys.push(store_key(&bin, &ab::target_name(&bin)));
         }
@@ -278,6 +279,7 @@ mod tests {
         let bare = runner::BenchBinary {
             executable: root.join("deps/bench-0123456789abcdef"),
             package_dir: root.join("nowhere"),
+            features: None,
         };
         assert_eq!(store_key(&bare, "bench"), "bench");
         std::fs::remove_dir_all(&root).unwrap();

@@ -81,6 +81,9 @@ pub struct BenchBinary {
     pub executable: PathBuf,
     /// The package's folder, the working directory of `cargo bench`.
     pub package_dir: PathBuf,
+    /// The package's enabled features as cargo built the target (its
+    /// artifact message's `features`), sorted; `None` when not known.
+    pub features: Option<Vec<String>>,
 }
 
 /// The `bench` targets among the output of
@@ -105,9 +108,18 @@ pub fn bench_binaries(cargo_stdout: &str) -> Vec<BenchBinary> {
             .as_str()
             .and_then(|m| Path::new(m).parent())
             .map_or_else(|| PathBuf::from("."), Path::to_owned);
+        let features = v["features"].as_array().map(|f| {
+            let mut names: Vec<String> = f
+                .iter()
+                .filter_map(|n| n.as_str().map(str::to_owned))
+                .collect();
+            names.sort();
+            names
+        });
         let b = BenchBinary {
             executable: PathBuf::from(exe),
             package_dir,
+            features,
         };
         if !out.contains(&b) {
             out.push(b);
@@ -177,7 +189,7 @@ mod tests {
     #[test]
     fn only_bench_artifacts_with_an_executable_are_kept() {
         let out = r#"{"reason":"compiler-artifact","target":{"kind":["lib"]},"executable":null,"manifest_path":"/p/Cargo.toml"}
-{"reason":"compiler-artifact","target":{"kind":["bench"]},"executable":"/t/release/deps/spin-1","manifest_path":"/p/Cargo.toml"}
+{"reason":"compiler-artifact","target":{"kind":["bench"]},"features":["simd","default"],"executable":"/t/release/deps/spin-1","manifest_path":"/p/Cargo.toml"}
 {"reason":"compiler-artifact","target":{"kind":["lib"]},"executable":"/t/release/deps/p-2","manifest_path":"/p/Cargo.toml"}
 {"reason":"build-finished","success":true}
 not json"#;
@@ -186,6 +198,7 @@ not json"#;
             vec![BenchBinary {
                 executable: PathBuf::from("/t/release/deps/spin-1"),
                 package_dir: PathBuf::from("/p"),
+                features: Some(vec!["default".into(), "simd".into()]),
             }]
         );
     }

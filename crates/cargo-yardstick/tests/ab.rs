@@ -341,3 +341,45 @@ fn bench_help_shows_its_own_flags_then_cargo_benchs() {
     let o = bin().args(["help", "calibrate"]).output().unwrap();
     assert!(stdout(&o).contains("--runs <N>"), "{}", stdout(&o));
 }
+
+/// How each side was built, compared end to end: a revision that turns on
+/// the package's features by default, its code unchanged, is named in one
+/// line before measuring; the same revision on both sides, and two
+/// revisions that differ only in code, name nothing.
+#[test]
+fn ab_names_a_difference_of_build_between_the_sides() {
+    let _turn = take_turn();
+    let dir = tempfile::tempdir().unwrap();
+    let repo = dir.path().join("repo");
+    make_repo(&repo);
+    let manifest = std::fs::read_to_string(repo.join("Cargo.toml")).unwrap();
+    std::fs::write(
+        repo.join("Cargo.toml"),
+        format!("{manifest}\n[features]\ndefault = [\"fast\"]\nfast = []\n"),
+    )
+    .unwrap();
+    git(&repo, &["commit", "-q", "-am", "fast by default"]);
+    let notes = |o: &std::process::Output| -> Vec<String> {
+        assert!(o.status.success(), "{}\n{}", stdout(o), stderr(o));
+        stderr(o)
+            .lines()
+            .filter(|l| l.contains("was built"))
+            .map(str::to_owned)
+            .collect()
+    };
+    let o = ab(&repo, &["HEAD~1", "HEAD", "spin", "--layouts", "0"]);
+    assert_eq!(
+        notes(&o),
+        ["note: B was built differently from A: the package's features added default, fast"]
+    );
+    // The same code: the line is why numbers might differ, not a verdict.
+    let out = stdout(&o);
+    assert!(
+        row(&out, "spin").contains("no difference detected"),
+        "{out}"
+    );
+    for sides in [["HEAD", "HEAD"], ["HEAD~2", "HEAD~1"]] {
+        let o = ab(&repo, &[sides[0], sides[1], "spin", "--layouts", "0"]);
+        assert_eq!(notes(&o), Vec::<String>::new(), "{sides:?}");
+    }
+}

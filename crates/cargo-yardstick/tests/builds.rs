@@ -1,12 +1,13 @@
 //! A build's difference named at comparison time, end to end: a tiny crate
 //! made here (its only dependency the harness, by path) is benchmarked by
 //! `cargo bench` again and again, each time built differently from the
-//! baseline the run before saved: a comment in `Cargo.toml` (names
-//! nothing), another compiler, `RUSTFLAGS`, a feature, the profile. The
-//! compiler cannot be swapped here (one toolchain is installed), so that
-//! change is simulated by editing the baseline's build record (kept
-//! beside its binary), as an older compiler would have written it. Each line is checked by hand-written
-//! phrases, and all of them together by a snapshot.
+//! baseline the run before saved: a comment in `Cargo.toml` and an edit
+//! of the code (name nothing), another compiler, `RUSTFLAGS` (also on the
+//! benchmark's report page), a feature, the profile. The compiler cannot
+//! be swapped here (one toolchain is installed), so that change is
+//! simulated by a baseline measured by another binary whose build record
+//! an older compiler would have written. Each line is checked by
+//! hand-written phrases, and all of them together by a snapshot.
 
 mod common;
 
@@ -36,7 +37,7 @@ fn manifest(opt_level: u32, comment: &str) -> String {
     format!(
         "[package]\nname = \"builds\"\nversion = \"0.1.0\"\nedition = \"2021\"\n\n\
          [features]\nfast = []\n\n\
-         [dev-dependencies]\ncriterion = {{ package = \"yardstick\", path = {:?}, default-features = false }}\n\n\
+         [dev-dependencies]\ncriterion = {{ package = \"yardstick\", path = {:?}, default-features = false, features = [\"report\"] }}\n\n\
          [[bench]]\nname = \"spin\"\nharness = false\n\n\
          {comment}\n[profile.bench]\nopt-level = {opt_level}\n",
         harness.to_string_lossy()
@@ -155,6 +156,19 @@ fn each_change_of_build_is_named_once_and_identical_builds_name_nothing() {
     // A comment in Cargo.toml cannot move timings.
     std::fs::write(krate.join("Cargo.toml"), manifest(1, "# tuned later")).unwrap();
     assert_eq!(bench(&krate, &home, None, &[]), Vec::<String>::new());
+    // Nor can an edit of the code, built alike: another binary, whose
+    // record is read and found the same.
+    let before = kept_record(&home, &base);
+    std::fs::write(
+        krate.join("benches/spin.rs"),
+        BENCH.replace("iters * 1000", "iters * 1001"),
+    )
+    .unwrap();
+    assert_eq!(bench(&krate, &home, None, &[]), Vec::<String>::new());
+    assert_ne!(kept_record(&home, &base), before);
+    std::fs::write(krate.join("benches/spin.rs"), BENCH).unwrap();
+    assert_eq!(bench(&krate, &home, None, &[]), Vec::<String>::new());
+    let record = kept_record(&home, &base);
 
     // Another compiler: the baseline was measured by another binary (the
     // same bytes are the same build, and are not compared), whose record
@@ -190,13 +204,19 @@ fn each_change_of_build_is_named_once_and_identical_builds_name_nothing() {
     );
     assert!(!base.join("build.json").exists());
 
-    // RUSTFLAGS added.
+    // RUSTFLAGS added; the benchmark's report page says it under the
+    // verdict.
     let lines = bench(&krate, &home, Some("--cfg yardstick_builds_test"), &[]);
     assert_eq!(
         lines,
         ["note: this run was built differently from the baseline: RUSTFLAGS added --cfg yardstick_builds_test"]
     );
     said.extend(lines);
+    let page = std::fs::read_to_string(home.join("spin/report/index.html")).unwrap();
+    assert!(
+        page.contains("This run was built differently from the baseline: RUSTFLAGS added --cfg yardstick_builds_test."),
+        "{page}"
+    );
 
     // RUSTFLAGS removed and a feature added, in one line.
     let lines = bench(&krate, &home, None, &["--features", "fast"]);

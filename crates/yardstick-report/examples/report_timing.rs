@@ -121,6 +121,7 @@ fn main() {
                 change_distributions: Some(&cdists),
                 lockstep: None,
                 explanation: None,
+                build_line: None,
             },
         )
         .unwrap();

@@ -76,6 +76,10 @@ pub struct BenchmarkReport<'a> {
     /// What `--explain` found for this change ([`load_explanation`]):
     /// shown beside the verdict, with its differential flame graph.
     pub explanation: Option<&'a Explanation>,
+    /// How this run's build differs from the baseline's, in the words of
+    /// every comparison (`yardstick_format::build::compare_line`), when
+    /// it does: shown beside the verdict.
+    pub build_line: Option<&'a str>,
 }
 
 /// Writes the report of one benchmark: `<home>/<directory_name>/report/`

@@ -285,6 +285,8 @@ impl Analysed {
             change_distributions: self.change_distributions.as_ref(),
             lockstep: b.verdict.as_ref().and_then(|v| v.lockstep),
             explanation: None,
+            // Said by the run that compared; not kept with the change.
+            build_line: None,
         }
     }
 }

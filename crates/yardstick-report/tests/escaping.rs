@@ -97,6 +97,7 @@ fn folder_names_that_leave_home_are_refused() {
                 change_distributions: None,
                 lockstep: None,
                 explanation: None,
+                build_line: None,
             },
         )
         .unwrap_err();
@@ -156,6 +157,7 @@ fn without_distributions_the_numbers_stay_and_the_page_says_why() {
             change_distributions: None,
             lockstep: None,
             explanation: None,
+            build_line: None,
         },
     )
     .unwrap();

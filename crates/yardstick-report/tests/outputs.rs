@@ -7,7 +7,7 @@ mod common;
 
 use std::fs;
 
-use common::{change, page_with_change};
+use common::{change, page_with_build, page_with_change};
 use yardstick_format::change::{LockstepFile, VerdictFile};
 use yardstick_format::messages::Message;
 use yardstick_report::messages::{benchmark_complete, group_complete};
@@ -666,6 +666,34 @@ fn a_lockstep_change_is_said_so_and_shows_only_what_was_measured() {
     assert!(section.contains(">Median<"), "{section}");
     assert!(section.contains("-0.5200%"), "{section}");
     assert!(!page.contains("lock-step"), "{page}");
+}
+
+/// A run built differently from its baseline says so beside the verdict,
+/// in the comparison's own words (escaped: flags hold `<`, `&` and quotes
+/// as easily as anything); builds alike add nothing to the page.
+#[test]
+fn a_build_difference_is_named_beside_the_verdict() {
+    let home = common::fresh_dir("outputs-build");
+    common::write_suite(&home);
+    let c = change(0.12, 0.10, 0.14, 0.001, Verdict::Regressed);
+    let line = "the baseline was built by rustc 1.91.1, this run by rustc 1.92.0; RUSTFLAGS added -C target-cpu=native --cfg 'x=\"<&>\"'";
+    let page = page_with_build(&home, "parse/json/10", &c, None, Some(line));
+    let section = page.split("Change from the baseline").nth(1).unwrap();
+    let legends: Vec<&str> = section
+        .split("<p class=\"legend")
+        .skip(1)
+        .map(|p| p.split("</p>").next().unwrap())
+        .collect();
+    insta::assert_snapshot!("benchmark_page_build_difference", legends.join("\n"));
+    let built = legends
+        .iter()
+        .position(|l| l.contains("The baseline was built by"));
+    let verdict = legends
+        .iter()
+        .position(|l| l.contains("Performance has regressed"));
+    assert_eq!(built, verdict.map(|v| v + 1), "{legends:?}");
+    let page = page_with_change(&home, "parse/json/10", &c, None);
+    assert!(!page.contains("legend build"), "{page}");
 }
 
 /// After a default run `base/` holds the run itself, so `report` cannot

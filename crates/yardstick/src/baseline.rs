@@ -118,22 +118,21 @@ pub(crate) fn load(
 /// say nothing; a baseline without a record says so, once. `this` is the
 /// record of this run's binary, when it keeps one: a baseline the same
 /// binary measured (its name is its content's hash) was built the same
-/// way, so nothing is read (the common run, nothing rebuilt).
+/// way, so nothing is read (the common run, nothing rebuilt). Returns
+/// the line, for the benchmark's report.
 pub(crate) fn say_build_difference(
     dir: &BenchmarkDir,
     baseline: &Loaded,
     this: Option<&BinaryFile>,
     id: &FullId,
     terminal: &Terminal,
-) {
+) -> Option<String> {
     use std::sync::atomic::{AtomicBool, Ordering};
     static SAID_ONE: AtomicBool = AtomicBool::new(false);
-    let Some(name) = baseline.name.as_deref() else {
-        return;
-    };
+    let name = baseline.name.as_deref()?;
     if let (Some(old), Some(new)) = (&baseline.binary, this) {
         if old.key() == new.key() && old.binary == new.binary {
-            return;
+            return None;
         }
     }
     let old = match crate::store::build::of_baseline(dir, name, baseline.binary.as_ref()) {
@@ -143,7 +142,7 @@ pub(crate) fn say_build_difference(
             if crate::output::first_time(&note) {
                 terminal.warning(&note);
             }
-            return;
+            return None;
         }
     };
     let side = if name == "base" {
@@ -156,9 +155,7 @@ pub(crate) fn say_build_difference(
         new: "this run",
     };
     let this = crate::store::build::this_build();
-    let Some(line) = yardstick_format::build::compare_line(old.as_ref(), Some(this), sides) else {
-        return;
-    };
+    let line = yardstick_format::build::compare_line(old.as_ref(), Some(this), sides)?;
     if crate::output::first_time(&line) {
         if SAID_ONE.swap(true, Ordering::Relaxed) {
             terminal.note(&format!("{}: {line}", id.full_id));
@@ -166,6 +163,7 @@ pub(crate) fn say_build_difference(
             terminal.note(&line);
         }
     }
+    Some(line)
 }
 
 /// Why a readable sample cannot be a baseline: a relative change needs a

@@ -3,11 +3,9 @@
 
 use std::path::Path;
 
-use crate::analysis::Analysis;
 use crate::cli::Baseline;
 use crate::engine::{RunOutputs, RunSettings};
 use crate::output::sink::{GroupEnd, Outcome, RunEnd, Sink};
-use crate::store::{BenchmarkRecord, SavedSample};
 
 /// One benchmark's results as the run-level outputs need them.
 #[cfg(feature = "report")]
@@ -28,16 +26,13 @@ impl Sink for Pages {
         if o.loaded {
             return;
         }
-        let (a, unit) = (o.analysis, o.unit);
         if run.outputs.any() {
             #[cfg(feature = "report")]
             self.results
-                .push(yardstick_report::BenchmarkResult::from_report(&view(
-                    &o.record, &o.sample, unit, a, o.baseline,
-                )));
+                .push(yardstick_report::BenchmarkResult::from_report(&view(o)));
         }
         if ENABLED && run.plots && run.baseline != Baseline::Discard {
-            if let Err(e) = benchmark(&run.home, &o.record, &o.sample, unit, a, o.baseline) {
+            if let Err(e) = benchmark(&run.home, o) {
                 run.terminal().warning(&format!(
                     "could not write the report of {}: {e}",
                     o.id.full_id
@@ -77,27 +72,23 @@ impl Sink for Pages {
 }
 
 #[cfg(feature = "report")]
-fn view<'a>(
-    record: &'a BenchmarkRecord,
-    sample: &'a SavedSample,
-    unit: &'a str,
-    a: &'a Analysis,
-    baseline: Option<&'a SavedSample>,
-) -> yardstick_report::BenchmarkReport<'a> {
+fn view<'a>(o: &'a Outcome<'_>) -> yardstick_report::BenchmarkReport<'a> {
+    let a = o.analysis;
     yardstick_report::BenchmarkReport {
-        record,
-        sample,
-        unit,
+        record: &o.record,
+        sample: &o.sample,
+        unit: o.unit,
         estimates: &a.estimates,
         distributions: a.distributions.as_ref(),
         tukey: &a.tukey,
-        baseline,
+        baseline: o.baseline,
         change: a.change.as_ref(),
         change_distributions: a.change_distributions.as_ref(),
         lockstep: a.lockstep.map(|l| l.file()),
         // `--explain` runs after every page is written; it rewrites the
         // page of each benchmark it explains (`explain/sink.rs`).
         explanation: None,
+        build_line: o.build_line.as_deref(),
     }
 }
 
@@ -164,16 +155,8 @@ fn finish(outputs: &RunOutputs, _: Vec<Summary>) -> Vec<String> {
 
 /// Writes the page of one benchmark.
 #[cfg(feature = "report")]
-fn benchmark(
-    home: &Path,
-    record: &BenchmarkRecord,
-    sample: &SavedSample,
-    unit: &str,
-    a: &Analysis,
-    baseline: Option<&SavedSample>,
-) -> Result<(), String> {
-    yardstick_report::write_benchmark(home, &view(record, sample, unit, a, baseline))
-        .map_err(|e| e.to_string())
+fn benchmark(home: &Path, o: &Outcome<'_>) -> Result<(), String> {
+    yardstick_report::write_benchmark(home, &view(o)).map_err(|e| e.to_string())
 }
 
 /// Writes the page of a group from what is saved under `home`.
@@ -239,14 +222,7 @@ pub(crate) fn rewrite(_: &Path, _: &Rewrite) -> Result<(), String> {
 }
 
 #[cfg(not(feature = "report"))]
-fn benchmark(
-    _: &Path,
-    _: &BenchmarkRecord,
-    _: &SavedSample,
-    _: &str,
-    _: &Analysis,
-    _: Option<&SavedSample>,
-) -> Result<(), String> {
+fn benchmark(_: &Path, _: &Outcome<'_>) -> Result<(), String> {
     Ok(())
 }
 

@@ -226,7 +226,8 @@ fn benchmark<M: Measurement>(
     let this_binary = keeps_binary(c.run, foreign)
         .then(|| crate::store::binaries::this_record(&c.run.home, &kind))
         .flatten();
-    crate::baseline::say_build_difference(&dir, &baseline, this_binary.as_ref(), id, terminal);
+    let build_line =
+        crate::baseline::say_build_difference(&dir, &baseline, this_binary.as_ref(), id, terminal);
     let (samples, metric_rows) = match &compared {
         Some((samples, _)) => (samples.clone(), None),
         None => obtain_samples(c, terminal, id, config, f, &dir)?,
@@ -300,6 +301,7 @@ fn benchmark<M: Measurement>(
         not_saved: foreign,
         binary: this_binary,
         baseline_binary: baseline.binary.clone(),
+        build_line,
     };
     conclude(c.run, &outcome);
     Ok(analysis.typical().point)

@@ -2,8 +2,9 @@
 //! differs (`yardstick_format::build::compare_line`, the words every
 //! comparison uses). `ab` builds both sides itself, so it reads each
 //! binary's compile-time part from its bytes (the text the harness
-//! carries) and the profile's `lto`, `codegen-units` and `incremental`
-//! from the side's checkout; the package's features are not known here.
+//! carries), the profile's `lto`, `codegen-units` and `incremental` from
+//! the side's checkout, and the package's features from cargo's message
+//! about the bench target it built.
 
 use std::path::Path;
 
@@ -24,6 +25,7 @@ pub(super) fn of(built: &Built, checkout: &Path, package_dir: &Path) -> Option<B
         b.profile.incremental = incremental.1;
     }
     b.layouts = !built.layouts.is_empty();
+    b.features.clone_from(&built.bin.features);
     Some(b)
 }
 

@@ -215,6 +215,9 @@ pub(crate) struct Built {
 struct Listed {
     name: String,
     package_dir: PathBuf,
+    /// Absent in caches written before ab named feature differences.
+    #[serde(default)]
+    features: Option<Vec<String>>,
     layouts: Vec<String>,
     why_not: Option<String>,
 }
@@ -244,6 +247,7 @@ fn keep(bins: &[Built], dir: &Path) -> Result<Vec<Built>, String> {
             bin: BenchBinary {
                 executable: copy(&b.bin.executable)?,
                 package_dir: b.bin.package_dir.clone(),
+                features: b.bin.features.clone(),
             },
             layouts: b
                 .layouts
@@ -258,6 +262,7 @@ fn keep(bins: &[Built], dir: &Path) -> Result<Vec<Built>, String> {
         .map(|b| Listed {
             name: file_name(&b.bin.executable),
             package_dir: b.bin.package_dir.clone(),
+            features: b.bin.features.clone(),
             layouts: b.layouts.iter().map(|l| file_name(l)).collect(),
             why_not: b.why_not.clone(),
         })
@@ -405,6 +410,7 @@ fn cached(dir: &Path) -> Option<Vec<Built>> {
             bin: BenchBinary {
                 executable: dir.join(l.name),
                 package_dir: l.package_dir,
+                features: l.features,
             },
             layouts: l.layouts.iter().map(|n| dir.join(n)).collect(),
             why_not: l.why_not,
@@ -1188,6 +1194,7 @@ mod tests {
         let b = |p: &str| BenchBinary {
             executable: PathBuf::from(p),
             package_dir: PathBuf::from("."),
+            features: None,
         };
         assert_eq!(target_name(&b("/t/deps/spin-0a1b2c3d4e5f6789")), "spin");
         assert_eq!(
@@ -1212,6 +1219,7 @@ mod tests {
             bin: BenchBinary {
                 executable: exe,
                 package_dir: PathBuf::from("pkg"),
+                features: Some(vec!["fast".into()]),
             },
             layouts: vec![layout],
             why_not: None,

@@ -300,7 +300,7 @@ fn comparison(page: &mut Page, files: &mut Files, r: &BenchmarkReport<'_>, scale
     }
     if let Some(c) = r.change {
         change_plots(page, files, r, c);
-        page.raw(&change_table(c, r.lockstep));
+        page.raw(&change_table(c, r.lockstep, r.build_line));
     }
     page.end_section();
 }
@@ -445,9 +445,10 @@ fn change_plots(page: &mut Page, files: &mut Files, r: &BenchmarkReport<'_>, c: 
     page.raw("</div>");
 }
 
-/// The change's table and verdict, and how it was measured when in
-/// lock-step (the mean's row alone: the rounds' ratio has no median).
-fn change_table(c: &Change, lockstep: Option<LockstepFile>) -> String {
+/// The change's table and verdict, how it was measured when in lock-step
+/// (the mean's row alone: the rounds' ratio has no median), and how the
+/// two builds differ when they do (a reason the numbers may have moved).
+fn change_table(c: &Change, lockstep: Option<LockstepFile>, build_line: Option<&str>) -> String {
     let mut t = String::from("<div class=\"tw\" style=\"margin-top:14px\"><table><tr><th class=\"l\">Change</th><th>Lower bound</th><th>Estimate</th><th>Upper bound</th></tr>");
     let rows: &[(&str, &Estimate)] = if lockstep.is_some() {
         &[("Mean", &c.mean)]
@@ -483,6 +484,19 @@ fn change_table(c: &Change, lockstep: Option<LockstepFile>) -> String {
             t,
             "<p class=\"legend\">Measured in lock-step with the baseline's binary ({} process pairs, {} rounds{layouts}): the change is the ratio of the two binaries' times per iteration, measured in alternating rounds.</p>",
             l.pairs, l.rounds
+        );
+    }
+    if let Some(line) = build_line {
+        // The terminal's line, as a sentence.
+        let mut chars = line.chars();
+        let sentence: String = chars
+            .next()
+            .map(|c| c.to_uppercase().chain(chars).collect())
+            .unwrap_or_default();
+        let _ = write!(
+            t,
+            "<p class=\"legend build\">{}.</p>",
+            escape::html(&sentence)
         );
     }
     t

@@ -257,6 +257,7 @@ pub fn write_suite(home: &Path) -> RunResults {
             change_distributions: change.as_ref().map(|c| &c.1),
             lockstep: None,
             explanation: None,
+            build_line: None,
         };
         write_benchmark(home, &report).unwrap();
         results.push(BenchmarkResult::from_report(&report));
@@ -324,6 +325,7 @@ pub fn rewrite_with_baseline(home: &Path, dir: &str) {
             change_distributions: Some(&change_dists),
             lockstep: None,
             explanation: None,
+            build_line: None,
         },
     )
     .unwrap();
@@ -356,6 +358,18 @@ pub fn page_with_change(
     change: &Change,
     lockstep: Option<yardstick_format::change::LockstepFile>,
 ) -> String {
+    page_with_build(home, dir, change, lockstep, None)
+}
+
+/// [`page_with_change`] by a run built differently from its baseline
+/// (`build_line`, the comparison's line naming how).
+pub fn page_with_build(
+    home: &Path,
+    dir: &str,
+    change: &Change,
+    lockstep: Option<yardstick_format::change::LockstepFile>,
+    build_line: Option<&str>,
+) -> String {
     let stored = yardstick_report::StoredBenchmark::load(&home.join(dir)).unwrap();
     let s = &stored.sample;
     let boot = BootstrapConfig {
@@ -379,6 +393,7 @@ pub fn page_with_change(
             change_distributions: None,
             lockstep,
             explanation: None,
+            build_line,
         },
     )
     .unwrap();

@@ -196,6 +196,7 @@ fn result(r: &BenchResult) -> Result<BenchmarkResult, RenderError> {
         change_distributions: None,
         lockstep: None,
         explanation: None,
+        build_line: None,
     });
     // nanobench's figures: the median is the headline, err% is the median
     // absolute percentage error of the epochs.

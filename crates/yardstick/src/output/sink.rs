@@ -57,6 +57,11 @@ pub(crate) struct Outcome<'a> {
     /// The binary the baseline compared with kept, read before this run
     /// saved over it: `--explain` runs both, `change/binary.json` names it.
     pub baseline_binary: Option<yardstick_format::binary::BinaryFile>,
+    /// How this run's build differs from the baseline's
+    /// (`yardstick_format::build::compare_line`), when it does: the report
+    /// shows it beside the verdict.
+    #[cfg_attr(not(feature = "report"), allow(dead_code))]
+    pub build_line: Option<String>,
 }
 
 /// A group whose benchmarks all finished.
