@@ -220,6 +220,7 @@ def guide(args):
             seconds.append(time.monotonic() - start)
             text = p.stdout.decode(errors="replace")
             if args.keep:
+                os.makedirs(args.keep, exist_ok=True)
                 with open(os.path.join(args.keep, f"run{r}.txt"), "w") as f:
                     f.write(text)
             v = verdicts(text)
@@ -265,6 +266,7 @@ def divan(args):
                                        ["--target-precision", "1", "--output-format", "criterion"])
                 seconds.append(secs)
                 if args.keep:
+                    os.makedirs(args.keep, exist_ok=True)
                     with open(os.path.join(args.keep, f"{f}.run{r}.txt"), "w") as out:
                         out.write(text)
                 v = verdicts(text)
