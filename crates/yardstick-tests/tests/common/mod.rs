@@ -22,12 +22,35 @@ pub const QUICK: &[&str] = &[
     "never",
 ];
 
-/// A fresh, empty home directory for one test.
+/// A fresh, empty home directory for one test. Homes of this tag left by
+/// test processes that are gone (a failed assertion skips the clean-up; a
+/// home with kept binaries can hold hundreds of MB) are removed first, so
+/// at most one per tag outlives its run.
 pub fn home(tag: &str) -> PathBuf {
+    remove_abandoned(tag);
     let dir = std::env::temp_dir().join(format!("yardstick-e2e-{tag}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     dir
+}
+
+fn remove_abandoned(tag: &str) {
+    let prefix = format!("yardstick-e2e-{tag}-");
+    let Ok(entries) = std::fs::read_dir(std::env::temp_dir()) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        let Some(pid) = name.strip_prefix(&prefix) else {
+            continue;
+        };
+        let gone = pid.bytes().all(|b| b.is_ascii_digit())
+            && cfg!(target_os = "linux")
+            && !Path::new("/proc").join(pid).exists();
+        if gone {
+            let _ = std::fs::remove_dir_all(entry.path());
+        }
+    }
 }
 
 pub struct Run {
