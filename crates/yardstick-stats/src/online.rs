@@ -73,9 +73,16 @@ impl Lond {
     pub fn test(&mut self, p_value: f64) -> (f64, bool) {
         let level = self.level();
         let rejected = p_value < level;
+        self.record(rejected);
+        (level, rejected)
+    }
+
+    /// Records the next comparison's decision, made at [`Lond::level`] or
+    /// at a share of it that a design spends on one look (a rejection at a
+    /// lower level is a rejection at this one).
+    pub fn record(&mut self, rejected: bool) {
         self.tested += 1;
         self.rejected += usize::from(rejected);
-        (level, rejected)
     }
 
     /// Comparisons judged so far.

@@ -355,7 +355,7 @@ fn record_suite_judgement(analysis: &mut Analysis, suite: Option<(f64, usize)>, 
     let (Some((level, planned)), Some(ch)) = (suite, &analysis.change) else {
         return;
     };
-    state::suite_tested(ch.p_value, level);
+    state::suite_tested(ch.p_value < level);
     analysis.suite = analysis
         .verdict_at(alpha)
         .map(|one_by_one| crate::analysis::SuiteJudgement {

@@ -147,19 +147,12 @@ pub(crate) fn suite_level(alpha: f64, planned: impl FnOnce() -> usize) -> (f64, 
     })
 }
 
-/// Records the decision on the comparison judged at `judged` (the
-/// [`suite_level`], or a share of it that a design spent on one look: the
-/// p-value is scaled so that LOND counts a rejection exactly when `p <
-/// judged`).
-pub(crate) fn suite_tested(p_value: f64, judged: f64) {
+/// Records the decision on the comparison judged at the [`suite_level`]
+/// or at the share of it one look was judged at.
+pub(crate) fn suite_tested(rejected: bool) {
     with(|g| {
         if let Some(l) = &mut g.suite {
-            let level = l.level();
-            l.test(if judged > 0.0 {
-                p_value * level / judged
-            } else {
-                p_value
-            });
+            l.record(rejected);
         }
     });
 }

@@ -69,6 +69,8 @@ struct Binary {
     /// Code layouts of each side the pairs are spread over (0: none).
     layouts: usize,
     layouts_note: Option<String>,
+    /// This run's binary is the baseline's (the same content hash).
+    same_build: bool,
 }
 
 /// The baseline binaries of this run by path, and why those that cannot be
@@ -173,6 +175,7 @@ fn open(
         settings,
         layouts,
         layouts_note,
+        same_build,
     })
 }
 
@@ -212,7 +215,7 @@ pub(crate) fn measure(
         .engine
         .measure(id)
         .map_err(|e| format!("the lock-step comparison failed ({e})"))?;
-    compared(m, binary, home, record, measurement, config)
+    compared(m, binary, measurement, config)
 }
 
 /// A second look at benchmark `id` ([`yardstick_stats::sequential`]): as
@@ -244,15 +247,13 @@ pub(crate) fn look_again(
     m.b.extend(&second.b);
     m.pair.extend(second.pair.iter().map(|k| k + PAIRS));
     m.seconds += second.seconds;
-    compared(m, binary, home, record, measurement, config)
+    compared(m, binary, measurement, config)
 }
 
 /// What the rounds `m` of `binary` found.
 fn compared(
     m: Measured,
     binary: &Binary,
-    home: &Path,
-    record: &BinaryFile,
     measurement: &str,
     config: &BenchmarkConfig,
 ) -> Result<(Samples, Compared), Fallback> {
@@ -268,8 +269,7 @@ fn compared(
             // Read by the caller, who can warn about a corrupt file.
             layout_spread: None,
             layouts_measured: false,
-            same_build: crate::store::binaries::this_record(home, measurement)
-                .is_some_and(|this| this.binary == record.binary),
+            same_build: binary.same_build,
             layouts: binary.layouts,
         },
         baseline: side(&m, &m.a, Some(measurement.to_owned())),
