@@ -80,7 +80,9 @@ pub fn link_if_asked() -> Option<u8> {
         return Some(status.code().map_or(1, |c| u8::try_from(c).unwrap_or(1)));
     }
     let any = std::env::var_os(ANY_VAR).is_some();
-    let out = bench_output(&args).filter(|out| any || is_bench_link(&args, out));
+    // rustc's argument file read once, for both questions.
+    let all = expanded(&args);
+    let out = bench_output(&all).filter(|out| any || is_bench_link(&all, out));
     if let (Some(out), true) = (out, n > 0) {
         let record = relink(&linker, &args, &out, n);
         let text = yardstick_format::json::to_string(&record);
@@ -106,14 +108,14 @@ fn looks_like_a_link(args: &[OsString]) -> bool {
 /// for those alone), not in the `debug` profile's folder (`cargo test`),
 /// and linking the harness (its [`MARKER`] among the search paths).
 /// `cargo build`, `cargo test` and `cargo run` links pass through.
-fn is_bench_link(args: &[OsString], out: &Path) -> bool {
+fn is_bench_link(all: &[String], out: &Path) -> bool {
     let profile = out
         .parent()
         .and_then(Path::parent)
         .and_then(Path::file_name);
     std::env::var_os("CARGO_TARGET_TMPDIR").is_some()
         && profile.is_some_and(|p| p != "debug")
-        && expanded(args).iter().any(|a| {
+        && all.iter().any(|a| {
             let dir = a.strip_prefix("-L").unwrap_or(a);
             Path::new(dir).file_name().is_some_and(|f| f == MARKER)
         })
@@ -138,8 +140,7 @@ fn expanded(args: &[OsString]) -> Vec<String> {
 
 /// The output of an executable linked into a `deps` folder (bench, test
 /// and binary targets; build scripts go elsewhere, libraries are `-shared`).
-fn bench_output(args: &[OsString]) -> Option<PathBuf> {
-    let all = expanded(args);
+fn bench_output(all: &[String]) -> Option<PathBuf> {
     if all.iter().any(|a| a == "-shared" || a == "-r") {
         return None;
     }
@@ -336,13 +337,13 @@ mod tests {
     fn only_executables_in_deps_get_layouts() {
         let bench = os(&["-m64", "a.o", "-o", "/t/release/deps/fib-0a1b", "-pie"]);
         assert_eq!(
-            bench_output(&bench),
+            bench_output(&expanded(&bench)),
             Some(PathBuf::from("/t/release/deps/fib-0a1b"))
         );
         let script = os(&["a.o", "-o", "/t/release/build/x-1/build_script_build-1"]);
-        assert_eq!(bench_output(&script), None);
+        assert_eq!(bench_output(&expanded(&script)), None);
         let dylib = os(&["-shared", "-o", "/t/release/deps/libm.so"]);
-        assert_eq!(bench_output(&dylib), None);
+        assert_eq!(bench_output(&expanded(&dylib)), None);
     }
 
     #[test]
@@ -357,7 +358,7 @@ mod tests {
             } else {
                 std::env::remove_var("CARGO_TARGET_TMPDIR");
             }
-            let r = is_bench_link(&os(args), out);
+            let r = is_bench_link(&expanded(&os(args)), out);
             std::env::remove_var("CARGO_TARGET_TMPDIR");
             r
         };
@@ -398,7 +399,7 @@ mod tests {
         std::fs::write(&file, "a.o\n-o\n/t/deps/say \\\"hi\\\"-1\n").unwrap();
         let args = vec![OsString::from(format!("@{}", file.display()))];
         assert_eq!(
-            bench_output(&args),
+            bench_output(&expanded(&args)),
             Some(PathBuf::from("/t/deps/say \"hi\"-1"))
         );
     }
