@@ -30,28 +30,20 @@ criterion_main!(benches);
 "#;
 
 fn manifest(opt_level: u32, comment: &str) -> String {
-    let harness = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../yardstick")
-        .canonicalize()
-        .unwrap();
     format!(
         "[package]\nname = \"builds\"\nversion = \"0.1.0\"\nedition = \"2021\"\n\n\
          [features]\nfast = []\n\n\
          [dev-dependencies]\ncriterion = {{ package = \"yardstick\", path = {:?}, default-features = false, features = [\"report\"] }}\n\n\
          [[bench]]\nname = \"spin\"\nharness = false\n\n\
          {comment}\n[profile.bench]\nopt-level = {opt_level}\n",
-        harness.to_string_lossy()
+        common::harness_dir()
     )
 }
 
 /// A target directory kept between test runs (next to this test's
 /// binary), so that the harness is compiled once per set of flags.
 fn target_dir() -> PathBuf {
-    let exe = std::env::current_exe().unwrap();
-    exe.ancestors()
-        .find(|d| d.join("CACHEDIR.TAG").is_file())
-        .map_or_else(std::env::temp_dir, Path::to_owned)
-        .join("yardstick-builds-test")
+    common::kept_target_dir("yardstick-builds-test")
 }
 
 /// `cargo bench` of the crate, quick, into `home`; returns the lines of
