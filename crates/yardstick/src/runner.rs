@@ -208,19 +208,11 @@ fn benchmark<M: Measurement>(
     };
     say_clock_resolution(terminal);
     terminal.benchmark_start(&id.title);
-    let alpha = config.significance_level;
-    let suite = baseline
-        .sample
-        .as_ref()
-        .and_then(|_| suite_share(c.run, config));
-    let looks = TwoLooks {
-        level: suite.map_or(alpha, |(level, _)| level),
-        again_below: AGAIN_BELOW,
-    };
+    let judging = Judging::new(c.run, config, baseline.sample.is_some());
     let compared = baseline
         .sample
         .as_ref()
-        .and_then(|_| in_lockstep(c, terminal, id, config, &dir, &kind, &looks));
+        .and_then(|_| in_lockstep(c, terminal, id, config, &dir, &kind, &judging.looks));
     // Kept only now: the baseline's binary is checked before this run
     // keeps its own (which makes the folder of kept binaries private).
     let this_binary = keeps_binary(c.run, foreign)
@@ -240,24 +232,15 @@ fn benchmark<M: Measurement>(
         .sample
         .as_ref()
         .and_then(|_| measured_drift(&dir, config, terminal));
-    // In lock-step, each of the two looks is judged at half the level.
-    let judged = match compared {
-        Some(_) => looks.per_look(),
-        None => looks.level,
-    };
     let config = &BenchmarkConfig {
         machine_drift: drift,
-        significance_level: judged,
+        significance_level: judging.level(compared.is_some()),
         ..config.clone()
     };
     let plots = report::ENABLED && c.run.plots;
     let cross_run = baseline.sample.as_ref().filter(|_| compared.is_none());
-    let mut analysis =
-        analyse(samples, cross_run, config, plots).map_err(|e| format!("analysis failed: {e}"))?;
-    if let Some((_, cmp)) = &compared {
-        analysis.judge_lockstep(&cmp.interval, cmp.p_value, cmp.how, config);
-    }
-    record_suite_judgement(&mut analysis, suite.map(|(_, n)| (judged, n)), alpha);
+    let lockstep = compared.as_ref().map(|(_, cmp)| cmp);
+    let analysis = analysed(samples, cross_run, lockstep, config, &judging, plots)?;
     let unit = c
         .measurement
         .formatter()
@@ -305,6 +288,62 @@ fn benchmark<M: Measurement>(
     };
     conclude(c.run, &outcome);
     Ok(analysis.typical().point)
+}
+
+/// How a benchmark's comparison is judged: at its share of the suite's
+/// error rate (unless the level was set), and in lock-step in two looks.
+struct Judging {
+    /// The significance level as configured.
+    alpha: f64,
+    /// [`suite_share`]: the suite's share and the comparisons it plans.
+    suite: Option<(f64, usize)>,
+    looks: TwoLooks,
+}
+
+impl Judging {
+    fn new(run: &RunSettings, config: &BenchmarkConfig, compares: bool) -> Judging {
+        let alpha = config.significance_level;
+        let suite = compares.then(|| suite_share(run, config)).flatten();
+        Judging {
+            alpha,
+            suite,
+            looks: TwoLooks {
+                level: suite.map_or(alpha, |(level, _)| level),
+                again_below: AGAIN_BELOW,
+            },
+        }
+    }
+
+    /// The level the comparison is judged at: in lock-step, each of the
+    /// two looks at half of it.
+    fn level(&self, lockstep: bool) -> f64 {
+        if lockstep {
+            self.looks.per_look()
+        } else {
+            self.looks.level
+        }
+    }
+}
+
+/// The analysis of `samples` against the baseline's saved ones
+/// (`cross_run`) or the lock-step comparison, judged at `config`'s level
+/// and recorded in the run's suite.
+fn analysed(
+    samples: Samples,
+    cross_run: Option<&SavedSample>,
+    lockstep: Option<&lockstep::Compared>,
+    config: &BenchmarkConfig,
+    judging: &Judging,
+    plots: bool,
+) -> Result<Analysis, String> {
+    let mut analysis =
+        analyse(samples, cross_run, config, plots).map_err(|e| format!("analysis failed: {e}"))?;
+    if let Some(cmp) = lockstep {
+        analysis.judge_lockstep(&cmp.interval, cmp.p_value, cmp.how, config);
+    }
+    let suite = judging.suite.map(|(_, n)| (config.significance_level, n));
+    record_suite_judgement(&mut analysis, suite, judging.alpha);
+    Ok(analysis)
 }
 
 /// The level this benchmark's comparison is judged at, its share of the
