@@ -109,15 +109,7 @@ pub fn run(
     let cargo_args = &cargo_args[..];
     let total = count(cargo_args, bench_args);
     let began = Start::read(&Root::system());
-    let pb = match total {
-        Some(n) if n > 0 => ProgressBar::new(n).with_style(
-            ProgressStyle::with_template(
-                "{spinner} [{elapsed_precise}] {bar:30} {pos}/{len} benchmarks, {eta} left  {msg}",
-            )
-            .unwrap_or_else(|_| ProgressStyle::default_bar()),
-        ),
-        _ => ProgressBar::new_spinner(),
-    };
+    let pb = progress_bar(total);
     // Named as the workspace's temporaries, so that one left by a killed
     // run is cleaned by the next.
     yardstick_format::atomic::clean_temporaries(home);
@@ -142,43 +134,7 @@ pub fn run(
         .stderr(Stdio::piped())
         .spawn()
         .map_err(|e| format!("cannot run `{} bench`: {e}; is cargo on PATH?", cargo()))?;
-    crate::children::forward_signals(child.id());
-    let forward = |stream: Option<Box<dyn std::io::Read + Send>>, pb: ProgressBar| {
-        std::thread::spawn(move || {
-            if let Some(s) = stream {
-                for line in BufReader::new(s).lines().map_while(Result::ok) {
-                    if pb.is_hidden() {
-                        eprintln!("{line}");
-                    } else {
-                        pb.println(line);
-                    }
-                }
-            }
-        })
-    };
-    let t1 = forward(
-        child.stdout.take().map(|s| Box::new(s) as Box<_>),
-        pb.clone(),
-    );
-    let t2 = forward(
-        child.stderr.take().map(|s| Box::new(s) as Box<_>),
-        pb.clone(),
-    );
-    let status = loop {
-        if let Some(status) = child.try_wait().map_err(|e| e.to_string())? {
-            break status;
-        }
-        let (n, last) = completed(&file);
-        pb.set_position(n);
-        if let Some(id) = last {
-            pb.set_message(id);
-        }
-        pb.tick();
-        std::thread::sleep(Duration::from_millis(200));
-    };
-    crate::children::stop_forwarding();
-    let _ = (t1.join(), t2.join());
-    pb.finish_and_clear();
+    let status = watch(&mut child, &pb, &file)?;
     let text = std::fs::read_to_string(&file).unwrap_or_default();
     let _ = std::fs::remove_file(&file);
     let results =
@@ -208,6 +164,66 @@ pub fn run(
         benchmarks,
         success: status.success(),
     })
+}
+
+/// A bar over `total` benchmarks, or a spinner when the count is unknown.
+fn progress_bar(total: Option<u64>) -> ProgressBar {
+    match total {
+        Some(n) if n > 0 => ProgressBar::new(n).with_style(
+            ProgressStyle::with_template(
+                "{spinner} [{elapsed_precise}] {bar:30} {pos}/{len} benchmarks, {eta} left  {msg}",
+            )
+            .unwrap_or_else(|_| ProgressStyle::default_bar()),
+        ),
+        _ => ProgressBar::new_spinner(),
+    }
+}
+
+/// Waits for `cargo bench`, its output printed above the bar and the bar
+/// moved by the benchmarks completed in the message `file`; its status.
+fn watch(
+    child: &mut std::process::Child,
+    pb: &ProgressBar,
+    file: &Path,
+) -> Result<std::process::ExitStatus, String> {
+    crate::children::forward_signals(child.id());
+    let forward = |stream: Option<Box<dyn std::io::Read + Send>>, pb: ProgressBar| {
+        std::thread::spawn(move || {
+            if let Some(s) = stream {
+                for line in BufReader::new(s).lines().map_while(Result::ok) {
+                    if pb.is_hidden() {
+                        eprintln!("{line}");
+                    } else {
+                        pb.println(line);
+                    }
+                }
+            }
+        })
+    };
+    let t1 = forward(
+        child.stdout.take().map(|s| Box::new(s) as Box<_>),
+        pb.clone(),
+    );
+    let t2 = forward(
+        child.stderr.take().map(|s| Box::new(s) as Box<_>),
+        pb.clone(),
+    );
+    let status = loop {
+        if let Some(status) = child.try_wait().map_err(|e| e.to_string())? {
+            break status;
+        }
+        let (n, last) = completed(file);
+        pb.set_position(n);
+        if let Some(id) = last {
+            pb.set_message(id);
+        }
+        pb.tick();
+        std::thread::sleep(Duration::from_millis(200));
+    };
+    crate::children::stop_forwarding();
+    let _ = (t1.join(), t2.join());
+    pb.finish_and_clear();
+    Ok(status)
 }
 
 /// What `--explain` counted in this run: the `explain.json` files written
