@@ -110,6 +110,23 @@ impl ExplainFile {
         self.current_instructions - self.baseline_instructions
     }
 
+    /// The functions whose `change` (their own instructions,
+    /// [`FunctionChange::self_change`], or with what they call) moved, the
+    /// largest move first, ties by name: the order the terminal and the
+    /// report page list them in.
+    #[must_use]
+    pub fn ranked_by(&self, change: fn(&FunctionChange) -> f64) -> Vec<&FunctionChange> {
+        let mut rows: Vec<&FunctionChange> =
+            self.functions.iter().filter(|f| change(f) != 0.0).collect();
+        rows.sort_by(|p, q| {
+            change(q)
+                .abs()
+                .total_cmp(&change(p).abs())
+                .then(p.name.cmp(&q.name))
+        });
+        rows
+    }
+
     /// The harness's timed loop, when it is the function whose own
     /// instructions moved most: the routine, and what changed, were
     /// inlined into it (Callgrind names the function code runs in after

@@ -65,17 +65,7 @@ pub(crate) fn section(page: &mut Page, files: &mut Files, x: &Explanation) {
 /// The functions whose own instructions moved most, with the share of the
 /// total change each explains.
 fn table(e: &ExplainFile) -> String {
-    let mut rows: Vec<&FunctionChange> = e
-        .functions
-        .iter()
-        .filter(|f| f.self_change() != 0.0)
-        .collect();
-    rows.sort_by(|p, q| {
-        q.self_change()
-            .abs()
-            .total_cmp(&p.self_change().abs())
-            .then(p.name.cmp(&q.name))
-    });
+    let rows = e.ranked_by(FunctionChange::self_change);
     let mut t = String::from("<div class=\"tw\"><table><tr><th class=\"l\">Function (own instructions)</th><th>Change per iteration</th><th>Share of the change</th><th>With what it calls</th><th class=\"l\">Where</th></tr>");
     let total = e.change();
     for f in rows.into_iter().take(LISTED) {

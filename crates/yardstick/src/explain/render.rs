@@ -56,16 +56,10 @@ pub(super) fn render(e: &ExplainFile) -> String {
 }
 
 fn table(s: &mut String, e: &ExplainFile, title: &str, change: fn(&FunctionChange) -> f64) {
-    let mut rows: Vec<&FunctionChange> = e.functions.iter().filter(|f| change(f) != 0.0).collect();
+    let rows = e.ranked_by(change);
     if rows.is_empty() {
         return;
     }
-    rows.sort_by(|p, q| {
-        change(q)
-            .abs()
-            .total_cmp(&change(p).abs())
-            .then(p.name.cmp(&q.name))
-    });
     let total = e.change();
     let _ = writeln!(
         s,
