@@ -165,7 +165,6 @@ def one_cell(setup, condition, runs, args, scratch):
             cell["target_runs"] += 1
             want = "regressed" if run % 2 == 1 else "improved"
             cell["detected"] += got.get("target") == want
-        cell["compared"] = max(cell["compared"], 0)
         print(f"  {setup} {condition} run {run}: {sum(v in ('regressed', 'improved') for v in got.values())}"
               f" flagged of {len(compared_ids)}, target {got.get('target', 'none')}, {secs:.0f} s",
               file=sys.stderr)
