@@ -83,3 +83,16 @@ pub fn harness_dir() -> String {
         .to_string_lossy()
         .into_owned()
 }
+
+/// True, with the line saying so, when Valgrind is not installed: the
+/// tests that run Callgrind skip.
+pub fn without_valgrind() -> bool {
+    let here = Command::new("valgrind")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !here {
+        println!("skipped: valgrind is not installed (apt-get install valgrind)");
+    }
+    !here
+}

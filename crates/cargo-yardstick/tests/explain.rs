@@ -14,13 +14,6 @@ use std::process::{Command, Output};
 use common::{bin, stderr, stdout};
 use spinner::{shared_target, take_turn};
 
-fn valgrind_here() -> bool {
-    Command::new("valgrind")
-        .arg("--version")
-        .output()
-        .is_ok_and(|o| o.status.success())
-}
-
 /// The bench crate: `work` runs `1000 * factor` loop iterations in the
 /// named function `work`; `batched`'s setup makes `1000 * setup` numbers,
 /// its routine reads the first 1000 and hands the input back (a routine
@@ -140,8 +133,7 @@ fn saved(home: &Path, id: &str) -> serde_json::Value {
 
 #[test]
 fn the_changed_function_is_named_and_equal_code_counts_the_same() {
-    if !valgrind_here() {
-        println!("skipped: valgrind is not installed (apt-get install valgrind)");
+    if common::without_valgrind() {
         return;
     }
     let _turn = take_turn();
@@ -258,8 +250,7 @@ fn nothing_to_explain_is_said_and_fails_nothing() {
 /// which a note says.
 #[test]
 fn ab_explains_the_rows_that_differ() {
-    if !valgrind_here() {
-        println!("skipped: valgrind is not installed (apt-get install valgrind)");
+    if common::without_valgrind() {
         return;
     }
     let _turn = take_turn();

@@ -17,13 +17,6 @@ use std::process::{Command, Output};
 use common::{bin, stderr, stdout};
 use spinner::{shared_target, take_turn};
 
-fn valgrind_here() -> bool {
-    Command::new("valgrind")
-        .arg("--version")
-        .output()
-        .is_ok_and(|o| o.status.success())
-}
-
 /// Loop iterations of the routine: 2000 × about 8 instructions, large
 /// beside the few instructions of a call either harness adds per
 /// iteration (0.1% is 16 of them).
@@ -169,8 +162,7 @@ fn explained(home: &Path, filter: &str) -> serde_json::Value {
 
 #[test]
 fn explain_counts_what_yardstick_callgrind_counts() {
-    if !valgrind_here() {
-        println!("skipped: valgrind is not installed (apt-get install valgrind)");
+    if common::without_valgrind() {
         return;
     }
     let _turn = take_turn();
@@ -242,8 +234,7 @@ fn explain_counts_what_yardstick_callgrind_counts() {
 /// its inputs nor its sampling around them.
 #[test]
 fn divan_attribute_benchmarks_are_explained() {
-    if !valgrind_here() {
-        println!("skipped: valgrind is not installed (apt-get install valgrind)");
+    if common::without_valgrind() {
         return;
     }
     let _turn = take_turn();
