@@ -160,13 +160,12 @@ def one_cell(setup, condition, runs, args, scratch):
                 continue
             cell["compared"] += 1
             cell["false"] += v in ("regressed", "improved")
-        compared_ids = [line for line in text.splitlines() if "time:" in line]
         if step > 0:
             cell["target_runs"] += 1
             want = "regressed" if run % 2 == 1 else "improved"
             cell["detected"] += got.get("target") == want
         print(f"  {setup} {condition} run {run}: {sum(v in ('regressed', 'improved') for v in got.values())}"
-              f" flagged of {len(compared_ids)}, target {got.get('target', 'none')}, {secs:.0f} s",
+              f" flagged of {len(got)}, target {got.get('target', 'none')}, {secs:.0f} s",
               file=sys.stderr)
     cell["notes"] = sorted(cell["notes"])
     return cell
