@@ -126,15 +126,7 @@ fn benchmarks_wait_for_a_large_setup_to_be_dropped_before_the_pair_measures() {
     assert!(!kib.is_empty());
     assert!(kib.iter().all(|&k| k < 60 * 1024), "{kib:?}");
     let out = format!("{}{}", second.stdout, second.stderr);
-    let notes: Vec<&str> = out
-        .lines()
-        .filter(|l| l.starts_with("note: this process holds "))
-        .collect();
-    assert_eq!(notes.len(), 1, "{out}");
-    let (mb, rest) = notes[0]["note: this process holds ".len()..]
-        .split_once(' ')
-        .unwrap();
-    assert!(mb.parse::<u64>().unwrap() >= 80, "{}", notes[0]);
+    let rest = held_note(&out, "note: this process holds ");
     assert_eq!(
         rest,
         "MB (the benchmarks' setup): benchmarks compared in lock-step are measured once the \
@@ -175,15 +167,7 @@ fn a_setup_that_outlives_its_function_is_said_to() {
     let second = run();
     assert_eq!(second.code, 0, "{}", second.stderr);
     let out = format!("{}{}", second.stdout, second.stderr);
-    let notes: Vec<&str> = out
-        .lines()
-        .filter(|l| l.starts_with("note: this process still holds "))
-        .collect();
-    assert_eq!(notes.len(), 1, "{out}");
-    let (mb, rest) = notes[0]["note: this process still holds ".len()..]
-        .split_once(' ')
-        .unwrap();
-    assert!(mb.parse::<u64>().unwrap() >= 80, "{}", notes[0]);
+    let rest = held_note(&out, "note: this process still holds ");
     assert_eq!(
         rest,
         "MB after the function defining the benchmarks returned (data built in main or kept \
@@ -360,4 +344,14 @@ fn an_id_of_another_bench_target_is_neither_compared_nor_saved_over() {
         "the other target's baseline is untouched"
     );
     let _ = std::fs::remove_dir_all(&h);
+}
+
+/// The one note of `out` that begins with `prefix` (followed by the MB the
+/// process holds): at least the fixture's 80 MB; the note's words after it.
+fn held_note<'a>(out: &'a str, prefix: &str) -> &'a str {
+    let notes: Vec<&str> = out.lines().filter(|l| l.starts_with(prefix)).collect();
+    assert_eq!(notes.len(), 1, "{out}");
+    let (mb, rest) = notes[0][prefix.len()..].split_once(' ').unwrap();
+    assert!(mb.parse::<u64>().unwrap() >= 80, "{}", notes[0]);
+    rest
 }
