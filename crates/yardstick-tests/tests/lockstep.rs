@@ -6,7 +6,9 @@
 
 mod common;
 
-use common::builds::{build, folder, kept_binaries, kept_name, run_binary, ARGS, LOCKSTEP_LINE};
+use common::builds::{
+    build, folder, kept_binaries, kept_name, run_binary, ARGS, ENV, LOCKSTEP_LINE,
+};
 use common::home;
 use std::path::Path;
 
@@ -56,6 +58,39 @@ fn a_change_compiled_in_is_found_in_lock_step_with_the_kept_binary() {
     assert_eq!(verdict["verdict"], "Regressed", "{verdict}");
     assert_eq!(verdict["lockstep"]["pairs"], 8, "{verdict}");
     assert_eq!(kept_binaries(&h).len(), 2);
+    let _ = std::fs::remove_dir_all(&h);
+}
+
+#[test]
+fn a_worker_calls_the_benchmark_function_once_for_all_its_rounds() {
+    // The code before `iter` is a benchmark's setup (a published suite
+    // builds 30 MB inputs there): run once a round, it made a comparison
+    // of such a benchmark take four times Criterion.rs's whole run.
+    let h = home("ls-calls");
+    let a = build(&h.join("bins"), b"");
+    let args = [
+        "--bench",
+        "--color",
+        "never",
+        "--nresamples",
+        "2000",
+        "once/calls",
+    ];
+    let first = common::finished(common::command_of(&a, &h, &args, ENV));
+    assert_eq!(first.code, 0, "{}", first.stderr);
+    let calls = h.join("calls.txt");
+    let env = [ENV[0], ("FIXTURE_CALLS", calls.to_str().unwrap())];
+    let again = common::finished(common::command_of(&a, &h, &args, &env));
+    assert!(again.stdout.contains(LOCKSTEP_LINE), "{}", again.stdout);
+    let text = std::fs::read_to_string(&calls).unwrap();
+    let mut per_worker = std::collections::BTreeMap::<&str, usize>::new();
+    for line in text.lines().filter_map(|l| l.strip_prefix("worker ")) {
+        *per_worker.entry(line).or_default() += 1;
+    }
+    // Eight pairs of two workers at least (sixteen more on a second look),
+    // each calling the function once for its warm-up and all its rounds.
+    assert!(per_worker.len() >= 16, "{text}");
+    assert!(per_worker.values().all(|&n| n == 1), "{per_worker:?}");
     let _ = std::fs::remove_dir_all(&h);
 }
 

@@ -21,7 +21,7 @@ use yardstick_stats::precision::{
 
 use crate::config::ActualSamplingMode;
 use crate::measurement::Measurement;
-use crate::routine::{run_once, NotIterated, RoutineFn};
+use crate::routine::{run_once, NotIterated, RoutineFn, Timed};
 
 /// Samples needed before the precision is trusted (Criterion.rs's minimum
 /// sample size).
@@ -77,15 +77,14 @@ pub(crate) fn warm_up<M: Measurement>(
     f: &mut RoutineFn<'_, M>,
     max: Duration,
 ) -> Result<f64, NotIterated> {
-    warm_up_within(m, f, MIN_WARM_UP.min(max), max)
+    warm_up_within(&mut |n| run_once(m, f, n), MIN_WARM_UP.min(max), max)
 }
 
 /// [`warm_up`] with the shortest warm-up given: a worker process after the
 /// first needs only its own caches and pages warmed, not the machine's
 /// clock.
-pub(crate) fn warm_up_within<M: Measurement>(
-    m: &M,
-    f: &mut RoutineFn<'_, M>,
+pub(crate) fn warm_up_within(
+    once: &mut Timed<'_>,
     min: Duration,
     max: Duration,
 ) -> Result<f64, NotIterated> {
@@ -93,7 +92,7 @@ pub(crate) fn warm_up_within<M: Measurement>(
     let mut iters: u64 = 1;
     let mut previous: Option<f64> = None;
     loop {
-        let (_, took) = run_once(m, f, iters)?;
+        let (_, took) = once(iters)?;
         let per_iter = (took.as_nanos() as f64).max(1.0) / iters as f64;
         let elapsed = start.elapsed();
         let stable = previous

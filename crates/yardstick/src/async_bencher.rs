@@ -31,18 +31,19 @@ impl<A: AsyncExecutor, M: Measurement> AsyncBencher<'_, '_, A, M> {
         R: FnMut() -> F,
         F: Future<Output = O>,
     {
-        let b = &mut *self.b;
-        self.runner.block_on(async {
-            b.iterated = true;
-            let time_start = Instant::now();
-            b.meters_start();
-            let start = b.measurement.start();
-            for _ in 0..b.iters {
-                black_box(routine().await);
-            }
-            b.value = b.measurement.end(start);
-            b.meters_stop();
-            b.elapsed_time = time_start.elapsed();
+        let runner = &self.runner;
+        self.b.timed(|b| {
+            runner.block_on(async {
+                let time_start = Instant::now();
+                b.meters_start();
+                let start = b.measurement.start();
+                for _ in 0..b.iters {
+                    black_box(routine().await);
+                }
+                b.value = b.measurement.end(start);
+                b.meters_stop();
+                b.elapsed_time = time_start.elapsed();
+            });
         });
     }
 
@@ -52,14 +53,15 @@ impl<A: AsyncExecutor, M: Measurement> AsyncBencher<'_, '_, A, M> {
         R: FnMut(u64) -> F,
         F: Future<Output = M::Value>,
     {
-        let b = &mut *self.b;
-        self.runner.block_on(async {
-            b.iterated = true;
-            let time_start = Instant::now();
-            b.meters_start();
-            b.value = routine(b.iters).await;
-            b.meters_stop();
-            b.elapsed_time = time_start.elapsed();
+        let runner = &self.runner;
+        self.b.timed(|b| {
+            runner.block_on(async {
+                let time_start = Instant::now();
+                b.meters_start();
+                b.value = routine(b.iters).await;
+                b.meters_stop();
+                b.elapsed_time = time_start.elapsed();
+            });
         });
     }
 
@@ -90,15 +92,17 @@ impl<A: AsyncExecutor, M: Measurement> AsyncBencher<'_, '_, A, M> {
         R: FnMut(I) -> F,
         F: Future<Output = O>,
     {
-        let b = &mut *self.b;
-        self.runner.block_on(async {
-            timed_batches!(b, setup, size,
-            each: |input| routine(input).await, then: {},
-            batch: |inputs, outputs| {
-                for input in inputs {
-                    outputs.push(routine(input).await);
-                }
-            })
+        let runner = &self.runner;
+        self.b.timed(|b| {
+            runner.block_on(async {
+                timed_batches!(b, setup, size,
+                each: |input| routine(input).await, then: {},
+                batch: |inputs, outputs| {
+                    for input in inputs {
+                        outputs.push(routine(input).await);
+                    }
+                })
+            });
         });
     }
 
@@ -110,15 +114,17 @@ impl<A: AsyncExecutor, M: Measurement> AsyncBencher<'_, '_, A, M> {
         R: FnMut(&mut I) -> F,
         F: Future<Output = O>,
     {
-        let b = &mut *self.b;
-        self.runner.block_on(async {
-            timed_batches!(b, setup, size,
-            each: |input| routine(&mut input).await, then: { drop(black_box(input)) },
-            batch: |inputs, outputs| {
-                for input in &mut inputs {
-                    outputs.push(routine(input).await);
-                }
-            })
+        let runner = &self.runner;
+        self.b.timed(|b| {
+            runner.block_on(async {
+                timed_batches!(b, setup, size,
+                each: |input| routine(&mut input).await, then: { drop(black_box(input)) },
+                batch: |inputs, outputs| {
+                    for input in &mut inputs {
+                        outputs.push(routine(input).await);
+                    }
+                })
+            });
         });
     }
 }

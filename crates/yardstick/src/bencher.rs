@@ -84,6 +84,25 @@ impl<'a, M: Measurement> Bencher<'a, M> {
         }
     }
 
+    /// Runs `timed` (the timing loop of an `iter*` method, for `self.iters`
+    /// iterations) once; or, in a worker process serving this benchmark,
+    /// once for each round the parent asks for, from this one call of the
+    /// benchmark function (`worker::serve`).
+    pub(crate) fn timed(&mut self, mut timed: impl FnMut(&mut Self)) {
+        self.iterated = true;
+        let served = crate::served::from_loop(&mut |n| {
+            self.iters = n;
+            timed(self);
+            (self.measurement.to_f64(&self.value), self.elapsed_time)
+        });
+        if served {
+            // A second `iter*` call in the same function times nothing.
+            self.iters = 0;
+        } else {
+            timed(self);
+        }
+    }
+
     /// Starts the meters, and under `--explain` Callgrind's counting: just
     /// before the clock starts, outside the timed code.
     #[inline]
@@ -113,16 +132,17 @@ impl<'a, M: Measurement> Bencher<'a, M> {
     where
         R: FnMut() -> O,
     {
-        self.iterated = true;
-        let time_start = Instant::now();
-        self.meters_start();
-        let start = self.measurement.start();
-        for _ in 0..self.iters {
-            black_box(routine());
-        }
-        self.value = self.measurement.end(start);
-        self.meters_stop();
-        self.elapsed_time = time_start.elapsed();
+        self.timed(|b| {
+            let time_start = Instant::now();
+            b.meters_start();
+            let start = b.measurement.start();
+            for _ in 0..b.iters {
+                black_box(routine());
+            }
+            b.value = b.measurement.end(start);
+            b.meters_stop();
+            b.elapsed_time = time_start.elapsed();
+        });
     }
 
     /// Lets `routine` time `n` iterations itself and return the measured
@@ -131,16 +151,17 @@ impl<'a, M: Measurement> Bencher<'a, M> {
     where
         R: FnMut(u64) -> M::Value,
     {
-        self.iterated = true;
-        let time_start = Instant::now();
-        // Before the meters' hooks: a front-end marking its own loops
-        // decides what is counted inside.
-        crate::counting::in_custom(true);
-        self.meters_start();
-        self.value = routine(self.iters);
-        self.meters_stop();
-        crate::counting::in_custom(false);
-        self.elapsed_time = time_start.elapsed();
+        self.timed(|b| {
+            let time_start = Instant::now();
+            // Before the meters' hooks: a front-end marking its own loops
+            // decides what is counted inside.
+            crate::counting::in_custom(true);
+            b.meters_start();
+            b.value = routine(b.iters);
+            b.meters_stop();
+            crate::counting::in_custom(false);
+            b.elapsed_time = time_start.elapsed();
+        });
     }
 
     /// Deprecated in Criterion.rs; same as
@@ -186,9 +207,11 @@ impl<'a, M: Measurement> Bencher<'a, M> {
         S: FnMut() -> I,
         R: FnMut(I) -> O,
     {
-        timed_batches!(self, setup, size,
-            each: |input| routine(input), then: {},
-            batch: |inputs, outputs| { outputs.extend(inputs.into_iter().map(&mut routine)) });
+        self.timed(|b| {
+            timed_batches!(b, setup, size,
+                each: |input| routine(input), then: {},
+                batch: |inputs, outputs| { outputs.extend(inputs.into_iter().map(&mut routine)) });
+        });
     }
 
     /// Like [`iter_batched`](Self::iter_batched), but `routine` takes the
@@ -199,9 +222,11 @@ impl<'a, M: Measurement> Bencher<'a, M> {
         S: FnMut() -> I,
         R: FnMut(&mut I) -> O,
     {
-        timed_batches!(self, setup, size,
-            each: |input| routine(&mut input), then: { drop(black_box(input)) },
-            batch: |inputs, outputs| { outputs.extend(inputs.iter_mut().map(&mut routine)) });
+        self.timed(|b| {
+            timed_batches!(b, setup, size,
+                each: |input| routine(&mut input), then: { drop(black_box(input)) },
+                batch: |inputs, outputs| { outputs.extend(inputs.iter_mut().map(&mut routine)) });
+        });
     }
 }
 

@@ -42,6 +42,7 @@ pub mod profiler;
 mod report;
 mod routine;
 mod runner;
+mod served;
 mod state;
 mod store;
 mod supervised;

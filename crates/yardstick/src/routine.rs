@@ -8,6 +8,11 @@ use crate::measurement::Measurement;
 /// A benchmark's routine, with any input already bound.
 pub(crate) type RoutineFn<'f, M> = dyn FnMut(&mut Bencher<'_, M>) + 'f;
 
+/// One timed run of a routine's loop for a number of iterations: the
+/// measured value as f64 and the wall time of the whole call. A worker's
+/// timing loop serves its requests through one of these.
+pub(crate) type Timed<'f> = dyn FnMut(u64) -> Result<(f64, Duration), NotIterated> + 'f;
+
 /// The routine returned without calling any `iter*` method.
 #[derive(Debug)]
 pub(crate) struct NotIterated;

@@ -198,6 +198,16 @@ fn processes(c: &mut Criterion) {
         let data = if in_bench { &own[..] } else { setup };
         b.iter(|| black_box(data.len()) + black_box(data.first().copied().unwrap_or(0)) as usize)
     });
+    // With `FIXTURE_CALLS` (a file), each call of the function appends
+    // `worker <pid>` or `parent <pid>`: how often the code before `iter`
+    // (a benchmark's setup) runs in each process.
+    c.bench_function("once/calls", |b| {
+        record_call();
+        b.iter_custom(|n| {
+            spin(n);
+            std::time::Duration::from_nanos((n as f64 * per_iter) as u64)
+        })
+    });
     c.bench_function("processes/steady", |b| {
         b.iter_custom(|n| {
             spin(n);
@@ -212,6 +222,24 @@ fn processes(c: &mut Criterion) {
             std::time::Duration::from_nanos((n as f64 * per_iter * offset) as u64)
         })
     });
+}
+
+fn record_call() {
+    let Some(file) = std::env::var_os("FIXTURE_CALLS") else {
+        return;
+    };
+    use std::io::Write;
+    let who = if criterion::frontend::is_worker() {
+        "worker"
+    } else {
+        "parent"
+    };
+    let mut f = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(file)
+        .unwrap();
+    writeln!(f, "{who} {}", std::process::id()).unwrap();
 }
 
 /// With `FIXTURE_PARENT_RSS` (a file), a worker appends its parent's

@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 use yardstick_format::worker::{WorkerReply, WorkerRequest, LINE_PREFIX, PROTOCOL_VERSION};
 
 use crate::measurement::Measurement;
-use crate::routine::{run_once, RoutineFn};
+use crate::routine::{NotIterated, RoutineFn, Timed};
 use crate::{adaptive, state};
 
 /// The protocol's two pipes.
@@ -90,8 +90,101 @@ fn write_line(out: &mut impl Write, reply: &WorkerReply) {
 
 /// Serves benchmark `id` until the parent says next; exits the process when
 /// the parent says quit or closes the pipe.
+///
+/// The benchmark function is called once for all the requests it serves:
+/// its timing loop ([`from_loop`]) answers them, so the setup code before
+/// its `iter` call runs once per worker and benchmark, not once a round.
+/// A benchmark whose setup takes longer than its rounds (inputs of tens of
+/// megabytes) spent most of a lock-step comparison rebuilding them. Within
+/// one call the routine's state carries from round to round, as it does
+/// from iteration to iteration within one of Criterion.rs's samples.
 pub(crate) fn serve<M: Measurement>(m: &M, id: &str, f: &mut RoutineFn<'_, M>) {
     say(&WorkerReply::At { id: id.to_owned() });
+    loop {
+        match next_request() {
+            WorkerRequest::Next => return,
+            WorkerRequest::Quit => std::process::exit(0),
+            first => {
+                if call_serving(m, f, first) {
+                    return;
+                }
+            }
+        }
+    }
+}
+
+/// What the benchmark function's timing loop did with the requests.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Loop {
+    /// Not reached (yet): the first request waits in [`FIRST`].
+    NotReached,
+    /// Answering a request: a panic now leaves it unanswered.
+    Answering,
+    /// Every request read so far is answered.
+    Answered,
+    /// The parent said next.
+    Next,
+}
+
+thread_local! {
+    /// The request the benchmark function's timing loop answers first,
+    /// set while the worker calls the function.
+    static FIRST: std::cell::RefCell<Option<WorkerRequest>> = const { std::cell::RefCell::new(None) };
+    static LOOP: std::cell::Cell<Loop> = const { std::cell::Cell::new(Loop::NotReached) };
+}
+
+/// Calls the benchmark function to answer `first` and what follows from its
+/// timing loop; whether the parent said next. A request the loop never
+/// answered (the function panicked first, or never called an `iter`
+/// method) gets its failure here, and the next request calls the function
+/// again.
+fn call_serving<M: Measurement>(m: &M, f: &mut RoutineFn<'_, M>, first: WorkerRequest) -> bool {
+    FIRST.with(|c| *c.borrow_mut() = Some(first));
+    LOOP.with(|l| l.set(Loop::NotReached));
+    crate::served::set(Some(from_loop));
+    let called = state::catch_panic(|| {
+        let mut b = crate::bencher::Bencher::new(m, 0);
+        f(&mut b);
+    });
+    crate::served::set(None);
+    let unanswered = FIRST.with(|c| c.borrow_mut().take()).is_some();
+    let how = LOOP.with(|l| l.replace(Loop::NotReached));
+    match called {
+        Ok(()) if unanswered => say(&failed(NotIterated.to_string())),
+        Err(panic) if unanswered || how == Loop::Answering => say(&failed(panic)),
+        _ => {}
+    }
+    how == Loop::Next
+}
+
+/// The worker's timing loop (the hook of `crate::served`): answers the
+/// requests with `run` (one run of the loop for a number of iterations)
+/// until the parent says next, and returns true; false at once when the
+/// function's first `iter*` call already served them.
+fn from_loop(run: &mut crate::served::Loop<'_>) -> bool {
+    let Some(mut request) = FIRST.with(|c| c.borrow_mut().take()) else {
+        return false;
+    };
+    let once: &mut Timed<'_> = &mut |n| Ok(run(n));
+    loop {
+        LOOP.with(|l| l.set(Loop::Answering));
+        let reply = answer(once, request);
+        say(&reply);
+        LOOP.with(|l| l.set(Loop::Answered));
+        request = match next_request() {
+            WorkerRequest::Next => {
+                LOOP.with(|l| l.set(Loop::Next));
+                return true;
+            }
+            WorkerRequest::Quit => std::process::exit(0),
+            r => r,
+        };
+    }
+}
+
+/// The next readable request; an unreadable one is answered as failed, and
+/// a closed pipe ends the process.
+fn next_request() -> WorkerRequest {
     let mut line = String::new();
     loop {
         line.clear();
@@ -104,27 +197,27 @@ pub(crate) fn serve<M: Measurement>(m: &M, id: &str, f: &mut RoutineFn<'_, M>) {
             Ok(0) | Err(_) => std::process::exit(0),
             Ok(_) => {}
         }
-        let request = match yardstick_format::json::from_str::<WorkerRequest>(line.trim()) {
-            Ok(r) => r,
-            Err(e) => {
-                say(&WorkerReply::Failed {
-                    message: format!("unreadable request: {e}"),
-                });
-                continue;
-            }
-        };
-        let reply = match request {
-            WorkerRequest::Next => return,
-            WorkerRequest::Quit => std::process::exit(0),
-            WorkerRequest::WarmUp { min_ns, max_ns } => warm_up(m, f, min_ns, max_ns),
-            WorkerRequest::Sample {
-                iters,
-                budget_ns,
-                min_samples,
-            } => sample(m, f, &iters, budget_ns, min_samples as usize),
-            WorkerRequest::Explain { iters } => explain(m, f, iters),
-        };
-        say(&reply);
+        match yardstick_format::json::from_str::<WorkerRequest>(line.trim()) {
+            Ok(r) => return r,
+            Err(e) => say(&WorkerReply::Failed {
+                message: format!("unreadable request: {e}"),
+            }),
+        }
+    }
+}
+
+/// The reply to one measuring request. A panic in the routine unwinds
+/// through here to [`call_serving`], which answers for it.
+fn answer(once: &mut Timed<'_>, request: WorkerRequest) -> WorkerReply {
+    match request {
+        WorkerRequest::WarmUp { min_ns, max_ns } => warm_up(once, min_ns, max_ns),
+        WorkerRequest::Sample {
+            iters,
+            budget_ns,
+            min_samples,
+        } => sample(once, &iters, budget_ns, min_samples as usize),
+        WorkerRequest::Explain { iters } => explain(once, iters),
+        WorkerRequest::Next | WorkerRequest::Quit => failed("not a measuring request".into()),
     }
 }
 
@@ -138,61 +231,47 @@ fn failed(message: String) -> WorkerReply {
     WorkerReply::Failed { message }
 }
 
-fn warm_up<M: Measurement>(
-    m: &M,
-    f: &mut RoutineFn<'_, M>,
-    min_ns: u64,
-    max_ns: u64,
-) -> WorkerReply {
+fn warm_up(once: &mut Timed<'_>, min_ns: u64, max_ns: u64) -> WorkerReply {
     let (min, max) = (Duration::from_nanos(min_ns), Duration::from_nanos(max_ns));
-    match state::catch_panic(|| adaptive::warm_up_within(m, f, min, max)) {
-        Ok(Ok(per_iteration)) => WorkerReply::WarmedUp { per_iteration },
-        Ok(Err(e)) => failed(e.to_string()),
-        Err(panic) => failed(panic),
+    match adaptive::warm_up_within(once, min, max) {
+        Ok(per_iteration) => WorkerReply::WarmedUp { per_iteration },
+        Err(e) => failed(e.to_string()),
     }
 }
 
-fn sample<M: Measurement>(
-    m: &M,
-    f: &mut RoutineFn<'_, M>,
-    iters: &[u64],
-    budget_ns: u64,
-    min_samples: usize,
-) -> WorkerReply {
+fn sample(once: &mut Timed<'_>, iters: &[u64], budget_ns: u64, min_samples: usize) -> WorkerReply {
     let start = Instant::now();
     let budget = Duration::from_nanos(budget_ns);
-    let taken = state::catch_panic(|| {
-        let mut done = (Vec::new(), Vec::new());
-        for &n in iters {
-            if done.0.len() >= min_samples && start.elapsed() >= budget {
-                break;
-            }
-            let (value, _) = run_once(m, f, n)?;
-            done.0.push(n as f64);
-            done.1.push(value);
+    let mut done = (Vec::new(), Vec::new());
+    for &n in iters {
+        if done.0.len() >= min_samples && start.elapsed() >= budget {
+            break;
         }
-        Ok::<_, crate::routine::NotIterated>(done)
-    });
-    match taken {
-        Ok(Ok((iters, values))) => WorkerReply::Samples { iters, values },
-        Ok(Err(e)) => failed(e.to_string()),
-        Err(panic) => failed(panic),
+        match once(n) {
+            Ok((value, _)) => {
+                done.0.push(n as f64);
+                done.1.push(value);
+            }
+            Err(e) => return failed(e.to_string()),
+        }
+    }
+    WorkerReply::Samples {
+        iters: done.0,
+        values: done.1,
     }
 }
 
 /// Runs the routine once uncounted (lazy initialisation then falls outside
 /// the counts, as the warm-up keeps it out of the timing), then `iters`
 /// iterations with Callgrind's collection on around the timed loop.
-fn explain<M: Measurement>(m: &M, f: &mut RoutineFn<'_, M>, iters: u64) -> WorkerReply {
-    let taken = state::catch_panic(|| {
-        run_once(m, f, 1)?;
+fn explain(once: &mut Timed<'_>, iters: u64) -> WorkerReply {
+    let counted = once(1).and_then(|_| {
         let window = crate::counting::Window::open();
-        run_once(m, f, iters.max(1))?;
-        Ok::<_, crate::routine::NotIterated>(window.close())
+        once(iters.max(1))?;
+        Ok(window.close())
     });
-    match taken {
-        Ok(Ok(separated)) => WorkerReply::Explained { separated },
-        Ok(Err(e)) => failed(e.to_string()),
-        Err(panic) => failed(panic),
+    match counted {
+        Ok(separated) => WorkerReply::Explained { separated },
+        Err(e) => failed(e.to_string()),
     }
 }
