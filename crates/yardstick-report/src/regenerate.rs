@@ -127,13 +127,50 @@ fn write_stored_benchmark(
 ) -> Result<(), ReportError> {
     let a = Analysed::of(b, opts)?;
     let explanation = crate::load_explanation(home, &b.record.directory_name);
+    let build_line = a
+        .change
+        .as_ref()
+        .and_then(|_| build_line(home, b, a.compared_with(b, opts)));
     write_benchmark(
         home,
         &BenchmarkReport {
             explanation: explanation.as_ref(),
+            build_line: build_line.as_deref(),
             ..a.report(b)
         },
     )
+}
+
+/// Which baseline the page's change compares with.
+enum ComparedWith<'a> {
+    /// The change the run saved: the baseline it compared with, named by
+    /// `change/verdict.json` (`None`: a file of an earlier yardstick).
+    Saved(Option<&'a str>),
+    /// Recomputed against the samples of this baseline's folder.
+    Folder(&'a str),
+}
+
+/// How the last run's build differs from its baseline's, the line the
+/// bench binary put on the page (`yardstick_format::build::compare_line`),
+/// from the build records the saved folders name. The saved change's
+/// baseline is the binary `change/binary.json` names, since the
+/// baseline's folder may since hold this very run (a default run saves
+/// over `base`); a recomputed change's is its folder's. An unreadable
+/// record names nothing here: the run that compared said why.
+fn build_line(home: &Path, b: &StoredBenchmark, with: ComparedWith<'_>) -> Option<String> {
+    use yardstick_format::build::{baseline_words, compare_line, of_folder, Sides};
+    let (folder, name) = match with {
+        ComparedWith::Saved(name) => ("change", name.unwrap_or("base")),
+        ComparedWith::Folder(name) => (name, name),
+    };
+    let old = of_folder(home, &b.dir.join(folder)).ok()?;
+    let new = of_folder(home, &b.dir.join("new")).ok()?;
+    let side = baseline_words(name);
+    let sides = Sides {
+        old: &side,
+        new: "this run",
+    };
+    compare_line(old.as_ref(), new.as_ref(), sides)
 }
 
 /// What the files do not keep, recomputed.
@@ -272,6 +309,20 @@ impl Analysed {
         })
     }
 
+    /// The baseline [`Analysed::change`] compares with: the folder the
+    /// change was recomputed against, else the run's own comparison.
+    fn compared_with<'a>(
+        &self,
+        b: &'a StoredBenchmark,
+        opts: &'a RegenerateOptions,
+    ) -> ComparedWith<'a> {
+        if self.change_distributions.is_some() {
+            ComparedWith::Folder(&opts.baseline)
+        } else {
+            ComparedWith::Saved(b.verdict.as_ref().and_then(|v| v.baseline.as_deref()))
+        }
+    }
+
     fn report<'a>(&'a self, b: &'a StoredBenchmark) -> BenchmarkReport<'a> {
         BenchmarkReport {
             record: &b.record,
@@ -285,7 +336,7 @@ impl Analysed {
             change_distributions: self.change_distributions.as_ref(),
             lockstep: b.verdict.as_ref().and_then(|v| v.lockstep),
             explanation: None,
-            // Said by the run that compared; not kept with the change.
+            // Read from the build records by `write_stored_benchmark`.
             build_line: None,
         }
     }

@@ -736,6 +736,7 @@ fn reports_regenerated_after_a_default_run_keep_the_saved_change() {
         }),
         judged_at: None,
         verdict_alone: None,
+        baseline: None,
     };
     fs::write(
         dir.join("change/verdict.json"),
