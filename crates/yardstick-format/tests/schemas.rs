@@ -639,6 +639,7 @@ fn history_run_keeps_the_state_or_leaves_it_out() {
             },
             iters: vec![],
             values: vec![],
+            instructions: None,
         }],
     };
     let doc = to_value(&run);
