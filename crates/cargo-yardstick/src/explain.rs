@@ -167,14 +167,9 @@ fn rewrite_page(home: &Path, b: &StoredBenchmark) {
     if !b.dir.join("report/index.html").is_file() {
         return;
     }
-    let defaults = yardstick_report::RegenerateOptions::default();
     let opts = yardstick_report::RegenerateOptions {
-        baseline: b
-            .verdict
-            .as_ref()
-            .and_then(|v| v.baseline.clone())
-            .unwrap_or(defaults.baseline.clone()),
-        ..defaults
+        baseline_of_run: true,
+        ..yardstick_report::RegenerateOptions::default()
     };
     if let Err(e) =
         yardstick_report::write_benchmark_from_disk(home, &b.record.directory_name, &opts)

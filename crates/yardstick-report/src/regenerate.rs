@@ -30,6 +30,12 @@ pub struct RegenerateOptions {
     pub seed: u64,
     /// The baseline to compare `new/` with (`base`).
     pub baseline: String,
+    /// Whether a benchmark is compared with the baseline its last run
+    /// compared with, when `change/verdict.json` names one, instead of
+    /// `baseline` (`cargo yardstick report` without `--baseline`, `cargo
+    /// yardstick explain`): its page then shows the comparison the run
+    /// showed.
+    pub baseline_of_run: bool,
     /// Logarithmic axes on the group pages.
     pub log_scale: bool,
     /// Significance level of the recomputed comparison (0.05).
@@ -44,9 +50,22 @@ impl Default for RegenerateOptions {
             nresamples: 100_000,
             seed: DEFAULT_SEED,
             baseline: "base".to_owned(),
+            baseline_of_run: false,
             log_scale: false,
             significance: 0.05,
             noise_threshold: 0.01,
+        }
+    }
+}
+
+impl RegenerateOptions {
+    /// The baseline the page of `b` compares with.
+    #[must_use]
+    pub fn baseline_for<'a>(&'a self, b: &'a StoredBenchmark) -> &'a str {
+        let of_run = b.verdict.as_ref().and_then(|v| v.baseline.as_deref());
+        match of_run {
+            Some(name) if self.baseline_of_run => name,
+            _ => &self.baseline,
         }
     }
 }
@@ -279,7 +298,7 @@ impl Analysed {
         let tukey = classify(&averages);
         // After a default run `base/` holds this very run: nothing to
         // compare then.
-        let baseline = b.baseline(&opts.baseline).filter(|base| base != s);
+        let baseline = b.baseline(opts.baseline_for(b)).filter(|base| base != s);
         let cfg = ChangeConfig {
             nresamples: opts.nresamples,
             confidence,
@@ -317,7 +336,7 @@ impl Analysed {
         opts: &'a RegenerateOptions,
     ) -> ComparedWith<'a> {
         if self.change_distributions.is_some() {
-            ComparedWith::Folder(&opts.baseline)
+            ComparedWith::Folder(opts.baseline_for(b))
         } else {
             ComparedWith::Saved(b.verdict.as_ref().and_then(|v| v.baseline.as_deref()))
         }

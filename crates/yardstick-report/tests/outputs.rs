@@ -784,10 +784,11 @@ fn regenerated_pages_name_the_build_difference_from_the_records() {
     let dir = home.join("parse/json/10");
     fs::create_dir_all(dir.join("old")).unwrap();
     fs::copy(dir.join("base/sample.json"), dir.join("old/sample.json")).unwrap();
-    let legend = |baseline: &str| {
+    let legend_of_run = |baseline: &str, baseline_of_run: bool| {
         let opts = RegenerateOptions {
             nresamples: 1_000,
             baseline: baseline.to_owned(),
+            baseline_of_run,
             ..RegenerateOptions::default()
         };
         yardstick_report::write_benchmark_from_disk(&home, "parse/json/10", &opts).unwrap();
@@ -796,6 +797,7 @@ fn regenerated_pages_name_the_build_difference_from_the_records() {
             .nth(1)
             .map(|l| l.split("</p>").next().unwrap().to_owned())
     };
+    let legend = |baseline: &str| legend_of_run(baseline, false);
     assert_eq!(legend("old"), None);
     // Each folder names its binary; each binary's record names its rustc.
     let keep = |folder: &str, binary: &str, rustc: &str| {
@@ -839,4 +841,27 @@ fn regenerated_pages_name_the_build_difference_from_the_records() {
         unknown.starts_with("How the baseline was built is not known"),
         "{unknown}"
     );
+    // The run compared with `old` (its verdict names it): `report` without
+    // `--baseline` and `explain` compare with `old` too.
+    let saved: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string(dir.join("change/estimates.json")).unwrap())
+            .unwrap();
+    let verdict = VerdictFile {
+        version: yardstick_format::change::VERSION,
+        mean: saved["mean"]["point_estimate"].as_f64().unwrap(),
+        p_value: 0.001,
+        t: 9.5,
+        verdict: "Improved".into(),
+        lockstep: None,
+        judged_at: None,
+        verdict_alone: None,
+        baseline: Some("old".into()),
+    };
+    fs::write(
+        dir.join("change/verdict.json"),
+        yardstick_format::json::to_string(&verdict),
+    )
+    .unwrap();
+    assert_eq!(legend_of_run("base", true), legend("old"));
+    assert_eq!(legend_of_run("base", false), Some(unknown));
 }
