@@ -149,7 +149,8 @@ fn write_stored_benchmark(
     let build_line = a
         .change
         .as_ref()
-        .and_then(|_| build_line(home, b, a.compared_with(b, opts)));
+        .and(a.compared_with(b, opts))
+        .and_then(|with| build_line(home, b, with));
     write_benchmark(
         home,
         &BenchmarkReport {
@@ -329,16 +330,20 @@ impl Analysed {
     }
 
     /// The baseline [`Analysed::change`] compares with: the folder the
-    /// change was recomputed against, else the run's own comparison.
+    /// change was recomputed against, else the run's own comparison when
+    /// yardstick saved it (`change/binary.json` is written with
+    /// `change/verdict.json`; beside another tool's later change it is
+    /// that of an older comparison): `None` then.
     fn compared_with<'a>(
         &self,
         b: &'a StoredBenchmark,
         opts: &'a RegenerateOptions,
-    ) -> ComparedWith<'a> {
+    ) -> Option<ComparedWith<'a>> {
         if self.change_distributions.is_some() {
-            ComparedWith::Folder(opts.baseline_for(b))
+            Some(ComparedWith::Folder(opts.baseline_for(b)))
         } else {
-            ComparedWith::Saved(b.verdict.as_ref().and_then(|v| v.baseline.as_deref()))
+            let v = b.verdict.as_ref()?;
+            Some(ComparedWith::Saved(v.baseline.as_deref()))
         }
     }
 

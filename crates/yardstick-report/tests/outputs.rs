@@ -864,4 +864,34 @@ fn regenerated_pages_name_the_build_difference_from_the_records() {
     .unwrap();
     assert_eq!(legend_of_run("base", true), legend("old"));
     assert_eq!(legend_of_run("base", false), Some(unknown));
+
+    // After a default run `base/` holds the run itself: the change is the
+    // one the run saved, its baseline the binary `change/binary.json`
+    // names (a verdict of an earlier yardstick names no baseline: `base`).
+    fs::copy(dir.join("new/sample.json"), dir.join("base/sample.json")).unwrap();
+    keep(
+        "change",
+        "00000000000000bb-1",
+        "rustc 1.91.1 (ed61e7d7e 2025-11-07)",
+    );
+    let unnamed = VerdictFile {
+        baseline: None,
+        ..verdict.clone()
+    };
+    let write_verdict = |v: &VerdictFile| {
+        let json = yardstick_format::json::to_string(v);
+        fs::write(dir.join("change/verdict.json"), json).unwrap();
+    };
+    write_verdict(&unnamed);
+    assert_eq!(
+        legend("base").as_deref(),
+        Some("The baseline was built by rustc 1.91.1, this run by rustc 1.92.0.")
+    );
+    // Beside another tool's later change the verdict is not this change's,
+    // and `change/binary.json` is an older comparison's: nothing is said.
+    write_verdict(&VerdictFile {
+        mean: unnamed.mean + 0.01,
+        ..unnamed
+    });
+    assert_eq!(legend("base"), None);
 }
