@@ -159,13 +159,18 @@ fn explain_one(
 
 /// The benchmark's report page, when the run wrote one, written again
 /// with the explanation beside its verdict (as `cargo yardstick report`
-/// writes it). A page that cannot be written is a warning: the
-/// explanation stands.
+/// writes it), against the baseline the run compared with
+/// (`change/verdict.json` names it; `base` in files of an earlier
+/// yardstick), so that the page shows the comparison it showed. A page
+/// that cannot be written is a warning: the explanation stands.
 fn rewrite_page(home: &Path, b: &StoredBenchmark) {
     if !b.dir.join("report/index.html").is_file() {
         return;
     }
-    let opts = yardstick_report::RegenerateOptions::default();
+    let opts = yardstick_report::RegenerateOptions {
+        baseline_of_run: true,
+        ..yardstick_report::RegenerateOptions::default()
+    };
     if let Err(e) =
         yardstick_report::write_benchmark_from_disk(home, &b.record.directory_name, &opts)
     {

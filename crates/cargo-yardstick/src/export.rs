@@ -4,14 +4,18 @@
 //! results folders) and one job can merge them all and publish the site.
 //! Both directions are idempotent: exporting again rewrites nothing that
 //! is unchanged, and a run whose uid is already in the history is skipped.
+//! A benchmark's file keeps the instructions per iteration `--explain`
+//! counted with it, so that the merged history's site shows them too.
 
 use std::path::{Path, PathBuf};
 
-use yardstick_format::history::{ExportedBenchmark, ExportedRun, Machine, Typical, RUN_VERSION};
+use yardstick_format::history::{
+    ExportedBenchmark, ExportedRun, Instructions, Machine, Typical, RUN_VERSION,
+};
 
 use crate::atomic::write_atomic;
 use crate::db::{Db, RunInfo};
-use crate::record::{BenchResult, Interval, Run, RunMeta};
+use crate::record::{BenchResult, Explained, Interval, Run, RunMeta};
 
 /// Writes every run among the last `last` into `dir`, as
 /// `<machine>/<date>-<commit>-<uid>.json`. Returns the line to print.
@@ -24,7 +28,8 @@ pub fn export(db: &Db, dir: &Path, last: Option<i64>) -> Result<String, String> 
     let (mut written, mut same) = (0, 0);
     for info in &runs {
         let results = db.results(info.id, true)?;
-        let run = to_exported(info, &results);
+        let explained = db.explained(info.id)?;
+        let run = to_exported(info, &results, &explained);
         let path = dir.join(file_name(&run));
         let mut text = serde_json::to_string_pretty(&run)
             .map_err(|e| format!("run {}: cannot encode it: {e}", info.id))?;
@@ -43,7 +48,7 @@ pub fn export(db: &Db, dir: &Path, last: Option<i64>) -> Result<String, String> 
     ))
 }
 
-fn to_exported(info: &RunInfo, results: &[BenchResult]) -> ExportedRun {
+fn to_exported(info: &RunInfo, results: &[BenchResult], explained: &[Explained]) -> ExportedRun {
     let m = &info.meta;
     ExportedRun {
         version: RUN_VERSION,
@@ -81,6 +86,13 @@ fn to_exported(info: &RunInfo, results: &[BenchResult]) -> ExportedRun {
                 },
                 iters: r.iters.clone(),
                 values: r.values.clone(),
+                instructions: explained
+                    .iter()
+                    .find(|e| e.name == r.name)
+                    .map(|e| Instructions {
+                        baseline: e.baseline,
+                        current: e.current,
+                    }),
             })
             .collect(),
     }
@@ -232,7 +244,17 @@ fn from_exported(run: &ExportedRun) -> Run {
                 processes: None,
             })
             .collect(),
-        // The export format keeps the measured results only.
-        explained: Vec::new(),
+        explained: run
+            .benchmarks
+            .iter()
+            .filter_map(|b| {
+                let i = b.instructions?;
+                Some(Explained {
+                    name: b.name.clone(),
+                    baseline: i.baseline,
+                    current: i.current,
+                })
+            })
+            .collect(),
     }
 }

@@ -18,9 +18,11 @@ pub struct ReportArgs {
     /// default is 100000; fewer is faster).
     #[arg(long, default_value_t = 100_000, value_name = "N")]
     pub nresamples: usize,
-    /// The baseline `new/` is compared with.
-    #[arg(long, default_value = "base", value_name = "NAME")]
-    pub baseline: String,
+    /// The baseline `new/` is compared with; by default the one each
+    /// benchmark's last run compared with (`base` when its files do not
+    /// say).
+    #[arg(long, value_name = "NAME")]
+    pub baseline: Option<String>,
     /// Logarithmic axes on the group pages.
     #[arg(long)]
     pub log_scale: bool,
@@ -59,7 +61,11 @@ pub fn run(a: &ReportArgs) -> Result<u8, Failure> {
     let defaults = RegenerateOptions::default();
     let opts = RegenerateOptions {
         nresamples: a.nresamples,
-        baseline: a.baseline.clone(),
+        baseline: a
+            .baseline
+            .clone()
+            .unwrap_or_else(|| defaults.baseline.clone()),
+        baseline_of_run: a.baseline.is_none(),
         log_scale: a.log_scale,
         noise_threshold: a.noise_threshold.unwrap_or(defaults.noise_threshold),
         ..defaults

@@ -186,6 +186,7 @@ mod tests {
                     },
                     iters: Vec::new(),
                     values: Vec::new(),
+                    instructions: None,
                 })
                 .collect(),
         }

@@ -383,3 +383,67 @@ fn ab_names_a_difference_of_build_between_the_sides() {
         assert_eq!(notes(&o), Vec::<String>::new(), "{sides:?}");
     }
 }
+
+/// A revision whose own `.cargo/config.toml` sets `RUSTFLAGS` (how two
+/// revisions' flags differ: `ab` builds both in one environment), its code
+/// unchanged, is named in one line from the flags each binary was compiled
+/// with: the flag removed by the next revision, added the other way round.
+/// The working tree is the revision without the file (cargo also reads the
+/// configuration of the folders above a checkout, the user's tree among
+/// them). Its own target directory, kept between test runs: another set of
+/// flags compiles the harness again, which would slow the other tests.
+#[test]
+fn ab_names_a_rustflags_difference_between_the_sides() {
+    let dir = tempfile::tempdir().unwrap();
+    let repo = dir.path().join("repo");
+    make_repo(&repo);
+    std::fs::create_dir_all(repo.join(".cargo")).unwrap();
+    std::fs::write(
+        repo.join(".cargo/config.toml"),
+        "[build]\nrustflags = [\"--cfg\", \"yardstick_ab_test\"]\n",
+    )
+    .unwrap();
+    git(&repo, &["add", ".cargo/config.toml"]);
+    git(&repo, &["commit", "-q", "-m", "a cfg for every crate"]);
+    git(&repo, &["rm", "-q", ".cargo/config.toml"]);
+    git(&repo, &["commit", "-q", "-m", "no cfg"]);
+    let target = common::kept_target_dir("yardstick-ab-rustflags-test");
+    let notes = |a: &str, b: &str| -> Vec<String> {
+        let o = bin()
+            .current_dir(&repo)
+            .args(["ab", a, b, "^spin$", "--layouts", "0"])
+            .args(["--timeout", "1", "--pairs", "2", "--hang-timeout", "2"])
+            .arg("--target-dir")
+            .arg(&target)
+            .env_remove("RUSTFLAGS")
+            .env_remove("CARGO_ENCODED_RUSTFLAGS")
+            .env_remove("CARGO_BUILD_RUSTFLAGS")
+            .env_remove("YARDSTICK_HOME")
+            .env_remove("CRITERION_HOME")
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}\n{}", stdout(&o), stderr(&o));
+        // The same code on both sides: no verdict, the line says why the
+        // numbers might differ.
+        assert!(
+            row(&stdout(&o), "spin").contains("no difference detected"),
+            "{}",
+            stdout(&o)
+        );
+        stderr(&o)
+            .lines()
+            .filter(|l| l.contains("was built"))
+            .map(str::to_owned)
+            .collect()
+    };
+    assert_eq!(
+        notes("HEAD~1", "HEAD"),
+        ["note: B was built differently from A: RUSTFLAGS removed --cfg yardstick_ab_test"]
+    );
+    assert_eq!(
+        notes("HEAD", "HEAD~1"),
+        ["note: B was built differently from A: RUSTFLAGS added --cfg yardstick_ab_test"]
+    );
+    // The same code and flags on both sides name nothing.
+    assert_eq!(notes("HEAD~2", "HEAD"), Vec::<String>::new());
+}

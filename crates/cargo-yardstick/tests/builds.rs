@@ -3,7 +3,8 @@
 //! `cargo bench` again and again, each time built differently from the
 //! baseline the run before saved: a comment in `Cargo.toml` and an edit
 //! of the code (name nothing), another compiler, `RUSTFLAGS` (also on the
-//! benchmark's report page), a feature, the profile. The compiler cannot
+//! benchmark's report page, and on the page `cargo yardstick report` draws
+//! again), a feature, the profile. The compiler cannot
 //! be swapped here (one toolchain is installed), so that change is
 //! simulated by a baseline measured by another binary whose build record
 //! an older compiler would have written. Each line is checked by
@@ -204,11 +205,25 @@ fn each_change_of_build_is_named_once_and_identical_builds_name_nothing() {
         ["note: this run was built differently from the baseline: RUSTFLAGS added --cfg yardstick_builds_test"]
     );
     said.extend(lines);
+    let said_on_page =
+        "This run was built differently from the baseline: RUSTFLAGS added --cfg yardstick_builds_test.";
     let page = std::fs::read_to_string(home.join("spin/report/index.html")).unwrap();
-    assert!(
-        page.contains("This run was built differently from the baseline: RUSTFLAGS added --cfg yardstick_builds_test."),
-        "{page}"
-    );
+    assert!(page.contains(said_on_page), "{page}");
+    // `cargo yardstick report` draws the page again from the saved files:
+    // the line stays (the baseline is the binary the change was measured
+    // against, although `base/` now holds this run).
+    std::fs::remove_file(home.join("spin/report/index.html")).unwrap();
+    let o = common::run(&home, &["report", "--nresamples", "1000"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let page = std::fs::read_to_string(home.join("spin/report/index.html")).unwrap();
+    assert!(page.contains(said_on_page), "{page}");
+    // The verdict's file names the baseline the run compared with.
+    let verdict: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(home.join("spin/change/verdict.json")).unwrap(),
+    )
+    .unwrap();
+    common::assert_schema("change-verdict.v1.json", &verdict);
+    assert_eq!(verdict["baseline"], "base");
 
     // RUSTFLAGS removed and a feature added, in one line.
     let lines = bench(&krate, &home, None, &["--features", "fast"]);

@@ -233,6 +233,49 @@ fn the_changed_function_is_named_and_equal_code_counts_the_same() {
     );
 }
 
+/// `cargo yardstick explain` writes the page again against the baseline
+/// the run compared with: after a run with `--baseline old`, the page
+/// still compares with `old` (both runs' plots beside the change), not
+/// with `base`, which that run neither read nor saved.
+#[test]
+fn the_page_is_written_again_against_the_runs_baseline() {
+    if common::without_valgrind() {
+        return;
+    }
+    let _turn = take_turn();
+    let dir = tempfile::tempdir().unwrap();
+    let (krate, home) = (dir.path().join("crate"), dir.path().join("home"));
+    let with_pages = |factor: u64| {
+        write_crate(&krate, factor, 1, "");
+        let manifest = std::fs::read_to_string(krate.join("Cargo.toml")).unwrap();
+        let report = manifest.replace(
+            "default-features = false }",
+            "default-features = false, features = [\"report\"] }",
+        );
+        assert_ne!(report, manifest);
+        std::fs::write(krate.join("Cargo.toml"), report).unwrap();
+    };
+    with_pages(1);
+    cargo_bench(&krate, &home, &["work", "--save-baseline", "old"]);
+    with_pages(3);
+    cargo_bench(&krate, &home, &["work", "--baseline", "old"]);
+    let page = || std::fs::read_to_string(home.join("work/report/index.html")).unwrap();
+    let both_runs = "orange: baseline, blue: this run";
+    assert!(page().contains(both_runs), "{}", page());
+    assert!(!home.join("work/base").exists());
+
+    let o = explain(&home, &["^work$"]);
+    assert!(
+        stdout(&o).contains("explain work: "),
+        "{}\n{}",
+        stdout(&o),
+        stderr(&o)
+    );
+    let page = page();
+    assert!(page.contains("explain.svg"), "{page}");
+    assert!(page.contains(both_runs), "{page}");
+}
+
 #[test]
 fn nothing_to_explain_is_said_and_fails_nothing() {
     let dir = tempfile::tempdir().unwrap();

@@ -476,3 +476,78 @@ fn check_index_and_regressions(browser: &mut cdp::Browser, site: &Path, c: &str)
     assert_eq!(shown, 2, "parse/json on two machines");
     browser.eval("(() => { const q = document.getElementById('q'); q.value = ''; q.dispatchEvent(new Event('input')); return 0; })()");
 }
+
+/// The instructions per iteration `--explain` counted travel with their
+/// run: a run exported with them is merged, its benchmark's page shows
+/// them, and exporting it again and merging that elsewhere gives back the
+/// same file byte for byte. A benchmark the run did not explain has none.
+#[test]
+fn explained_instructions_travel_with_the_exported_run() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (a, b) = (tmp.path().join("a"), tmp.path().join("b"));
+    let given = tmp.path().join("given");
+    for d in [&a, &b, &given] {
+        fs::create_dir_all(d).unwrap();
+    }
+    let counts = json!({"baseline": 16014.0, "current": 48020.0});
+    let mut run = exported_run(1, "m", &commit(1), 1.0, &["spin", "work"]);
+    run["benchmarks"][1]["instructions"] = counts.clone();
+    common::assert_schema("history-run.v1.json", &run);
+    fs::write(given.join("run.json"), run.to_string()).unwrap();
+    ok(&run_on(
+        &a,
+        "m",
+        &["import", "yardstick", given.to_str().unwrap()],
+    ));
+
+    let site = tmp.path().join("site");
+    ok(&run_on(
+        &a,
+        "m",
+        &["history", "--output", site.to_str().unwrap()],
+    ));
+    let pages: String = fs::read_dir(site.join("b"))
+        .unwrap()
+        .flatten()
+        .map(|e| fs::read_to_string(e.path()).unwrap_or_default())
+        .collect();
+    // 48020 / 16014 - 1 = 1.998626…: +199.86 %.
+    assert!(pages.contains("16014 → 48020 (+199.86%)"), "{pages}");
+
+    let exported = |home: &Path, to: &Path| -> (PathBuf, String) {
+        ok(&run_on(
+            home,
+            "m",
+            &["history", "--export", to.to_str().unwrap()],
+        ));
+        let files = json_files(to);
+        assert_eq!(files.len(), 1, "{files:?}");
+        let text = fs::read_to_string(&files[0]).unwrap();
+        (files[0].strip_prefix(to).unwrap().to_owned(), text)
+    };
+    let (name, text) = exported(&a, &tmp.path().join("out-a"));
+    let doc: Value = serde_json::from_str(&text).unwrap();
+    common::assert_schema("history-run.v1.json", &doc);
+    let by_name = |n: &str| {
+        doc["benchmarks"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|b| b["name"] == n)
+            .unwrap()
+            .clone()
+    };
+    assert_eq!(by_name("work")["instructions"], counts, "{doc:#}");
+    assert!(by_name("spin").get("instructions").is_none(), "{doc:#}");
+
+    ok(&run_on(
+        &b,
+        "m",
+        &[
+            "import",
+            "yardstick",
+            tmp.path().join("out-a").to_str().unwrap(),
+        ],
+    ));
+    assert_eq!(exported(&b, &tmp.path().join("out-b")), (name, text));
+}

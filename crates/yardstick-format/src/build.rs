@@ -132,6 +132,18 @@ pub struct Sides<'a> {
     pub new: &'a str,
 }
 
+/// A saved baseline as a side of a comparison, in words: `the baseline`
+/// for `base` (Criterion.rs's default), else `baseline 'NAME'`. The bench
+/// binary's line and the report drawn again from the files say the same.
+#[must_use]
+pub fn baseline_words(name: &str) -> String {
+    if name == "base" {
+        "the baseline".to_owned()
+    } else {
+        format!("baseline '{name}'")
+    }
+}
+
 /// The one line that names how two builds differ, for every comparison
 /// (`cargo bench`, `ab`, `compare`, `check`, the report, the history):
 /// `None` when they were built alike in everything that can move timings.

@@ -1,9 +1,10 @@
 //! `<id>/change/verdict.json`: what a run concluded of its comparison,
 //! beside Criterion.rs's `change/estimates.json`, which keeps only the
 //! intervals: the p-value, the t statistic, the verdict and, when the
-//! change was measured in lock-step with the baseline's binary, how. The
-//! report drawn again from the files (`cargo yardstick report`) reads it
-//! to say what the run said. Schema: `schemas/change-verdict.v1.json`.
+//! change was measured in lock-step with the baseline's binary, how, and
+//! the name of the baseline compared with. The report drawn again from the
+//! files (`cargo yardstick report`, `cargo yardstick explain`) reads it to
+//! say what the run said. Schema: `schemas/change-verdict.v1.json`.
 
 /// The version this crate writes and reads.
 pub const VERSION: u32 = 1;
@@ -34,6 +35,10 @@ pub struct VerdictFile {
     /// The verdict of this comparison alone, at the significance level,
     /// when `verdict` holds the run's error rate.
     pub verdict_alone: Option<String>,
+    /// The name of the baseline the run compared with (`base`, or the one
+    /// `--baseline`/`--save-baseline` named); absent in files written
+    /// before it was kept.
+    pub baseline: Option<String>,
 }
 
 /// A comparison measured in lock-step with the baseline's binary.
@@ -61,7 +66,8 @@ crate::json_object!(VerdictFile {
     verdict,
     lockstep (skip),
     judged_at (skip),
-    verdict_alone (skip)
+    verdict_alone (skip),
+    baseline (skip)
 });
 
 impl VerdictFile {

@@ -133,6 +133,9 @@ pub struct ExportedBenchmark {
     pub iters: Vec<f64>,
     /// Total measured value of each sample, in `unit`.
     pub values: Vec<f64>,
+    /// The instructions per iteration `--explain` counted for it in this
+    /// run; absent when the run did not explain it.
+    pub instructions: Option<Instructions>,
 }
 
 crate::json_object!(ExportedBenchmark {
@@ -140,8 +143,22 @@ crate::json_object!(ExportedBenchmark {
     unit,
     typical,
     iters,
-    values
+    values,
+    instructions (skip)
 });
+
+/// Instructions per iteration Callgrind counted for a benchmark
+/// (`--explain`): in the binary of the baseline it was compared with and
+/// in the run's own.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Instructions {
+    /// The baseline's binary's.
+    pub baseline: f64,
+    /// The run's binary's.
+    pub current: f64,
+}
+
+crate::json_object!(Instructions { baseline, current });
 
 /// A point estimate with its interval.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -263,6 +280,16 @@ impl ExportedBenchmark {
                 self.values[at]
             ));
         }
+        if let Some(i) = self.instructions {
+            if ![i.baseline, i.current]
+                .iter()
+                .all(|v| v.is_finite() && *v >= 0.0)
+            {
+                return Err(format!(
+                    "('{name}'): instructions must be finite counts, zero or more"
+                ));
+            }
+        }
         Ok(())
     }
 }
@@ -302,6 +329,10 @@ mod tests {
                 },
                 iters: vec![1.0, 2.0],
                 values: vec![2.0, 4.0],
+                instructions: Some(Instructions {
+                    baseline: 16_014.0,
+                    current: 48_020.0,
+                }),
             }],
         }
     }
@@ -325,6 +356,10 @@ mod tests {
             .starts_with("shard: 'hash:4/3' names shard 4"));
         assert!(bad(|r| r.benchmarks[0].typical.lower = 2.5).contains("interval"));
         assert!(bad(|r| r.benchmarks[0].iters.pop().map_or((), drop)).contains("as many"));
+        assert!(
+            bad(|r| r.benchmarks[0].instructions.as_mut().unwrap().current = f64::NAN)
+                .contains("instructions")
+        );
     }
 
     /// What the second campaign's `import yardstick` let through; each

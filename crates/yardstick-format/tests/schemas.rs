@@ -168,8 +168,18 @@ fn change_verdict_json() {
         lockstep: None,
         judged_at: None,
         verdict_alone: None,
+        baseline: None,
     };
     assert_valid(&v, &to_value(&file));
+    // The baseline's name is left out when unknown (files of an earlier
+    // yardstick), and read back when kept.
+    assert!(to_value(&file).get("baseline").is_none());
+    let named = VerdictFile {
+        baseline: Some("main".into()),
+        ..file.clone()
+    };
+    assert_valid(&v, &to_value(&named));
+    assert_eq!(from_value::<VerdictFile>(to_value(&named)).unwrap(), named);
     // The suite's level and the verdict alone, when the run held its
     // error rate across its comparisons.
     let held = VerdictFile {
@@ -629,6 +639,7 @@ fn history_run_keeps_the_state_or_leaves_it_out() {
             },
             iters: vec![],
             values: vec![],
+            instructions: None,
         }],
     };
     let doc = to_value(&run);

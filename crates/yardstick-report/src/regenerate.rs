@@ -30,6 +30,12 @@ pub struct RegenerateOptions {
     pub seed: u64,
     /// The baseline to compare `new/` with (`base`).
     pub baseline: String,
+    /// Whether a benchmark is compared with the baseline its last run
+    /// compared with, when `change/verdict.json` names one, instead of
+    /// `baseline` (`cargo yardstick report` without `--baseline`, `cargo
+    /// yardstick explain`): its page then shows the comparison the run
+    /// showed.
+    pub baseline_of_run: bool,
     /// Logarithmic axes on the group pages.
     pub log_scale: bool,
     /// Significance level of the recomputed comparison (0.05).
@@ -44,9 +50,22 @@ impl Default for RegenerateOptions {
             nresamples: 100_000,
             seed: DEFAULT_SEED,
             baseline: "base".to_owned(),
+            baseline_of_run: false,
             log_scale: false,
             significance: 0.05,
             noise_threshold: 0.01,
+        }
+    }
+}
+
+impl RegenerateOptions {
+    /// The baseline the page of `b` compares with.
+    #[must_use]
+    pub fn baseline_for<'a>(&'a self, b: &'a StoredBenchmark) -> &'a str {
+        let of_run = b.verdict.as_ref().and_then(|v| v.baseline.as_deref());
+        match of_run {
+            Some(name) if self.baseline_of_run => name,
+            _ => &self.baseline,
         }
     }
 }
@@ -127,13 +146,51 @@ fn write_stored_benchmark(
 ) -> Result<(), ReportError> {
     let a = Analysed::of(b, opts)?;
     let explanation = crate::load_explanation(home, &b.record.directory_name);
+    let build_line = a
+        .change
+        .as_ref()
+        .and(a.compared_with(b, opts))
+        .and_then(|with| build_line(home, b, with));
     write_benchmark(
         home,
         &BenchmarkReport {
             explanation: explanation.as_ref(),
+            build_line: build_line.as_deref(),
             ..a.report(b)
         },
     )
+}
+
+/// Which baseline the page's change compares with.
+enum ComparedWith<'a> {
+    /// The change the run saved: the baseline it compared with, named by
+    /// `change/verdict.json` (`None`: a file of an earlier yardstick).
+    Saved(Option<&'a str>),
+    /// Recomputed against the samples of this baseline's folder.
+    Folder(&'a str),
+}
+
+/// How the last run's build differs from its baseline's, the line the
+/// bench binary put on the page (`yardstick_format::build::compare_line`),
+/// from the build records the saved folders name. The saved change's
+/// baseline is the binary `change/binary.json` names, since the
+/// baseline's folder may since hold this very run (a default run saves
+/// over `base`); a recomputed change's is its folder's. An unreadable
+/// record names nothing here: the run that compared said why.
+fn build_line(home: &Path, b: &StoredBenchmark, with: ComparedWith<'_>) -> Option<String> {
+    use yardstick_format::build::{baseline_words, compare_line, of_folder, Sides};
+    let (folder, name) = match with {
+        ComparedWith::Saved(name) => ("change", name.unwrap_or("base")),
+        ComparedWith::Folder(name) => (name, name),
+    };
+    let old = of_folder(home, &b.dir.join(folder)).ok()?;
+    let new = of_folder(home, &b.dir.join("new")).ok()?;
+    let side = baseline_words(name);
+    let sides = Sides {
+        old: &side,
+        new: "this run",
+    };
+    compare_line(old.as_ref(), new.as_ref(), sides)
 }
 
 /// What the files do not keep, recomputed.
@@ -242,7 +299,7 @@ impl Analysed {
         let tukey = classify(&averages);
         // After a default run `base/` holds this very run: nothing to
         // compare then.
-        let baseline = b.baseline(&opts.baseline).filter(|base| base != s);
+        let baseline = b.baseline(opts.baseline_for(b)).filter(|base| base != s);
         let cfg = ChangeConfig {
             nresamples: opts.nresamples,
             confidence,
@@ -272,6 +329,24 @@ impl Analysed {
         })
     }
 
+    /// The baseline [`Analysed::change`] compares with: the folder the
+    /// change was recomputed against, else the run's own comparison when
+    /// yardstick saved it (`change/binary.json` is written with
+    /// `change/verdict.json`; beside another tool's later change it is
+    /// that of an older comparison): `None` then.
+    fn compared_with<'a>(
+        &self,
+        b: &'a StoredBenchmark,
+        opts: &'a RegenerateOptions,
+    ) -> Option<ComparedWith<'a>> {
+        if self.change_distributions.is_some() {
+            Some(ComparedWith::Folder(opts.baseline_for(b)))
+        } else {
+            let v = b.verdict.as_ref()?;
+            Some(ComparedWith::Saved(v.baseline.as_deref()))
+        }
+    }
+
     fn report<'a>(&'a self, b: &'a StoredBenchmark) -> BenchmarkReport<'a> {
         BenchmarkReport {
             record: &b.record,
@@ -285,7 +360,7 @@ impl Analysed {
             change_distributions: self.change_distributions.as_ref(),
             lockstep: b.verdict.as_ref().and_then(|v| v.lockstep),
             explanation: None,
-            // Said by the run that compared; not kept with the change.
+            // Read from the build records by `write_stored_benchmark`.
             build_line: None,
         }
     }

@@ -736,6 +736,7 @@ fn reports_regenerated_after_a_default_run_keep_the_saved_change() {
         }),
         judged_at: None,
         verdict_alone: None,
+        baseline: None,
     };
     fs::write(
         dir.join("change/verdict.json"),
@@ -767,4 +768,130 @@ fn reports_regenerated_after_a_default_run_keep_the_saved_change() {
     )
     .unwrap();
     assert!(regenerate().contains("verdict not saved"));
+}
+
+/// A page drawn again names how the builds differ from the build records
+/// the saved folders name (`<binary>.build.json` beside each kept binary),
+/// in the words of the run: recomputed against a named baseline, the line
+/// names that baseline; folders without records (Criterion.rs's) say
+/// nothing, and one side without a record says it is not known.
+#[test]
+fn regenerated_pages_name_the_build_difference_from_the_records() {
+    use yardstick_format::binary::{BinaryFile, VERSION as BINARY_VERSION};
+    use yardstick_format::build::{kept_path, BuildFile, VERSION as BUILD_VERSION};
+    let home = common::fresh_dir("outputs-regenerate-build-line");
+    common::write_suite(&home);
+    let dir = home.join("parse/json/10");
+    fs::create_dir_all(dir.join("old")).unwrap();
+    fs::copy(dir.join("base/sample.json"), dir.join("old/sample.json")).unwrap();
+    let legend_of_run = |baseline: &str, baseline_of_run: bool| {
+        let opts = RegenerateOptions {
+            nresamples: 1_000,
+            baseline: baseline.to_owned(),
+            baseline_of_run,
+            ..RegenerateOptions::default()
+        };
+        yardstick_report::write_benchmark_from_disk(&home, "parse/json/10", &opts).unwrap();
+        let page = fs::read_to_string(dir.join("report/index.html")).unwrap();
+        page.split("<p class=\"legend build\">")
+            .nth(1)
+            .map(|l| l.split("</p>").next().unwrap().to_owned())
+    };
+    let legend = |baseline: &str| legend_of_run(baseline, false);
+    assert_eq!(legend("old"), None);
+    // Each folder names its binary; each binary's record names its rustc.
+    let keep = |folder: &str, binary: &str, rustc: &str| {
+        let b = BinaryFile {
+            version: BINARY_VERSION,
+            target: "parse".into(),
+            binary: binary.into(),
+            protocol: 1,
+            measurement: "wall".into(),
+            package: Some("suite".into()),
+            layouts: Vec::new(),
+        };
+        let json = yardstick_format::json::to_string(&b);
+        fs::write(dir.join(folder).join("binary.json"), json).unwrap();
+        let record = BuildFile {
+            version: BUILD_VERSION,
+            rustc: rustc.into(),
+            ..BuildFile::default()
+        };
+        let path = kept_path(&home, &b);
+        fs::create_dir_all(path.parent().unwrap()).unwrap();
+        fs::write(path, yardstick_format::json::to_string(&record)).unwrap();
+    };
+    keep(
+        "new",
+        "00000000000000aa-1",
+        "rustc 1.92.0 (ded5c06cf 2025-12-08)",
+    );
+    keep(
+        "old",
+        "00000000000000bb-1",
+        "rustc 1.91.1 (ed61e7d7e 2025-11-07)",
+    );
+    assert_eq!(
+        legend("old").as_deref(),
+        Some("Baseline &#39;old&#39; was built by rustc 1.91.1, this run by rustc 1.92.0.")
+    );
+    // `base/` has no record: said once, in one sentence.
+    let unknown = legend("base").unwrap();
+    assert!(
+        unknown.starts_with("How the baseline was built is not known"),
+        "{unknown}"
+    );
+    // The run compared with `old` (its verdict names it): `report` without
+    // `--baseline` and `explain` compare with `old` too.
+    let saved: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string(dir.join("change/estimates.json")).unwrap())
+            .unwrap();
+    let verdict = VerdictFile {
+        version: yardstick_format::change::VERSION,
+        mean: saved["mean"]["point_estimate"].as_f64().unwrap(),
+        p_value: 0.001,
+        t: 9.5,
+        verdict: "Improved".into(),
+        lockstep: None,
+        judged_at: None,
+        verdict_alone: None,
+        baseline: Some("old".into()),
+    };
+    fs::write(
+        dir.join("change/verdict.json"),
+        yardstick_format::json::to_string(&verdict),
+    )
+    .unwrap();
+    assert_eq!(legend_of_run("base", true), legend("old"));
+    assert_eq!(legend_of_run("base", false), Some(unknown));
+
+    // After a default run `base/` holds the run itself: the change is the
+    // one the run saved, its baseline the binary `change/binary.json`
+    // names (a verdict of an earlier yardstick names no baseline: `base`).
+    fs::copy(dir.join("new/sample.json"), dir.join("base/sample.json")).unwrap();
+    keep(
+        "change",
+        "00000000000000bb-1",
+        "rustc 1.91.1 (ed61e7d7e 2025-11-07)",
+    );
+    let unnamed = VerdictFile {
+        baseline: None,
+        ..verdict.clone()
+    };
+    let write_verdict = |v: &VerdictFile| {
+        let json = yardstick_format::json::to_string(v);
+        fs::write(dir.join("change/verdict.json"), json).unwrap();
+    };
+    write_verdict(&unnamed);
+    assert_eq!(
+        legend("base").as_deref(),
+        Some("The baseline was built by rustc 1.91.1, this run by rustc 1.92.0.")
+    );
+    // Beside another tool's later change the verdict is not this change's,
+    // and `change/binary.json` is an older comparison's: nothing is said.
+    write_verdict(&VerdictFile {
+        mean: unnamed.mean + 0.01,
+        ..unnamed
+    });
+    assert_eq!(legend("base"), None);
 }

@@ -145,11 +145,7 @@ pub(crate) fn say_build_difference(
             return None;
         }
     };
-    let side = if name == "base" {
-        "the baseline".to_owned()
-    } else {
-        format!("baseline '{name}'")
-    };
+    let side = yardstick_format::build::baseline_words(name);
     let sides = yardstick_format::build::Sides {
         old: &side,
         new: "this run",

@@ -4,7 +4,7 @@
 use rusqlite::{params, OptionalExtension, Row};
 
 use super::{from_blob, Db};
-use crate::record::{BenchResult, Interval, RunMeta};
+use crate::record::{BenchResult, Explained, Interval, RunMeta};
 
 /// A stored run's id and context.
 #[derive(Debug, Clone, PartialEq)]
@@ -203,6 +203,33 @@ impl Db {
                     iters: iters.map(|b| from_blob(&b)).unwrap_or_default(),
                     values: vals.map(|b| from_blob(&b)).unwrap_or_default(),
                     processes: None,
+                })
+            })
+            .map_err(|e| self.err(&e))?;
+        rows.collect::<Result<_, _>>().map_err(|e| self.err(&e))
+    }
+
+    /// The instructions per iteration `--explain` counted in run `id`, by
+    /// benchmark (none for a run that explained nothing).
+    ///
+    /// # Errors
+    ///
+    /// As [`Db::run`].
+    pub fn explained(&self, id: i64) -> Result<Vec<Explained>, String> {
+        let mut stmt = self
+            .conn
+            .prepare(
+                "SELECT b.name, e.baseline, e.current
+                 FROM explained e JOIN benchmarks b ON b.id = e.bench_id
+                 WHERE e.run_id = ?1 ORDER BY b.name",
+            )
+            .map_err(|e| self.err(&e))?;
+        let rows = stmt
+            .query_map([id], |r| {
+                Ok(Explained {
+                    name: r.get(0)?,
+                    baseline: r.get(1)?,
+                    current: r.get(2)?,
                 })
             })
             .map_err(|e| self.err(&e))?;

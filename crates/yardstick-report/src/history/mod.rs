@@ -365,6 +365,17 @@ mod tests {
                 &[]
             }));
         }
+        // Run 6 (index 5) was built by another compiler than run 5.
+        s.runs[5].build.as_mut().unwrap().rustc = "rustc 1.92.0 (ded5c06cf 2025-12-08)".into();
+        let svg = chart::trend(&s, &s.series[0]);
+        // The markers as drawn: where, how and what they say.
+        let markers: Vec<&str> = svg
+            .split("<g class=\"build\"")
+            .skip(1)
+            .map(|g| g.split("</g>").next().unwrap())
+            .collect();
+        insta::assert_snapshot!("build_markers", markers.join("\n"));
+        s.runs[5].build.as_mut().unwrap().rustc = s.runs[4].build.as_ref().unwrap().rustc.clone();
         let svg = chart::trend(&s, &s.series[0]);
         assert_eq!(svg.matches("class=\"build\"").count(), 1, "{svg}");
         assert!(svg.contains("<g class=\"build\" data-index=\"8\"><title>run 9 was built differently from run 8: RUSTFLAGS added -C target-cpu=native</title>"), "{svg}");

@@ -80,6 +80,9 @@ fn save(run: &RunSettings, terminal: &Terminal, o: &Outcome<'_>) {
             lockstep: a.lockstep.map(|l| l.file()),
             judged_at: a.suite.map(|j| j.level),
             verdict_alone: a.suite.map(|j| j.one_by_one.name().to_owned()),
+            // Pages drawn again later compare with the baseline this run
+            // compared with, and name it as the run did.
+            baseline: crate::baseline::compare_target(&run.baseline).map(|(n, _)| n.to_owned()),
         };
         let file = ChangeFile {
             mean,
