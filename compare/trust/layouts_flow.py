@@ -159,7 +159,9 @@ def one_cell(setup, condition, runs, args, scratch):
             if bid == "target" and step > 0:
                 continue
             cell["compared"] += 1
-            cell["false"] += v in ("regressed", "improved")
+            if v in ("regressed", "improved"):
+                cell["false"] += 1
+                cell.setdefault("flagged", []).append(f"run {run}: {bid} {v}")
         if step > 0:
             cell["target_runs"] += 1
             want = "regressed" if run % 2 == 1 else "improved"
