@@ -66,8 +66,6 @@ struct Binary {
     /// layouts), pairs numbered after the first look's.
     again: [lockstep::Spawner<'static>; 2],
     settings: Settings,
-    /// Code layouts of each side the pairs are spread over (0: none).
-    layouts: usize,
     layouts_note: Option<String>,
     /// This run's binary is the baseline's (the same content hash).
     same_build: bool,
@@ -147,15 +145,16 @@ fn open(
         }
         None => std::env::current_exe().map_err(|e| format!("cannot find this executable: {e}"))?,
     };
-    // Two builds run over their code layouts (more layouts than pairs
-    // would leave some unmeasured). The same build needs none: its
+    // Two builds run over their code layouts, up to one for each pair of
+    // both looks (the first look's pairs run the first eight, a second
+    // look's the next). The same build needs none: its
     // layouts are the same bytes on both sides, and the binary as linked
     // leaves the pairs' own offsets as the only spread.
     let same_build = this.as_ref().is_some_and(|t| t.binary == record.binary);
     let layouts = if same_build {
         Err(None)
     } else {
-        binaries::paired_layouts(home, record, this.as_ref(), PAIRS)
+        binaries::paired_layouts(home, record, this.as_ref(), 2 * PAIRS)
     };
     let (a_files, b_files, layouts_note) = match layouts {
         Ok(p) => (p.baseline, p.this, None),
@@ -173,7 +172,6 @@ fn open(
         engine: Engine::new(a, b, settings.clone()),
         again,
         settings,
-        layouts,
         layouts_note,
         same_build,
     })
@@ -270,7 +268,7 @@ fn compared(
             layout_spread: None,
             layouts_measured: false,
             same_build: binary.same_build,
-            layouts: binary.layouts,
+            layouts: m.layouts_used(),
         },
         baseline: side(&m, &m.a, Some(measurement.to_owned())),
         layouts_note: binary.layouts_note.clone(),

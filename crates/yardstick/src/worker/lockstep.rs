@@ -163,6 +163,18 @@ impl Measured {
         self.interval_and_p(confidence).map(|(i, _)| i)
     }
 
+    /// The code layouts the rounds ran on (0 for one layout): a first
+    /// look's eight pairs use eight of sixteen.
+    #[must_use]
+    pub fn layouts_used(&self) -> usize {
+        if self.layouts < 2 {
+            return 0;
+        }
+        let (_, layout) = self.pair_medians();
+        let used: std::collections::BTreeSet<usize> = layout.into_iter().collect();
+        used.len()
+    }
+
     /// The number of distinct worker pairs the rounds came from.
     #[must_use]
     pub fn pairs(&self) -> usize {
@@ -425,5 +437,23 @@ mod tests {
             layouts: 0,
         };
         assert_eq!(m.pairs(), 3);
+    }
+
+    #[test]
+    fn a_second_look_runs_the_next_layouts_when_there_are_sixteen() {
+        // Pair k runs layout k % layouts: with sixteen layouts the second
+        // look's pairs 8..15 add eight new ones; with eight they repeat.
+        let rounds = |pairs: usize, layouts: usize| Measured {
+            a: vec![1.0; 2 * pairs],
+            b: vec![1.0; 2 * pairs],
+            pair: (0..pairs).flat_map(|k| [k, k]).collect(),
+            iters: 1,
+            seconds: 0.0,
+            layouts,
+        };
+        assert_eq!(rounds(8, 16).layouts_used(), 8);
+        assert_eq!(rounds(16, 16).layouts_used(), 16);
+        assert_eq!(rounds(16, 8).layouts_used(), 8);
+        assert_eq!(rounds(16, 0).layouts_used(), 0);
     }
 }
