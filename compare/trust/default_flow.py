@@ -98,11 +98,17 @@ def copy_with_factor(exe, directory, factor):
     return dest
 
 
-def run_bench(exe, home, harness, extra=()):
+def run_bench(exe, home, harness, extra=(), package=None):
     env = dict(os.environ)
     for k in list(env):
         if k.startswith(("YARDSTICK_", "CRITERION_", "TRUST_")):
             del env[k]
+    if package:
+        # As `cargo bench` sets it: without it the harness cannot tell
+        # this package's target from another's of the same name, and
+        # compares with the saved numbers (a divan main has no
+        # criterion_main! to carry the name).
+        env["CARGO_PKG_NAME"] = package
     args = [exe, "--bench", *extra]
     if harness == "yardstick":
         args += ["--home", home, "--color", "never"]
@@ -263,7 +269,8 @@ def divan(args):
         for r in range(1, args.runs + 1):
             for f in files:
                 text, secs = run_bench(exes[f], home, "yardstick",
-                                       ["--target-precision", "1", "--output-format", "criterion"])
+                                       ["--target-precision", "1", "--output-format", "criterion"],
+                                       package="yardstick-divan-examples")
                 seconds.append(secs)
                 if args.keep:
                     os.makedirs(args.keep, exist_ok=True)
