@@ -7,7 +7,7 @@
 mod common;
 
 use common::builds::{
-    build, folder, kept_binaries, kept_name, run_binary, ARGS, ENV, LOCKSTEP_LINE,
+    args_for, build, folder, kept_binaries, kept_name, run_binary, ARGS, ENV, LOCKSTEP_LINE,
 };
 use common::home;
 use std::path::Path;
@@ -68,14 +68,7 @@ fn a_worker_calls_the_benchmark_function_once_for_all_its_rounds() {
     // of such a benchmark take four times Criterion.rs's whole run.
     let h = home("ls-calls");
     let a = build(&h.join("bins"), b"");
-    let args = [
-        "--bench",
-        "--color",
-        "never",
-        "--nresamples",
-        "2000",
-        "once/calls",
-    ];
+    let args = args_for("once/calls");
     let first = common::finished(common::command_of(&a, &h, &args, ENV));
     assert_eq!(first.code, 0, "{}", first.stderr);
     let calls = h.join("calls.txt");
@@ -137,14 +130,7 @@ fn benchmarks_wait_for_a_large_setup_to_be_dropped_before_the_pair_measures() {
         ("FIXTURE_SETUP_MB", "80"),
         ("FIXTURE_PARENT_RSS", file),
     ];
-    let args = [
-        "--bench",
-        "--color",
-        "never",
-        "--nresamples",
-        "2000",
-        "processes/",
-    ];
+    let args = args_for("processes/");
     let run = || common::finished(common::command_of(&a, &h, &args, &env));
     let first = run();
     assert_eq!(first.code, 0, "{}", first.stderr);
@@ -189,14 +175,7 @@ fn a_setup_that_outlives_its_function_is_said_to() {
         ("FIXTURE_SETUP_MB", "80"),
         ("FIXTURE_SETUP_STATIC", "1"),
     ];
-    let args = [
-        "--bench",
-        "--color",
-        "never",
-        "--nresamples",
-        "2000",
-        "processes/",
-    ];
+    let args = args_for("processes/");
     let run = || common::finished(common::command_of(&a, &h, &args, &env));
     assert_eq!(run().code, 0);
     let second = run();

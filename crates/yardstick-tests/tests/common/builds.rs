@@ -16,6 +16,13 @@ pub const ARGS: &[&str] = &[
 ];
 pub const ENV: &[(&str, &str)] = &[("FIXTURE_PROCESSES", "1")];
 
+/// [`ARGS`] with another filter in place of `processes/steady`.
+pub fn args_for(filter: &str) -> Vec<&str> {
+    let mut args = ARGS[..ARGS.len() - 1].to_vec();
+    args.push(filter);
+    args
+}
+
 /// The line under a lock-step verdict, up to its pairs: 8, or 16 when
 /// the first look was ambiguous and a second one ran (a real routine's
 /// p-value falls there by chance).
