@@ -126,6 +126,32 @@ fn layout_json() {
 }
 
 #[test]
+fn relinks_json() {
+    use yardstick_format::relinks::{Move, RelinksFile};
+    let v = validator("relinks.v1.json");
+    let mut file = RelinksFile::new();
+    file.record(Move {
+        baseline: "3f2a".into(),
+        this: "9c1e".into(),
+        ratio: 1.061,
+        at: 1_790_000_000,
+    });
+    assert_valid(&v, &to_value(&file));
+    let read: RelinksFile = from_value(to_value(&file)).unwrap();
+    assert_eq!(read, file);
+    let one = json!({"baseline": "a", "this": "b", "ratio": 1.0, "at": 1});
+    for bad in [
+        json!({"version": 2, "moves": []}),
+        json!({"version": 1}),
+        json!({"version": 1, "moves": [{"baseline": "a", "this": "b", "ratio": 0, "at": 1}]}),
+        json!({"version": 1, "moves": [{"baseline": "a", "this": "b", "ratio": 1.0}]}),
+        json!({"version": 1, "moves": vec![one; 9]}),
+    ] {
+        assert!(!v.is_valid(&bad), "{bad}");
+    }
+}
+
+#[test]
 fn drift_json() {
     let v = validator("drift.v1.json");
     let file = DriftFile {

@@ -101,6 +101,35 @@ pub fn prediction_bound(times: &[f64], layout: &[usize]) -> Option<f64> {
     Some((t * std::f64::consts::SQRT_2 * c.component.sqrt()).exp() - 1.0)
 }
 
+/// The fewest earlier rebuilds [`rebuild_bound`] learns from: with fewer,
+/// the bound says more about how few there were than about the benchmark.
+pub const MIN_REBUILDS: usize = 3;
+
+/// How far a rebuild moves one benchmark, learned from the changes earlier
+/// comparisons between two different builds measured (`log_moves`, each
+/// `ln(B/A)`, one layout of each side): the 95 % prediction bound of the
+/// next one, `exp(t(0.975, n) · s) − 1` with `s = 1.4826 · median |ln|`.
+/// The same quantity as [`prediction_bound`] (a rebuild draws a new layout
+/// and its move is centred on 0, so the scale has `n` degrees of freedom),
+/// but from the median absolute move, so that one earlier real change
+/// among them barely widens it. `None` with fewer than [`MIN_REBUILDS`]
+/// finite moves.
+#[must_use]
+pub fn rebuild_bound(log_moves: &[f64]) -> Option<f64> {
+    let abs: Vec<f64> = log_moves
+        .iter()
+        .filter(|d| d.is_finite())
+        .map(|d| d.abs())
+        .collect();
+    if abs.len() < MIN_REBUILDS {
+        return None;
+    }
+    // 1.4826 = 1 / Φ⁻¹(0.75): the median absolute value of N(0, σ) is σ / 1.4826.
+    let s = 1.4826 * crate::univariate::median(&abs)?;
+    let t = t_quantile(0.975, abs.len() as f64);
+    Some((t * s).exp() - 1.0)
+}
+
 /// The one-way random-effects split of log values grouped by layout.
 struct Components {
     /// Variance of the layouts' mean logs.
@@ -149,6 +178,23 @@ fn components(values: &[f64], layout: &[usize]) -> Option<Components> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_rebuild_bound_is_the_robust_prediction_bound_of_the_next_move() {
+        // Hand calculation, t quantiles from a published table:
+        // t(0.975, 3) = 3.182446, t(0.975, 5) = 2.570582.
+        // A benchmark every rebuild moved by about 6 %: median |ln| 0.06,
+        // s = 1.4826 · 0.06, bound exp(3.182446 · s) − 1 = 0.327235.
+        let b = rebuild_bound(&[0.06, -0.058, 0.061]).unwrap();
+        assert!((b - 0.327235).abs() < 1e-4, "{b}");
+        // Quiet rebuilds and one real change of 5 %: the median ignores
+        // it; median |ln| 0.004, exp(2.570582 · 1.4826 · 0.004) − 1.
+        let b = rebuild_bound(&[0.004, -0.006, 0.003, -0.002, 0.05]).unwrap();
+        assert!((b - 0.015361).abs() < 1e-5, "{b}");
+        // Too few to learn from; non-finite moves do not count.
+        assert_eq!(rebuild_bound(&[0.06, 0.06]), None);
+        assert_eq!(rebuild_bound(&[0.06, f64::NAN, 0.06]), None);
+    }
     use crate::paired::units_t_ratio;
 
     // numpy/scipy, x = log(r), four layouts of two pairs each:

@@ -61,6 +61,55 @@ fn a_change_compiled_in_is_found_in_lock_step_with_the_kept_binary() {
     let _ = std::fs::remove_dir_all(&h);
 }
 
+/// A benchmark that every rebuild moves beyond the default allowance
+/// (here ±7 %, compiled in alternately) reads regressed, then improved, at
+/// first; after three rebuilds its allowance is learned from their moves
+/// (`relinks.json`), and the fourth reads as what rebuilds move it.
+#[test]
+fn an_allowance_is_learned_from_what_earlier_rebuilds_moved_a_benchmark() {
+    let h = home("ls-learned");
+    let bins = h.join("bins");
+    let builds = [
+        build(&bins.join("a"), b""),
+        build(&bins.join("b"), b"\nFIXTURE_FACTOR=1.07"),
+        build(&bins.join("c"), b"\nFIXTURE_FACTOR=1.0"),
+        build(&bins.join("d"), b"\nFIXTURE_FACTOR=1.07 "),
+    ];
+    let first = run_binary(&builds[0], &h, &[]);
+    assert_eq!(first.code, 0, "{}", first.stderr);
+    let said = ["Performance has regressed.", "Performance has improved."];
+    for (i, b) in builds[1..].iter().enumerate() {
+        let out = run_binary(b, &h, &[]);
+        assert!(out.stdout.contains(LOCKSTEP_LINE), "{}", out.stdout);
+        assert!(out.stdout.contains(said[i % 2]), "{}", out.stdout);
+    }
+    let relinks: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(folder(&h).join("relinks.json")).unwrap())
+            .unwrap();
+    common::assert_schema("relinks.v1.json", &relinks);
+    assert_eq!(relinks["moves"].as_array().unwrap().len(), 3, "{relinks}");
+    // Back to the first build: -6.5 %, within what the three moves of
+    // about ±7 % bound (held at ±10 %).
+    let back = run_binary(&builds[0], &h, &[]);
+    assert!(
+        back.stdout.contains(
+            "Change within what rebuilds move this benchmark here (±10.0%, learned from its last 3"
+        ),
+        "{}",
+        back.stdout
+    );
+    // The same build again teaches nothing about a rebuild.
+    let same = run_binary(&builds[0], &h, &[]);
+    assert!(
+        same.stdout.contains("No change in performance detected."),
+        "{}",
+        same.stdout
+    );
+    let relinks = std::fs::read_to_string(folder(&h).join("relinks.json")).unwrap();
+    assert_eq!(relinks.matches("\"ratio\"").count(), 4, "{relinks}");
+    let _ = std::fs::remove_dir_all(&h);
+}
+
 #[test]
 fn a_worker_calls_the_benchmark_function_once_for_all_its_rounds() {
     // The code before `iter` is a benchmark's setup (a published suite

@@ -151,6 +151,10 @@ pub(crate) struct Lockstep {
     /// Whether `calibrate --layouts` measured this benchmark at all: a
     /// verdict without it says that code layout was not sampled.
     pub layouts_measured: bool,
+    /// The earlier rebuilds `layout_spread` was learned from (their moves,
+    /// `relinks.json`), when they moved the benchmark further than
+    /// [`LAYOUT_ALLOWANCE`]; 0 otherwise.
+    pub learned_from: usize,
     /// Both sides ran the same binary (the same content hash): code layout
     /// cannot differ, and nothing is said about it.
     pub same_build: bool,
@@ -676,6 +680,7 @@ mod tests {
                 rounds: 144,
                 layout_spread: spread,
                 layouts_measured: spread.is_some(),
+                learned_from: 0,
                 same_build,
                 layouts,
             };

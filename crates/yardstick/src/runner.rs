@@ -15,6 +15,7 @@ use crate::routine::{self, RoutineFn};
 use crate::store::{BenchmarkDir, BenchmarkRecord, SavedSample};
 use crate::{limits, metered, report, state, worker};
 
+mod allowance;
 pub(crate) mod held;
 pub(crate) mod lockstep;
 mod sampling;
@@ -371,23 +372,6 @@ fn suite_share(run: &RunSettings, config: &BenchmarkConfig) -> Option<(f64, usiz
 /// takes barely moves.
 const AGAIN_BELOW: f64 = 0.1;
 
-/// Once per run: between two builds whose code layouts were not sampled,
-/// what relinking alone moves is not a verdict.
-fn say_layout_allowance(terminal: &Terminal, set_up: bool) {
-    let how = if set_up {
-        ""
-    } else {
-        "; after `cargo yardstick init`, every cargo bench samples code layouts and needs no allowance"
-    };
-    let note = format!(
-        "code layout is not sampled: between two different builds, a change within ±{:.0}% is not called a regression or an improvement, since relinking the same code moves benchmarks that far here{how}",
-        crate::analysis::LAYOUT_ALLOWANCE * 100.0
-    );
-    if crate::output::first_time(&note) {
-        terminal.note(&note);
-    }
-}
-
 /// Records the comparison judged at `suite`'s level in the run's tally,
 /// and on the analysis how it was judged and what it would be alone.
 fn record_suite_judgement(analysis: &mut Analysis, suite: Option<(f64, usize)>, alpha: f64) {
@@ -487,14 +471,7 @@ fn in_lockstep<M: Measurement>(
                     terminal.note(&note);
                 }
             }
-            if compared.how.layouts < 2 {
-                compared.how.layout_spread = measured_layout_spread(&c.run.home, id, terminal);
-                compared.how.layouts_measured = compared.how.layout_spread.is_some();
-            }
-            let sampled = compared.how.layouts >= 2 || compared.how.layouts_measured;
-            if !compared.how.same_build && !sampled {
-                say_layout_allowance(terminal, set_up);
-            }
+            allowance::judge_with(&mut compared.how, &c.run.home, dir, id, terminal, set_up);
             Some((samples, compared))
         }
         Err(why) => {
@@ -638,34 +615,6 @@ fn measured_drift(
         Ok(d) => d.filter(|&d| d > config.noise_threshold),
         Err(e) => {
             terminal.warning(&format!("ignoring the measured drift: {e}"));
-            None
-        }
-    }
-}
-
-/// What relinking moves this benchmark by, when `calibrate --layouts`
-/// measured it for this bench target; a corrupt file is said once.
-fn measured_layout_spread(home: &std::path::Path, id: &FullId, terminal: &Terminal) -> Option<f64> {
-    let key = crate::store::binaries::this_key();
-    match crate::store::layout_spread(home, &key, &id.full_id) {
-        Ok(Some(t)) => {
-            if let Some(measured) = t.capped_from {
-                terminal.warning(&format!(
-                    "{}: the layout spread calibrate measured (±{:.1}%) is wider than the ±{:.0}% an allowance may take, so that a +10% change stays a verdict; held at ±{:.0}%",
-                    id.full_id,
-                    measured * 100.0,
-                    t.spread * 100.0,
-                    t.spread * 100.0
-                ));
-            }
-            Some(t.spread)
-        }
-        Ok(None) => None,
-        Err(e) => {
-            let note = format!("ignoring the measured layout spread: {e}");
-            if crate::output::first_time(&note) {
-                terminal.warning(&note);
-            }
             None
         }
     }

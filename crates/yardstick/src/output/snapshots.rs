@@ -231,6 +231,7 @@ fn every_verdict_wording() {
             rounds: 144,
             layout_spread,
             layouts_measured: layout_spread.is_some(),
+            learned_from: 0,
             same_build,
             layouts,
         };
@@ -267,6 +268,26 @@ fn every_verdict_wording() {
     );
     let (a, base) = lockstep_at(&slower, Some(0.031));
     show("lock-step, within the layout spread", &a, &base, None);
+    // +8 %, a benchmark five earlier rebuilds moved by about 6 %: the
+    // allowance learned from them (held at ±10 %).
+    let (mut a, base) = analysis_in_processes((100.0, quiet), (100.0, quiet), true);
+    let (i, p) = yardstick_stats::paired::units_t_ratio(&much_slower, 0.95).expect("8 units");
+    let learned = crate::analysis::Lockstep {
+        pairs: 8,
+        rounds: 144,
+        layout_spread: Some(0.10),
+        layouts_measured: false,
+        learned_from: 5,
+        same_build: false,
+        layouts: 0,
+    };
+    a.judge_lockstep(&i, p, learned, &config());
+    show(
+        "lock-step, within what earlier rebuilds moved it",
+        &a,
+        &base,
+        None,
+    );
     let (a, base) = lockstep(&[1.001, 0.999, 1.002, 0.998, 1.0, 1.001, 0.999, 1.0]);
     show("lock-step, no change", &a, &base, None);
     insta::assert_snapshot!("criterion_every_verdict", out);
@@ -289,6 +310,7 @@ fn a_verdict_held_to_the_suite_error_rate() {
             rounds: 144,
             layout_spread: None,
             layouts_measured: false,
+            learned_from: 0,
             same_build: true,
             layouts: 0,
         };

@@ -364,8 +364,11 @@ const LAYOUT_NOT_SAMPLED: &str = "Code layout not sampled: an edit elsewhere tha
 /// not sampled.
 fn layout_line(a: &crate::analysis::Analysis) -> String {
     let spread = layout_spread(a).unwrap_or_default() * 100.0;
+    let learned_from = a.lockstep.map_or(0, |l| l.learned_from);
     if a.lockstep.is_some_and(|l| l.layouts_measured) {
         format!("Change within what relinking the same code moves here (±{spread:.1}%, measured by cargo yardstick calibrate --layouts).")
+    } else if learned_from > 0 {
+        format!("Change within what rebuilds move this benchmark here (±{spread:.1}%, learned from its last {learned_from} comparisons of two builds whose code layouts were not sampled).")
     } else {
         format!("Change within what relinking alone can move code here (±{spread:.1}% between two builds whose code layouts were not sampled).")
     }

@@ -267,6 +267,7 @@ fn compared(
             // Read by the caller, who can warn about a corrupt file.
             layout_spread: None,
             layouts_measured: false,
+            learned_from: 0,
             same_build: binary.same_build,
             layouts: m.layouts_used(),
         },

@@ -25,6 +25,7 @@ pub(crate) use yardstick_format::criterion::{
 use yardstick_format::drift::DriftFile;
 use yardstick_format::json::{self, FromJson, ToJson};
 use yardstick_format::metrics::{MetricsFile, SavedMetric};
+use yardstick_format::relinks::RelinksFile;
 
 use std::fmt;
 use std::fs;
@@ -91,11 +92,15 @@ pub(crate) fn layout_spread(
         return Ok(None);
     }
     let doc: yardstick_format::layout::LayoutFile = read_json(&path)?;
-    let now = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| i64::try_from(d.as_secs()).unwrap_or(i64::MAX));
-    doc.trusted_spread(id, now)
+    doc.trusted_spread(id, now())
         .map_err(|problem| StoreError { path, problem })
+}
+
+/// Seconds since the Unix epoch, the clock of the files' timestamps.
+pub(crate) fn now() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| i64::try_from(d.as_secs()).unwrap_or(i64::MAX))
 }
 
 /// An estimate in Criterion.rs's form.
@@ -447,6 +452,34 @@ impl BenchmarkDir {
             .map_err(|problem| StoreError { path, problem })
     }
 
+    /// The log moves earlier rebuilds made (`relinks.json`) that still
+    /// count at `now`; empty when there is no file.
+    pub(crate) fn recent_relinks(&self, now: i64) -> Result<Vec<f64>, StoreError> {
+        let path = self.root.join(yardstick_format::relinks::FILE_NAME);
+        if !path.exists() {
+            return Ok(Vec::new());
+        }
+        let doc: RelinksFile = read_json(&path)?;
+        doc.recent(now)
+            .map_err(|problem| StoreError { path, problem })
+    }
+
+    /// Adds a move between two builds to `relinks.json`. A file this
+    /// version cannot read is replaced: it holds only what the next
+    /// rebuilds measure again.
+    pub(crate) fn record_relink(
+        &self,
+        m: yardstick_format::relinks::Move,
+    ) -> Result<(), StoreError> {
+        let path = self.root.join(yardstick_format::relinks::FILE_NAME);
+        let mut doc = match read_json::<RelinksFile>(&path) {
+            Ok(d) if d.version == yardstick_format::relinks::VERSION => d,
+            _ => RelinksFile::new(),
+        };
+        doc.record(m);
+        write_json(&path, &doc)
+    }
+
     /// Writes `change/estimates.json`, yardstick's `change/verdict.json`
     /// beside it (the p-value, the verdict and lock-step, which
     /// Criterion.rs's file does not keep), and `change/binary.json` naming
@@ -507,6 +540,29 @@ mod tests {
         ));
         let _ = fs::remove_dir_all(&d);
         d
+    }
+
+    #[test]
+    fn a_corrupt_relinks_file_is_an_error_naming_it_and_the_next_move_replaces_it() {
+        let home = tempdir("relinks");
+        let dir = BenchmarkDir::new(&home, "fib/20");
+        fs::create_dir_all(&dir.root).unwrap();
+        assert_eq!(dir.recent_relinks(0).unwrap(), Vec::<f64>::new());
+        let path = dir.root.join("relinks.json");
+        fs::write(&path, b"{\"version\": 1, \"moves\": [tru").unwrap();
+        let e = dir.recent_relinks(0).unwrap_err().to_string();
+        assert!(e.contains("relinks.json"), "{e}");
+        let m = yardstick_format::relinks::Move {
+            baseline: "a".into(),
+            this: "b".into(),
+            ratio: 1.06,
+            at: 0,
+        };
+        dir.record_relink(m).unwrap();
+        let moves = dir.recent_relinks(0).unwrap();
+        assert_eq!(moves.len(), 1);
+        assert!((moves[0] - 1.06f64.ln()).abs() < 1e-12);
+        let _ = fs::remove_dir_all(&home);
     }
 
     #[test]

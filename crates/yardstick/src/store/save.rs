@@ -89,12 +89,30 @@ fn save(run: &RunSettings, terminal: &Terminal, o: &Outcome<'_>) {
             median: estimate_file(&change.median),
         };
         report(dir.save_change(&file, &verdict, o.baseline_binary.as_ref()));
+        if let Some(m) = relink(o, change.mean.point) {
+            report(dir.record_relink(m));
+        }
     }
     if let Baseline::Save(name) = &run.baseline {
         if set_aside_unreadable(terminal, dir, name, o.corrupt_baseline) {
             report(dir.save(name, &files));
         }
     }
+}
+
+/// The move a comparison between two different builds measured with one
+/// code layout of each side (`change` the relative change): what the
+/// benchmark's layout allowance is learned from. Identical builds and
+/// sampled layouts teach nothing about a rebuild's single layout.
+fn relink(o: &Outcome<'_>, change: f64) -> Option<yardstick_format::relinks::Move> {
+    let how = o.analysis.lockstep?;
+    let (this, baseline) = (o.binary.as_ref()?, o.baseline_binary.as_ref()?);
+    (!how.same_build && how.layouts < 2).then(|| yardstick_format::relinks::Move {
+        baseline: baseline.binary.clone(),
+        this: this.binary.clone(),
+        ratio: 1.0 + change,
+        at: super::now(),
+    })
 }
 
 /// The home's lock, with the benchmark's folder still its own; `None`

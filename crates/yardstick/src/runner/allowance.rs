@@ -1,0 +1,102 @@
+//! What relinking alone may move a benchmark by, when a comparison of two
+//! different builds ran one code layout of each side: a change within it
+//! is not a verdict. In order: the spread `cargo yardstick calibrate
+//! --layouts` measured; what earlier rebuilds moved the benchmark by
+//! (`relinks.json`), when further than the default; the default
+//! ([`LAYOUT_ALLOWANCE`]).
+
+use crate::analysis::{Lockstep, LAYOUT_ALLOWANCE};
+use crate::id::FullId;
+use crate::output::Terminal;
+use crate::store::BenchmarkDir;
+use yardstick_format::layout::MAX_SPREAD;
+
+/// Sets the allowance `how` is judged at (nothing when both sides ran the
+/// same build or their layouts were sampled) and says the run's note once.
+pub(super) fn judge_with(
+    how: &mut Lockstep,
+    home: &std::path::Path,
+    dir: &BenchmarkDir,
+    id: &FullId,
+    terminal: &Terminal,
+    set_up: bool,
+) {
+    if how.layouts >= 2 || how.same_build {
+        return;
+    }
+    how.layout_spread = measured_layout_spread(home, id, terminal);
+    how.layouts_measured = how.layout_spread.is_some();
+    if how.layouts_measured {
+        return;
+    }
+    if let Some((spread, from)) = learned_spread(dir, id, terminal) {
+        how.layout_spread = Some(spread);
+        how.learned_from = from;
+    }
+    say_layout_allowance(terminal, set_up);
+}
+
+/// What earlier rebuilds moved this benchmark by (the prediction bound of
+/// `yardstick_stats::layouts::rebuild_bound`, at most [`MAX_SPREAD`]) and
+/// how many rebuilds, when that is wider than the default allowance. Only
+/// widens: the default was measured over whole suites, and a bound from a
+/// few quiet rebuilds would call the next unlucky layout a change.
+fn learned_spread(dir: &BenchmarkDir, id: &FullId, terminal: &Terminal) -> Option<(f64, usize)> {
+    let moves = match dir.recent_relinks(crate::store::now()) {
+        Ok(m) => m,
+        Err(e) => {
+            terminal.warning(&format!(
+                "{}: ignoring what earlier rebuilds moved it by: {e}",
+                id.full_id
+            ));
+            return None;
+        }
+    };
+    let bound = yardstick_stats::layouts::rebuild_bound(&moves)?;
+    (bound > LAYOUT_ALLOWANCE).then_some((bound.min(MAX_SPREAD), moves.len()))
+}
+
+/// Once per run: between two builds whose code layouts were not sampled,
+/// what relinking alone moves is not a verdict.
+fn say_layout_allowance(terminal: &Terminal, set_up: bool) {
+    let how = if set_up {
+        ""
+    } else {
+        "; after `cargo yardstick init`, every cargo bench samples code layouts and needs no allowance"
+    };
+    let note = format!(
+        "code layout is not sampled: between two different builds, a change within ±{:.0}% is not called a regression or an improvement, since relinking the same code moves benchmarks that far here (further for a benchmark that earlier rebuilds moved further){how}",
+        crate::analysis::LAYOUT_ALLOWANCE * 100.0
+    );
+    if crate::output::first_time(&note) {
+        terminal.note(&note);
+    }
+}
+
+/// What relinking moves this benchmark by, when `calibrate --layouts`
+/// measured it for this bench target; a corrupt file is said once.
+fn measured_layout_spread(home: &std::path::Path, id: &FullId, terminal: &Terminal) -> Option<f64> {
+    let key = crate::store::binaries::this_key();
+    match crate::store::layout_spread(home, &key, &id.full_id) {
+        Ok(Some(t)) => {
+            if let Some(measured) = t.capped_from {
+                terminal.warning(&format!(
+                    "{}: the layout spread calibrate measured (±{:.1}%) is wider than the ±{:.0}% an allowance may take, so that a +10% change stays a verdict; held at ±{:.0}%",
+                    id.full_id,
+                    measured * 100.0,
+                    t.spread * 100.0,
+                    t.spread * 100.0
+                ));
+            }
+            Some(t.spread)
+        }
+        Ok(None) => None,
+        Err(e) => {
+            let note = format!("ignoring the measured layout spread: {e}");
+            if crate::output::first_time(&note) {
+                terminal.warning(&note);
+            }
+            None
+        }
+    }
+}
