@@ -16,6 +16,13 @@ pub const FILE_NAME: &str = "relinks.json";
 /// that have moved on.
 pub const KEEP: usize = 8;
 
+/// The widest allowance learned moves may give: a +10 % change must still
+/// be called regressed, and coming back (−9.1 %) improved, with the whole
+/// interval of a lock-step comparison (about ±0.5 %) beyond it. Learned
+/// moves include real changes, so this cap is what keeps a benchmark that
+/// someone keeps changing by 10 % found every time.
+pub const MAX_SPREAD: f64 = 0.08;
+
 /// Days after which a move no longer counts (as a calibration's,
 /// [`crate::layout::MAX_AGE_DAYS`]).
 pub const MAX_AGE_DAYS: i64 = crate::layout::MAX_AGE_DAYS;

@@ -9,7 +9,7 @@ use crate::analysis::{Lockstep, LAYOUT_ALLOWANCE};
 use crate::id::FullId;
 use crate::output::Terminal;
 use crate::store::BenchmarkDir;
-use yardstick_format::layout::MAX_SPREAD;
+use yardstick_format::relinks::MAX_SPREAD;
 
 /// Sets the allowance `how` is judged at (nothing when both sides ran the
 /// same build or their layouts were sampled) and says the run's note once.
@@ -37,7 +37,8 @@ pub(super) fn judge_with(
 }
 
 /// What earlier rebuilds moved this benchmark by (the prediction bound of
-/// `yardstick_stats::layouts::rebuild_bound`, at most [`MAX_SPREAD`]) and
+/// `yardstick_stats::layouts::rebuild_bound`, at most
+/// [`MAX_SPREAD`], ±8 %) and
 /// how many rebuilds, when that is wider than the default allowance. Only
 /// widens: the default was measured over whole suites, and a bound from a
 /// few quiet rebuilds would call the next unlucky layout a change.
