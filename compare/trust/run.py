@@ -191,6 +191,8 @@ def cross_verdict(text):
                        ("Change within noise threshold", "within noise"),
                        ("Change within machine drift", "within drift"),
                        ("Change within what relinking", "within layout"),
+                       ("Change within what rebuilds move", "within layout"),
+                       ("Both sides execute the same instructions", "same instructions"),
                        ("Too noisy to tell", "too noisy")]:
         if pattern in text:
             return v

@@ -7,7 +7,8 @@
 mod common;
 
 use common::builds::{
-    args_for, build, folder, kept_binaries, kept_name, run_binary, ARGS, ENV, LOCKSTEP_LINE,
+    args_for, build, folder, kept_binaries, kept_name, run_binary, run_binary_with, ARGS, ENV,
+    LOCKSTEP_LINE,
 };
 use common::home;
 use std::path::Path;
@@ -108,14 +109,88 @@ fn an_allowance_is_learned_from_what_earlier_rebuilds_moved_a_benchmark() {
     let relinks = std::fs::read_to_string(folder(&h).join("relinks.json")).unwrap();
     assert_eq!(relinks.matches("\"ratio\"").count(), 4, "{relinks}");
     // The learned bound (about ±37 %) is held at ±8 %: +10 % is found.
+    // (Without Valgrind: the fake clock's factor changes the time, not the
+    // instructions, which the check would count as the same.)
     let e = build(&bins.join("e"), b"\nFIXTURE_FACTOR=1.1");
-    let slower = run_binary(&e, &h, &[]);
+    let env = [
+        ENV,
+        &[("YARDSTICK_CALLGRIND_VALGRIND", "/nonexistent/valgrind")],
+    ]
+    .concat();
+    let slower = run_binary_with(&e, &h, &[], &env);
     assert!(
         slower.stdout.contains("Performance has regressed."),
         "{}",
         slower.stdout
     );
+    assert!(
+        slower.stderr.contains("install it (apt-get install valgrind): a verdict on a benchmark that rebuilds move further than ±5% here is not checked for unchanged instructions"),
+        "{}",
+        slower.stderr
+    );
     let _ = std::fs::remove_dir_all(&h);
+}
+
+/// A verdict past the learned allowance is checked under Callgrind: the
+/// fake clock's +20 % is time without instructions, as code layout is,
+/// so both sides count the same instructions and it is no verdict.
+#[test]
+fn a_verdict_past_the_learned_allowance_with_the_same_instructions_is_none() {
+    let valgrind = std::process::Command::new("valgrind")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !valgrind {
+        eprintln!("skipped: Valgrind is not installed");
+        return;
+    }
+    let h = home("ls-same-instructions");
+    let bins = h.join("bins");
+    let a = build(&bins.join("a"), b"");
+    let first = run_binary(&a, &h, &[]);
+    assert_eq!(first.code, 0, "{}", first.stderr);
+    // Three earlier rebuilds that moved it by about 20 %.
+    let moves: Vec<String> = [1.2, 0.83, 1.21]
+        .iter()
+        .enumerate()
+        .map(|(i, r)| {
+            format!(
+                r#"{{"baseline":"x{i}","this":"y{i}","ratio":{r},"at":{}}}"#,
+                now()
+            )
+        })
+        .collect();
+    std::fs::write(
+        folder(&h).join("relinks.json"),
+        format!(r#"{{"version":1,"moves":[{}]}}"#, moves.join(",")),
+    )
+    .unwrap();
+    let b = build(&bins.join("b"), b"\nFIXTURE_FACTOR=1.2");
+    let out = run_binary(&b, &h, &[]);
+    assert!(out.stdout.contains(LOCKSTEP_LINE), "{}", out.stdout);
+    assert!(
+        out.stdout
+            .contains("Both sides execute the same instructions (")
+            && out.stdout.contains("the change is how the code runs"),
+        "{}\n{}",
+        out.stdout,
+        out.stderr
+    );
+    assert!(
+        !out.stdout.contains("Performance has regressed."),
+        "{}",
+        out.stdout
+    );
+    let verdict = std::fs::read_to_string(folder(&h).join("change").join("verdict.json")).unwrap();
+    assert!(verdict.contains("\"verdict\":\"WithinNoise\""), "{verdict}");
+    let _ = std::fs::remove_dir_all(&h);
+}
+
+fn now() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_secs()
 }
 
 #[test]

@@ -155,6 +155,11 @@ pub(crate) struct Lockstep {
     /// `relinks.json`), when they moved the benchmark further than
     /// [`LAYOUT_ALLOWANCE`]; 0 otherwise.
     pub learned_from: usize,
+    /// Instructions per iteration, when a verdict past the learned
+    /// allowance was checked under Callgrind and both sides execute the
+    /// same: the change is how the code runs, not what it runs, and it is
+    /// no verdict.
+    pub same_instructions: Option<f64>,
     /// Both sides ran the same binary (the same content hash): code layout
     /// cannot differ, and nothing is said about it.
     pub same_build: bool,
@@ -681,6 +686,7 @@ mod tests {
                 layout_spread: spread,
                 layouts_measured: spread.is_some(),
                 learned_from: 0,
+                same_instructions: None,
                 same_build,
                 layouts,
             };

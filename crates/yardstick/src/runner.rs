@@ -241,7 +241,11 @@ fn benchmark<M: Measurement>(
     let plots = report::ENABLED && c.run.plots;
     let cross_run = baseline.sample.as_ref().filter(|_| compared.is_none());
     let lockstep = compared.as_ref().map(|(_, cmp)| cmp);
-    let analysis = analysed(samples, cross_run, lockstep, config, &judging, plots)?;
+    let mut analysis = analysed(samples, cross_run, lockstep, config, &judging, plots)?;
+    if lockstep.is_some() {
+        let binaries = (baseline.binary.as_ref(), this_binary.as_ref());
+        allowance::check_instructions(&mut analysis, &c.run.home, id, &dir, binaries, terminal);
+    }
     let unit = c
         .measurement
         .formatter()

@@ -232,6 +232,7 @@ fn every_verdict_wording() {
             layout_spread,
             layouts_measured: layout_spread.is_some(),
             learned_from: 0,
+            same_instructions: None,
             same_build,
             layouts,
         };
@@ -279,12 +280,32 @@ fn every_verdict_wording() {
         layout_spread: Some(0.08),
         layouts_measured: false,
         learned_from: 5,
+        same_instructions: None,
         same_build: false,
         layouts: 0,
     };
     a.judge_lockstep(&i, p, learned, &config());
     show(
         "lock-step, within what earlier rebuilds moved it",
+        &a,
+        &base,
+        None,
+    );
+    // −17 %, past the learned ±8 %, and both sides counted the same
+    // instructions (what `runner::allowance::check_instructions` sets).
+    let (mut a, base) = analysis_in_processes((100.0, quiet), (100.0, quiet), true);
+    let faster = slower.map(|r| r - 0.19);
+    let (i, p) = yardstick_stats::paired::units_t_ratio(&faster, 0.95).expect("8 units");
+    a.judge_lockstep(&i, p, learned, &config());
+    if let Some(ch) = a.change.as_mut() {
+        ch.verdict = yardstick_stats::Verdict::WithinNoise;
+    }
+    a.lockstep = a.lockstep.map(|l| crate::analysis::Lockstep {
+        same_instructions: Some(11_021.0),
+        ..l
+    });
+    show(
+        "lock-step, past it but the same instructions",
         &a,
         &base,
         None,
@@ -312,6 +333,7 @@ fn a_verdict_held_to_the_suite_error_rate() {
             layout_spread: None,
             layouts_measured: false,
             learned_from: 0,
+            same_instructions: None,
             same_build: true,
             layouts: 0,
         };

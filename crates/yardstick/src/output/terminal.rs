@@ -365,7 +365,13 @@ const LAYOUT_NOT_SAMPLED: &str = "Code layout not sampled: an edit elsewhere tha
 fn layout_line(a: &crate::analysis::Analysis) -> String {
     let spread = layout_spread(a).unwrap_or_default() * 100.0;
     let learned_from = a.lockstep.map_or(0, |l| l.learned_from);
-    if a.lockstep.is_some_and(|l| l.layouts_measured) {
+    if let Some(n) = a.lockstep.and_then(|l| l.same_instructions) {
+        format!(
+            "Both sides execute the same instructions ({} per iteration), and earlier rebuilds moved this benchmark further than the ±{:.0}% default (its last {learned_from} comparisons of two builds): the change is how the code runs (its layout, memory placement), not what it runs; cargo yardstick init samples code layouts.",
+            super::numbers::grouped(n, 0),
+            crate::analysis::LAYOUT_ALLOWANCE * 100.0
+        )
+    } else if a.lockstep.is_some_and(|l| l.layouts_measured) {
         format!("Change within what relinking the same code moves here (±{spread:.1}%, measured by cargo yardstick calibrate --layouts).")
     } else if learned_from > 0 {
         format!("Change within what rebuilds move this benchmark here (±{spread:.1}%, learned from its last {learned_from} comparisons of two builds whose code layouts were not sampled).")

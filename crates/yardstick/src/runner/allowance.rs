@@ -5,7 +5,12 @@
 //! (`relinks.json`), when further than the default; the default
 //! ([`LAYOUT_ALLOWANCE`]).
 
-use crate::analysis::{Lockstep, LAYOUT_ALLOWANCE};
+use std::path::Path;
+
+use yardstick_format::binary::BinaryFile;
+use yardstick_stats::Verdict;
+
+use crate::analysis::{Analysis, Lockstep, LAYOUT_ALLOWANCE};
 use crate::id::FullId;
 use crate::output::Terminal;
 use crate::store::BenchmarkDir;
@@ -15,7 +20,7 @@ use yardstick_format::relinks::MAX_SPREAD;
 /// same build or their layouts were sampled) and says the run's note once.
 pub(super) fn judge_with(
     how: &mut Lockstep,
-    home: &std::path::Path,
+    home: &Path,
     dir: &BenchmarkDir,
     id: &FullId,
     terminal: &Terminal,
@@ -100,4 +105,103 @@ fn measured_layout_spread(home: &std::path::Path, id: &FullId, terminal: &Termin
             None
         }
     }
+}
+
+/// A verdict between two builds of a benchmark that earlier rebuilds moved
+/// further than the default allowance (`learned_from > 0`) and that went
+/// past the learned one: the benchmark's routine is counted under
+/// Callgrind in both binaries (as `--explain` counts it), and when both
+/// execute the same instructions the change is how the code runs (its
+/// layout, memory placement), not what it runs: no verdict. On the trust
+/// suite, `fib/*` moved ±17–20 % with every rebuild that changed a
+/// constant elsewhere, further than an allowance may take (±8 %). Without
+/// Valgrind, or when counting fails, the verdict stands and one line says
+/// why.
+pub(super) fn check_instructions(
+    analysis: &mut Analysis,
+    home: &Path,
+    id: &FullId,
+    dir: &BenchmarkDir,
+    binaries: (Option<&BinaryFile>, Option<&BinaryFile>),
+    terminal: &Terminal,
+) {
+    let Some(how) = analysis.lockstep else {
+        return;
+    };
+    let changed = analysis
+        .change
+        .as_ref()
+        .is_some_and(|c| matches!(c.verdict, Verdict::Regressed | Verdict::Improved));
+    let (Some(baseline), this) = binaries else {
+        return;
+    };
+    if how.learned_from == 0 || !changed {
+        return;
+    }
+    if let Err(missing) = valgrind() {
+        let note = format!("{missing}: a verdict on a benchmark that rebuilds move further than ±{:.0}% here is not checked for unchanged instructions", LAYOUT_ALLOWANCE * 100.0);
+        if crate::output::first_time(&note) {
+            terminal.note(&note);
+        }
+        return;
+    }
+    match counted(home, analysis, id, dir, baseline, this) {
+        Ok(Some(instructions)) => {
+            if let Some(ch) = analysis.change.as_mut() {
+                ch.verdict = Verdict::WithinNoise;
+            }
+            if let Some(s) = analysis.suite.as_mut() {
+                s.one_by_one = Verdict::WithinNoise;
+            }
+            analysis.lockstep = Some(Lockstep {
+                same_instructions: Some(instructions),
+                ..how
+            });
+        }
+        Ok(None) => {}
+        Err(why) => terminal.warning(&format!(
+            "{}: instructions not counted ({why}); the verdict stands",
+            id.full_id
+        )),
+    }
+}
+
+/// Both sides counted: the instructions per iteration when they agree
+/// (within `--explain`'s 0.1 %), `None` when they differ.
+fn counted(
+    home: &Path,
+    analysis: &Analysis,
+    id: &FullId,
+    dir: &BenchmarkDir,
+    baseline: &BinaryFile,
+    this: Option<&BinaryFile>,
+) -> Result<Option<f64>, String> {
+    use crate::store::binaries::{path_of, trusted_and_verified};
+    let baseline = path_of(home, baseline);
+    // Run under Valgrind only what lock-step would run.
+    trusted_and_verified(&baseline)?;
+    let current = match this {
+        Some(record) => path_of(home, record),
+        None => std::env::current_exe().map_err(|e| format!("cannot find this executable: {e}"))?,
+    };
+    let scratch = dir.sub("explain");
+    std::fs::create_dir_all(&scratch)
+        .map_err(|e| format!("cannot create {}: {e}", scratch.display()))?;
+    let target = crate::explain::Target {
+        id: id.full_id.clone(),
+        baseline,
+        current,
+        per_iteration_ns: analysis.typical().point,
+        cwd: None,
+    };
+    let e = crate::explain::explain(&target, &scratch)?;
+    Ok(e.same.then_some(e.baseline_instructions))
+}
+
+/// Whether Valgrind runs here, asked once a run.
+fn valgrind() -> Result<(), String> {
+    static FOUND: std::sync::OnceLock<Result<(), String>> = std::sync::OnceLock::new();
+    FOUND
+        .get_or_init(|| crate::explain::valgrind().map(|_| ()))
+        .clone()
 }

@@ -268,6 +268,7 @@ fn compared(
             layout_spread: None,
             layouts_measured: false,
             learned_from: 0,
+            same_instructions: None,
             same_build: binary.same_build,
             layouts: m.layouts_used(),
         },
