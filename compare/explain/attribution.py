@@ -36,11 +36,14 @@ Suites:
           `#[inline(never)]` function `GeneralPurpose::internal_encode`
           (not generic: compiled in the crate, stays a function) calls, or
           in a new `#[inline(always)]` one inlined into it.
+  crc32fast  crc32fast 1.5.5 from the corpus, the same way, benchmark
+          `baseline/16384`: the same two changes in
+          `baseline::update_fast_16` (not generic, stays a function).
 
 A published suite's change is a loop count, not a percentage: a step's
 instructions are measured on a build of 1000 steps first.
 
-Usage: python3 compare/explain/attribution.py [--suite trust,itoa,hex,base64]
+Usage: python3 compare/explain/attribution.py [--suite trust,itoa,hex,base64,crc32fast]
            [--json FILE]
 Needs cargo, valgrind, and cargo-yardstick built (`cargo build -p
 cargo-yardstick`). Python 3 standard library only. Progress on stderr,
@@ -293,7 +296,35 @@ def base64_suite():
     }
 
 
-SUITES = {"trust": trust_suite, "itoa": itoa_suite, "hex": hex_suite, "base64": base64_suite}
+CRC32FAST_FILE = os.path.join("src", "baseline.rs")
+
+
+def crc32fast_crate(dir, change):
+    """crc32fast 1.5.5 with its Criterion.rs benches on yardstick; `change`
+    adds a loop of `n` steps to `baseline::update_fast_16` (not generic,
+    stays a function), the same two ways as base64's."""
+    text = published_crate(dir, "crc32fast", "1.5.5", CRC32FAST_FILE)
+    text = injected(text, "    let mut crc = !prev;\n\n    while buf.len() >= BYTES_AT_ONCE {", change,
+                    "crc32fast's baseline::update_fast_16", helper=True)
+    with open(os.path.join(dir, CRC32FAST_FILE), "w") as f:
+        f.write(text)
+
+
+def crc32fast_suite():
+    return {
+        "write": crc32fast_crate,
+        "bench": "bench",
+        "filter": "^baseline/16384$",
+        "steps": True,
+        "expect": {
+            "named": ["crc32fast::baseline::campaign_extra"],
+            "inlined": ["crc32fast::baseline::campaign_inlined", "crc32fast::baseline::update_fast_16"],
+        },
+    }
+
+
+SUITES = {"trust": trust_suite, "itoa": itoa_suite, "hex": hex_suite, "base64": base64_suite,
+          "crc32fast": crc32fast_suite}
 
 
 # --------------------------------------------------------------------------
