@@ -26,8 +26,24 @@ Suites:
           is a loop of extra work in `Buffer::format` (generic, inlined
           into the benchmark's closure) or in a new `#[inline(never)]`
           function it calls.
+  hex     hex 0.4.3 from the corpus, the same way, benchmark `hex_encode`
+          (`hex::encode` of the crate's own src/lib.rs, kept as published
+          for the input): the loop in `encode_to_iter` (generic,
+          `#[inline]`, the body of `hex::encode`) or in a new
+          `#[inline(never)]` function it calls.
+  base64  base64 0.22.1 from the corpus, the same way, benchmark
+          `encode_small_input/encode/3072`: the loop in a new
+          `#[inline(never)]` function `GeneralPurpose::internal_encode`
+          (not generic: compiled in the crate, stays a function) calls, or
+          in a new `#[inline(always)]` one inlined into it.
+  crc32fast  crc32fast 1.5.5 from the corpus, the same way, benchmark
+          `baseline/16384`: the same two changes in
+          `baseline::update_fast_16` (not generic, stays a function).
 
-Usage: python3 compare/explain/attribution.py [--suite trust,itoa]
+A published suite's change is a loop count, not a percentage: a step's
+instructions are measured on a build of 1000 steps first.
+
+Usage: python3 compare/explain/attribution.py [--suite trust,itoa,hex,base64,crc32fast]
            [--json FILE]
 Needs cargo, valgrind, and cargo-yardstick built (`cargo build -p
 cargo-yardstick`). Python 3 standard library only. Progress on stderr,
@@ -35,14 +51,12 @@ the table on stdout.
 """
 
 import argparse
-import glob
 import json
 import os
 import re
 import shutil
 import subprocess
 import sys
-import tarfile
 import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -128,15 +142,54 @@ def trust_suite():
     }
 
 
-def itoa_source():
-    found = glob.glob(os.path.join(os.environ.get("CARGO_HOME", os.path.expanduser("~/.cargo")),
-                                   "registry", "cache", "*", "itoa-1.0.19.crate"))
-    if not found:
-        raise RuntimeError("itoa-1.0.19.crate is not in cargo's cache: run compare/corpus/run.py once")
-    return found[0]
+def published_crate(dir, name, version, file="src/lib.rs"):
+    """The published crate `name-version` from the compatibility corpus,
+    unpacked into `dir` the corpus's way and switched to yardstick with its
+    one-line switch, its bench profile given line tables if it has none;
+    returns `file` (the one the campaign changes) as published, kept as
+    `file`.published."""
+    if not os.path.isdir(dir):
+        import importlib.util
+        spec = importlib.util.spec_from_file_location("corpus_run", os.path.join(COMPARE, "corpus", "run.py"))
+        corpus = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(corpus)
+        shutil.move(corpus.unpack(name, version, os.path.join(os.path.dirname(dir), "corpus")), dir)
+        manifest = open(os.path.join(dir, "Cargo.toml")).read()
+        text, n = corpus.switch_manifest(manifest, "criterion")
+        assert n == 1, f"{name}'s manifest has no criterion dependency to switch"
+        if not re.search(r"^\[profile\.bench\]", text, re.M):
+            # Line tables, as the guide advises; a crate's own bench profile
+            # (base64's has full debug info) is kept as published.
+            text += '\n[profile.bench]\ndebug = "line-tables-only"\n'
+        text += "\n[workspace]\n"
+        with open(os.path.join(dir, "Cargo.toml"), "w") as f:
+            f.write(text)
+        shutil.copy(os.path.join(dir, file), os.path.join(dir, file + ".published"))
+    return open(os.path.join(dir, file + ".published")).read()
 
 
-ITOA_EXTRA = """
+def injected(lib, anchor, change, what, helper=False):
+    """`lib` with the campaign's change before `anchor`: `change` is (kind,
+    steps), a loop of `steps` steps written there ("inlined"; with `helper`,
+    in a new `#[inline(always)]` function called there) or in a new
+    `#[inline(never)]` function called there ("named"); None: unchanged."""
+    assert anchor in lib, f"{what} changed: update the campaign"
+    if change is None:
+        return lib
+    kind, steps = change
+    # `let _ =`: base64 denies unused_results.
+    if kind == "inlined" and helper:
+        inject = f"let _ = core::hint::black_box(campaign_inlined(core::hint::black_box({steps})));\n"
+    elif kind == "inlined":
+        inject = f"let _ = core::hint::black_box({{ let mut x = 1u64; for _ in 0..{steps} {{ x = core::hint::black_box(x.wrapping_mul(31) ^ (x >> 7)); }} x }});\n"
+    else:
+        inject = f"let _ = core::hint::black_box(campaign_extra(core::hint::black_box({steps})));\n"
+    inject = anchor[:len(anchor) - len(anchor.lstrip())] + inject
+    extra = CAMPAIGN_EXTRA if kind == "named" else CAMPAIGN_INLINED if helper else ""
+    return lib.replace(anchor, inject + anchor, 1) + extra
+
+
+CAMPAIGN_EXTRA = """
 /// The campaign's change in a function of its own.
 #[inline(never)]
 fn campaign_extra(n: u64) -> u64 {
@@ -149,36 +202,16 @@ fn campaign_extra(n: u64) -> u64 {
 """
 
 
-def itoa_crate(dir, change, _cache={}):
+CAMPAIGN_INLINED = CAMPAIGN_EXTRA.replace("function of its own", "function inlined into its caller").replace(
+    "#[inline(never)]\nfn campaign_extra", "#[inline(always)]\nfn campaign_inlined")
+
+
+def itoa_crate(dir, change):
     """itoa 1.0.19 with its Criterion.rs benches on yardstick; `change`
     adds a loop of `n` steps to `Buffer::format` (inlined into the
     benchmark) or to a function of its own it calls."""
-    if not os.path.isdir(dir):
-        with tarfile.open(itoa_source()) as t:
-            t.extractall(os.path.dirname(dir), filter="data")
-        os.rename(os.path.join(os.path.dirname(dir), "itoa-1.0.19"), dir)
-        sys.path.insert(0, os.path.join(COMPARE, "corpus"))
-        import importlib.util
-        spec = importlib.util.spec_from_file_location("corpus_run", os.path.join(COMPARE, "corpus", "run.py"))
-        corpus = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(corpus)
-        manifest = open(os.path.join(dir, "Cargo.toml")).read()
-        text, n = corpus.switch_manifest(manifest, "criterion")
-        assert n == 1, "itoa's manifest has no criterion dependency to switch"
-        text += '\n[profile.bench]\ndebug = "line-tables-only"\n\n[workspace]\n'
-        with open(os.path.join(dir, "Cargo.toml"), "w") as f:
-            f.write(text)
-        _cache["lib"] = open(os.path.join(dir, "src", "lib.rs")).read()
-    lib = _cache["lib"]
-    anchor = "        let string = i.write(unsafe {"
-    assert anchor in lib, "itoa's Buffer::format changed: update the campaign"
-    if change is not None:
-        kind, steps = change
-        if kind == "inlined":
-            inject = f"        core::hint::black_box({{ let mut x = 1u64; for _ in 0..{steps} {{ x = core::hint::black_box(x.wrapping_mul(31) ^ (x >> 7)); }} x }});\n"
-        else:
-            inject = f"        core::hint::black_box(campaign_extra(core::hint::black_box({steps})));\n"
-        lib = lib.replace(anchor, inject + anchor, 1) + (ITOA_EXTRA if kind == "named" else "")
+    lib = published_crate(dir, "itoa", "1.0.19")
+    lib = injected(lib, "        let string = i.write(unsafe {", change, "itoa's Buffer::format")
     with open(os.path.join(dir, "src", "lib.rs"), "w") as f:
         f.write(lib)
 
@@ -200,7 +233,98 @@ def itoa_suite():
     }
 
 
-SUITES = {"trust": trust_suite, "itoa": itoa_suite}
+def hex_crate(dir, change):
+    """hex 0.4.3 with its Criterion.rs benches on yardstick; `change` adds
+    a loop of `n` steps to `encode_to_iter` (`#[inline]`, generic: the
+    body of `hex::encode`) or to a function of its own it calls."""
+    lib = published_crate(dir, "hex", "0.4.3")
+    bench = os.path.join(dir, "benches", "hex.rs")
+    text = open(bench).read()
+    if "../src/lib.rs" in text:
+        # The benchmarks encode the crate's own src/lib.rs: keep that input
+        # the published file, not the file with the change in it.
+        text = text.replace('include_bytes!("../src/lib.rs")', 'include_bytes!("../src/lib.rs.published")', 1)
+        assert "../src/lib.rs\"" not in text, "hex's benches read src/lib.rs another way: update the campaign"
+        with open(bench, "w") as f:
+            f.write(text)
+    lib = injected(lib, "    BytesToHexChars::new(source, table).collect()", change, "hex's encode_to_iter")
+    with open(os.path.join(dir, "src", "lib.rs"), "w") as f:
+        f.write(lib)
+
+
+def hex_suite():
+    return {
+        "write": hex_crate,
+        "bench": "hex",
+        "filter": "^hex_encode$",
+        "steps": True,
+        "expect": {
+            "named": ["hex::campaign_extra"],
+            # encode_to_iter is generic and #[inline]: compiled into the
+            # bench (also named `hex`), inlined into `encode`, `encode_hex`
+            # or the closure that calls it.
+            "inlined": ["hex::encode_to_iter", "hex::encode", "as hex::ToHex>::encode_hex", "hex::bench_encode"],
+        },
+    }
+
+
+BASE64_FILE = os.path.join("src", "engine", "general_purpose", "mod.rs")
+
+
+def base64_crate(dir, change):
+    """base64 0.22.1 with its Criterion.rs benches on yardstick; `change`
+    adds a loop of `n` steps to `GeneralPurpose::internal_encode` (not
+    generic: compiled in the crate, stays a function), in a new function
+    it calls or in a new `#[inline(always)]` one inlined into it."""
+    text = published_crate(dir, "base64", "0.22.1", BASE64_FILE)
+    text = injected(text, "        let mut input_index: usize = 0;\n", change,
+                    "base64's GeneralPurpose::internal_encode", helper=True)
+    with open(os.path.join(dir, BASE64_FILE), "w") as f:
+        f.write(text)
+
+
+def base64_suite():
+    return {
+        "write": base64_crate,
+        "bench": "benchmarks",
+        "filter": "^encode_small_input/encode/3072$",
+        "steps": True,
+        "expect": {
+            "named": ["base64::engine::general_purpose::campaign_extra"],
+            "inlined": ["base64::engine::general_purpose::campaign_inlined", "::internal_encode"],
+        },
+    }
+
+
+CRC32FAST_FILE = os.path.join("src", "baseline.rs")
+
+
+def crc32fast_crate(dir, change):
+    """crc32fast 1.5.5 with its Criterion.rs benches on yardstick; `change`
+    adds a loop of `n` steps to `baseline::update_fast_16` (not generic,
+    stays a function), the same two ways as base64's."""
+    text = published_crate(dir, "crc32fast", "1.5.5", CRC32FAST_FILE)
+    text = injected(text, "    let mut crc = !prev;\n\n    while buf.len() >= BYTES_AT_ONCE {", change,
+                    "crc32fast's baseline::update_fast_16", helper=True)
+    with open(os.path.join(dir, CRC32FAST_FILE), "w") as f:
+        f.write(text)
+
+
+def crc32fast_suite():
+    return {
+        "write": crc32fast_crate,
+        "bench": "bench",
+        "filter": "^baseline/16384$",
+        "steps": True,
+        "expect": {
+            "named": ["crc32fast::baseline::campaign_extra"],
+            "inlined": ["crc32fast::baseline::campaign_inlined", "crc32fast::baseline::update_fast_16"],
+        },
+    }
+
+
+SUITES = {"trust": trust_suite, "itoa": itoa_suite, "hex": hex_suite, "base64": base64_suite,
+          "crc32fast": crc32fast_suite}
 
 
 # --------------------------------------------------------------------------
@@ -251,6 +375,10 @@ def one_suite(name, cy, work):
             e = explain(cy, home, s["filter"])
             change = e["current_instructions"] - e["baseline_instructions"]
             top = e["functions"][0]["name"] if e["functions"] else None
+            # Where its file:line points (into the inlined code, when the
+            # change was inlined into a function of another name).
+            at = f"{e['functions'][0].get('file')}:{e['functions'][0].get('line')}" if top else None
+            at = at and at.removeprefix(crate + os.sep)
             listed = sum(f["self_current"] - f["self_baseline"] for f in e["functions"])
             # Names are matched by the part that does not depend on how the
             # crate is named (`trust_suite::trust_body::work`).
@@ -258,10 +386,10 @@ def one_suite(name, cy, work):
             tries.append({
                 "suite": name, "kind": kind, "percent": pct,
                 "measured_percent": 100 * change / e["baseline_instructions"],
-                "top": top, "correct": ok,
+                "top": top, "top_at": at, "correct": ok,
                 "listed_sum_over_change": listed / change if change else None,
             })
-            log(f"{name} {kind} +{pct}%: measured {tries[-1]['measured_percent']:+.2f}%, top {top} "
+            log(f"{name} {kind} +{pct}%: measured {tries[-1]['measured_percent']:+.2f}%, top {top} at {at} "
                 f"({'correct' if ok else 'WRONG'}), self changes sum to "
                 f"{100 * tries[-1]['listed_sum_over_change']:.2f}% of the change")
     s["write"](crate, None)
@@ -285,7 +413,7 @@ def table(results):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--suite", default="trust,itoa")
+    ap.add_argument("--suite", default=",".join(SUITES))
     ap.add_argument("--json")
     a = ap.parse_args()
     if shutil.which("valgrind") is None:
