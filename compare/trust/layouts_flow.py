@@ -13,6 +13,9 @@ verdicts of the comparison with the run before:
   neutral   a never-called function of 7 to 61 lines, different each run,
             added to the bench file: every printed regressed/improved is a
             false alarm.
+  neutral-lib  the same, added to trust_body.rs instead (the code every
+            benchmark calls, a module of the bench file): a false alarm
+            likewise, and a rebuild that can move the shared code's layout.
   +K%       the factor alternates 1 and 1+K/100 from run to run (the
             constant is compiled in; a neutral function is added too): for
             `target` a regressed (or, coming back, improved) verdict is a
@@ -22,10 +25,10 @@ With --corpus NAME (an entry of compare/corpus/crates.toml, Criterion.rs
 API) the suite is that published crate's first listed bench target,
 unpacked and switched to yardstick by the corpus script's one-line switch;
 only `neutral` applies to it (nothing here knows which code a benchmark
-runs).
+runs). Each cell records the load average (1 minute) before and after it.
 
 Usage: python3 compare/trust/layouts_flow.py --cargo-yardstick PATH
-           [--setup yes,no] [--conditions neutral,+3%,+10%] [--runs 6]
+           [--setup yes,no] [--conditions neutral,neutral-lib,+3%,+10%] [--runs 6]
            [--corpus NAME] [--load compile|none] [--harness-dir DIR] [--json FILE]
 The harness is compiled from --harness-dir (default: this checkout's
 crates/yardstick); cargo-yardstick must be a build of the same checkout.
@@ -139,14 +142,16 @@ def one_cell(setup, condition, runs, args, scratch):
         subprocess.run([args.cargo_yardstick, "yardstick", "init"], cwd=root, env=env, check=True,
                        capture_output=True)
     home = os.path.join(scratch, f"home-{setup}-{condition.strip('+%')}")
-    step = 0.0 if condition == "neutral" else float(condition.strip("+%")) / 100
+    step = float(condition.strip("+%")) / 100 if condition.startswith("+") else 0.0
+    # neutral-lib: the edit lands in the code every benchmark calls.
+    edited = os.path.join(root, "benches", "trust_body.rs") if condition == "neutral-lib" else bench_file
     cell = {"setup": setup, "condition": condition, "compared": 0, "false": 0,
             "target_runs": 0, "detected": 0, "seconds": [], "notes": set(),
-            "suite": args.corpus or "trust suite"}
+            "suite": args.corpus or "trust suite", "loadavg": [os.getloadavg()[0]]}
     for run in range(runs + 1):
         if step > 0:
             set_factor(root, 1.0 + step * (run % 2))
-        add_neutral(bench_file, run + (0 if setup == "yes" else 1000))
+        add_neutral(edited, run + (0 if setup == "yes" else 1000))
         text, secs = bench(root, home, env, target, features)
         if run == 0:
             continue
@@ -170,7 +175,19 @@ def one_cell(setup, condition, runs, args, scratch):
               f" flagged of {len(got)}, target {got.get('target', 'none')}, {secs:.0f} s",
               file=sys.stderr)
     cell["notes"] = sorted(cell["notes"])
+    cell["loadavg"].append(os.getloadavg()[0])
     return cell
+
+
+def check_conditions(conditions, corpus):
+    """One clear line for a condition this script cannot run."""
+    for c in conditions:
+        known = c in ("neutral", "neutral-lib") or (
+            c.startswith("+") and c.endswith("%") and c[1:-1].replace(".", "", 1).isdigit())
+        if not known:
+            sys.exit(f"unknown condition {c!r}: neutral, neutral-lib or +K% (like +3%)")
+        if corpus and c != "neutral":
+            sys.exit(f"--corpus runs only the neutral condition, not {c!r}")
 
 
 def main():
@@ -184,6 +201,7 @@ def main():
     p.add_argument("--corpus", metavar="NAME")
     p.add_argument("--json")
     args = p.parse_args()
+    check_conditions(args.conditions.split(","), args.corpus)
     trust = default_flow._trust()
     cells = []
     with tempfile.TemporaryDirectory(prefix="yardstick-layouts-flow-") as scratch:
@@ -197,12 +215,14 @@ def main():
         finally:
             if load:
                 load.stop()
-    print("| suite | setup | condition | false alarms | target found | s/run |")
-    print("|---|---|---|---|---|---|")
+    print("| suite | setup | condition | false alarms | target found | s/run | load average |")
+    print("|---|---|---|---|---|---|---|")
     for c in cells:
         found = f"{c['detected']}/{c['target_runs']}" if c["target_runs"] else "-"
         secs = sorted(c["seconds"])[len(c["seconds"]) // 2] if c["seconds"] else 0
-        print(f"| {c['suite']} | {c['setup']} | {c['condition']} | {c['false']}/{c['compared']} | {found} | {secs:.0f} |")
+        load = "–".join(f"{x:.1f}" for x in c["loadavg"])
+        print(f"| {c['suite']} | {c['setup']} | {c['condition']} | {c['false']}/{c['compared']} | {found} "
+              f"| {secs:.0f} | {load} |")
     if args.json:
         with open(args.json, "w") as f:
             json.dump(cells, f, indent=1)
