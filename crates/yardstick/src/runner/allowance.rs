@@ -42,11 +42,11 @@ pub(super) fn judge_with(
 }
 
 /// What earlier rebuilds moved this benchmark by (the prediction bound of
-/// `yardstick_stats::layouts::rebuild_bound`, at most
-/// [`MAX_SPREAD`], ±8 %) and
-/// how many rebuilds, when that is wider than the default allowance. Only
-/// widens: the default was measured over whole suites, and a bound from a
-/// few quiet rebuilds would call the next unlucky layout a change.
+/// `yardstick_stats::layouts::rebuild_bound`, at most [`MAX_SPREAD`],
+/// ±8 %) and how many rebuilds, when that is wider than the default
+/// allowance. Only widens: the default was measured over whole suites, and
+/// a bound from a few quiet rebuilds would call the next unlucky layout a
+/// change.
 fn learned_spread(dir: &BenchmarkDir, id: &FullId, terminal: &Terminal) -> Option<(f64, usize)> {
     let moves = match dir.recent_relinks(crate::store::now()) {
         Ok(m) => m,
