@@ -148,7 +148,6 @@ fn explain_one(
         cwd: None,
     };
     let dir = b.dir.join("explain");
-    std::fs::create_dir_all(&dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
     let e = explain::explain(&target, &dir)?;
     let json = yardstick_format::json::to_string_pretty(&e);
     yardstick_format::atomic::write_file(&dir.join("explain.json"), json.as_bytes())

@@ -61,14 +61,56 @@ pub struct Target {
     pub cwd: Option<PathBuf>,
 }
 
+impl Target {
+    /// Benchmark `id` of a comparison made in this run's home: the
+    /// baseline's kept binary `baseline`, held for the run (the retention
+    /// rule at its end then leaves it) and refused when planted or
+    /// rewritten, as lock-step refuses it; and this run's kept binary, else
+    /// this executable. `Err` is one line saying why not.
+    ///
+    /// # Errors
+    ///
+    /// The baseline's binary is gone or not to be run, or this executable
+    /// cannot be found.
+    pub(crate) fn of_comparison(
+        home: &Path,
+        id: &str,
+        baseline: &yardstick_format::binary::BinaryFile,
+        this: Option<&yardstick_format::binary::BinaryFile>,
+        per_iteration_ns: f64,
+    ) -> Result<Target, String> {
+        use crate::store::binaries::{hold, path_of, trusted_and_verified};
+        let current = match this {
+            Some(record) => path_of(home, record),
+            None => {
+                std::env::current_exe().map_err(|e| format!("cannot find this executable ({e})"))?
+            }
+        };
+        let baseline = path_of(home, baseline);
+        if !hold(&baseline) {
+            return Err("the baseline's binary is gone (cleaned up)".into());
+        }
+        trusted_and_verified(&baseline)?;
+        Ok(Target {
+            id: id.to_owned(),
+            baseline,
+            current,
+            per_iteration_ns,
+            cwd: None,
+        })
+    }
+}
+
 /// Counts `target` in both binaries under Callgrind and compares them;
-/// `scratch` holds Callgrind's files. `Err` is one line saying why not.
+/// `scratch` (made when missing) holds Callgrind's files. `Err` is one line saying why not.
 ///
 /// # Errors
 ///
 /// Valgrind fails to start, a binary lacks the benchmark, the routine
 /// panics, or a profile is unreadable.
 pub fn explain(target: &Target, scratch: &Path) -> Result<ExplainFile, String> {
+    std::fs::create_dir_all(scratch)
+        .map_err(|e| format!("cannot create {}: {e}", scratch.display()))?;
     let iters = iterations(target.per_iteration_ns);
     let side = |exe: &Path, name: &str| {
         count::count(&count::Run {

@@ -242,10 +242,8 @@ fn benchmark<M: Measurement>(
     let cross_run = baseline.sample.as_ref().filter(|_| compared.is_none());
     let lockstep = compared.as_ref().map(|(_, cmp)| cmp);
     let mut analysis = analysed(samples, cross_run, lockstep, config, &judging, plots)?;
-    if lockstep.is_some() {
-        let binaries = (baseline.binary.as_ref(), this_binary.as_ref());
-        allowance::check_instructions(&mut analysis, &c.run.home, id, &dir, binaries, terminal);
-    }
+    let binaries = (baseline.binary.as_ref(), this_binary.as_ref());
+    allowance::check_instructions(&mut analysis, id, &dir, binaries, terminal);
     let unit = c
         .measurement
         .formatter()
@@ -475,7 +473,7 @@ fn in_lockstep<M: Measurement>(
                     terminal.note(&note);
                 }
             }
-            allowance::judge_with(&mut compared.how, &c.run.home, dir, id, terminal, set_up);
+            allowance::judge_with(&mut compared.how, dir, id, terminal, set_up);
             Some((samples, compared))
         }
         Err(why) => {

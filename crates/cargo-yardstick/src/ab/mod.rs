@@ -916,8 +916,7 @@ fn explain(rows: &[Row], targets: &[explain::Target]) {
     }
     let scratch = std::env::temp_dir().join(format!("yardstick-ab-explain-{}", std::process::id()));
     for t in changed {
-        let made = std::fs::create_dir_all(&scratch).map_err(|e| e.to_string());
-        match made.and_then(|()| explain::explain(t, &scratch)) {
+        match explain::explain(t, &scratch) {
             Ok(e) => println!("{}", terminal_text(explain::render(&e).trim_end())),
             Err(why) => eprintln!("{}", explain::not_explained_line(&t.id, &why)),
         }

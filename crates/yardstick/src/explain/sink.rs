@@ -47,37 +47,20 @@ impl Sink for Explain {
             ));
             return;
         };
-        let current = match &o.binary {
-            Some(record) => crate::store::binaries::path_of(&run.home, record),
-            None => match std::env::current_exe() {
-                Ok(exe) => exe,
-                Err(e) => {
-                    self.cannot
-                        .push((id, format!("cannot find this executable ({e})")));
-                    return;
-                }
-            },
-        };
-        let baseline = crate::store::binaries::path_of(&run.home, baseline);
-        // Held for the run: the retention rule at the run's end then
-        // leaves it for the explanation.
-        if !crate::store::binaries::hold(&baseline) {
-            self.cannot
-                .push((id, "the baseline's binary is gone (cleaned up)".into()));
-            return;
-        }
-        // Run under Valgrind only what lock-step would run: a planted or
-        // rewritten file is refused here as there.
-        if let Err(why) = crate::store::binaries::trusted_and_verified(&baseline) {
-            self.cannot.push((id, why));
-            return;
-        }
-        let target = Target {
-            id,
+        let per_iteration_ns = o.analysis.typical().point;
+        let of = Target::of_comparison(
+            &run.home,
+            &id,
             baseline,
-            current,
-            per_iteration_ns: o.analysis.typical().point,
-            cwd: None,
+            o.binary.as_ref(),
+            per_iteration_ns,
+        );
+        let target = match of {
+            Ok(t) => t,
+            Err(why) => {
+                self.cannot.push((id, why));
+                return;
+            }
         };
         let page = crate::report::rewrite_after_explaining(run, o);
         self.targets.push((target, o.dir.sub("explain"), page));
@@ -124,7 +107,6 @@ impl Sink for Explain {
 
 /// Explains one benchmark, saves `explain.json` in `dir`; the text.
 fn explain_one(target: &Target, dir: &std::path::Path) -> Result<String, String> {
-    std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
     let e = super::explain(target, dir)?;
     let mut text = super::render(&e);
     let json = yardstick_format::json::to_string_pretty(&e);

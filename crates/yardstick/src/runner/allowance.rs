@@ -20,7 +20,6 @@ use yardstick_format::relinks::MAX_SPREAD;
 /// same build or their layouts were sampled) and says the run's note once.
 pub(super) fn judge_with(
     how: &mut Lockstep,
-    home: &Path,
     dir: &BenchmarkDir,
     id: &FullId,
     terminal: &Terminal,
@@ -29,7 +28,7 @@ pub(super) fn judge_with(
     if how.layouts >= 2 || how.same_build {
         return;
     }
-    how.layout_spread = measured_layout_spread(home, id, terminal);
+    how.layout_spread = measured_layout_spread(&dir.home, id, terminal);
     how.layouts_measured = how.layout_spread.is_some();
     if how.layouts_measured {
         return;
@@ -81,7 +80,7 @@ fn say_layout_allowance(terminal: &Terminal, set_up: bool) {
 
 /// What relinking moves this benchmark by, when `calibrate --layouts`
 /// measured it for this bench target; a corrupt file is said once.
-fn measured_layout_spread(home: &std::path::Path, id: &FullId, terminal: &Terminal) -> Option<f64> {
+fn measured_layout_spread(home: &Path, id: &FullId, terminal: &Terminal) -> Option<f64> {
     let key = crate::store::binaries::this_key();
     match crate::store::layout_spread(home, &key, &id.full_id) {
         Ok(Some(t)) => {
@@ -119,7 +118,6 @@ fn measured_layout_spread(home: &std::path::Path, id: &FullId, terminal: &Termin
 /// why.
 pub(super) fn check_instructions(
     analysis: &mut Analysis,
-    home: &Path,
     id: &FullId,
     dir: &BenchmarkDir,
     binaries: (Option<&BinaryFile>, Option<&BinaryFile>),
@@ -145,7 +143,7 @@ pub(super) fn check_instructions(
         }
         return;
     }
-    match counted(home, analysis, id, dir, baseline, this) {
+    match counted(analysis, id, dir, baseline, this) {
         Ok(Some(instructions)) => {
             if let Some(ch) = analysis.change.as_mut() {
                 ch.verdict = Verdict::WithinNoise;
@@ -169,32 +167,21 @@ pub(super) fn check_instructions(
 /// Both sides counted: the instructions per iteration when they agree
 /// (within `--explain`'s 0.1 %), `None` when they differ.
 fn counted(
-    home: &Path,
     analysis: &Analysis,
     id: &FullId,
     dir: &BenchmarkDir,
     baseline: &BinaryFile,
     this: Option<&BinaryFile>,
 ) -> Result<Option<f64>, String> {
-    use crate::store::binaries::{path_of, trusted_and_verified};
-    let baseline = path_of(home, baseline);
-    // Run under Valgrind only what lock-step would run.
-    trusted_and_verified(&baseline)?;
-    let current = match this {
-        Some(record) => path_of(home, record),
-        None => std::env::current_exe().map_err(|e| format!("cannot find this executable: {e}"))?,
-    };
-    let scratch = dir.sub("explain");
-    std::fs::create_dir_all(&scratch)
-        .map_err(|e| format!("cannot create {}: {e}", scratch.display()))?;
-    let target = crate::explain::Target {
-        id: id.full_id.clone(),
+    let per_iteration_ns = analysis.typical().point;
+    let target = crate::explain::Target::of_comparison(
+        &dir.home,
+        &id.full_id,
         baseline,
-        current,
-        per_iteration_ns: analysis.typical().point,
-        cwd: None,
-    };
-    let e = crate::explain::explain(&target, &scratch)?;
+        this,
+        per_iteration_ns,
+    )?;
+    let e = crate::explain::explain(&target, &dir.sub("explain"))?;
     Ok(e.same.then_some(e.baseline_instructions))
 }
 
