@@ -142,7 +142,10 @@ def trust_suite():
     }
 
 
-def published_crate(dir, name, version, file="src/lib.rs"):
+LIB = os.path.join("src", "lib.rs")
+
+
+def published_crate(dir, name, version, file=LIB):
     """The published crate `name-version` from the compatibility corpus,
     unpacked into `dir` the corpus's way and switched to yardstick with its
     one-line switch, its bench profile given line tables if it has none;
@@ -189,6 +192,14 @@ def injected(lib, anchor, change, what, helper=False):
     return lib.replace(anchor, inject + anchor, 1) + extra
 
 
+def write_injected(dir, name, version, file, anchor, change, what, helper=False):
+    """Writes `file` of the published crate `name` in `dir` with the
+    campaign's change before `anchor` (see `published_crate`, `injected`)."""
+    text = injected(published_crate(dir, name, version, file), anchor, change, what, helper)
+    with open(os.path.join(dir, file), "w") as f:
+        f.write(text)
+
+
 CAMPAIGN_EXTRA = """
 /// The campaign's change in a function of its own.
 #[inline(never)]
@@ -210,10 +221,8 @@ def itoa_crate(dir, change):
     """itoa 1.0.19 with its Criterion.rs benches on yardstick; `change`
     adds a loop of `n` steps to `Buffer::format` (inlined into the
     benchmark) or to a function of its own it calls."""
-    lib = published_crate(dir, "itoa", "1.0.19")
-    lib = injected(lib, "        let string = i.write(unsafe {", change, "itoa's Buffer::format")
-    with open(os.path.join(dir, "src", "lib.rs"), "w") as f:
-        f.write(lib)
+    write_injected(dir, "itoa", "1.0.19", LIB, "        let string = i.write(unsafe {", change,
+                   "itoa's Buffer::format")
 
 
 def itoa_suite():
@@ -237,7 +246,7 @@ def hex_crate(dir, change):
     """hex 0.4.3 with its Criterion.rs benches on yardstick; `change` adds
     a loop of `n` steps to `encode_to_iter` (`#[inline]`, generic: the
     body of `hex::encode`) or to a function of its own it calls."""
-    lib = published_crate(dir, "hex", "0.4.3")
+    published_crate(dir, "hex", "0.4.3")  # unpacked before its bench file is edited
     bench = os.path.join(dir, "benches", "hex.rs")
     text = open(bench).read()
     if "../src/lib.rs" in text:
@@ -247,9 +256,8 @@ def hex_crate(dir, change):
         assert "../src/lib.rs\"" not in text, "hex's benches read src/lib.rs another way: update the campaign"
         with open(bench, "w") as f:
             f.write(text)
-    lib = injected(lib, "    BytesToHexChars::new(source, table).collect()", change, "hex's encode_to_iter")
-    with open(os.path.join(dir, "src", "lib.rs"), "w") as f:
-        f.write(lib)
+    write_injected(dir, "hex", "0.4.3", LIB, "    BytesToHexChars::new(source, table).collect()", change,
+                   "hex's encode_to_iter")
 
 
 def hex_suite():
@@ -276,11 +284,8 @@ def base64_crate(dir, change):
     adds a loop of `n` steps to `GeneralPurpose::internal_encode` (not
     generic: compiled in the crate, stays a function), in a new function
     it calls or in a new `#[inline(always)]` one inlined into it."""
-    text = published_crate(dir, "base64", "0.22.1", BASE64_FILE)
-    text = injected(text, "        let mut input_index: usize = 0;\n", change,
-                    "base64's GeneralPurpose::internal_encode", helper=True)
-    with open(os.path.join(dir, BASE64_FILE), "w") as f:
-        f.write(text)
+    write_injected(dir, "base64", "0.22.1", BASE64_FILE, "        let mut input_index: usize = 0;\n", change,
+                   "base64's GeneralPurpose::internal_encode", helper=True)
 
 
 def base64_suite():
@@ -303,11 +308,9 @@ def crc32fast_crate(dir, change):
     """crc32fast 1.5.5 with its Criterion.rs benches on yardstick; `change`
     adds a loop of `n` steps to `baseline::update_fast_16` (not generic,
     stays a function), the same two ways as base64's."""
-    text = published_crate(dir, "crc32fast", "1.5.5", CRC32FAST_FILE)
-    text = injected(text, "    let mut crc = !prev;\n\n    while buf.len() >= BYTES_AT_ONCE {", change,
-                    "crc32fast's baseline::update_fast_16", helper=True)
-    with open(os.path.join(dir, CRC32FAST_FILE), "w") as f:
-        f.write(text)
+    write_injected(dir, "crc32fast", "1.5.5", CRC32FAST_FILE,
+                   "    let mut crc = !prev;\n\n    while buf.len() >= BYTES_AT_ONCE {", change,
+                   "crc32fast's baseline::update_fast_16", helper=True)
 
 
 def crc32fast_suite():
