@@ -139,11 +139,15 @@ impl Measured {
     /// Each pair's median ratio and its layout, in order of first round.
     fn pair_medians(&self) -> (Vec<f64>, Vec<usize>) {
         let medians = unit_medians(&self.ratios(), &self.pair);
-        let layout = units_in_order(&self.pair)
+        (medians, self.pair_layouts())
+    }
+
+    /// The layout each pair ran, in the pairs' order.
+    fn pair_layouts(&self) -> Vec<usize> {
+        units_in_order(&self.pair)
             .iter()
             .map(|p| p % self.layouts.max(1))
-            .collect();
-        (medians, layout)
+            .collect()
     }
 
     /// What relinking moves this comparison by, when it ran on several
@@ -170,8 +174,7 @@ impl Measured {
         if self.layouts < 2 {
             return 0;
         }
-        let (_, layout) = self.pair_medians();
-        let used: std::collections::BTreeSet<usize> = layout.into_iter().collect();
+        let used: std::collections::BTreeSet<usize> = self.pair_layouts().into_iter().collect();
         used.len()
     }
 
