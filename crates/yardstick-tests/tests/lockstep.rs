@@ -501,3 +501,33 @@ fn held_note<'a>(out: &'a str, prefix: &str) -> &'a str {
     assert!(mb.parse::<u64>().unwrap() >= 80, "{}", notes[0]);
     rest
 }
+
+/// The rounds of a lock-step comparison follow the measurement time the
+/// run asks for, as Criterion.rs's measurement does: the fixture's 200 ns
+/// iterations make 2 ms rounds of 10,000 iterations, and a block is four
+/// rounds on each of the 8 pairs (64 ms). At the default 5 s the 0.6 s of
+/// rounds fit 9 blocks a pair (144 rounds); at 10 s, 1.2 s fit 18 (288);
+/// at 1 s, 0.12 s fit 1, below the floor of 3 (48).
+#[test]
+fn the_rounds_follow_the_measurement_time_asked_for() {
+    let h = home("ls-budget");
+    let a = build(&h.join("bins"), b"");
+    let first = run_binary(&a, &h, &[]);
+    assert_eq!(first.code, 0, "{}", first.stderr);
+    for (asked, rounds) in [(None, 144), (Some("10"), 288), (Some("1"), 48)] {
+        let extra: Vec<&str> = asked
+            .map(|s| vec!["--measurement-time", s])
+            .unwrap_or_default();
+        let run = run_binary(&a, &h, &extra);
+        assert!(run.stdout.contains(LOCKSTEP_LINE), "{}", run.stdout);
+        let verdict: serde_json::Value = serde_json::from_str(
+            &std::fs::read_to_string(folder(&h).join("change").join("verdict.json")).unwrap(),
+        )
+        .unwrap();
+        assert_eq!(
+            verdict["lockstep"]["rounds"], rounds,
+            "{asked:?}: {verdict}"
+        );
+    }
+    let _ = std::fs::remove_dir_all(&h);
+}

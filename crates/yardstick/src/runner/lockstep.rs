@@ -30,10 +30,26 @@ const PAIRS: usize = 8;
 /// One side's share of a round.
 const ROUND: Duration = Duration::from_millis(2);
 
-/// The rounds' time per benchmark (with spawns and warm-ups, about 0.8 s
-/// a benchmark: under an eighth of Criterion.rs's 3 s warm-up and 5 s of
-/// measurement).
+/// The rounds' time per benchmark at Criterion.rs's default measurement
+/// time (with spawns and warm-ups, about 0.8 s a benchmark: under an
+/// eighth of Criterion.rs's 3 s warm-up and 5 s of measurement).
 const BUDGET: Duration = Duration::from_millis(600);
+
+/// The longest rounds' time of one benchmark, whatever measurement time a
+/// suite asks for: the blocks per pair stay a count a loop can run.
+const BUDGET_MAX: Duration = Duration::from_secs(3600);
+
+/// The rounds' time of a benchmark of `config`: [`BUDGET`] in proportion
+/// to the measurement time it asks for (Criterion.rs's 5 s by default). A
+/// suite that shortens its measurement to 3 s (to run faster) gets 0.36 s
+/// of rounds, and one that lengthens it for a noisy benchmark gets more:
+/// the run keeps to about an eighth of Criterion.rs's time either way. The
+/// blocks' floor (`min_blocks`) still holds under a short one.
+fn budget(config: &BenchmarkConfig) -> Duration {
+    let default = BenchmarkConfig::default().measurement_time.as_secs_f64();
+    let scaled = BUDGET.as_secs_f64() * config.measurement_time.as_secs_f64() / default;
+    Duration::try_from_secs_f64(scaled).map_or(BUDGET_MAX, |d| d.min(BUDGET_MAX))
+}
 
 /// What the comparison with the baseline's binary found.
 #[derive(Debug, Clone)]
@@ -95,7 +111,7 @@ fn settings(config: &BenchmarkConfig, layouts: usize) -> Settings {
     Settings {
         pairs: PAIRS,
         round: ROUND,
-        budget: BUDGET,
+        budget: budget(config),
         min_blocks: 3,
         confidence: config.confidence_level,
         seed: u64::from(std::process::id()),
@@ -209,6 +225,8 @@ pub(crate) fn measure(
     if !binary.ids.contains(id) {
         return Err("the baseline's binary has no benchmark of this id".into());
     }
+    // Groups of one binary can ask for different measurement times.
+    binary.engine.set_budget(budget(config));
     let m = binary
         .engine
         .measure(id)
@@ -234,6 +252,7 @@ pub(crate) fn look_again(
     };
     let settings = Settings {
         seed: binary.settings.seed.wrapping_add(1),
+        budget: budget(config),
         ..binary.settings.clone()
     };
     let [a, b] = binary.again;
@@ -318,5 +337,33 @@ pub(crate) fn baseline_binary(dir: &BenchmarkDir, name: &str) -> Result<BinaryFi
                 .into(),
         ),
         Err(e) => Err(format!("its binary.json is unreadable ({e})")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn asking(measurement_time: Duration) -> BenchmarkConfig {
+        BenchmarkConfig {
+            measurement_time,
+            ..BenchmarkConfig::default()
+        }
+    }
+
+    #[test]
+    fn the_rounds_time_follows_the_measurement_time_a_suite_asks_for() {
+        // 0.6 s at Criterion.rs's 5 s; 0.6 × 3 / 5 = 0.36 s; 0.6 × 20 / 5 = 2.4 s.
+        assert_eq!(
+            budget(&BenchmarkConfig::default()),
+            Duration::from_millis(600)
+        );
+        let three = budget(&asking(Duration::from_secs(3)));
+        assert!((three.as_secs_f64() - 0.36).abs() < 1e-9, "{three:?}");
+        let twenty = budget(&asking(Duration::from_secs(20)));
+        assert!((twenty.as_secs_f64() - 2.4).abs() < 1e-9, "{twenty:?}");
+        // A measurement time no loop could fill is held at the bound.
+        assert_eq!(budget(&asking(Duration::MAX)), BUDGET_MAX);
+        assert_eq!(budget(&asking(Duration::from_secs(10 * 3600))), BUDGET_MAX);
     }
 }

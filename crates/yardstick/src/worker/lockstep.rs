@@ -226,6 +226,12 @@ impl<'a> Engine<'a> {
         }
     }
 
+    /// The rounds' time of the next benchmarks (a suite's groups can ask
+    /// for different measurement times).
+    pub fn set_budget(&mut self, budget: Duration) {
+        self.settings.budget = budget;
+    }
+
     /// Whether one pair is alive at a time (the workers were found large).
     #[must_use]
     pub fn one_pair_at_a_time(&self) -> bool {
