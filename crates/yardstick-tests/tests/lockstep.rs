@@ -183,6 +183,14 @@ fn a_verdict_past_the_learned_allowance_with_the_same_instructions_is_none() {
     );
     let verdict = std::fs::read_to_string(folder(&h).join("change").join("verdict.json")).unwrap();
     assert!(verdict.contains("\"verdict\":\"WithinNoise\""), "{verdict}");
+    // What was counted is saved beside its profiles, as --explain saves it.
+    let explain = folder(&h).join("explain");
+    assert!(explain.join("callgrind.current.out").is_file());
+    let saved: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(explain.join("explain.json")).unwrap())
+            .unwrap();
+    common::assert_schema("explain.v1.json", &saved);
+    assert_eq!(saved["same"], true, "{saved}");
     let _ = std::fs::remove_dir_all(&h);
 }
 

@@ -128,6 +128,19 @@ pub fn explain(target: &Target, scratch: &Path) -> Result<ExplainFile, String> {
     diff::compare(&target.id, iters, &baseline, &current)
 }
 
+/// Saves `e` as `dir/explain.json`, beside the profiles it was counted
+/// from (a check's count replaces an earlier `--explain`'s, so the file
+/// and the profiles always belong together). `Err` is one line.
+///
+/// # Errors
+///
+/// The file cannot be written.
+pub fn save(e: &ExplainFile, dir: &Path) -> Result<(), String> {
+    let json = yardstick_format::json::to_string_pretty(e);
+    crate::store::write_atomic(&dir.join("explain.json"), json.as_bytes())
+        .map_err(|err| format!("explain.json not saved ({err})"))
+}
+
 /// The explanation as printed: a header line and the findings, indented.
 #[must_use]
 pub fn render(e: &ExplainFile) -> String {

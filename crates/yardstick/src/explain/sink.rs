@@ -109,9 +109,8 @@ impl Sink for Explain {
 fn explain_one(target: &Target, dir: &std::path::Path) -> Result<String, String> {
     let e = super::explain(target, dir)?;
     let mut text = super::render(&e);
-    let json = yardstick_format::json::to_string_pretty(&e);
-    if let Err(err) = crate::store::write_atomic(&dir.join("explain.json"), json.as_bytes()) {
-        text.push_str(&format!("  note: explain.json not saved ({err})\n"));
+    if let Err(err) = super::save(&e, dir) {
+        text.push_str(&format!("  note: {err}\n"));
     }
     Ok(text.trim_end().to_owned())
 }

@@ -143,7 +143,11 @@ pub(super) fn check_instructions(
         }
         return;
     }
-    match counted(analysis, id, dir, baseline, this) {
+    let counted = counted(analysis, id, dir, baseline, this);
+    if let Ok((_, Err(why))) = &counted {
+        terminal.warning(&format!("{}: {why}", id.full_id));
+    }
+    match counted.map(|(same, _)| same) {
         Ok(Some(instructions)) => {
             if let Some(ch) = analysis.change.as_mut() {
                 ch.verdict = Verdict::WithinNoise;
@@ -165,14 +169,15 @@ pub(super) fn check_instructions(
 }
 
 /// Both sides counted: the instructions per iteration when they agree
-/// (within `--explain`'s 0.1 %), `None` when they differ.
+/// (within `--explain`'s 0.1 %), `None` when they differ; and whether
+/// their `explain.json` was saved.
 fn counted(
     analysis: &Analysis,
     id: &FullId,
     dir: &BenchmarkDir,
     baseline: &BinaryFile,
     this: Option<&BinaryFile>,
-) -> Result<Option<f64>, String> {
+) -> Result<(Option<f64>, Result<(), String>), String> {
     let per_iteration_ns = analysis.typical().point;
     let target = crate::explain::Target::of_comparison(
         &dir.home,
@@ -181,8 +186,12 @@ fn counted(
         this,
         per_iteration_ns,
     )?;
-    let e = crate::explain::explain(&target, &dir.sub("explain"))?;
-    Ok(e.same.then_some(e.baseline_instructions))
+    let scratch = dir.sub("explain");
+    let e = crate::explain::explain(&target, &scratch)?;
+    // Saved as `--explain` saves it: the page and the history show what
+    // was counted, and no earlier explanation stays beside these profiles.
+    let saved = crate::explain::save(&e, &scratch);
+    Ok((e.same.then_some(e.baseline_instructions), saved))
 }
 
 /// Whether Valgrind runs here, asked once a run.
