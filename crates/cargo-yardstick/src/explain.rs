@@ -149,9 +149,7 @@ fn explain_one(
     };
     let dir = b.dir.join("explain");
     let e = explain::explain(&target, &dir)?;
-    let json = yardstick_format::json::to_string_pretty(&e);
-    yardstick_format::atomic::write_file(&dir.join("explain.json"), json.as_bytes())
-        .map_err(|err| format!("explain.json not saved: {err}"))?;
+    explain::save(&e, &dir)?;
     rewrite_page(home, b);
     Ok(e)
 }
