@@ -160,6 +160,12 @@ pub(crate) struct Lockstep {
     /// same: the change is how the code runs, not what it runs, and it is
     /// no verdict.
     pub same_instructions: Option<f64>,
+    /// Instructions per iteration of the baseline and of this build, when
+    /// a change beyond the default allowance was checked under Callgrind
+    /// and they differ: what the code runs changed, so what earlier
+    /// rebuilds moved the benchmark by does not excuse it, and the move is
+    /// not learned as a rebuild's.
+    pub instructions_changed: Option<(f64, f64)>,
     /// Both sides ran the same binary (the same content hash): code layout
     /// cannot differ, and nothing is said about it.
     pub same_build: bool,
@@ -687,6 +693,7 @@ mod tests {
                 layouts_measured: spread.is_some(),
                 learned_from: 0,
                 same_instructions: None,
+                instructions_changed: None,
                 same_build,
                 layouts,
             };

@@ -208,10 +208,11 @@ fn processes(c: &mut Criterion) {
             std::time::Duration::from_nanos((n as f64 * per_iter) as u64)
         })
     });
+    let turns = built_in_spin();
     c.bench_function("processes/steady", |b| {
         b.iter_custom(|n| {
-            spin(n);
-            std::time::Duration::from_nanos((n as f64 * per_iter) as u64)
+            spin((n as f64 * turns) as u64);
+            std::time::Duration::from_nanos((n as f64 * per_iter * turns) as u64)
         })
     });
     let index: u64 = var("YARDSTICK_WORKER_INDEX", 0.0) as u64;
@@ -274,7 +275,19 @@ fn record_parent_memory() {}
 /// comparison read from the one environment, it is in the bytes of one
 /// side only.
 fn built_in_factor() -> f64 {
-    const MARK: &[u8] = b"\nFIXTURE_FACTOR=";
+    built_in(b"\nFIXTURE_FACTOR=")
+}
+
+/// `\nFIXTURE_SPIN=<f>` appended: `processes/steady` also spins `f` times
+/// as many loop turns, so its instructions change with its time (a change
+/// to what the code runs, where `FIXTURE_FACTOR` changes only the time).
+fn built_in_spin() -> f64 {
+    built_in(b"\nFIXTURE_SPIN=")
+}
+
+/// The number after `MARK` at the end of this executable's bytes, 1 when
+/// there is none.
+fn built_in(mark: &[u8]) -> f64 {
     let Some(bytes) = std::env::current_exe()
         .ok()
         .and_then(|p| std::fs::read(p).ok())
@@ -282,9 +295,9 @@ fn built_in_factor() -> f64 {
         return 1.0;
     };
     let tail = &bytes[bytes.len().saturating_sub(64)..];
-    tail.windows(MARK.len())
-        .rposition(|w| w == MARK)
-        .and_then(|at| std::str::from_utf8(&tail[at + MARK.len()..]).ok())
+    tail.windows(mark.len())
+        .rposition(|w| w == mark)
+        .and_then(|at| std::str::from_utf8(&tail[at + mark.len()..]).ok())
         .and_then(|f| f.trim().parse().ok())
         .unwrap_or(1.0)
 }

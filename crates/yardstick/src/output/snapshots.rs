@@ -233,6 +233,7 @@ fn every_verdict_wording() {
             layouts_measured: layout_spread.is_some(),
             learned_from: 0,
             same_instructions: None,
+            instructions_changed: None,
             same_build,
             layouts,
         };
@@ -281,6 +282,7 @@ fn every_verdict_wording() {
         layouts_measured: false,
         learned_from: 5,
         same_instructions: None,
+        instructions_changed: None,
         same_build: false,
         layouts: 0,
     };
@@ -310,6 +312,25 @@ fn every_verdict_wording() {
         &base,
         None,
     );
+    // +7 % again, within the learned ±8 % but wholly beyond the default
+    // ±5 %, and the two sides' instructions differ (+2.7 %): the default's
+    // verdict stands (what `check_instructions` sets).
+    let (mut a, base) = analysis_in_processes((100.0, quiet), (100.0, quiet), true);
+    let (i, p) = yardstick_stats::paired::units_t_ratio(&seven, 0.95).expect("8 units");
+    a.judge_lockstep(&i, p, learned, &config());
+    if let Some(ch) = a.change.as_mut() {
+        ch.verdict = yardstick_stats::Verdict::Regressed;
+    }
+    a.lockstep = a.lockstep.map(|l| crate::analysis::Lockstep {
+        instructions_changed: Some((942_770.0, 968_226.0)),
+        ..l
+    });
+    show(
+        "lock-step, within the learned allowance but other instructions",
+        &a,
+        &base,
+        None,
+    );
     let (a, base) = lockstep(&[1.001, 0.999, 1.002, 0.998, 1.0, 1.001, 0.999, 1.0]);
     show("lock-step, no change", &a, &base, None);
     insta::assert_snapshot!("criterion_every_verdict", out);
@@ -334,6 +355,7 @@ fn a_verdict_held_to_the_suite_error_rate() {
             layouts_measured: false,
             learned_from: 0,
             same_instructions: None,
+            instructions_changed: None,
             same_build: true,
             layouts: 0,
         };

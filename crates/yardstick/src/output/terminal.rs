@@ -380,6 +380,20 @@ fn layout_line(a: &crate::analysis::Analysis) -> String {
     }
 }
 
+/// Under a verdict on a benchmark that earlier rebuilds moved further than
+/// the default allowance, when both sides were counted under Callgrind
+/// and their instructions differ.
+fn instructions_line(was: f64, now: f64, ls: &crate::analysis::Lockstep) -> String {
+    format!(
+        "The instructions per iteration changed too ({} → {}, {:+.1}%): what the code runs changed, which no rebuild of the same code does, although its last {} comparisons of two builds moved this benchmark by up to ±{:.1}%.",
+        super::numbers::grouped(was, 0),
+        super::numbers::grouped(now, 0),
+        (now / was - 1.0) * 100.0,
+        ls.learned_from,
+        ls.layout_spread.unwrap_or_default() * 100.0
+    )
+}
+
 /// The measured layout spread a lock-step verdict was judged at.
 fn layout_spread(a: &crate::analysis::Analysis) -> Option<f64> {
     a.lockstep.and_then(|l| l.layout_spread)
@@ -474,7 +488,12 @@ fn change_lines(c: &Completed<'_>, change: &yardstick_stats::Change, s: &Style) 
             ))
         ));
         let verdict = matches!(change.verdict, Verdict::Regressed | Verdict::Improved);
-        if verdict && !ls.layouts_measured && !ls.same_build && ls.layouts < 2 {
+        if let (true, Some((was, now))) = (verdict, ls.instructions_changed) {
+            lines.push(format!(
+                "{INDENT}{}",
+                s.faint(&instructions_line(was, now, ls))
+            ));
+        } else if verdict && !ls.layouts_measured && !ls.same_build && ls.layouts < 2 {
             lines.push(format!("{INDENT}{}", s.faint(LAYOUT_NOT_SAMPLED)));
         }
         return lines;

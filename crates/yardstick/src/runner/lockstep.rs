@@ -288,6 +288,7 @@ fn compared(
             layouts_measured: false,
             learned_from: 0,
             same_instructions: None,
+            instructions_changed: None,
             same_build: binary.same_build,
             layouts: m.layouts_used(),
         },

@@ -103,11 +103,14 @@ fn save(run: &RunSettings, terminal: &Terminal, o: &Outcome<'_>) {
 /// The move a comparison between two different builds measured with one
 /// code layout of each side (`change` the relative change): what the
 /// benchmark's layout allowance is learned from. Identical builds and
-/// sampled layouts teach nothing about a rebuild's single layout.
+/// sampled layouts teach nothing about a rebuild's single layout, and a
+/// change whose instructions were counted different is the code's own,
+/// not a rebuild's.
 fn relink(o: &Outcome<'_>, change: f64) -> Option<yardstick_format::relinks::Move> {
     let how = o.analysis.lockstep?;
     let (this, baseline) = (o.binary.as_ref()?, o.baseline_binary.as_ref()?);
-    (!how.same_build && how.layouts < 2).then(|| yardstick_format::relinks::Move {
+    let rebuild = !how.same_build && how.layouts < 2 && how.instructions_changed.is_none();
+    rebuild.then(|| yardstick_format::relinks::Move {
         baseline: baseline.binary.clone(),
         this: this.binary.clone(),
         ratio: 1.0 + change,
