@@ -23,12 +23,23 @@ verdicts of the comparison with the run before:
 
 With --corpus NAME (an entry of compare/corpus/crates.toml, Criterion.rs
 API) the suite is that published crate's first listed bench target,
-unpacked and switched to yardstick by the corpus script's one-line switch;
-only `neutral` applies to it (nothing here knows which code a benchmark
-runs). Each cell records the load average (1 minute) before and after it.
+unpacked and switched to yardstick by the corpus script's one-line switch.
+`neutral` applies to every such suite; `neutral-lib` puts the function in
+the crate's own src/lib.rs (which its benchmarks call: the whole library is
+rebuilt). +K% applies to the suites of CORPUS_TARGETS (hex, crc32fast,
+base64), each with one benchmark named there: its timed closure does the
+benchmarked operation a second time, through black_box, in K of every 100
+calls (spread evenly, counted by a static in the bench file; the percent
+is a compiled-in constant behind black_box, 0 on the runs in between, so
+both builds run the same code). The verdict of that benchmark is the
+detection, every other verdict a false alarm. A bench file that encodes
+its own src/lib.rs (hex) reads a kept copy of it instead, so neutral-lib
+does not change its input. Each cell records the load average (1 minute)
+before and after it, and for each run whose target was missed the lines
+printed for it (`missed` in --json, written as each cell ends).
 
 Usage: python3 compare/trust/layouts_flow.py --cargo-yardstick PATH
-           [--setup yes,no] [--conditions neutral,neutral-lib,+3%,+10%] [--runs 6]
+           [--setup yes,no] [--conditions neutral,neutral-lib,+1%,+3%,+10%] [--runs 6]
            [--corpus NAME] [--load compile|none] [--harness-dir DIR] [--json FILE]
 The harness is compiled from --harness-dir (default: this checkout's
 crates/yardstick); cargo-yardstick must be a build of the same checkout.
@@ -89,7 +100,85 @@ def corpus_crate(root, name, harness_dir):
     with open(manifest, "w") as f:
         f.write(text + "\n[workspace]\n" if "[workspace]" not in text else text)
     bench = entry["benches"][0]
-    return bench, os.path.join(root, "benches", f"{bench}.rs"), entry.get("features", [])
+    bench_file = os.path.join(root, "benches", f"{bench}.rs")
+    with open(bench_file) as f:
+        text = f.read()
+    if 'include_bytes!("../src/lib.rs")' in text:
+        # hex encodes its own src/lib.rs: neutral-lib must not change the input.
+        shutil.copy(os.path.join(root, "src", "lib.rs"), os.path.join(root, "src", "lib.rs.published"))
+        with open(bench_file, "w") as f:
+            f.write(text.replace('include_bytes!("../src/lib.rs")', 'include_bytes!("../src/lib.rs.published")'))
+    return bench, bench_file, entry.get("features", [])
+
+
+# The +K% of --corpus: the benchmark id its verdict line prints, the text of
+# its timed closure in the bench file and that text with the change (the
+# `campaign_twice()` of CAMPAIGN, true in K of every 100 calls).
+CORPUS_TARGETS = {
+    "hex": {
+        "id": "hex_encode",
+        "closure": 'c.bench_function("hex_encode", |b| b.iter(|| hex::encode(DATA)));',
+        "changed": 'c.bench_function("hex_encode", |b| b.iter(|| {\n'
+                   '        if campaign_twice() { std::hint::black_box(hex::encode(std::hint::black_box(DATA))); }\n'
+                   '        hex::encode(DATA)\n    }));',
+    },
+    "crc32fast": {
+        # bench_update's closure serves every size of three groups: only
+        # baseline/16384 counts and doubles.
+        "id": "baseline/16384",
+        "closure": "            b.iter(|| {\n                let mut hasher = hasher_init.clone();\n",
+        "changed": "            b.iter(|| {\n"
+                   '                if group_name == "baseline" && size == 16 * 1024 && campaign_twice() {\n'
+                   "                    let mut twice = hasher_init.clone();\n"
+                   "                    twice.update(black_box(bytes));\n"
+                   "                    black_box(twice.finalize());\n                }\n"
+                   "                let mut hasher = hasher_init.clone();\n",
+    },
+    "base64": {
+        # do_encode_bench serves every size of two groups; 3072 is a small one.
+        "id": "encode_small_input/encode/3072",
+        "closure": "    b.iter(|| {\n        let e = STANDARD.encode(&v);\n",
+        "changed": "    b.iter(|| {\n"
+                   "        if size == 3072 && campaign_twice() {\n"
+                   "            black_box(STANDARD.encode(black_box(&v)));\n        }\n"
+                   "        let e = STANDARD.encode(&v);\n",
+    },
+}
+
+CAMPAIGN = """
+/// layouts_flow.py's +K%: the percent of calls of `campaign_twice` that are
+/// true, spread evenly over every 100 (0: the change is off).
+const CAMPAIGN_PERCENT: u64 = 0;
+static CAMPAIGN_CALLS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+
+#[inline(always)]
+fn campaign_twice() -> bool {
+    use std::sync::atomic::Ordering::Relaxed;
+    let n = CAMPAIGN_CALLS.load(Relaxed);
+    CAMPAIGN_CALLS.store(n + 1, Relaxed);
+    let k = std::hint::black_box(CAMPAIGN_PERCENT);
+    (n + 1) * k / 100 != n * k / 100
+}
+"""
+
+
+def inject_campaign(bench_file, corpus):
+    """The change's code in the bench file of `corpus`, off."""
+    t = CORPUS_TARGETS[corpus]
+    with open(bench_file) as f:
+        text = f.read()
+    assert text.count(t["closure"]) == 1, f"{corpus}'s benchmark {t['id']} moved: update CORPUS_TARGETS"
+    with open(bench_file, "w") as f:
+        f.write(text.replace(t["closure"], t["changed"]) + CAMPAIGN)
+
+
+def set_percent(bench_file, percent):
+    with open(bench_file) as f:
+        text = f.read()
+    start = text.index("const CAMPAIGN_PERCENT: u64 = ")
+    end = text.index(";", start)
+    with open(bench_file, "w") as f:
+        f.write(text[:start] + f"const CAMPAIGN_PERCENT: u64 = {percent}" + text[end:])
 
 
 def neutral_function(run):
@@ -126,6 +215,16 @@ def bench(root, home, env, target="trust_suite", features=()):
     return p.stdout + p.stderr, time.time() - start
 
 
+def block(text, bid):
+    """The lines a run printed for benchmark `bid` (its verdict's evidence)."""
+    lines = default_flow.trust.ANSI.sub("", text).splitlines()
+    for i, line in enumerate(lines):
+        if line.split("time:")[0].strip() == bid:
+            end = next((j for j in range(i + 1, len(lines)) if lines[j] and not lines[j][0].isspace()), len(lines))
+            return lines[i:end]
+    return []
+
+
 def one_cell(setup, condition, runs, args, scratch):
     """Runs `runs` comparisons of `condition`; their counts."""
     root = os.path.join(scratch, f"crate-{setup}-{condition.strip('+%')}")
@@ -143,13 +242,19 @@ def one_cell(setup, condition, runs, args, scratch):
                        capture_output=True)
     home = os.path.join(scratch, f"home-{setup}-{condition.strip('+%')}")
     step = float(condition.strip("+%")) / 100 if condition.startswith("+") else 0.0
+    target_id = CORPUS_TARGETS[args.corpus]["id"] if args.corpus and step > 0 else "target"
+    if args.corpus and step > 0:
+        inject_campaign(bench_file, args.corpus)
     # neutral-lib: the edit lands in the code every benchmark calls.
-    edited = os.path.join(root, "benches", "trust_body.rs") if condition == "neutral-lib" else bench_file
+    edited = bench_file if condition != "neutral-lib" else (
+        os.path.join(root, "src", "lib.rs") if args.corpus else os.path.join(root, "benches", "trust_body.rs"))
     cell = {"setup": setup, "condition": condition, "compared": 0, "false": 0,
             "target_runs": 0, "detected": 0, "seconds": [], "notes": set(),
             "suite": args.corpus or "trust suite", "loadavg": [os.getloadavg()[0]]}
     for run in range(runs + 1):
-        if step > 0:
+        if step > 0 and args.corpus:
+            set_percent(bench_file, round(step * 100) * (run % 2))
+        elif step > 0:
             set_factor(root, 1.0 + step * (run % 2))
         add_neutral(edited, run + (0 if setup == "yes" else 1000))
         text, secs = bench(root, home, env, target, features)
@@ -161,7 +266,7 @@ def one_cell(setup, condition, runs, args, scratch):
                 cell["notes"].add(line.strip()[:160])
         cell["seconds"].append(secs)
         for bid, v in got.items():
-            if bid == "target" and step > 0:
+            if bid == target_id and step > 0:
                 continue
             cell["compared"] += 1
             if v in ("regressed", "improved"):
@@ -170,9 +275,11 @@ def one_cell(setup, condition, runs, args, scratch):
         if step > 0:
             cell["target_runs"] += 1
             want = "regressed" if run % 2 == 1 else "improved"
-            cell["detected"] += got.get("target") == want
+            cell["detected"] += got.get(target_id) == want
+            if got.get(target_id) != want:
+                cell.setdefault("missed", []).append({"run": run, "want": want, "lines": block(text, target_id)})
         print(f"  {setup} {condition} run {run}: {sum(v in ('regressed', 'improved') for v in got.values())}"
-              f" flagged of {len(got)}, target {got.get('target', 'none')}, {secs:.0f} s",
+              f" flagged of {len(got)}, {target_id} {got.get(target_id, 'none')}, {secs:.0f} s",
               file=sys.stderr)
     cell["notes"] = sorted(cell["notes"])
     cell["loadavg"].append(os.getloadavg()[0])
@@ -186,8 +293,11 @@ def check_conditions(conditions, corpus):
             c.startswith("+") and c.endswith("%") and c[1:-1].replace(".", "", 1).isdigit())
         if not known:
             sys.exit(f"unknown condition {c!r}: neutral, neutral-lib or +K% (like +3%)")
-        if corpus and c != "neutral":
-            sys.exit(f"--corpus runs only the neutral condition, not {c!r}")
+        if corpus and c.startswith("+") and corpus not in CORPUS_TARGETS:
+            sys.exit(f"--corpus {corpus} runs neutral and neutral-lib, not {c!r}: +K% needs a benchmark "
+                     f"named in CORPUS_TARGETS ({', '.join(CORPUS_TARGETS)})")
+        if corpus and c.startswith("+") and float(c[1:-1]) != round(float(c[1:-1])):
+            sys.exit(f"--corpus takes whole percents, not {c!r}")
 
 
 def main():
@@ -212,6 +322,9 @@ def main():
             for setup in args.setup.split(","):
                 for condition in args.conditions.split(","):
                     cells.append(one_cell(setup, condition, args.runs, args, scratch))
+                    if args.json:  # each cell as it ends: a long flow stopped keeps the cells it ran
+                        with open(args.json, "w") as f:
+                            json.dump(cells, f, indent=1)
         finally:
             if load:
                 load.stop()
@@ -223,9 +336,6 @@ def main():
         load = "–".join(f"{x:.1f}" for x in c["loadavg"])
         print(f"| {c['suite']} | {c['setup']} | {c['condition']} | {c['false']}/{c['compared']} | {found} "
               f"| {secs:.0f} | {load} |")
-    if args.json:
-        with open(args.json, "w") as f:
-            json.dump(cells, f, indent=1)
 
 
 if __name__ == "__main__":
