@@ -136,7 +136,7 @@ def interval(text, bench):
     """The `change:` line under benchmark `bench`, for the list of alarms."""
     lines = text.splitlines()
     for i, line in enumerate(lines):
-        if line.strip().startswith(bench) and (line.strip() == bench or "time:" in line):
+        if line.split("time:")[0].strip() == bench:
             for follow in lines[i + 1:i + 8]:
                 if "change:" in follow:
                     return " " + " ".join(follow.split("change:")[1].split())
