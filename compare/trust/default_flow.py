@@ -24,6 +24,17 @@ Two kinds of trial:
           (yardstick's sampling, hence verdicts, in lock-step with the
           kept binary); runs 2..RUNS are A/A.
 
+guide and divan with `--setup yes` (`cargo yardstick init` first, so every
+build also links code layouts that the comparison samples) or `--edit
+neutral|neutral-lib` run on a scratch copy of the suite instead, each run
+a `cargo bench` that rebuilds what the edit touched (edited_suites.py):
+`neutral` adds a never-called function, different each run, to every
+selected bench file; `neutral-lib` to the guide's library (divan's files
+share none); `none` leaves the copy byte-identical. Every
+regressed/improved line counts as a false alarm; each run's counts (too
+noisy, in lock-step, seconds, load average before and after) go to stderr
+and, with --json, to FILE after every run.
+
 By default a compile runs on one core throughout (`--load compile`, the
 trust experiment's CompileLoad); `--load none` measures at rest.
 
@@ -31,8 +42,12 @@ Usage: python3 compare/trust/default_flow.py suite [--tries 20]
            [--harness yardstick,criterion] [--conditions A/A,+1%,+3%,+10%]
            [--load compile|none] [--json FILE]
        python3 compare/trust/default_flow.py guide [--runs 4] [--load compile|none]
+           [--keep DIR] [EDITED]
        python3 compare/trust/default_flow.py divan [--files math,collections,string,memcpy]
-           [--runs 4] [--load compile|none] [--keep DIR]
+           [--runs 4] [--load compile|none] [--keep DIR] [EDITED]
+   EDITED: [--setup yes|no] [--edit none|neutral|neutral-lib]
+           [--cargo-yardstick PATH (default: this checkout's target/release build)]
+           [--target-dir DIR (default: in the scratch folder)] [--json FILE]
 Python 3 standard library only; progress to stderr, the table to stdout.
 """
 
@@ -214,7 +229,17 @@ def print_counts(counts):
         print(f"  {verdict}: {n} ({n / max(total, 1):.1%})")
 
 
+def edited(args):
+    """guide or divan on a scratch copy: set up with `init`, or edited."""
+    return args.setup == "yes" or args.edit != "none"
+
+
 def guide(args):
+    if edited(args):
+        import edited_suites  # layouts_flow imports this module: import on use
+        with scratch_under(args.load) as scratch:
+            edited_suites.edited_flow(args, "guide", verdicts, scratch)
+        return
     counts, seconds, ids = {}, [], 0
     with scratch_under(args.load) as scratch:
         env = dict(os.environ, YARDSTICK_HOME=os.path.join(scratch, "home"))
@@ -261,6 +286,11 @@ def divan(args):
     with yardstick's sampling (`--target-precision 1`, which compares in
     lock-step with the baseline's kept binary), in yardstick's Criterion.rs
     format so that `verdicts` reads them; runs 2..RUNS are A/A."""
+    if edited(args):
+        import edited_suites  # layouts_flow imports this module: import on use
+        with scratch_under(args.load) as scratch:
+            edited_suites.edited_flow(args, "divan", verdicts, scratch)
+        return
     files = args.files.split(",")
     exes = divan_binaries(files)
     counts, seconds, ids, lockstep, flagged = {}, [], 0, 0, []
@@ -313,6 +343,18 @@ def main():
     d.add_argument("--runs", type=int, default=4)
     d.add_argument("--load", choices=["compile", "none"], default="compile")
     d.add_argument("--keep", metavar="DIR", help="keep each run's output in DIR")
+    for p in (g, d):
+        p.add_argument("--setup", choices=["yes", "no"], default="no",
+                       help="yes: `cargo yardstick init` on a scratch copy first")
+        p.add_argument("--edit", choices=["none", "neutral", "neutral-lib"], default="none",
+                       help="before each run, on a scratch copy: nothing, a never-called "
+                       "function in every bench file, or in the guide's library")
+        p.add_argument("--cargo-yardstick", metavar="PATH",
+                       default=os.path.join(REPO, "target", "release", "cargo-yardstick"),
+                       help="the cargo-yardstick that runs `init` (a build of this checkout)")
+        p.add_argument("--target-dir", metavar="DIR",
+                       help="the copy's cargo target directory, to keep builds between calls")
+        p.add_argument("--json", metavar="FILE", help="each compared run's counts, after every run")
     args = ap.parse_args()
     {"suite": suite, "guide": guide, "divan": divan}[args.kind](args)
 
