@@ -172,13 +172,19 @@ def inject_campaign(bench_file, corpus):
         f.write(text.replace(t["closure"], t["changed"]) + CAMPAIGN)
 
 
-def set_percent(bench_file, percent):
-    with open(bench_file) as f:
+def set_constant(path, declaration, value):
+    """Rewrites the value of the constant `declaration` (up to its `= `)
+    in the Rust file at `path`."""
+    with open(path) as f:
         text = f.read()
-    start = text.index("const CAMPAIGN_PERCENT: u64 = ")
+    start = text.index(declaration)
     end = text.index(";", start)
-    with open(bench_file, "w") as f:
-        f.write(text[:start] + f"const CAMPAIGN_PERCENT: u64 = {percent}" + text[end:])
+    with open(path, "w") as f:
+        f.write(text[:start] + f"{declaration}{value}" + text[end:])
+
+
+def set_percent(bench_file, percent):
+    set_constant(bench_file, "const CAMPAIGN_PERCENT: u64 = ", percent)
 
 
 def neutral_function(run):
@@ -189,13 +195,8 @@ def neutral_function(run):
 
 
 def set_factor(root, factor):
-    path = os.path.join(root, "benches", "trust_body.rs")
-    with open(path) as f:
-        text = f.read()
-    start = text.index("pub const DEFAULT_FACTOR: f64 = ")
-    end = text.index(";", start)
-    with open(path, "w") as f:
-        f.write(text[:start] + f"pub const DEFAULT_FACTOR: f64 = {factor!r}" + text[end:])
+    set_constant(os.path.join(root, "benches", "trust_body.rs"),
+                 "pub const DEFAULT_FACTOR: f64 = ", repr(factor))
 
 
 def add_neutral(bench_file, run):
