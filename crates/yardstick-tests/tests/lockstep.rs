@@ -138,20 +138,10 @@ fn an_allowance_is_learned_from_what_earlier_rebuilds_moved_a_benchmark() {
 /// so both sides count the same instructions and it is no verdict.
 #[test]
 fn a_verdict_past_the_learned_allowance_with_the_same_instructions_is_none() {
-    if !valgrind_here() {
-        eprintln!("skipped: Valgrind is not installed");
+    let Some((h, out)) = after_moves_of_20_percent("ls-same-instructions", b"\nFIXTURE_FACTOR=1.2")
+    else {
         return;
-    }
-    let h = home("ls-same-instructions");
-    let bins = h.join("bins");
-    let a = build(&bins.join("a"), b"");
-    let first = run_binary(&a, &h, &[]);
-    assert_eq!(first.code, 0, "{}", first.stderr);
-    // Three earlier rebuilds that moved it by about 20 %.
-    plant_moves(&h, &[1.2, 0.83, 1.21]);
-    let b = build(&bins.join("b"), b"\nFIXTURE_FACTOR=1.2");
-    let out = run_binary(&b, &h, &[]);
-    assert!(out.stdout.contains(LOCKSTEP_LINE), "{}", out.stdout);
+    };
     assert!(
         out.stdout
             .contains("Both sides execute the same instructions (")
@@ -184,19 +174,10 @@ fn a_verdict_past_the_learned_allowance_with_the_same_instructions_is_none() {
 /// does not excuse it, and its move is not learned as a rebuild's.
 #[test]
 fn a_change_the_learned_allowance_would_excuse_is_a_verdict_when_the_instructions_differ() {
-    if !valgrind_here() {
-        eprintln!("skipped: Valgrind is not installed");
+    let Some((h, out)) = after_moves_of_20_percent("ls-other-instructions", b"\nFIXTURE_SPIN=1.07")
+    else {
         return;
-    }
-    let h = home("ls-other-instructions");
-    let bins = h.join("bins");
-    let a = build(&bins.join("a"), b"");
-    let first = run_binary(&a, &h, &[]);
-    assert_eq!(first.code, 0, "{}", first.stderr);
-    plant_moves(&h, &[1.2, 0.83, 1.21]);
-    let b = build(&bins.join("b"), b"\nFIXTURE_SPIN=1.07");
-    let out = run_binary(&b, &h, &[]);
-    assert!(out.stdout.contains(LOCKSTEP_LINE), "{}", out.stdout);
+    };
     assert!(
         out.stdout.contains("Performance has regressed.")
             && out
@@ -210,6 +191,25 @@ fn a_change_the_learned_allowance_would_excuse_is_a_verdict_when_the_instruction
     let relinks = std::fs::read_to_string(folder(&h).join("relinks.json")).unwrap();
     assert_eq!(relinks.matches("\"ratio\"").count(), 3, "{relinks}");
     let _ = std::fs::remove_dir_all(&h);
+}
+
+/// With Valgrind: a first build run into a fresh home, three earlier
+/// rebuilds' moves of about 20 % planted, then a build with `tail`
+/// appended run and compared in lock-step. `None` (said) without Valgrind.
+fn after_moves_of_20_percent(tag: &str, tail: &[u8]) -> Option<(std::path::PathBuf, common::Run)> {
+    if !valgrind_here() {
+        eprintln!("skipped: Valgrind is not installed");
+        return None;
+    }
+    let h = home(tag);
+    let bins = h.join("bins");
+    let a = build(&bins.join("a"), b"");
+    let first = run_binary(&a, &h, &[]);
+    assert_eq!(first.code, 0, "{}", first.stderr);
+    plant_moves(&h, &[1.2, 0.83, 1.21]);
+    let out = run_binary(&build(&bins.join("b"), tail), &h, &[]);
+    assert!(out.stdout.contains(LOCKSTEP_LINE), "{}", out.stdout);
+    Some((h, out))
 }
 
 fn valgrind_here() -> bool {
