@@ -155,40 +155,45 @@ pub(super) fn check_instructions(
         }
         return;
     }
-    let counted = counted(analysis, id, dir, baseline, this);
-    if let Ok((_, Err(why))) = &counted {
+    let scratch = dir.sub("explain");
+    let e = match counted(analysis, id, &dir.home, &scratch, (baseline, this)) {
+        Ok(e) => e,
+        Err(why) => {
+            terminal.warning(&format!(
+                "{}: instructions not counted ({why}); the verdict stands",
+                id.full_id
+            ));
+            return;
+        }
+    };
+    // Saved as `--explain` saves it: the page and the history show what
+    // was counted, and no earlier explanation stays beside these profiles.
+    if let Err(why) = crate::explain::save(&e, &scratch) {
         terminal.warning(&format!("{}: {why}", id.full_id));
     }
-    match counted.map(|(c, _)| c) {
-        Ok(Counted::Same(instructions)) => {
-            judged(analysis, Verdict::WithinNoise);
-            analysis.lockstep = Some(Lockstep {
-                same_instructions: Some(instructions),
-                ..how
-            });
-        }
-        Ok(Counted::Differ(a, b)) => {
-            if excused {
-                let up = analysis.change.as_ref().is_some_and(|c| c.mean.point > 0.0);
-                judged(
-                    analysis,
-                    if up {
-                        Verdict::Regressed
-                    } else {
-                        Verdict::Improved
-                    },
-                );
-            }
-            analysis.lockstep = Some(Lockstep {
-                instructions_changed: Some((a, b)),
-                ..how
-            });
-        }
-        Err(why) => terminal.warning(&format!(
-            "{}: instructions not counted ({why}); the verdict stands",
-            id.full_id
-        )),
+    if e.same {
+        judged(analysis, Verdict::WithinNoise);
+        analysis.lockstep = Some(Lockstep {
+            same_instructions: Some(e.baseline_instructions),
+            ..how
+        });
+        return;
     }
+    if excused {
+        let up = analysis.change.as_ref().is_some_and(|c| c.mean.point > 0.0);
+        judged(
+            analysis,
+            if up {
+                Verdict::Regressed
+            } else {
+                Verdict::Improved
+            },
+        );
+    }
+    analysis.lockstep = Some(Lockstep {
+        instructions_changed: Some((e.baseline_instructions, e.current_instructions)),
+        ..how
+    });
 }
 
 /// Whether the change's whole interval lies beyond the default allowance.
@@ -207,41 +212,18 @@ fn judged(analysis: &mut Analysis, verdict: Verdict) {
     }
 }
 
-/// What the two sides' counts said.
-enum Counted {
-    /// The same instructions per iteration (within `--explain`'s 0.1 %).
-    Same(f64),
-    /// The baseline's and this build's, different.
-    Differ(f64, f64),
-}
-
-/// Both sides counted, and whether their `explain.json` was saved.
+/// Both sides counted under Callgrind, their profiles in `scratch`.
 fn counted(
     analysis: &Analysis,
     id: &FullId,
-    dir: &BenchmarkDir,
-    baseline: &BinaryFile,
-    this: Option<&BinaryFile>,
-) -> Result<(Counted, Result<(), String>), String> {
+    home: &Path,
+    scratch: &Path,
+    (baseline, this): (&BinaryFile, Option<&BinaryFile>),
+) -> Result<crate::explain::ExplainFile, String> {
     let per_iteration_ns = analysis.typical().point;
-    let target = crate::explain::Target::of_comparison(
-        &dir.home,
-        &id.full_id,
-        baseline,
-        this,
-        per_iteration_ns,
-    )?;
-    let scratch = dir.sub("explain");
-    let e = crate::explain::explain(&target, &scratch)?;
-    // Saved as `--explain` saves it: the page and the history show what
-    // was counted, and no earlier explanation stays beside these profiles.
-    let saved = crate::explain::save(&e, &scratch);
-    let c = if e.same {
-        Counted::Same(e.baseline_instructions)
-    } else {
-        Counted::Differ(e.baseline_instructions, e.current_instructions)
-    };
-    Ok((c, saved))
+    let target =
+        crate::explain::Target::of_comparison(home, &id.full_id, baseline, this, per_iteration_ns)?;
+    crate::explain::explain(&target, scratch)
 }
 
 /// Whether Valgrind runs here, asked once a run.
