@@ -270,11 +270,23 @@ fn every_verdict_wording() {
     );
     let (a, base) = lockstep_at(&slower, Some(0.031));
     show("lock-step, within the layout spread", &a, &base, None);
-    // +7 %, a benchmark five earlier rebuilds moved by about 6 %: the
-    // allowance learned from them (held at ±8 %).
-    let (mut a, base) = analysis_in_processes((100.0, quiet), (100.0, quiet), true);
-    let seven = slower.map(|r| r + 0.05);
-    let (i, p) = yardstick_stats::paired::units_t_ratio(&seven, 0.95).expect("8 units");
+    for (title, a, base) in learned_allowance_cases(&slower, quiet) {
+        show(title, &a, &base, None);
+    }
+    let (a, base) = lockstep(&[1.001, 0.999, 1.002, 0.998, 1.0, 1.001, 0.999, 1.0]);
+    show("lock-step, no change", &a, &base, None);
+    insta::assert_snapshot!("criterion_every_verdict", out);
+}
+
+/// A benchmark five earlier rebuilds moved by about 6 % (the allowance
+/// learned from them, held at ±8 %), judged at it: within it, past it with
+/// the same instructions on both sides, and within it but wholly beyond
+/// the default ±5 % with other instructions (what
+/// `runner::allowance::check_instructions` sets in the last two).
+fn learned_allowance_cases(
+    slower: &[f64; 8],
+    quiet: [f64; 5],
+) -> Vec<(&'static str, Analysis, Vec<f64>)> {
     let learned = crate::analysis::Lockstep {
         pairs: 8,
         rounds: 144,
@@ -286,54 +298,42 @@ fn every_verdict_wording() {
         same_build: false,
         layouts: 0,
     };
-    a.judge_lockstep(&i, p, learned, &config());
-    show(
+    let judged = |shift: f64, verdict: Option<yardstick_stats::Verdict>| {
+        let (mut a, base) = analysis_in_processes((100.0, quiet), (100.0, quiet), true);
+        let units = slower.map(|r| r + shift);
+        let (i, p) = yardstick_stats::paired::units_t_ratio(&units, 0.95).expect("8 units");
+        a.judge_lockstep(&i, p, learned, &config());
+        if let (Some(ch), Some(v)) = (a.change.as_mut(), verdict) {
+            ch.verdict = v;
+        }
+        (a, base)
+    };
+    // +7 %.
+    let (within, base) = judged(0.05, None);
+    let mut cases = vec![(
         "lock-step, within what earlier rebuilds moved it",
-        &a,
-        &base,
-        None,
-    );
-    // −17 %, past the learned ±8 %, and both sides counted the same
-    // instructions (what `runner::allowance::check_instructions` sets).
-    let (mut a, base) = analysis_in_processes((100.0, quiet), (100.0, quiet), true);
-    let faster = slower.map(|r| r - 0.19);
-    let (i, p) = yardstick_stats::paired::units_t_ratio(&faster, 0.95).expect("8 units");
-    a.judge_lockstep(&i, p, learned, &config());
-    if let Some(ch) = a.change.as_mut() {
-        ch.verdict = yardstick_stats::Verdict::WithinNoise;
-    }
-    a.lockstep = a.lockstep.map(|l| crate::analysis::Lockstep {
+        within,
+        base,
+    )];
+    // −17 %, past the learned ±8 %, both sides counting the same.
+    let (mut same, base) = judged(-0.19, Some(yardstick_stats::Verdict::WithinNoise));
+    same.lockstep = same.lockstep.map(|l| crate::analysis::Lockstep {
         same_instructions: Some(11_021.0),
         ..l
     });
-    show(
-        "lock-step, past it but the same instructions",
-        &a,
-        &base,
-        None,
-    );
-    // +7 % again, within the learned ±8 % but wholly beyond the default
-    // ±5 %, and the two sides' instructions differ (+2.7 %): the default's
-    // verdict stands (what `check_instructions` sets).
-    let (mut a, base) = analysis_in_processes((100.0, quiet), (100.0, quiet), true);
-    let (i, p) = yardstick_stats::paired::units_t_ratio(&seven, 0.95).expect("8 units");
-    a.judge_lockstep(&i, p, learned, &config());
-    if let Some(ch) = a.change.as_mut() {
-        ch.verdict = yardstick_stats::Verdict::Regressed;
-    }
-    a.lockstep = a.lockstep.map(|l| crate::analysis::Lockstep {
+    cases.push(("lock-step, past it but the same instructions", same, base));
+    // +7 % again, the two sides' instructions differ (+2.7 %).
+    let (mut other, base) = judged(0.05, Some(yardstick_stats::Verdict::Regressed));
+    other.lockstep = other.lockstep.map(|l| crate::analysis::Lockstep {
         instructions_changed: Some((942_770.0, 968_226.0)),
         ..l
     });
-    show(
+    cases.push((
         "lock-step, within the learned allowance but other instructions",
-        &a,
-        &base,
-        None,
-    );
-    let (a, base) = lockstep(&[1.001, 0.999, 1.002, 0.998, 1.0, 1.001, 0.999, 1.0]);
-    show("lock-step, no change", &a, &base, None);
-    insta::assert_snapshot!("criterion_every_verdict", out);
+        other,
+        base,
+    ));
+    cases
 }
 
 /// A verdict that holds the suite's error rate: the same moderate change
