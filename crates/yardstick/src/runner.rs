@@ -16,6 +16,7 @@ use crate::store::{BenchmarkDir, BenchmarkRecord, SavedSample};
 use crate::{limits, metered, report, state, worker};
 
 mod allowance;
+mod code_changed;
 pub(crate) mod held;
 pub(crate) mod lockstep;
 mod sampling;
@@ -244,6 +245,12 @@ fn benchmark<M: Measurement>(
     let mut analysis = analysed(samples, cross_run, lockstep, config, &judging, plots)?;
     let binaries = (baseline.binary.as_ref(), this_binary.as_ref());
     allowance::check_instructions(&mut analysis, id, &dir, binaries, terminal);
+    let levels = judging.levels();
+    let alone = code_changed::judge(&mut analysis, &levels, id, &dir, binaries, terminal);
+    let config = &BenchmarkConfig {
+        significance_level: alone.unwrap_or(config.significance_level),
+        ..config.clone()
+    };
     let unit = c
         .measurement
         .formatter()
@@ -314,6 +321,14 @@ impl Judging {
                 level: suite.map_or(alpha, |(level, _)| level),
                 again_below: AGAIN_BELOW,
             },
+        }
+    }
+
+    /// What a comparison whose code changed is judged by.
+    fn levels(&self) -> code_changed::Levels {
+        code_changed::Levels {
+            alpha: self.alpha,
+            looks: self.suite.map(|_| self.looks),
         }
     }
 

@@ -337,28 +337,47 @@ fn learned_allowance_cases(
 }
 
 /// A verdict that holds the suite's error rate: the same moderate change
-/// (p ≈ 0.01 over eight pairs) judged alone and at its share of 5 % over
-/// 63 comparisons (LOND's first level, 0.05/64).
+/// (p ≈ 0.01 over eight pairs) judged alone, at its share of 5 % over 63
+/// comparisons (LOND's first level, 0.05/64), and, its code layouts
+/// sampled and its instructions changed, alone again at 0.05 less the
+/// first look's half of the share (what `runner::code_changed` sets).
 #[test]
 fn a_verdict_held_to_the_suite_error_rate() {
     let units = [1.02, 1.0, 1.03, 1.01, 1.0, 1.025, 1.005, 1.015];
     let (i, p) = yardstick_stats::paired::units_t_ratio(&units, 0.95).expect("8 units");
     assert!(p > 0.001 && p < 0.05, "{p}");
     let mut out = String::new();
-    for level in [0.05, 0.05 / 64.0] {
+    let same_build = crate::analysis::Lockstep {
+        pairs: 8,
+        rounds: 144,
+        layout_spread: None,
+        layouts_measured: false,
+        learned_from: 0,
+        same_instructions: None,
+        instructions_changed: None,
+        same_build: true,
+        layouts: 0,
+    };
+    let code_changed = crate::analysis::Lockstep {
+        pairs: 16,
+        rounds: 288,
+        same_build: false,
+        layouts: 16,
+        instructions_changed: Some((942_770.0, 968_226.0)),
+        ..same_build
+    };
+    let cases = [
+        ("0.05", 0.05, same_build),
+        ("0.05/64", 0.05 / 64.0, same_build),
+        (
+            "0.05 - 0.05/128, its code changed",
+            0.05 - 0.05 / 128.0,
+            code_changed,
+        ),
+    ];
+    for (label, level, how) in cases {
         let quiet = [0.0, 0.001, -0.001, 0.002, -0.002];
         let (mut a, base) = analysis_in_processes((100.0, quiet), (100.0, quiet), true);
-        let how = crate::analysis::Lockstep {
-            pairs: 8,
-            rounds: 144,
-            layout_spread: None,
-            layouts_measured: false,
-            learned_from: 0,
-            same_instructions: None,
-            instructions_changed: None,
-            same_build: true,
-            layouts: 0,
-        };
         let cfg = BenchmarkConfig {
             significance_level: level,
             ..config()
@@ -372,7 +391,7 @@ fn a_verdict_held_to_the_suite_error_rate() {
         });
         let mut c = completed(&a, Some(&base), None, &[]);
         c.significance = level;
-        out.push_str(&format!("--- judged at {level}\n"));
+        out.push_str(&format!("--- judged at {label}\n"));
         out.push_str(&render(OutputFormat::Criterion, Verbosity::Normal, &c));
     }
     insta::assert_snapshot!("criterion_suite_verdict", out);

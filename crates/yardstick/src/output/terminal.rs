@@ -383,14 +383,24 @@ fn layout_line(a: &crate::analysis::Analysis) -> String {
 /// Under a verdict on a benchmark that earlier rebuilds moved further than
 /// the default allowance, when both sides were counted under Callgrind
 /// and their instructions differ.
+/// Past the learned allowance, the rebuilds' moves do not excuse it
+/// (`runner::allowance`); with its layouts sampled, it was judged alone
+/// (`runner::code_changed`).
 fn instructions_line(was: f64, now: f64, ls: &crate::analysis::Lockstep) -> String {
+    let why = if ls.learned_from > 0 {
+        format!(
+            "what the code runs changed, which no rebuild of the same code does, although its last {} comparisons of two builds moved this benchmark by up to ±{:.1}%",
+            ls.learned_from,
+            ls.layout_spread.unwrap_or_default() * 100.0
+        )
+    } else {
+        "a benchmark whose code changed is judged alone, not at its share of the suite's error rate, which holds for the benchmarks whose code did not change".to_owned()
+    };
     format!(
-        "The instructions per iteration changed too ({} → {}, {:+.1}%): what the code runs changed, which no rebuild of the same code does, although its last {} comparisons of two builds moved this benchmark by up to ±{:.1}%.",
+        "The instructions per iteration changed too ({} → {}, {:+.1}%): {why}.",
         super::numbers::grouped(was, 0),
         super::numbers::grouped(now, 0),
         (now / was - 1.0) * 100.0,
-        ls.learned_from,
-        ls.layout_spread.unwrap_or_default() * 100.0
     )
 }
 

@@ -203,7 +203,7 @@ fn beyond_default(mean: &yardstick_stats::Estimate) -> bool {
 
 /// Sets the comparison's verdict, alone and held at the suite's level
 /// alike: the instructions decide it the same way for both.
-fn judged(analysis: &mut Analysis, verdict: Verdict) {
+pub(super) fn judged(analysis: &mut Analysis, verdict: Verdict) {
     if let Some(ch) = analysis.change.as_mut() {
         ch.verdict = verdict;
     }
@@ -213,7 +213,7 @@ fn judged(analysis: &mut Analysis, verdict: Verdict) {
 }
 
 /// Both sides counted under Callgrind, their profiles in `scratch`.
-fn counted(
+pub(super) fn counted(
     analysis: &Analysis,
     id: &FullId,
     home: &Path,
@@ -227,7 +227,7 @@ fn counted(
 }
 
 /// Whether Valgrind runs here, asked once a run.
-fn valgrind() -> Result<(), String> {
+pub(super) fn valgrind() -> Result<(), String> {
     static FOUND: std::sync::OnceLock<Result<(), String>> = std::sync::OnceLock::new();
     FOUND
         .get_or_init(|| crate::explain::valgrind().map(|_| ()))

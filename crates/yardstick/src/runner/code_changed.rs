@@ -1,0 +1,102 @@
+//! A comparison whose code changed is judged alone. The suite's error rate
+//! leaves each comparison a small share (0.09 % of 0.05 over crc32fast's 26
+//! benchmarks), which is what keeps a run quiet when nothing changed; but a
+//! benchmark whose own instructions changed is not one of those: its code
+//! did change, and the question left is whether its time moved with it.
+//! So when its code layouts were sampled and the comparison would be a
+//! verdict alone but is not at the suite's share, both sides' instructions
+//! are counted under Callgrind; when they differ, its last look is judged
+//! at the level alone ([`TwoLooks::code_changed`]), and a line says why.
+//!
+//! Counting only when it decides is the same rule as counting every
+//! benchmark first: the count does not depend on the measured time. A
+//! neutral edit (a never-called function) or a rebuild leaves the
+//! instructions the same, so the suite's error rate still holds for every
+//! benchmark whose code did not change, and nothing is counted between two
+//! byte-identical builds.
+
+use yardstick_format::binary::BinaryFile;
+use yardstick_stats::sequential::TwoLooks;
+use yardstick_stats::Verdict;
+
+use super::allowance::{counted, judged, valgrind};
+use crate::analysis::{Analysis, Lockstep};
+use crate::id::FullId;
+use crate::output::Terminal;
+use crate::store::BenchmarkDir;
+
+/// What the comparison is judged by.
+pub(super) struct Levels {
+    /// The level a comparison alone is judged at (the significance level).
+    pub alpha: f64,
+    /// The two looks at the suite's share, when the suite's error rate
+    /// applies (`None` when the level was set: each comparison is judged
+    /// alone already).
+    pub looks: Option<TwoLooks>,
+}
+
+/// Judges `analysis` alone when its code changed, as the module says.
+/// Returns the level its verdict was then judged at.
+pub(super) fn judge(
+    analysis: &mut Analysis,
+    levels: &Levels,
+    id: &FullId,
+    dir: &BenchmarkDir,
+    binaries: (Option<&BinaryFile>, Option<&BinaryFile>),
+    terminal: &Terminal,
+) -> Option<f64> {
+    let looks = levels.looks?;
+    let how = analysis.lockstep?;
+    let sampled = how.layouts >= 2 && !how.same_build;
+    let counted_already = how.same_instructions.is_some() || how.instructions_changed.is_some();
+    if !sampled || counted_already {
+        return None;
+    }
+    let level = looks.code_changed(levels.alpha);
+    let now = analysis.change.as_ref()?.verdict;
+    let alone = analysis.verdict_at(level)?;
+    let would_change = is_verdict(alone) && !is_verdict(now);
+    let (Some(baseline), this) = binaries else {
+        return None;
+    };
+    if !would_change {
+        return None;
+    }
+    if let Err(missing) = valgrind() {
+        let note = format!("{missing}: a comparison whose instructions may have changed is judged at its share of the suite's error rate, not alone");
+        if crate::output::first_time(&note) {
+            terminal.note(&note);
+        }
+        return None;
+    }
+    let scratch = dir.sub("explain");
+    let e = match counted(analysis, id, &dir.home, &scratch, (baseline, this)) {
+        Ok(e) => e,
+        Err(why) => {
+            terminal.warning(&format!(
+                "{}: instructions not counted ({why}); judged at its share of the suite's error rate",
+                id.full_id
+            ));
+            return None;
+        }
+    };
+    if let Err(why) = crate::explain::save(&e, &scratch) {
+        terminal.warning(&format!("{}: {why}", id.full_id));
+    }
+    if e.same {
+        return None;
+    }
+    judged(analysis, alone);
+    if let Some(s) = analysis.suite.as_mut() {
+        s.level = level;
+    }
+    analysis.lockstep = Some(Lockstep {
+        instructions_changed: Some((e.baseline_instructions, e.current_instructions)),
+        ..how
+    });
+    Some(level)
+}
+
+fn is_verdict(v: Verdict) -> bool {
+    matches!(v, Verdict::Regressed | Verdict::Improved)
+}
