@@ -193,6 +193,94 @@ fn a_change_the_learned_allowance_would_excuse_is_a_verdict_when_the_instruction
     let _ = std::fs::remove_dir_all(&h);
 }
 
+/// A comparison whose code changed is judged alone. Both builds have two
+/// code layouts; this one spins 2 % more (its instructions change with its
+/// time) and its layouts move it by ±0.078 %, one each way, so that both
+/// looks (the fake clock repeats itself) give t = 25.4 over the two
+/// layouts' means, p ≈ 0.025: ambiguous at the first look, and between the
+/// suite's share and the level alone at the second (one benchmark planned:
+/// 0.05/2 a comparison, 0.0125 a look, 0.0375 alone). Without Valgrind it
+/// is no verdict, alone it would be; with it, both sides' instructions are
+/// counted, differ, and it is a verdict.
+#[test]
+fn a_comparison_whose_instructions_changed_is_judged_alone() {
+    let h = home("ls-alone");
+    let bins = h.join("bins");
+    let a = with_layouts(&bins.join("a"), "", |_| 1.0);
+    let first = run_binary(&a, &h, &[]);
+    assert_eq!(first.code, 0, "{}", first.stderr);
+    let b = with_layouts(&bins.join("b"), "\nFIXTURE_SPIN=1.02", |k| {
+        (if k == 1 { 0.00078_f64 } else { -0.00078 }).exp()
+    });
+    // Compared with `base` and not saved over it, so that the same
+    // comparison runs again below.
+    let no_valgrind = [
+        ENV,
+        &[("YARDSTICK_CALLGRIND_VALGRIND", "/nonexistent/valgrind")],
+    ]
+    .concat();
+    let out = run_binary_with(&b, &h, &["--baseline", "base"], &no_valgrind);
+    assert!(
+        out.stdout.contains("No change in performance detected.")
+            && out.stdout.contains("Alone it would be called regressed")
+            && out.stdout.contains("16 process pairs")
+            && out.stdout.contains("2 code layouts of each build"),
+        "{}\n{}",
+        out.stdout,
+        out.stderr
+    );
+    assert!(
+        out.stderr
+            .contains("a comparison whose instructions may have changed is judged at its share"),
+        "{}",
+        out.stderr
+    );
+    if !valgrind_here() {
+        eprintln!("skipped: Valgrind is not installed");
+        return;
+    }
+    let out = run_binary(&b, &h, &[]);
+    assert!(
+        out.stdout.contains("Performance has regressed.")
+            && out.stdout.contains(
+                "a benchmark whose code changed is judged alone, not at its share of the suite's error rate"
+            ),
+        "{}\n{}",
+        out.stdout,
+        out.stderr
+    );
+    // What the verdict was judged at, and what was counted, are saved.
+    let verdict = std::fs::read_to_string(folder(&h).join("change").join("verdict.json")).unwrap();
+    assert!(verdict.contains("\"verdict\":\"Regressed\""), "{verdict}");
+    assert!(verdict.contains("\"judged_at\":0.0375"), "{verdict}");
+    assert!(folder(&h).join("explain").join("explain.json").is_file());
+    let _ = std::fs::remove_dir_all(&h);
+}
+
+/// A build of the fixture with `tail` appended and two code layouts beside
+/// it as yardstick's linker wrapper leaves them, layout `k` costing
+/// `factor(k)` times as much. (Two: each is a copy of the fixture, tens of
+/// megabytes unoptimised.)
+fn with_layouts(dir: &Path, tail: &str, factor: impl Fn(usize) -> f64) -> std::path::PathBuf {
+    let exe = build(dir, tail.as_bytes());
+    for k in 1..=2 {
+        let bytes = format!("{tail}\nFIXTURE_FACTOR={}", factor(k));
+        let layout = build(&dir.join(format!("l{k}")), bytes.as_bytes());
+        std::fs::rename(&layout, format!("{}.layout{k}", exe.display())).unwrap();
+    }
+    let name = yardstick_format::binary::binary_name(&std::fs::read(&exe).unwrap());
+    let seeds: Vec<String> = (1..=2).map(|k| k.to_string()).collect();
+    std::fs::write(
+        format!("{}.layouts.json", exe.display()),
+        format!(
+            r#"{{"version":1,"binary":"{name}","seeds":[{}],"seconds":0.5}}"#,
+            seeds.join(",")
+        ),
+    )
+    .unwrap();
+    exe
+}
+
 /// With Valgrind: a first build run into a fresh home, three earlier
 /// rebuilds' moves of about 20 % planted, then a build with `tail`
 /// appended run and compared in lock-step. `None` (said) without Valgrind.

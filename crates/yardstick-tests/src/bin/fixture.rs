@@ -285,7 +285,8 @@ fn built_in_spin() -> f64 {
     built_in(b"\nFIXTURE_SPIN=")
 }
 
-/// The number after `MARK` at the end of this executable's bytes, 1 when
+/// The number after `MARK` near the end of this executable's bytes (up to
+/// the next newline, so that two marks can follow each other), 1 when
 /// there is none.
 fn built_in(mark: &[u8]) -> f64 {
     let Some(bytes) = std::env::current_exe()
@@ -298,7 +299,7 @@ fn built_in(mark: &[u8]) -> f64 {
     tail.windows(mark.len())
         .rposition(|w| w == mark)
         .and_then(|at| std::str::from_utf8(&tail[at + mark.len()..]).ok())
-        .and_then(|f| f.trim().parse().ok())
+        .and_then(|f| f.split('\n').next()?.trim().parse().ok())
         .unwrap_or(1.0)
 }
 
