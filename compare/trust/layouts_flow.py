@@ -36,7 +36,9 @@ detection, every other verdict a false alarm. A bench file that encodes
 its own src/lib.rs (hex) reads a kept copy of it instead, so neutral-lib
 does not change its input. Each cell records the load average (1 minute)
 before and after it, and for each run whose target was missed the lines
-printed for it (`missed` in --json, written as each cell ends).
+printed for it (`missed` in --json, written as each cell ends), the lines
+of every false alarm (`flagged_lines`), and how many detections were
+judged alone because the benchmark's instructions changed (`judged_alone`).
 
 Usage: python3 compare/trust/layouts_flow.py --cargo-yardstick PATH
            [--setup yes,no] [--conditions neutral,neutral-lib,+1%,+3%,+10%] [--runs 6]
@@ -273,10 +275,14 @@ def one_cell(setup, condition, runs, args, scratch):
             if v in ("regressed", "improved"):
                 cell["false"] += 1
                 cell.setdefault("flagged", []).append(f"run {run}: {bid} {v}")
+                cell.setdefault("flagged_lines", []).append(block(text, bid))
         if step > 0:
             cell["target_runs"] += 1
             want = "regressed" if run % 2 == 1 else "improved"
             cell["detected"] += got.get(target_id) == want
+            # Found because its instructions changed (runner::code_changed).
+            alone = "is judged alone" in "\n".join(block(text, target_id))
+            cell["judged_alone"] = cell.get("judged_alone", 0) + (got.get(target_id) == want and alone)
             if got.get(target_id) != want:
                 cell.setdefault("missed", []).append({"run": run, "want": want, "lines": block(text, target_id)})
         print(f"  {setup} {condition} run {run}: {sum(v in ('regressed', 'improved') for v in got.values())}"
