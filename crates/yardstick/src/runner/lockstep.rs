@@ -27,6 +27,18 @@ use crate::worker::lockstep::{self, Engine, Measured, Settings};
 /// Worker pairs per benchmark: Student's t with 7 degrees of freedom.
 const PAIRS: usize = 8;
 
+/// [`PAIRS`], or `YARDSTICK_LOCKSTEP_PAIRS` (2 to 64; hidden, for the
+/// trust experiment's designs).
+fn pairs() -> usize {
+    static PAIRS_SET: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+    *PAIRS_SET.get_or_init(|| {
+        std::env::var("YARDSTICK_LOCKSTEP_PAIRS")
+            .ok()
+            .and_then(|v| v.parse::<usize>().ok())
+            .map_or(PAIRS, |n| n.clamp(2, 64))
+    })
+}
+
 /// One side's share of a round.
 const ROUND: Duration = Duration::from_millis(2);
 
@@ -109,7 +121,7 @@ fn command(exe: &Path, pair: usize) -> Command {
 
 fn settings(config: &BenchmarkConfig, layouts: usize) -> Settings {
     Settings {
-        pairs: PAIRS,
+        pairs: pairs(),
         round: ROUND,
         budget: budget(config),
         min_blocks: 3,
@@ -170,7 +182,7 @@ fn open(
     let layouts = if same_build {
         Err(None)
     } else {
-        binaries::paired_layouts(home, record, this.as_ref(), 2 * PAIRS)
+        binaries::paired_layouts(home, record, this.as_ref(), 2 * pairs())
     };
     let (a_files, b_files, layouts_note) = match layouts {
         Ok(p) => (p.baseline, p.this, None),
@@ -178,7 +190,7 @@ fn open(
     };
     let layouts = if a_files.len() >= 2 { a_files.len() } else { 0 };
     let [a, b] = [&a_files, &b_files].map(|f| spawner(f.clone(), 0));
-    let again = [a_files, b_files].map(|f| spawner(f, PAIRS));
+    let again = [a_files, b_files].map(|f| spawner(f, pairs()));
     let ids =
         lockstep::list(a).map_err(|e| format!("the baseline's binary does not run here: {e}"))?;
     let settings = settings(config, layouts);
@@ -262,7 +274,7 @@ pub(crate) fn look_again(
     let mut m = first.measured.clone();
     m.a.extend(&second.a);
     m.b.extend(&second.b);
-    m.pair.extend(second.pair.iter().map(|k| k + PAIRS));
+    m.pair.extend(second.pair.iter().map(|k| k + pairs()));
     m.seconds += second.seconds;
     compared(m, binary, measurement, config)
 }
