@@ -35,13 +35,12 @@ pub struct InitArgs {
 }
 
 /// Layouts by default: as many as the lock-step comparison's worker pairs
-/// over both its looks (8 + 8), so that each pair runs its own layout.
-/// The first look's interval has seven degrees of freedom over layouts
-/// (t = 2.36; four layouts of two pairs each would have three, t = 3.18),
-/// and a second look fifteen over sixteen layouts, where eight layouts
-/// would still give it seven: judged at its share of the suite's error
-/// rate (about 0.001), t falls from 5.4 to 4.1 and the standard error by
-/// √2, so a change about half as large is found.
+/// a look (16), so that each pair of a look runs its own layout. The
+/// interval's units are the layouts: sixteen give Student's t fifteen
+/// degrees of freedom, eight would give seven, and judged at its share of
+/// a suite's error rate (about 0.001) t's critical value is 4.1 against
+/// 5.4, with a standard error √2 smaller: a change about half as large is
+/// found. A second look runs the same sixteen again.
 const LAYOUTS: u64 = 16;
 
 /// The wrapper's name in the configuration: found on `PATH` by rustc, so

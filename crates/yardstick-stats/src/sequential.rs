@@ -1,11 +1,12 @@
 //! A second look at an ambiguous comparison, fixed in advance. A suite's
 //! error rate leaves each comparison a small level (LOND gives the first of
-//! 24 comparisons 0.05/25), and eight worker pairs give Student's t seven
-//! degrees of freedom, whose two-sided 0.2 % critical value is 5.4: a +1 %
-//! change that one look measures at p = 0.01 is then no verdict. A second
-//! set of pairs, run only when the first look is ambiguous, doubles the
-//! units where they are needed, and costs nothing where the answer is
-//! plain.
+//! 24 comparisons 0.05/25), and the units of one look (sixteen worker
+//! pairs, or the code layouts they ran) give Student's t few degrees of
+//! freedom at such levels: a small change that one look measures at
+//! p = 0.01 is then no verdict. A second set of pairs, run only when the
+//! first look is ambiguous, adds units where they are needed (or, over the
+//! same layouts, halves the pairs' share of each layout's spread), and
+//! costs nothing where the answer is plain.
 //!
 //! The design: the level is split evenly between the two looks (Bonferroni,
 //! which holds whatever the dependence between the looks: the second look

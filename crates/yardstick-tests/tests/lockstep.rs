@@ -57,7 +57,7 @@ fn a_change_compiled_in_is_found_in_lock_step_with_the_kept_binary() {
     .unwrap();
     common::assert_schema("change-verdict.v1.json", &verdict);
     assert_eq!(verdict["verdict"], "Regressed", "{verdict}");
-    assert_eq!(verdict["lockstep"]["pairs"], 8, "{verdict}");
+    assert_eq!(verdict["lockstep"]["pairs"], 16, "{verdict}");
     assert_eq!(kept_binaries(&h).len(), 2);
     let _ = std::fs::remove_dir_all(&h);
 }
@@ -223,7 +223,7 @@ fn a_comparison_whose_instructions_changed_is_judged_alone() {
     assert!(
         out.stdout.contains("No change in performance detected.")
             && out.stdout.contains("Alone it would be called regressed")
-            && out.stdout.contains("16 process pairs")
+            && out.stdout.contains("32 process pairs")
             && out.stdout.contains("2 code layouts of each build"),
         "{}\n{}",
         out.stdout,
@@ -645,16 +645,16 @@ fn held_note<'a>(out: &'a str, prefix: &str) -> &'a str {
 /// The rounds of a lock-step comparison follow the measurement time the
 /// run asks for, as Criterion.rs's measurement does: the fixture's 200 ns
 /// iterations make 2 ms rounds of 10,000 iterations, and a block is four
-/// rounds on each of the 8 pairs (64 ms). At the default 5 s the 0.6 s of
-/// rounds fit 9 blocks a pair (144 rounds); at 10 s, 1.2 s fit 18 (288);
-/// at 1 s, 0.12 s fit 1, below the floor of 3 (48).
+/// rounds on each of the 16 pairs (128 ms). At the default 5 s the 0.6 s
+/// of rounds fit 4 blocks a pair (128 rounds); at 10 s, 1.2 s fit 9 (288);
+/// at 1 s, 0.12 s fit none, below the floor of 3 (96).
 #[test]
 fn the_rounds_follow_the_measurement_time_asked_for() {
     let h = home("ls-budget");
     let a = build(&h.join("bins"), b"");
     let first = run_binary(&a, &h, &[]);
     assert_eq!(first.code, 0, "{}", first.stderr);
-    for (asked, rounds) in [(None, 144), (Some("10"), 288), (Some("1"), 48)] {
+    for (asked, rounds) in [(None, 128), (Some("10"), 288), (Some("1"), 96)] {
         let extra: Vec<&str> = asked
             .map(|s| vec!["--measurement-time", s])
             .unwrap_or_default();

@@ -222,13 +222,14 @@ fn every_verdict_wording() {
     show("too noisy to tell", &a, &base, None);
     let (a, base) = analysis_in_processes((100.0, quiet), (100.0, quiet), false);
     show("baseline in one process", &a, &base, None);
-    // Lock-step with the baseline's binary: eight pairs' median ratios.
+    // Lock-step with the baseline's binary: eight units' median ratios
+    // (the label says sixteen pairs, as a first look runs).
     let lockstep_in = |units: &[f64], layout_spread: Option<f64>, same_build: bool, layouts| {
         let (mut a, base) = analysis_in_processes((100.0, quiet), (100.0, quiet), true);
         let (i, p) = yardstick_stats::paired::units_t_ratio(units, 0.95).expect("8 units");
         let how = crate::analysis::Lockstep {
-            pairs: 8,
-            rounds: 144,
+            pairs: 16,
+            rounds: 128,
             layout_spread,
             layouts_measured: layout_spread.is_some(),
             learned_from: 0,
@@ -288,8 +289,8 @@ fn learned_allowance_cases(
     quiet: [f64; 5],
 ) -> Vec<(&'static str, Analysis, Vec<f64>)> {
     let learned = crate::analysis::Lockstep {
-        pairs: 8,
-        rounds: 144,
+        pairs: 16,
+        rounds: 128,
         layout_spread: Some(0.08),
         layouts_measured: false,
         learned_from: 5,
@@ -348,8 +349,8 @@ fn a_verdict_held_to_the_suite_error_rate() {
     assert!(p > 0.001 && p < 0.05, "{p}");
     let mut out = String::new();
     let same_build = crate::analysis::Lockstep {
-        pairs: 8,
-        rounds: 144,
+        pairs: 16,
+        rounds: 128,
         layout_spread: None,
         layouts_measured: false,
         learned_from: 0,
@@ -359,8 +360,8 @@ fn a_verdict_held_to_the_suite_error_rate() {
         layouts: 0,
     };
     let code_changed = crate::analysis::Lockstep {
-        pairs: 16,
-        rounds: 288,
+        pairs: 32,
+        rounds: 256,
         same_build: false,
         layouts: 16,
         instructions_changed: Some((942_770.0, 968_226.0)),

@@ -168,7 +168,7 @@ impl Measured {
     }
 
     /// The code layouts the rounds ran on (0 for one layout): a first
-    /// look's eight pairs use eight of sixteen.
+    /// look of eight pairs uses eight of sixteen.
     #[must_use]
     pub fn layouts_used(&self) -> usize {
         if self.layouts < 2 {
