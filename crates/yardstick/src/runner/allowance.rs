@@ -148,29 +148,17 @@ pub(super) fn check_instructions(
     if how.learned_from == 0 || !(past || excused) {
         return;
     }
-    if let Err(missing) = valgrind() {
-        let note = format!("{missing}: a change on a benchmark that rebuilds move further than ±{:.0}% here is not checked against the instructions both sides execute", LAYOUT_ALLOWANCE * 100.0);
-        if crate::output::first_time(&note) {
-            terminal.note(&note);
-        }
+    let unchecked = format!("a change on a benchmark that rebuilds move further than ±{:.0}% here is not checked against the instructions both sides execute", LAYOUT_ALLOWANCE * 100.0);
+    let Some(e) = counted_both(
+        analysis,
+        id,
+        dir,
+        (baseline, this),
+        terminal,
+        (&unchecked, "the verdict stands"),
+    ) else {
         return;
-    }
-    let scratch = dir.sub("explain");
-    let e = match counted(analysis, id, &dir.home, &scratch, (baseline, this)) {
-        Ok(e) => e,
-        Err(why) => {
-            terminal.warning(&format!(
-                "{}: instructions not counted ({why}); the verdict stands",
-                id.full_id
-            ));
-            return;
-        }
     };
-    // Saved as `--explain` saves it: the page and the history show what
-    // was counted, and no earlier explanation stays beside these profiles.
-    if let Err(why) = crate::explain::save(&e, &scratch) {
-        terminal.warning(&format!("{}: {why}", id.full_id));
-    }
     if e.same {
         judged(analysis, Verdict::WithinNoise);
         analysis.lockstep = Some(Lockstep {
@@ -212,22 +200,54 @@ pub(super) fn judged(analysis: &mut Analysis, verdict: Verdict) {
     }
 }
 
-/// Both sides counted under Callgrind, their profiles in `scratch`.
-pub(super) fn counted(
+/// Both sides of `analysis` counted under Callgrind, as `--explain` counts
+/// them, and saved as it saves them (the page and the history show what
+/// was counted, and no earlier explanation stays beside these profiles).
+/// `None` when Valgrind is missing (a note once a run: `{missing}:
+/// {unchecked}`) or counting fails (a warning ending `; {otherwise}`).
+pub(super) fn counted_both(
     analysis: &Analysis,
     id: &FullId,
-    home: &Path,
-    scratch: &Path,
+    dir: &BenchmarkDir,
     (baseline, this): (&BinaryFile, Option<&BinaryFile>),
-) -> Result<crate::explain::ExplainFile, String> {
+    terminal: &Terminal,
+    (unchecked, otherwise): (&str, &str),
+) -> Option<crate::explain::ExplainFile> {
+    if let Err(missing) = valgrind() {
+        let note = format!("{missing}: {unchecked}");
+        if crate::output::first_time(&note) {
+            terminal.note(&note);
+        }
+        return None;
+    }
+    let scratch = dir.sub("explain");
     let per_iteration_ns = analysis.typical().point;
-    let target =
-        crate::explain::Target::of_comparison(home, &id.full_id, baseline, this, per_iteration_ns)?;
-    crate::explain::explain(&target, scratch)
+    let e = crate::explain::Target::of_comparison(
+        &dir.home,
+        &id.full_id,
+        baseline,
+        this,
+        per_iteration_ns,
+    )
+    .and_then(|target| crate::explain::explain(&target, &scratch));
+    let e = match e {
+        Ok(e) => e,
+        Err(why) => {
+            terminal.warning(&format!(
+                "{}: instructions not counted ({why}); {otherwise}",
+                id.full_id
+            ));
+            return None;
+        }
+    };
+    if let Err(why) = crate::explain::save(&e, &scratch) {
+        terminal.warning(&format!("{}: {why}", id.full_id));
+    }
+    Some(e)
 }
 
 /// Whether Valgrind runs here, asked once a run.
-pub(super) fn valgrind() -> Result<(), String> {
+fn valgrind() -> Result<(), String> {
     static FOUND: std::sync::OnceLock<Result<(), String>> = std::sync::OnceLock::new();
     FOUND
         .get_or_init(|| crate::explain::valgrind().map(|_| ()))

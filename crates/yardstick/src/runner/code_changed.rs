@@ -19,7 +19,7 @@ use yardstick_format::binary::BinaryFile;
 use yardstick_stats::sequential::TwoLooks;
 use yardstick_stats::Verdict;
 
-use super::allowance::{counted, judged, valgrind};
+use super::allowance::{counted_both, judged};
 use crate::analysis::{Analysis, Lockstep};
 use crate::id::FullId;
 use crate::output::Terminal;
@@ -62,27 +62,17 @@ pub(super) fn judge(
     if !would_change {
         return None;
     }
-    if let Err(missing) = valgrind() {
-        let note = format!("{missing}: a comparison whose instructions may have changed is judged at its share of the suite's error rate, not alone");
-        if crate::output::first_time(&note) {
-            terminal.note(&note);
-        }
-        return None;
-    }
-    let scratch = dir.sub("explain");
-    let e = match counted(analysis, id, &dir.home, &scratch, (baseline, this)) {
-        Ok(e) => e,
-        Err(why) => {
-            terminal.warning(&format!(
-                "{}: instructions not counted ({why}); judged at its share of the suite's error rate",
-                id.full_id
-            ));
-            return None;
-        }
-    };
-    if let Err(why) = crate::explain::save(&e, &scratch) {
-        terminal.warning(&format!("{}: {why}", id.full_id));
-    }
+    let e = counted_both(
+        analysis,
+        id,
+        dir,
+        (baseline, this),
+        terminal,
+        (
+            "a comparison whose instructions may have changed is judged at its share of the suite's error rate, not alone",
+            "judged at its share of the suite's error rate",
+        ),
+    )?;
     if e.same {
         return None;
     }
