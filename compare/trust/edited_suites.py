@@ -33,7 +33,7 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, HERE)
-import layouts_flow  # noqa: E402  (neutral_function, add_neutral)
+import layouts_flow  # noqa: E402  (neutral_function, add_neutral, block)
 
 CHANGED = ("regressed", "improved")
 GUIDE = os.path.join(REPO, "examples", "guide")
@@ -134,12 +134,9 @@ def run_count(text, verdicts, r, seconds, load):
 
 def interval(text, bench):
     """The `change:` line under benchmark `bench`, for the list of alarms."""
-    lines = text.splitlines()
-    for i, line in enumerate(lines):
-        if line.split("time:")[0].strip() == bench:
-            for follow in lines[i + 1:i + 8]:
-                if "change:" in follow:
-                    return " " + " ".join(follow.split("change:")[1].split())
+    for follow in layouts_flow.block(text, bench)[1:]:
+        if "change:" in follow:
+            return " " + " ".join(follow.split("change:")[1].split())
     return ""
 
 

@@ -83,6 +83,12 @@ impl Verdict {
         }
     }
 
+    /// Whether it says the performance changed: `Regressed` or `Improved`.
+    #[must_use]
+    pub fn is_change(&self) -> bool {
+        matches!(self, Verdict::Regressed | Verdict::Improved)
+    }
+
     /// The verdict of that [`name`](Verdict::name).
     #[must_use]
     pub fn from_name(name: &str) -> Option<Verdict> {

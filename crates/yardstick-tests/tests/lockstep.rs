@@ -93,11 +93,7 @@ fn an_allowance_is_learned_from_what_earlier_rebuilds_moved_a_benchmark() {
     // about ±7 % bound (held at ±8 %). Without Valgrind, so that the
     // allowance alone judges it (with it, both sides' instructions are
     // counted: the next tests).
-    let no_valgrind = [
-        ENV,
-        &[("YARDSTICK_CALLGRIND_VALGRIND", "/nonexistent/valgrind")],
-    ]
-    .concat();
+    let no_valgrind = without_valgrind();
     let back = run_binary_with(&builds[0], &h, &[], &no_valgrind);
     assert!(
         back.stdout.contains(
@@ -214,11 +210,7 @@ fn a_comparison_whose_instructions_changed_is_judged_alone() {
     });
     // Compared with `base` and not saved over it, so that the same
     // comparison runs again below.
-    let no_valgrind = [
-        ENV,
-        &[("YARDSTICK_CALLGRIND_VALGRIND", "/nonexistent/valgrind")],
-    ]
-    .concat();
+    let no_valgrind = without_valgrind();
     let out = run_binary_with(&b, &h, &["--baseline", "base"], &no_valgrind);
     assert!(
         out.stdout.contains("No change in performance detected.")
@@ -298,6 +290,16 @@ fn after_moves_of_20_percent(tag: &str, tail: &[u8]) -> Option<(std::path::PathB
     let out = run_binary(&build(&bins.join("b"), tail), &h, &[]);
     assert!(out.stdout.contains(LOCKSTEP_LINE), "{}", out.stdout);
     Some((h, out))
+}
+
+/// [`ENV`] with Valgrind pointed at a file that is not there: the
+/// instruction checks say they were skipped and the verdict stands.
+fn without_valgrind() -> Vec<(&'static str, &'static str)> {
+    [
+        ENV,
+        &[("YARDSTICK_CALLGRIND_VALGRIND", "/nonexistent/valgrind")],
+    ]
+    .concat()
 }
 
 fn valgrind_here() -> bool {

@@ -161,10 +161,11 @@ pub(crate) struct Lockstep {
     /// no verdict.
     pub same_instructions: Option<f64>,
     /// Instructions per iteration of the baseline and of this build, when
-    /// a change beyond the default allowance was checked under Callgrind
-    /// and they differ: what the code runs changed, so what earlier
-    /// rebuilds moved the benchmark by does not excuse it, and the move is
-    /// not learned as a rebuild's.
+    /// both were counted under Callgrind and they differ: what the code
+    /// runs changed, so what earlier rebuilds moved the benchmark by does
+    /// not excuse a change beyond the default allowance (and the move is
+    /// not learned as a rebuild's), and a comparison over sampled layouts
+    /// is judged alone (`runner::code_changed`).
     pub instructions_changed: Option<(f64, f64)>,
     /// Both sides ran the same binary (the same content hash): code layout
     /// cannot differ, and nothing is said about it.

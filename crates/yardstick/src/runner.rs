@@ -245,8 +245,7 @@ fn benchmark<M: Measurement>(
     let mut analysis = analysed(samples, cross_run, lockstep, config, &judging, plots)?;
     let binaries = (baseline.binary.as_ref(), this_binary.as_ref());
     allowance::check_instructions(&mut analysis, id, &dir, binaries, terminal);
-    let levels = judging.levels();
-    let alone = code_changed::judge(&mut analysis, &levels, id, &dir, binaries, terminal);
+    let alone = code_changed::judge(&mut analysis, &judging, id, &dir, binaries, terminal);
     let config = &BenchmarkConfig {
         significance_level: alone.unwrap_or(config.significance_level),
         ..config.clone()
@@ -321,14 +320,6 @@ impl Judging {
                 level: suite.map_or(alpha, |(level, _)| level),
                 again_below: AGAIN_BELOW,
             },
-        }
-    }
-
-    /// What a comparison whose code changed is judged by.
-    fn levels(&self) -> code_changed::Levels {
-        code_changed::Levels {
-            alpha: self.alpha,
-            looks: self.suite.map(|_| self.looks),
         }
     }
 

@@ -4,8 +4,6 @@
 
 use std::path::PathBuf;
 
-use yardstick_stats::Verdict;
-
 use super::Target;
 use crate::engine::RunSettings;
 use crate::output::sink::{Outcome, RunEnd, Sink};
@@ -33,7 +31,7 @@ impl Sink for Explain {
             .analysis
             .change
             .as_ref()
-            .is_some_and(|c| matches!(c.verdict, Verdict::Regressed | Verdict::Improved));
+            .is_some_and(|c| c.verdict.is_change());
         if !changed {
             return;
         }

@@ -380,10 +380,9 @@ fn layout_line(a: &crate::analysis::Analysis) -> String {
     }
 }
 
-/// Under a verdict on a benchmark that earlier rebuilds moved further than
-/// the default allowance, when both sides were counted under Callgrind
-/// and their instructions differ.
-/// Past the learned allowance, the rebuilds' moves do not excuse it
+/// Under a verdict whose two sides were counted under Callgrind and
+/// execute other instructions: on a benchmark that earlier rebuilds moved
+/// further than the default allowance, their moves do not excuse it
 /// (`runner::allowance`); with its layouts sampled, it was judged alone
 /// (`runner::code_changed`).
 fn instructions_line(was: f64, now: f64, ls: &crate::analysis::Lockstep) -> String {
@@ -497,7 +496,7 @@ fn change_lines(c: &Completed<'_>, change: &yardstick_stats::Change, s: &Style) 
                 }
             ))
         ));
-        let verdict = matches!(change.verdict, Verdict::Regressed | Verdict::Improved);
+        let verdict = change.verdict.is_change();
         if let (true, Some((was, now))) = (verdict, ls.instructions_changed) {
             lines.push(format!(
                 "{INDENT}{}",

@@ -140,8 +140,9 @@ pub(super) fn check_instructions(
     let Some(change) = analysis.change.as_ref() else {
         return;
     };
-    let past = matches!(change.verdict, Verdict::Regressed | Verdict::Improved);
+    let past = change.verdict.is_change();
     let excused = change.verdict == Verdict::WithinNoise && beyond_default(&change.mean);
+    let up = change.mean.point > 0.0;
     let (Some(baseline), this) = binaries else {
         return;
     };
@@ -168,7 +169,6 @@ pub(super) fn check_instructions(
         return;
     }
     if excused {
-        let up = analysis.change.as_ref().is_some_and(|c| c.mean.point > 0.0);
         judged(
             analysis,
             if up {

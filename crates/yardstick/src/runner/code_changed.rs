@@ -6,7 +6,8 @@
 //! So when its code layouts were sampled and the comparison would be a
 //! verdict alone but is not at the suite's share, both sides' instructions
 //! are counted under Callgrind; when they differ, its last look is judged
-//! at the level alone ([`TwoLooks::code_changed`]), and a line says why.
+//! at the level alone (`yardstick_stats::sequential::TwoLooks::code_changed`),
+//! and a line says why.
 //!
 //! Counting only when it decides is the same rule as counting every
 //! benchmark first: the count does not depend on the measured time. A
@@ -16,50 +17,40 @@
 //! byte-identical builds.
 
 use yardstick_format::binary::BinaryFile;
-use yardstick_stats::sequential::TwoLooks;
-use yardstick_stats::Verdict;
 
 use super::allowance::{counted_both, judged};
+use super::Judging;
 use crate::analysis::{Analysis, Lockstep};
 use crate::id::FullId;
 use crate::output::Terminal;
 use crate::store::BenchmarkDir;
 
-/// What the comparison is judged by.
-pub(super) struct Levels {
-    /// The level a comparison alone is judged at (the significance level).
-    pub alpha: f64,
-    /// The two looks at the suite's share, when the suite's error rate
-    /// applies (`None` when the level was set: each comparison is judged
-    /// alone already).
-    pub looks: Option<TwoLooks>,
-}
-
-/// Judges `analysis` alone when its code changed, as the module says.
-/// Returns the level its verdict was then judged at.
+/// Judges `analysis` alone when its code changed, as the module says:
+/// only where the suite's share applies (`judging.suite`; a level set by
+/// the user judges every comparison alone already). Returns the level its
+/// verdict was then judged at.
 pub(super) fn judge(
     analysis: &mut Analysis,
-    levels: &Levels,
+    judging: &Judging,
     id: &FullId,
     dir: &BenchmarkDir,
     binaries: (Option<&BinaryFile>, Option<&BinaryFile>),
     terminal: &Terminal,
 ) -> Option<f64> {
-    let looks = levels.looks?;
+    judging.suite?;
     let how = analysis.lockstep?;
     let sampled = how.layouts >= 2 && !how.same_build;
     let counted_already = how.same_instructions.is_some() || how.instructions_changed.is_some();
     if !sampled || counted_already {
         return None;
     }
-    let level = looks.code_changed(levels.alpha);
+    let level = judging.looks.code_changed(judging.alpha);
     let now = analysis.change.as_ref()?.verdict;
     let alone = analysis.verdict_at(level)?;
-    let would_change = is_verdict(alone) && !is_verdict(now);
     let (Some(baseline), this) = binaries else {
         return None;
     };
-    if !would_change {
+    if !alone.is_change() || now.is_change() {
         return None;
     }
     let e = counted_both(
@@ -85,8 +76,4 @@ pub(super) fn judge(
         ..how
     });
     Some(level)
-}
-
-fn is_verdict(v: Verdict) -> bool {
-    matches!(v, Verdict::Regressed | Verdict::Improved)
 }

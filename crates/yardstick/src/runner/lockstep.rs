@@ -135,9 +135,9 @@ fn settings(config: &BenchmarkConfig, layouts: usize) -> Settings {
         seed: u64::from(std::process::id()),
         // As the sampling workers' watchdog.
         hang_limit: config.timeout.saturating_mul(3) + Duration::from_secs(2),
-        // The default is eight pairs' (32 MB a pair): as much a pair here,
-        // so that a benchmark keeps its pairs alive as it did with eight.
-        memory_budget: lockstep::DEFAULT_MEMORY_BUDGET / 8 * pairs() as u64,
+        // As much a pair as eight pairs get: a benchmark keeps its pairs
+        // alive as it did with eight.
+        memory_budget: lockstep::MEMORY_PER_PAIR * pairs() as u64,
         layouts,
     }
 }

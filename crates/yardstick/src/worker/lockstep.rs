@@ -53,10 +53,14 @@ const WARM_UP_MAX: Duration = Duration::from_millis(50);
 const WARM_UP_AGAIN_MIN: Duration = Duration::from_millis(1);
 const WARM_UP_AGAIN_MAX: Duration = Duration::from_millis(4);
 
-/// The resident memory all the pairs' workers may hold together before
+/// The resident memory one pair's two workers may hold, on average, before
 /// one pair at a time is kept alive: small benchmarks (a few MB a worker)
 /// keep every pair, a benchmark whose setup builds 200 MB keeps one.
-pub const DEFAULT_MEMORY_BUDGET: u64 = 256 << 20;
+pub const MEMORY_PER_PAIR: u64 = 32 << 20;
+
+/// [`MEMORY_PER_PAIR`] for eight pairs (`ab`'s, the sampling workers'):
+/// what all the pairs' workers may hold together.
+pub const DEFAULT_MEMORY_BUDGET: u64 = 8 * MEMORY_PER_PAIR;
 
 /// The engine's knobs.
 #[derive(Debug, Clone)]
