@@ -249,6 +249,55 @@ fn a_comparison_whose_instructions_changed_is_judged_alone() {
     let _ = std::fs::remove_dir_all(&h);
 }
 
+/// Between two builds whose code layouts were not sampled, a change within
+/// the ±5 % allowance is counted: where the instructions are the same
+/// (the fake clock's factor), it stays within the allowance and says the
+/// change is how the code runs; where they differ (the fixture spins 2 %
+/// more), the allowance does not excuse it and it is a verdict.
+#[test]
+fn a_change_within_the_allowance_is_a_verdict_when_the_instructions_differ() {
+    if !valgrind_here() {
+        eprintln!("skipped: Valgrind is not installed");
+        return;
+    }
+    let h = home("ls-allowance-counted");
+    let bins = h.join("bins");
+    let first = run_binary(&build(&bins.join("a"), b""), &h, &[]);
+    assert_eq!(first.code, 0, "{}", first.stderr);
+    let compared = ["--baseline", "base"];
+    let layout = run_binary(
+        &build(&bins.join("b"), b"\nFIXTURE_FACTOR=1.02"),
+        &h,
+        &compared,
+    );
+    assert!(
+        layout
+            .stdout
+            .contains("Change within what relinking alone can move code here")
+            && layout
+                .stdout
+                .contains("Both sides execute the same instructions ("),
+        "{}\n{}",
+        layout.stdout,
+        layout.stderr
+    );
+    let code = run_binary(
+        &build(&bins.join("c"), b"\nFIXTURE_SPIN=1.02"),
+        &h,
+        &compared,
+    );
+    assert!(
+        code.stdout.contains("Performance has regressed.")
+            && code
+                .stdout
+                .contains("so the ±5.0% relinking alone moves does not excuse it"),
+        "{}\n{}",
+        code.stdout,
+        code.stderr
+    );
+    let _ = std::fs::remove_dir_all(&h);
+}
+
 /// A build of the fixture with `tail` appended and two code layouts beside
 /// it as yardstick's linker wrapper leaves them, layout `k` costing
 /// `factor(k)` times as much. (Two: each is a copy of the fixture, tens of

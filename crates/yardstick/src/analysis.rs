@@ -125,10 +125,20 @@ impl Analysis {
     /// The verdict the change gets at significance `alpha`, at the noise
     /// threshold it was judged at.
     pub(crate) fn verdict_at(&self, alpha: f64) -> Option<yardstick_stats::Verdict> {
+        self.verdict_at_threshold(alpha, self.judged_threshold)
+    }
+
+    /// The verdict the change gets at significance `alpha` and noise
+    /// threshold `threshold`.
+    pub(crate) fn verdict_at_threshold(
+        &self,
+        alpha: f64,
+        threshold: f64,
+    ) -> Option<yardstick_stats::Verdict> {
         let ch = self.change.as_ref()?;
         let cfg = ChangeConfig {
             significance: alpha,
-            noise_threshold: self.judged_threshold,
+            noise_threshold: threshold,
             ..ChangeConfig::default()
         };
         Some(yardstick_stats::verdict_of(ch.p_value, &ch.mean, &cfg))
@@ -205,6 +215,12 @@ impl Lockstep {
 /// significant).
 pub(crate) const LOCKSTEP_THRESHOLD_SHARE: f64 = 0.25;
 
+/// The noise threshold a lock-step change is judged at before any layout
+/// allowance: [`LOCKSTEP_THRESHOLD_SHARE`] of `config`'s.
+pub(crate) fn lockstep_threshold(config: &BenchmarkConfig) -> f64 {
+    change_config(config).noise_threshold * LOCKSTEP_THRESHOLD_SHARE
+}
+
 impl Analysis {
     /// Replaces the change by the lock-step interval of B/A (this run over
     /// the baseline's binary) and its p-value, judged by Criterion.rs's
@@ -217,7 +233,7 @@ impl Analysis {
         how: Lockstep,
         config: &BenchmarkConfig,
     ) {
-        let threshold = change_config(config).noise_threshold * LOCKSTEP_THRESHOLD_SHARE;
+        let threshold = lockstep_threshold(config);
         let layout = if how.same_build || how.layouts >= 2 {
             None
         } else {

@@ -245,7 +245,16 @@ fn benchmark<M: Measurement>(
     let mut analysis = analysed(samples, cross_run, lockstep, config, &judging, plots)?;
     let binaries = (baseline.binary.as_ref(), this_binary.as_ref());
     allowance::check_instructions(&mut analysis, id, &dir, binaries, terminal);
-    let alone = code_changed::judge(&mut analysis, &judging, id, &dir, binaries, terminal);
+    let threshold = crate::analysis::lockstep_threshold(config);
+    let alone = code_changed::judge(
+        &mut analysis,
+        &judging,
+        threshold,
+        id,
+        &dir,
+        binaries,
+        terminal,
+    );
     let config = &BenchmarkConfig {
         significance_level: alone.unwrap_or(config.significance_level),
         ..config.clone()

@@ -254,6 +254,36 @@ fn every_verdict_wording() {
         &base,
         None,
     );
+    // What `runner::code_changed` sets after counting both sides.
+    let counted = |same: Option<f64>, changed: Option<(f64, f64)>| {
+        let (mut a, base) = lockstep_at(&slower, None);
+        if changed.is_some() {
+            let threshold = crate::analysis::lockstep_threshold(&config());
+            let v = a.verdict_at_threshold(0.025, threshold).expect("a change");
+            a.change.as_mut().expect("a change").verdict = v;
+            a.judged_threshold = threshold;
+        }
+        a.lockstep = a.lockstep.map(|l| crate::analysis::Lockstep {
+            same_instructions: same,
+            instructions_changed: changed,
+            ..l
+        });
+        (a, base)
+    };
+    let (a, base) = counted(Some(11_021.0), None);
+    show(
+        "lock-step, two builds, within the allowance, the same instructions",
+        &a,
+        &base,
+        None,
+    );
+    let (a, base) = counted(None, Some((942_770.0, 968_226.0)));
+    show(
+        "lock-step, two builds, within the allowance but other instructions",
+        &a,
+        &base,
+        None,
+    );
     let much_slower = slower.map(|r| r + 0.06);
     let (a, base) = lockstep_at(&much_slower, None);
     show(

@@ -361,36 +361,57 @@ const LAYOUT_NOT_SAMPLED: &str = "Code layout not sampled: an edit elsewhere tha
 
 /// The verdict's words for a change within what relinking moves: the
 /// calibrated spread, or the allowance between builds whose layouts were
-/// not sampled.
+/// not sampled; led by what Callgrind counted when it counted both sides
+/// the same.
 fn layout_line(a: &crate::analysis::Analysis) -> String {
     let spread = layout_spread(a).unwrap_or_default() * 100.0;
     let learned_from = a.lockstep.map_or(0, |l| l.learned_from);
-    if let Some(n) = a.lockstep.and_then(|l| l.same_instructions) {
-        format!(
+    let same = a.lockstep.and_then(|l| l.same_instructions);
+    if let (Some(n), true) = (same, learned_from > 0) {
+        return format!(
             "Both sides execute the same instructions ({} per iteration), and earlier rebuilds moved this benchmark further than the ±{:.0}% default (its last {learned_from} comparisons of two builds): the change is how the code runs (its layout, memory placement), not what it runs; cargo yardstick init samples code layouts.",
             super::numbers::grouped(n, 0),
             crate::analysis::LAYOUT_ALLOWANCE * 100.0
-        )
-    } else if a.lockstep.is_some_and(|l| l.layouts_measured) {
+        );
+    }
+    let within = if a.lockstep.is_some_and(|l| l.layouts_measured) {
         format!("Change within what relinking the same code moves here (±{spread:.1}%, measured by cargo yardstick calibrate --layouts).")
     } else if learned_from > 0 {
         format!("Change within what rebuilds move this benchmark here (±{spread:.1}%, learned from its last {learned_from} comparisons of two builds whose code layouts were not sampled).")
     } else {
         format!("Change within what relinking alone can move code here (±{spread:.1}% between two builds whose code layouts were not sampled).")
+    };
+    match same {
+        Some(n) => format!(
+            "{within} Both sides execute the same instructions ({} per iteration): the change is how the code runs (its layout, memory placement), not what it runs.",
+            super::numbers::grouped(n, 0)
+        ),
+        None => within,
     }
 }
 
 /// Under a verdict whose two sides were counted under Callgrind and
 /// execute other instructions: on a benchmark that earlier rebuilds moved
 /// further than the default allowance, their moves do not excuse it
-/// (`runner::allowance`); with its layouts sampled, it was judged alone
-/// (`runner::code_changed`).
-fn instructions_line(was: f64, now: f64, ls: &crate::analysis::Lockstep) -> String {
+/// (`runner::allowance`); otherwise it was judged alone
+/// (`runner::code_changed`), and without the allowance when its layouts
+/// were not sampled.
+fn instructions_line(was: f64, now: f64, ls: &crate::analysis::Lockstep, suite: bool) -> String {
     let why = if ls.learned_from > 0 {
         format!(
             "what the code runs changed, which no rebuild of the same code does, although its last {} comparisons of two builds moved this benchmark by up to ±{:.1}%",
             ls.learned_from,
             ls.layout_spread.unwrap_or_default() * 100.0
+        )
+    } else if let Some(spread) = ls.layout_spread {
+        format!(
+            "what the code runs changed, which relinking the same code does not do, so the ±{:.1}% relinking alone moves does not excuse it{}",
+            spread * 100.0,
+            if suite {
+                ", and a benchmark whose code changed is judged alone, not at its share of the suite's error rate"
+            } else {
+                ""
+            }
         )
     } else {
         "a benchmark whose code changed is judged alone, not at its share of the suite's error rate, which holds for the benchmarks whose code did not change".to_owned()
@@ -500,7 +521,7 @@ fn change_lines(c: &Completed<'_>, change: &yardstick_stats::Change, s: &Style) 
         if let (true, Some((was, now))) = (verdict, ls.instructions_changed) {
             lines.push(format!(
                 "{INDENT}{}",
-                s.faint(&instructions_line(was, now, ls))
+                s.faint(&instructions_line(was, now, ls, a.suite.is_some()))
             ));
         } else if verdict && !ls.layouts_measured && !ls.same_build && ls.layouts < 2 {
             lines.push(format!("{INDENT}{}", s.faint(LAYOUT_NOT_SAMPLED)));

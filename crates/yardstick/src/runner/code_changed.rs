@@ -1,20 +1,29 @@
-//! A comparison whose code changed is judged alone. The suite's error rate
-//! leaves each comparison a small share (0.09 % of 0.05 over crc32fast's 26
-//! benchmarks), which is what keeps a run quiet when nothing changed; but a
-//! benchmark whose own instructions changed is not one of those: its code
-//! did change, and the question left is whether its time moved with it.
-//! So when its code layouts were sampled and the comparison would be a
-//! verdict alone but is not at the suite's share, both sides' instructions
-//! are counted under Callgrind; when they differ, its last look is judged
-//! at the level alone (`yardstick_stats::sequential::TwoLooks::code_changed`),
-//! and a line says why.
+//! A comparison whose code changed is judged alone, and no layout
+//! allowance excuses it. The suite's error rate leaves each comparison a
+//! small share (0.09 % of 0.05 over crc32fast's 26 benchmarks), which is
+//! what keeps a run quiet when nothing changed; and between two builds
+//! whose code layouts were not sampled, a change within what relinking
+//! alone moves (±5 %) is no verdict. Both are about code that did not
+//! change: a benchmark whose own instructions changed is not one of those,
+//! and the question left is whether its time moved with them.
+//!
+//! So when the comparison would be a verdict alone, at the lock-step
+//! threshold, but is not at the suite's share or within the allowance,
+//! both sides' instructions are counted under Callgrind. When they differ,
+//! its last look is judged at the level alone
+//! (`yardstick_stats::sequential::TwoLooks::code_changed`) and at the
+//! lock-step threshold, and a line says why; when they are the same, a
+//! change within the allowance is said to be how the code runs, not what
+//! it runs.
 //!
 //! Counting only when it decides is the same rule as counting every
 //! benchmark first: the count does not depend on the measured time. A
 //! neutral edit (a never-called function) or a rebuild leaves the
-//! instructions the same, so the suite's error rate still holds for every
-//! benchmark whose code did not change, and nothing is counted between two
-//! byte-identical builds.
+//! instructions the same, so the suite's error rate and the allowance
+//! still hold for every benchmark whose code did not change, and nothing
+//! is counted between two byte-identical builds. Where earlier rebuilds
+//! taught a wider allowance, `allowance::check_instructions` counts
+//! instead.
 
 use yardstick_format::binary::BinaryFile;
 
@@ -25,49 +34,59 @@ use crate::id::FullId;
 use crate::output::Terminal;
 use crate::store::BenchmarkDir;
 
-/// Judges `analysis` alone when its code changed, as the module says:
-/// only where the suite's share applies (`judging.suite`; a level set by
-/// the user judges every comparison alone already). Returns the level its
-/// verdict was then judged at.
+/// Judges `analysis` alone when its code changed, as the module says;
+/// `threshold` is the lock-step threshold without the allowance
+/// (`analysis::lockstep_threshold`). Returns the level its verdict was
+/// then judged at.
 pub(super) fn judge(
     analysis: &mut Analysis,
     judging: &Judging,
+    threshold: f64,
     id: &FullId,
     dir: &BenchmarkDir,
     binaries: (Option<&BinaryFile>, Option<&BinaryFile>),
     terminal: &Terminal,
 ) -> Option<f64> {
-    judging.suite?;
     let how = analysis.lockstep?;
     let sampled = how.layouts >= 2 && !how.same_build;
+    // Between identical builds there is no allowance (`layout_spread`).
+    let allowed = how.layouts < 2 && how.layout_spread.is_some() && how.learned_from == 0;
     let counted_already = how.same_instructions.is_some() || how.instructions_changed.is_some();
-    if !sampled || counted_already {
+    if !(sampled || allowed) || counted_already {
         return None;
     }
     let level = judging.looks.code_changed(judging.alpha);
     let now = analysis.change.as_ref()?.verdict;
-    let alone = analysis.verdict_at(level)?;
+    let alone = analysis.verdict_at_threshold(level, threshold)?;
     let (Some(baseline), this) = binaries else {
         return None;
     };
     if !alone.is_change() || now.is_change() {
         return None;
     }
-    let e = counted_both(
-        analysis,
-        id,
-        dir,
-        (baseline, this),
-        terminal,
+    let unchecked = if allowed {
+        (
+            "a change within what relinking alone moves is not checked against the instructions both sides execute",
+            "it stays within the allowance",
+        )
+    } else {
         (
             "a comparison whose instructions may have changed is judged at its share of the suite's error rate, not alone",
             "judged at its share of the suite's error rate",
-        ),
-    )?;
+        )
+    };
+    let e = counted_both(analysis, id, dir, (baseline, this), terminal, unchecked)?;
     if e.same {
+        if allowed {
+            analysis.lockstep = Some(Lockstep {
+                same_instructions: Some(e.baseline_instructions),
+                ..how
+            });
+        }
         return None;
     }
     judged(analysis, alone);
+    analysis.judged_threshold = threshold;
     if let Some(s) = analysis.suite.as_mut() {
         s.level = level;
     }
