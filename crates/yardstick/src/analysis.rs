@@ -119,6 +119,9 @@ pub(crate) struct SuiteJudgement {
     pub planned: usize,
     /// The verdict of the comparison alone, at `alpha`.
     pub one_by_one: yardstick_stats::Verdict,
+    /// Its code changed, so it was judged alone at `level`
+    /// (`runner::code_changed`).
+    pub alone: bool,
 }
 
 impl Analysis {

@@ -403,6 +403,7 @@ fn record_suite_judgement(analysis: &mut Analysis, suite: Option<(f64, usize)>, 
             level,
             planned,
             one_by_one,
+            alone: false,
         });
 }
 

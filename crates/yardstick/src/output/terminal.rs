@@ -391,30 +391,30 @@ fn layout_line(a: &crate::analysis::Analysis) -> String {
 }
 
 /// Under a verdict whose two sides were counted under Callgrind and
-/// execute other instructions: on a benchmark that earlier rebuilds moved
-/// further than the default allowance, their moves do not excuse it
-/// (`runner::allowance`); otherwise it was judged alone
-/// (`runner::code_changed`), and without the allowance when its layouts
-/// were not sampled.
-fn instructions_line(was: f64, now: f64, ls: &crate::analysis::Lockstep, suite: bool) -> String {
+/// execute other instructions: the allowance (learned from earlier
+/// rebuilds, or relinking's) does not excuse it, and where the suite's
+/// error rate would have held it, it was judged alone
+/// (`runner::code_changed`, `alone`).
+fn instructions_line(was: f64, now: f64, ls: &crate::analysis::Lockstep, alone: bool) -> String {
+    let judged_alone = "a benchmark whose code changed is judged alone, not at its share of the suite's error rate";
+    let and_alone = if alone {
+        format!(", and {judged_alone}")
+    } else {
+        String::new()
+    };
     let why = if ls.learned_from > 0 {
         format!(
-            "what the code runs changed, which no rebuild of the same code does, although its last {} comparisons of two builds moved this benchmark by up to ±{:.1}%",
+            "what the code runs changed, which no rebuild of the same code does, although its last {} comparisons of two builds moved this benchmark by up to ±{:.1}%{and_alone}",
             ls.learned_from,
             ls.layout_spread.unwrap_or_default() * 100.0
         )
     } else if let Some(spread) = ls.layout_spread {
         format!(
-            "what the code runs changed, which relinking the same code does not do, so the ±{:.1}% relinking alone moves does not excuse it{}",
+            "what the code runs changed, which relinking the same code does not do, so the ±{:.1}% relinking alone moves does not excuse it{and_alone}",
             spread * 100.0,
-            if suite {
-                ", and a benchmark whose code changed is judged alone, not at its share of the suite's error rate"
-            } else {
-                ""
-            }
         )
     } else {
-        "a benchmark whose code changed is judged alone, not at its share of the suite's error rate, which holds for the benchmarks whose code did not change".to_owned()
+        format!("{judged_alone}, which holds for the benchmarks whose code did not change")
     };
     format!(
         "The instructions per iteration changed too ({} → {}, {:+.1}%): {why}.",
@@ -521,7 +521,12 @@ fn change_lines(c: &Completed<'_>, change: &yardstick_stats::Change, s: &Style) 
         if let (true, Some((was, now))) = (verdict, ls.instructions_changed) {
             lines.push(format!(
                 "{INDENT}{}",
-                s.faint(&instructions_line(was, now, ls, a.suite.is_some()))
+                s.faint(&instructions_line(
+                    was,
+                    now,
+                    ls,
+                    a.suite.is_some_and(|j| j.alone)
+                ))
             ));
         } else if verdict && !ls.layouts_measured && !ls.same_build && ls.layouts < 2 {
             lines.push(format!("{INDENT}{}", s.faint(LAYOUT_NOT_SAMPLED)));

@@ -110,23 +110,20 @@ fn measured_layout_spread(home: &Path, id: &FullId, terminal: &Terminal) -> Opti
 /// further than the default allowance (`learned_from > 0`), judged by
 /// what those rebuilds moved and what the code runs. Its routine is
 /// counted under Callgrind in both binaries (as `--explain` counts it)
-/// when the change goes past the learned allowance, or lies within it but
-/// wholly beyond the default ±5 %, which only the learned widening
-/// excuses:
+/// when the change goes past the learned allowance:
 ///
 /// - both sides execute the same instructions: the change is how the code
 ///   runs (its layout, memory placement), not what it runs, and no
 ///   verdict. On the trust suite, `fib/*` moved ±17–20 % with every
 ///   rebuild that changed a constant elsewhere, further than an allowance
 ///   may take (±8 %).
-/// - they differ: what the code runs changed, so the rebuilds' allowance
-///   does not excuse it, and the default's verdict stands. A change that
-///   comes and goes with every build (hex's `hex_encode` at +10 %) had
-///   taught the allowance its own size, and was then excused by it in 9
-///   of 20 runs.
+/// - they differ: what the code runs changed, and the verdict stands.
 ///
-/// Without Valgrind, or when counting fails, the judgement stands and one
-/// line says why.
+/// A change within the allowance is `runner::code_changed`'s: a change
+/// that comes and goes with every build (hex's `hex_encode` at +10 %)
+/// teaches the allowance its own size, and only its instructions then tell
+/// it from a rebuild's move. Without Valgrind, or when counting fails, the
+/// judgement stands and one line says why.
 pub(super) fn check_instructions(
     analysis: &mut Analysis,
     id: &FullId,
@@ -140,13 +137,10 @@ pub(super) fn check_instructions(
     let Some(change) = analysis.change.as_ref() else {
         return;
     };
-    let past = change.verdict.is_change();
-    let excused = change.verdict == Verdict::WithinNoise && beyond_default(&change.mean);
-    let up = change.mean.point > 0.0;
     let (Some(baseline), this) = binaries else {
         return;
     };
-    if how.learned_from == 0 || !(past || excused) {
+    if how.learned_from == 0 || !change.verdict.is_change() {
         return;
     }
     let unchecked = format!("a change on a benchmark that rebuilds move further than ±{:.0}% here is not checked against the instructions both sides execute", LAYOUT_ALLOWANCE * 100.0);
@@ -168,25 +162,10 @@ pub(super) fn check_instructions(
         });
         return;
     }
-    if excused {
-        judged(
-            analysis,
-            if up {
-                Verdict::Regressed
-            } else {
-                Verdict::Improved
-            },
-        );
-    }
     analysis.lockstep = Some(Lockstep {
         instructions_changed: Some((e.baseline_instructions, e.current_instructions)),
         ..how
     });
-}
-
-/// Whether the change's whole interval lies beyond the default allowance.
-fn beyond_default(mean: &yardstick_stats::Estimate) -> bool {
-    mean.lower > LAYOUT_ALLOWANCE || mean.upper < -LAYOUT_ALLOWANCE
 }
 
 /// Sets the comparison's verdict, alone and held at the suite's level

@@ -50,7 +50,7 @@ pub(super) fn judge(
     let how = analysis.lockstep?;
     let sampled = how.layouts >= 2 && !how.same_build;
     // Between identical builds there is no allowance (`layout_spread`).
-    let allowed = how.layouts < 2 && how.layout_spread.is_some() && how.learned_from == 0;
+    let allowed = how.layouts < 2 && how.layout_spread.is_some();
     let counted_already = how.same_instructions.is_some() || how.instructions_changed.is_some();
     if !(sampled || allowed) || counted_already {
         return None;
@@ -89,6 +89,7 @@ pub(super) fn judge(
     analysis.judged_threshold = threshold;
     if let Some(s) = analysis.suite.as_mut() {
         s.level = level;
+        s.alone = true;
     }
     analysis.lockstep = Some(Lockstep {
         instructions_changed: Some((e.baseline_instructions, e.current_instructions)),
