@@ -485,7 +485,7 @@ fn in_lockstep<M: Measurement>(
             // allowance applies, and the way to set up is not the news.
             let set_up = compared.layouts_note.is_some();
             if let Some(note) = compared.layouts_note.take() {
-                if crate::output::first_time(&note) {
+                if crate::output::said::first_in_run(home, &note) {
                     terminal.note(&note);
                 }
             }
@@ -495,7 +495,7 @@ fn in_lockstep<M: Measurement>(
         Err(why) => {
             let note =
                 format!("comparing with the baseline's saved numbers, not in lock-step: {why}");
-            if crate::output::first_time(&note) {
+            if crate::output::said::first_in_run(home, &note) {
                 terminal.note(&note);
             }
             None

@@ -35,6 +35,7 @@ pub(crate) mod messages;
 pub(crate) mod numbers;
 mod power;
 mod rebar;
+pub(crate) mod said;
 pub(crate) mod sink;
 #[cfg(test)]
 mod snapshots;

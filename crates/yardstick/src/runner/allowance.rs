@@ -37,7 +37,7 @@ pub(super) fn judge_with(
         how.layout_spread = Some(spread);
         how.learned_from = from;
     }
-    say_layout_allowance(terminal, set_up);
+    say_layout_allowance(&dir.home, terminal, set_up);
 }
 
 /// What earlier rebuilds moved this benchmark by (the prediction bound of
@@ -61,9 +61,9 @@ fn learned_spread(dir: &BenchmarkDir, id: &FullId, terminal: &Terminal) -> Optio
     (bound > LAYOUT_ALLOWANCE).then_some((bound.min(MAX_SPREAD), moves.len()))
 }
 
-/// Once per run: between two builds whose code layouts were not sampled,
+/// Once a `cargo bench`: between two builds whose code layouts were not sampled,
 /// what relinking alone moves is not a verdict.
-fn say_layout_allowance(terminal: &Terminal, set_up: bool) {
+fn say_layout_allowance(home: &Path, terminal: &Terminal, set_up: bool) {
     let how = if set_up {
         ""
     } else {
@@ -73,7 +73,7 @@ fn say_layout_allowance(terminal: &Terminal, set_up: bool) {
         "code layout is not sampled: between two different builds, a change within ±{:.0}% is not called a regression or an improvement, since relinking the same code moves benchmarks that far here (further for a benchmark that earlier rebuilds moved further){how}",
         crate::analysis::LAYOUT_ALLOWANCE * 100.0
     );
-    if crate::output::first_time(&note) {
+    if crate::output::said::first_in_run(home, &note) {
         terminal.note(&note);
     }
 }
@@ -194,7 +194,7 @@ pub(super) fn counted_both(
 ) -> Option<crate::explain::ExplainFile> {
     if let Err(missing) = valgrind() {
         let note = format!("{missing}: {unchecked}");
-        if crate::output::first_time(&note) {
+        if crate::output::said::first_in_run(&dir.home, &note) {
             terminal.note(&note);
         }
         return None;
