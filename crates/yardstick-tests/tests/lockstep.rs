@@ -254,7 +254,8 @@ fn a_comparison_whose_instructions_changed_is_judged_alone() {
 /// (the fake clock's factor), it stays within the allowance and says the
 /// change is how the code runs; where they differ (the fixture spins 2 %
 /// more), the allowance does not excuse it and it is a verdict. Without
-/// Valgrind the allowance holds, and one note says so.
+/// Valgrind, or when counting fails, the allowance holds, and one line
+/// says so.
 #[test]
 fn a_change_within_the_allowance_is_a_verdict_when_the_instructions_differ() {
     let h = home("ls-allowance-counted");
@@ -272,6 +273,32 @@ fn a_change_within_the_allowance_is_a_verdict_when_the_instructions_differ() {
         "{}\n{}",
         unchecked.stdout,
         unchecked.stderr
+    );
+    // A Valgrind that answers its version and fails to run anything.
+    let broken = h.join("valgrind");
+    std::fs::write(
+        &broken,
+        "#!/bin/sh\n[ \"$1\" = --version ] && echo valgrind-3.99.0 && exit 0\nexit 3\n",
+    )
+    .unwrap();
+    let mut perms = std::fs::metadata(&broken).unwrap().permissions();
+    std::os::unix::fs::PermissionsExt::set_mode(&mut perms, 0o755);
+    std::fs::set_permissions(&broken, perms).unwrap();
+    let env = [
+        ENV,
+        &[("YARDSTICK_CALLGRIND_VALGRIND", broken.to_str().unwrap())],
+    ]
+    .concat();
+    let failed = run_binary_with(&spin, &h, &compared, &env);
+    assert!(
+        failed
+            .stdout
+            .contains("Change within what relinking alone can move code here")
+            && failed.stderr.contains("instructions not counted (")
+            && failed.stderr.contains("; it stays within the allowance"),
+        "{}\n{}",
+        failed.stdout,
+        failed.stderr
     );
     if !valgrind_here() {
         eprintln!("skipped: Valgrind is not installed");
