@@ -264,15 +264,12 @@ fn a_change_within_the_allowance_is_a_verdict_when_the_instructions_differ() {
     assert_eq!(first.code, 0, "{}", first.stderr);
     let compared = ["--baseline", "base"];
     let spin = build(&bins.join("c"), b"\nFIXTURE_SPIN=1.02");
+    let within = "Change within what relinking alone can move code here";
     let unchecked = run_binary_with(&spin, &h, &compared, &without_valgrind());
-    assert!(
-        unchecked.stdout.contains("Change within what relinking alone can move code here")
-            && unchecked.stderr.contains(
-                "a change within what relinking alone moves is not checked against the instructions"
-            ),
-        "{}\n{}",
-        unchecked.stdout,
-        unchecked.stderr
+    assert_said(
+        &unchecked,
+        &[within],
+        &["a change within what relinking alone moves is not checked against the instructions"],
     );
     // A Valgrind that answers its version and fails to run anything.
     let broken = h.join("valgrind");
@@ -290,15 +287,13 @@ fn a_change_within_the_allowance_is_a_verdict_when_the_instructions_differ() {
     ]
     .concat();
     let failed = run_binary_with(&spin, &h, &compared, &env);
-    assert!(
-        failed
-            .stdout
-            .contains("Change within what relinking alone can move code here")
-            && failed.stderr.contains("instructions not counted (")
-            && failed.stderr.contains("; it stays within the allowance"),
-        "{}\n{}",
-        failed.stdout,
-        failed.stderr
+    assert_said(
+        &failed,
+        &[within],
+        &[
+            "instructions not counted (",
+            "; it stays within the allowance",
+        ],
     );
     if !valgrind_here() {
         eprintln!("skipped: Valgrind is not installed");
@@ -309,28 +304,28 @@ fn a_change_within_the_allowance_is_a_verdict_when_the_instructions_differ() {
         &h,
         &compared,
     );
-    assert!(
-        layout
-            .stdout
-            .contains("Change within what relinking alone can move code here")
-            && layout
-                .stdout
-                .contains("Both sides execute the same instructions ("),
-        "{}\n{}",
-        layout.stdout,
-        layout.stderr
+    assert_said(
+        &layout,
+        &[within, "Both sides execute the same instructions ("],
+        &[],
     );
     let code = run_binary(&spin, &h, &compared);
-    assert!(
-        code.stdout.contains("Performance has regressed.")
-            && code
-                .stdout
-                .contains("so the ±5.0% relinking alone moves does not excuse it"),
-        "{}\n{}",
-        code.stdout,
-        code.stderr
+    assert_said(
+        &code,
+        &[
+            "Performance has regressed.",
+            "so the ±5.0% relinking alone moves does not excuse it",
+        ],
+        &[],
     );
     let _ = std::fs::remove_dir_all(&h);
+}
+
+/// Asserts that `out` printed each of `stdout` and `stderr`.
+fn assert_said(out: &common::Run, stdout: &[&str], stderr: &[&str]) {
+    let said = stdout.iter().all(|s| out.stdout.contains(s))
+        && stderr.iter().all(|s| out.stderr.contains(s));
+    assert!(said, "{}\n{}", out.stdout, out.stderr);
 }
 
 /// A build of the fixture with `tail` appended and two code layouts beside
