@@ -78,6 +78,7 @@ fn cargo_run() -> Option<String> {
 /// The run's name from the parent's `/proc/<pid>/stat`: `None` unless its
 /// command is cargo. The command is in parentheses and may hold spaces and
 /// parentheses itself; the start time is the 22nd field.
+#[cfg_attr(not(target_os = "linux"), allow(dead_code))]
 fn cargo_started(ppid: u32, stat: &str) -> Option<String> {
     let (head, rest) = stat.rsplit_once(')')?;
     let command = head.split_once('(')?.1;
