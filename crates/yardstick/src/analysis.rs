@@ -146,6 +146,25 @@ impl Analysis {
         };
         Some(yardstick_stats::verdict_of(ch.p_value, &ch.mean, &cfg))
     }
+
+    /// Judges the change alone, at `alpha` and the lock-step `threshold`
+    /// with no layout allowance: what a comparison whose code changed gets
+    /// (`runner::code_changed`). Its verdict alone and the suite's are then
+    /// one.
+    pub(crate) fn judge_alone(&mut self, alpha: f64, threshold: f64) {
+        let Some(verdict) = self.verdict_at_threshold(alpha, threshold) else {
+            return;
+        };
+        if let Some(ch) = self.change.as_mut() {
+            ch.verdict = verdict;
+        }
+        self.judged_threshold = threshold;
+        if let Some(s) = self.suite.as_mut() {
+            s.one_by_one = verdict;
+            s.level = alpha;
+            s.alone = true;
+        }
+    }
 }
 
 /// A comparison measured in lock-step with the baseline's binary.

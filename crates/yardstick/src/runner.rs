@@ -1,6 +1,7 @@
 //! Runs one benchmark through the whole flow: filter, mode, sampling,
 //! analysis, comparison, files and output.
 
+use yardstick_format::binary::BinaryFile;
 use yardstick_stats::sequential::TwoLooks;
 
 use crate::analysis::{analyse, Analysis, Samples};
@@ -244,21 +245,15 @@ fn benchmark<M: Measurement>(
     let lockstep = compared.as_ref().map(|(_, cmp)| cmp);
     let mut analysis = analysed(samples, cross_run, lockstep, config, &judging, plots)?;
     let binaries = (baseline.binary.as_ref(), this_binary.as_ref());
-    allowance::check_instructions(&mut analysis, id, &dir, binaries, terminal);
-    let threshold = crate::analysis::lockstep_threshold(config);
-    let alone = code_changed::judge(
+    let config = &instructions_checked(
         &mut analysis,
         &judging,
-        threshold,
+        config,
         id,
         &dir,
         binaries,
         terminal,
     );
-    let config = &BenchmarkConfig {
-        significance_level: alone.unwrap_or(config.significance_level),
-        ..config.clone()
-    };
     let unit = c
         .measurement
         .formatter()
@@ -432,7 +427,7 @@ fn foreign_folder(dir: &BenchmarkDir, id: &FullId, terminal: &Terminal) -> bool 
 
 /// The record of the bench target that wrote `dir`, when it is not this
 /// one (another name, or another package of a workspace).
-fn other_owner(dir: &BenchmarkDir) -> Option<yardstick_format::binary::BinaryFile> {
+fn other_owner(dir: &BenchmarkDir) -> Option<BinaryFile> {
     dir.owner_record()
         .filter(crate::store::binaries::is_other_target)
 }
@@ -485,9 +480,7 @@ fn in_lockstep<M: Measurement>(
             // allowance applies, and the way to set up is not the news.
             let set_up = compared.layouts_note.is_some();
             if let Some(note) = compared.layouts_note.take() {
-                if crate::output::said::first_in_run(home, &note) {
-                    terminal.note(&note);
-                }
+                crate::output::said::note(terminal, home, &note);
             }
             allowance::judge_with(&mut compared.how, dir, id, terminal, set_up);
             Some((samples, compared))
@@ -495,11 +488,29 @@ fn in_lockstep<M: Measurement>(
         Err(why) => {
             let note =
                 format!("comparing with the baseline's saved numbers, not in lock-step: {why}");
-            if crate::output::said::first_in_run(home, &note) {
-                terminal.note(&note);
-            }
+            crate::output::said::note(terminal, home, &note);
             None
         }
+    }
+}
+
+/// What the instructions both binaries execute say of the change
+/// (`runner::allowance`, `runner::code_changed`), and the configuration
+/// its verdict was then judged at.
+fn instructions_checked(
+    analysis: &mut Analysis,
+    judging: &Judging,
+    config: &BenchmarkConfig,
+    id: &FullId,
+    dir: &BenchmarkDir,
+    binaries: (Option<&BinaryFile>, Option<&BinaryFile>),
+    terminal: &Terminal,
+) -> BenchmarkConfig {
+    allowance::check_instructions(analysis, id, dir, binaries, terminal);
+    let alone = code_changed::judge(analysis, judging, config, id, dir, binaries, terminal);
+    BenchmarkConfig {
+        significance_level: alone.unwrap_or(config.significance_level),
+        ..config.clone()
     }
 }
 

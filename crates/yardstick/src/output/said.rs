@@ -17,9 +17,16 @@ const FOLDER: &str = ".notes-said";
 /// How long a run's file is kept: removed by a later run.
 const KEPT: Duration = Duration::from_secs(24 * 3600);
 
+/// Says `note` on `terminal` the first time this `cargo bench` passes it.
+pub(crate) fn note(terminal: &super::Terminal, home: &Path, note: &str) {
+    if first_in_run(home, note) {
+        terminal.note(note);
+    }
+}
+
 /// True the first time `note` is passed in this `cargo bench` (in this
 /// process when cargo did not start it, or the home cannot be written).
-pub(crate) fn first_in_run(home: &Path, note: &str) -> bool {
+fn first_in_run(home: &Path, note: &str) -> bool {
     if !super::first_time(note) {
         return false;
     }

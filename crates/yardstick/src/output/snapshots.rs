@@ -258,10 +258,7 @@ fn every_verdict_wording() {
     let counted = |same: Option<f64>, changed: Option<(f64, f64)>| {
         let (mut a, base) = lockstep_at(&slower, None);
         if changed.is_some() {
-            let threshold = crate::analysis::lockstep_threshold(&config());
-            let v = a.verdict_at_threshold(0.025, threshold).expect("a change");
-            a.change.as_mut().expect("a change").verdict = v;
-            a.judged_threshold = threshold;
+            a.judge_alone(0.025, crate::analysis::lockstep_threshold(&config()));
         }
         a.lockstep = a.lockstep.map(|l| crate::analysis::Lockstep {
             same_instructions: same,
@@ -431,14 +428,11 @@ fn a_verdict_held_to_the_suite_error_rate() {
             level,
             planned: 63,
             one_by_one: a.verdict_at(0.05).expect("a change"),
-            alone: how.instructions_changed.is_some(),
+            alone: false,
         });
-        if how.layouts == 0 && !how.same_build {
-            // What `runner::code_changed` sets: no allowance.
-            let threshold = crate::analysis::lockstep_threshold(&cfg);
-            let v = a.verdict_at_threshold(level, threshold).expect("a change");
-            a.change.as_mut().expect("a change").verdict = v;
-            a.judged_threshold = threshold;
+        if how.instructions_changed.is_some() {
+            // What `runner::code_changed` sets.
+            a.judge_alone(level, crate::analysis::lockstep_threshold(&cfg));
         }
         let mut c = completed(&a, Some(&base), None, &[]);
         c.significance = level;

@@ -73,9 +73,7 @@ fn say_layout_allowance(home: &Path, terminal: &Terminal, set_up: bool) {
         "code layout is not sampled: between two different builds, a change within ±{:.0}% is not called a regression or an improvement, since relinking the same code moves benchmarks that far here (further for a benchmark that earlier rebuilds moved further){how}",
         crate::analysis::LAYOUT_ALLOWANCE * 100.0
     );
-    if crate::output::said::first_in_run(home, &note) {
-        terminal.note(&note);
-    }
+    crate::output::said::note(terminal, home, &note);
 }
 
 /// What relinking moves this benchmark by, when `calibrate --layouts`
@@ -170,7 +168,7 @@ pub(super) fn check_instructions(
 
 /// Sets the comparison's verdict, alone and held at the suite's level
 /// alike: the instructions decide it the same way for both.
-pub(super) fn judged(analysis: &mut Analysis, verdict: Verdict) {
+fn judged(analysis: &mut Analysis, verdict: Verdict) {
     if let Some(ch) = analysis.change.as_mut() {
         ch.verdict = verdict;
     }
@@ -193,10 +191,7 @@ pub(super) fn counted_both(
     (unchecked, otherwise): (&str, &str),
 ) -> Option<crate::explain::ExplainFile> {
     if let Err(missing) = valgrind() {
-        let note = format!("{missing}: {unchecked}");
-        if crate::output::said::first_in_run(&dir.home, &note) {
-            terminal.note(&note);
-        }
+        crate::output::said::note(terminal, &dir.home, &format!("{missing}: {unchecked}"));
         return None;
     }
     let scratch = dir.sub("explain");

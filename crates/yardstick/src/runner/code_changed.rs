@@ -27,21 +27,21 @@
 
 use yardstick_format::binary::BinaryFile;
 
-use super::allowance::{counted_both, judged};
+use super::allowance::counted_both;
 use super::Judging;
 use crate::analysis::{Analysis, Lockstep};
+use crate::config::BenchmarkConfig;
 use crate::id::FullId;
 use crate::output::Terminal;
 use crate::store::BenchmarkDir;
 
-/// Judges `analysis` alone when its code changed, as the module says;
-/// `threshold` is the lock-step threshold without the allowance
-/// (`analysis::lockstep_threshold`). Returns the level its verdict was
-/// then judged at.
+/// Judges `analysis` alone when its code changed, as the module says, at
+/// `config`'s lock-step threshold without the allowance. Returns the
+/// level its verdict was then judged at.
 pub(super) fn judge(
     analysis: &mut Analysis,
     judging: &Judging,
-    threshold: f64,
+    config: &BenchmarkConfig,
     id: &FullId,
     dir: &BenchmarkDir,
     binaries: (Option<&BinaryFile>, Option<&BinaryFile>),
@@ -56,6 +56,7 @@ pub(super) fn judge(
         return None;
     }
     let level = judging.looks.code_changed(judging.alpha);
+    let threshold = crate::analysis::lockstep_threshold(config);
     let now = analysis.change.as_ref()?.verdict;
     let alone = analysis.verdict_at_threshold(level, threshold)?;
     let (Some(baseline), this) = binaries else {
@@ -85,12 +86,7 @@ pub(super) fn judge(
         }
         return None;
     }
-    judged(analysis, alone);
-    analysis.judged_threshold = threshold;
-    if let Some(s) = analysis.suite.as_mut() {
-        s.level = level;
-        s.alone = true;
-    }
+    analysis.judge_alone(level, threshold);
     analysis.lockstep = Some(Lockstep {
         instructions_changed: Some((e.baseline_instructions, e.current_instructions)),
         ..how
