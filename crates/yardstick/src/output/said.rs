@@ -115,6 +115,25 @@ mod tests {
     }
 
     #[test]
+    fn an_unusable_folder_says_the_note_and_never_fails() {
+        let base = std::env::temp_dir().join(format!("yardstick-said-bad-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&base);
+        std::fs::create_dir_all(&base).unwrap();
+        // The folder is a file: nothing can be recorded, so each binary
+        // says the note, as before there was a record.
+        let file = base.join("plain-file");
+        std::fs::write(&file, "x").unwrap();
+        assert!(!said_before(&file, "41-100", "a note"));
+        assert!(!said_before(&file, "41-100", "a note"));
+        // A run's record that is not text is read as nothing said.
+        let dir = base.join("dir");
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join("41-100"), [0xff, 0xfe, 0x00]).unwrap();
+        assert!(!said_before(&dir, "41-100", "a note"));
+        let _ = std::fs::remove_dir_all(&base);
+    }
+
+    #[test]
     fn only_cargo_names_a_run() {
         // Fields as proc(5) lists them: pid (comm) state ppid … starttime.
         let fields = |comm: &str| {
