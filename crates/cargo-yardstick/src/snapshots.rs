@@ -292,6 +292,9 @@ fn doctor_reports() {
             relative_sd: 0.029,
             definition: yardstick_stats::drift::SECOND_DEFINITION.into(),
             steal: vec![Some(0.0), Some(0.05), None, Some(0.0), Some(0.0)],
+            window_ns: Some(2e6),
+            windows_slowed: Some(0.38),
+            window_median_excess: Some(0.031),
         }),
         busy: vec![
             BusyProcess {

@@ -22,9 +22,21 @@ fn doctor_json_runs_and_parses() {
         .iter()
         .map(|f| f["source"].as_str().unwrap())
         .collect();
-    for s in ["drift", "steal", "load", "governor", "ASLR", "timer"] {
+    for s in [
+        "drift",
+        "interruptions",
+        "steal",
+        "load",
+        "governor",
+        "ASLR",
+        "timer",
+    ] {
         assert!(sources.contains(&s), "{s} missing from {sources:?}");
     }
+    // The short windows are a lock-step round long (2 ms a side).
+    assert_eq!(doc["drift"]["window_ns"], 2e6);
+    let slowed = doc["drift"]["windows_slowed"].as_f64().unwrap();
+    assert!((0.0..=1.0).contains(&slowed), "{slowed}");
 }
 
 #[test]

@@ -150,6 +150,13 @@ pub struct DriftWindow {
     pub definition: String,
     /// The fraction of CPU time stolen in each second (`null`: unreadable).
     pub steal: Vec<Option<f64>>,
+    /// The length of the short windows the work was also grouped into, in
+    /// ns (a lock-step round's); `None` in files of older doctors.
+    pub window_ns: Option<f64>,
+    /// The share of those windows more than 5 % slower than the fastest.
+    pub windows_slowed: Option<f64>,
+    /// The median window over the fastest, less 1.
+    pub window_median_excess: Option<f64>,
 }
 
 crate::json_object!(DriftWindow {
@@ -158,7 +165,10 @@ crate::json_object!(DriftWindow {
     relative_range,
     relative_sd,
     definition,
-    steal
+    steal,
+    window_ns,
+    windows_slowed,
+    window_median_excess
 });
 
 /// A process that used CPU time during the window.

@@ -587,6 +587,9 @@ fn doctor_report() {
             relative_sd: 0.007,
             definition: "max/min - 1".into(),
             steal: vec![Some(0.0), None],
+            window_ns: Some(2e6),
+            windows_slowed: Some(0.1),
+            window_median_excess: None,
         }),
         busy_processes: vec![BusyProcess {
             pid: 42,

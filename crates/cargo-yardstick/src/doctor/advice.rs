@@ -17,6 +17,13 @@ pub const STEAL_NOISY: f64 = 0.005;
 /// than this between two runs are within what the machine does alone.
 pub const DRIFT_NOISY: f64 = 0.01;
 
+/// The share of round-long windows slowed by more than 5 % at which
+/// doctor calls the machine noisy: a lock-step pair's eight rounds a side
+/// then rarely all run clean, and its ratio takes the interruptions in.
+pub const INTERRUPTED_NOISY: f64 = 0.25;
+
+const INTERRUPTED_DONE: &str = "lock-step rounds are 2 ms a side and each pair's median round ratio sets a single interrupted round aside, but interruptions this frequent slow the two sides' rounds unevenly: each pair's ratio spreads and the interval widens (on a shared 2-core machine, rounds moved by 10-20 % and pairs by 7.5 %)";
+
 const LOCKSTEP: &str = "lock-step comparison (`cargo bench` against the baseline's binary, `cargo yardstick ab`): both sides run in alternating rounds and see the same drift";
 
 const DRIFT_DONE: &str = "`cargo bench` compares with the baseline's binary in lock-step (AB BA rounds of both binaries as worker processes), so drift moves both sides alike, as `cargo yardstick ab` does for two revisions; `cargo yardstick calibrate` measures each benchmark's run-to-run drift for comparisons with saved numbers";
@@ -58,6 +65,7 @@ fn pct(x: f64) -> String {
 pub fn findings(s: &MachineState, m: &Measured) -> Vec<Finding> {
     vec![
         drift(m),
+        interruptions(m),
         steal(s, m),
         load(s, m),
         governor(s),
@@ -101,6 +109,40 @@ fn drift(m: &Measured) -> Finding {
         "quiet the sources below; a saved baseline compared without lock-step cannot tell a change smaller than this from the machine",
         Some("cargo yardstick calibrate"),
         Some(DRIFT_DONE),
+    )
+}
+
+fn interruptions(m: &Measured) -> Finding {
+    let windows = m
+        .drift
+        .as_ref()
+        .and_then(|d| Some((d.window_ns?, d.windows_slowed?, d.window_median_excess?)));
+    let Some((window_ns, slowed, excess)) = windows else {
+        return finding(
+            "interruptions",
+            "unknown",
+            "unknown (the work could not be timed in short windows)".into(),
+        );
+    };
+    let noisy = slowed >= INTERRUPTED_NOISY;
+    let f = finding(
+        "interruptions",
+        if noisy { "noisy" } else { "ok" },
+        format!(
+            "{} of {:.0} ms windows of the same work ran more than 5 % slower than the fastest (the median window {} slower)",
+            pct(slowed),
+            window_ns / 1e6,
+            pct(excess)
+        ),
+    );
+    if !noisy {
+        return f;
+    }
+    with(
+        f,
+        "something takes this core for moments shorter than a second (the busy processes below, interrupts, another guest on a shared core): stop them, or give benchmarks cores of their own",
+        None,
+        Some(INTERRUPTED_DONE),
     )
 }
 
@@ -367,4 +409,42 @@ fn timer(m: &Measured) -> Finding {
         None,
         Some("each sample runs enough iterations to last far longer than the clock's step, and a benchmark the compiler optimised away is flagged"),
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use yardstick_format::doctor::DriftWindow;
+
+    fn slowed(share: Option<f64>) -> Finding {
+        let drift = DriftWindow {
+            work_ns: 20_000.0,
+            medians_ns: vec![20_000.0, 20_000.0],
+            relative_range: 0.0,
+            relative_sd: 0.0,
+            definition: String::new(),
+            steal: vec![],
+            window_ns: Some(2e6),
+            windows_slowed: share,
+            window_median_excess: Some(0.01),
+        };
+        interruptions(&Measured {
+            drift: Some(drift),
+            ..Measured::default()
+        })
+    }
+
+    #[test]
+    fn a_quarter_of_the_windows_slowed_is_noisy() {
+        assert_eq!(slowed(Some(0.24)).status, "ok");
+        assert!(slowed(Some(0.24)).advice.is_none());
+        let noisy = slowed(Some(0.25));
+        assert_eq!(noisy.status, "noisy");
+        assert!(
+            noisy.measured.starts_with("25.0 % of 2 ms windows"),
+            "{}",
+            noisy.measured
+        );
+        assert_eq!(slowed(None).status, "unknown");
+    }
 }

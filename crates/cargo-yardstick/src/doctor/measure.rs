@@ -6,7 +6,7 @@ use std::hint::black_box;
 use std::time::{Duration, Instant};
 
 use yardstick_format::doctor::{BusyProcess, DriftWindow, Timer};
-use yardstick_stats::drift::{second_to_second, SECOND_DEFINITION};
+use yardstick_stats::drift::{second_to_second, short_windows, SECOND_DEFINITION};
 use yardstick_stats::univariate::median;
 
 use crate::machine::{procs, CpuTimes, Root};
@@ -141,6 +141,8 @@ fn drift_window(root: &Root, seconds: u64) -> Option<DriftWindow> {
     }
     let d = second_to_second(&per_second)?;
     let all: Vec<f64> = per_second.concat();
+    let round_ns = yardstick::worker::lockstep::ROUND.as_nanos() as f64;
+    let windows = short_windows(&per_second, round_ns);
     Some(DriftWindow {
         work_ns: median(&all)?,
         medians_ns: d.medians,
@@ -148,6 +150,9 @@ fn drift_window(root: &Root, seconds: u64) -> Option<DriftWindow> {
         relative_sd: d.relative_sd,
         definition: SECOND_DEFINITION.to_owned(),
         steal,
+        window_ns: windows.as_ref().map(|w| w.window_ns),
+        windows_slowed: windows.as_ref().map(|w| w.slowed_share),
+        window_median_excess: windows.as_ref().map(|w| w.median_excess),
     })
 }
 

@@ -46,7 +46,7 @@ fn pairs() -> usize {
 }
 
 /// One side's share of a round.
-const ROUND: Duration = Duration::from_millis(2);
+const ROUND: Duration = lockstep::ROUND;
 
 /// The rounds' time per benchmark at Criterion.rs's default measurement
 /// time (with spawns and warm-ups, about 0.8 s a benchmark: under an

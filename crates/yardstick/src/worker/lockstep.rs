@@ -38,6 +38,12 @@ use yardstick_stats::rng::Rng;
 
 use super::{Worker, WorkerError};
 
+/// One side's share of a round of `cargo bench`'s comparison (and `ab`'s
+/// default): long enough that the clock's cost vanishes, short enough that
+/// most rounds miss the machine's interruptions (`cargo yardstick doctor`
+/// counts them over windows of this length).
+pub const ROUND: Duration = Duration::from_millis(2);
+
 /// How long a worker may take to reach a benchmark (its setup code runs).
 const ADVANCE_LIMIT: Duration = Duration::from_secs(120);
 
