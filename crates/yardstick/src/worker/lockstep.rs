@@ -207,6 +207,8 @@ pub struct Engine<'a> {
     rng: Rng,
     /// One pair alive at a time (the workers are large).
     one_at_a_time: bool,
+    /// The one CPU every worker runs on (`super::cpu`).
+    cpu: Option<usize>,
 }
 
 /// A side's name in messages.
@@ -233,6 +235,7 @@ impl<'a> Engine<'a> {
             pairs,
             settings,
             one_at_a_time: false,
+            cpu: super::cpu::measuring_cpu(),
         }
     }
 
@@ -248,6 +251,16 @@ impl<'a> Engine<'a> {
         self.one_at_a_time
     }
 
+    /// Side `side`'s worker of pair `k`, on the workers' one CPU
+    /// (`super::cpu`).
+    fn command(&self, side: usize, k: usize) -> Command {
+        let mut c = (self.spawn[side])(k);
+        if let Some(cpu) = self.cpu {
+            super::cpu::pin(&mut c, cpu);
+        }
+        c
+    }
+
     /// Pair `k`, both waiting at `id`, started (again) if need be.
     fn ready(&mut self, k: usize, id: &str) -> Result<&mut [Worker; 2], String> {
         for attempt in 0..2 {
@@ -255,8 +268,8 @@ impl<'a> Engine<'a> {
                 .as_ref()
                 .is_some_and(|p| !p.iter().any(Worker::is_gone))
             {
-                let a = Worker::spawn((self.spawn[0])(k)).map_err(|e| format!("A: {e}"))?;
-                let b = Worker::spawn((self.spawn[1])(k)).map_err(|e| format!("B: {e}"))?;
+                let a = Worker::spawn(self.command(0, k)).map_err(|e| format!("A: {e}"))?;
+                let b = Worker::spawn(self.command(1, k)).map_err(|e| format!("B: {e}"))?;
                 self.pairs[k] = Some([a, b]);
             }
             let pair = self.pairs[k].as_mut().expect("started above");
@@ -422,6 +435,30 @@ pub fn precise(i: Option<&RatioInterval>, precision: f64) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn both_sides_workers_start_on_the_one_cpu() {
+        let Some(cpu) = super::super::cpu::measuring_cpu() else {
+            eprintln!("skipped: this process may run on one CPU only");
+            return;
+        };
+        let grep = |_k: usize| {
+            let mut c = Command::new("grep");
+            c.args(["Cpus_allowed_list", "/proc/self/status"]);
+            c
+        };
+        let engine = Engine::new(&grep, &grep, settings(10, 2));
+        for side in 0..2 {
+            let out = engine.command(side, 1).output().expect("grep runs");
+            let text = String::from_utf8_lossy(&out.stdout);
+            assert_eq!(
+                text.split_whitespace().last(),
+                Some(cpu.to_string().as_str()),
+                "{text}"
+            );
+        }
+    }
 
     fn settings(budget_ms: u64, pairs: usize) -> Settings {
         Settings {

@@ -13,6 +13,7 @@
 //! the worker's side, [`Worker`] the parent's.
 
 mod client;
+pub mod cpu;
 pub mod lockstep;
 pub(crate) mod sampling;
 mod serve;
