@@ -5,11 +5,11 @@
 //! next round wakes on whichever CPU is free: one that was idle (on a
 //! virtual machine, a virtual CPU the host may have parked) or one whose
 //! caches hold another process's data. Written out round by round on a
-//! 2-CPU cloud VM (crc32fast's 26 benchmarks, eight runs each way), each
-//! side's rounds of the same work spread by 13 % unpinned and 3.8 % with
-//! every worker on one CPU, and each pair's median ratio by 7.4 % and
-//! 1.1 %: one CPU runs one round after the other and never idles between
-//! them. The parent and everything else keep the other CPUs.
+//! 2-CPU cloud VM (crc32fast's 26 benchmarks, ten runs unpinned, eight
+//! pinned), each side's rounds of the same work spread by 13.2 % unpinned
+//! and 3.8 % with every worker on one CPU, and each pair's median ratio by
+//! 7.6 % and 1.1 %: one CPU runs one round after the other and never idles
+//! between them. The parent and everything else keep the other CPUs.
 
 use std::process::Command;
 
