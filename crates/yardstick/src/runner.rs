@@ -244,16 +244,13 @@ fn benchmark<M: Measurement>(
     let cross_run = baseline.sample.as_ref().filter(|_| compared.is_none());
     let lockstep = compared.as_ref().map(|(_, cmp)| cmp);
     let mut analysis = analysed(samples, cross_run, lockstep, config, &judging, plots)?;
-    let binaries = (baseline.binary.as_ref(), this_binary.as_ref());
-    let config = &instructions_checked(
-        &mut analysis,
-        &judging,
-        config,
+    let counting = allowance::Counting {
         id,
-        &dir,
-        binaries,
+        dir: &dir,
+        binaries: (baseline.binary.as_ref(), this_binary.as_ref()),
         terminal,
-    );
+    };
+    let config = &instructions_checked(&mut analysis, &judging, config, &counting);
     let unit = c
         .measurement
         .formatter()
@@ -501,13 +498,10 @@ fn instructions_checked(
     analysis: &mut Analysis,
     judging: &Judging,
     config: &BenchmarkConfig,
-    id: &FullId,
-    dir: &BenchmarkDir,
-    binaries: (Option<&BinaryFile>, Option<&BinaryFile>),
-    terminal: &Terminal,
+    counting: &allowance::Counting<'_>,
 ) -> BenchmarkConfig {
-    allowance::check_instructions(analysis, id, dir, binaries, terminal);
-    let alone = code_changed::judge(analysis, judging, config, id, dir, binaries, terminal);
+    allowance::check_instructions(analysis, counting);
+    let alone = code_changed::judge(analysis, judging, config, counting);
     BenchmarkConfig {
         significance_level: alone.unwrap_or(config.significance_level),
         ..config.clone()

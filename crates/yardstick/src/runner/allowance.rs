@@ -122,34 +122,18 @@ fn measured_layout_spread(home: &Path, id: &FullId, terminal: &Terminal) -> Opti
 /// teaches the allowance its own size, and only its instructions then tell
 /// it from a rebuild's move. Without Valgrind, or when counting fails, the
 /// judgement stands and one line says why.
-pub(super) fn check_instructions(
-    analysis: &mut Analysis,
-    id: &FullId,
-    dir: &BenchmarkDir,
-    binaries: (Option<&BinaryFile>, Option<&BinaryFile>),
-    terminal: &Terminal,
-) {
+pub(super) fn check_instructions(analysis: &mut Analysis, counting: &Counting<'_>) {
     let Some(how) = analysis.lockstep else {
         return;
     };
     let Some(change) = analysis.change.as_ref() else {
         return;
     };
-    let (Some(baseline), this) = binaries else {
-        return;
-    };
     if how.learned_from == 0 || !change.verdict.is_change() {
         return;
     }
     let unchecked = format!("a change on a benchmark that rebuilds move further than ±{:.0}% here is not checked against the instructions both sides execute", LAYOUT_ALLOWANCE * 100.0);
-    let Some(e) = counted_both(
-        analysis,
-        id,
-        dir,
-        (baseline, this),
-        terminal,
-        (&unchecked, "the verdict stands"),
-    ) else {
+    let Some(e) = counted_both(analysis, counting, (&unchecked, "the verdict stands")) else {
         return;
     };
     if e.same {
@@ -177,19 +161,36 @@ fn judged(analysis: &mut Analysis, verdict: Verdict) {
     }
 }
 
+/// What counting a comparison's instructions needs: the benchmark, its
+/// folder, the kept binaries of both sides (the baseline's and this
+/// run's), and where to say why it could not.
+pub(super) struct Counting<'a> {
+    pub id: &'a FullId,
+    pub dir: &'a BenchmarkDir,
+    pub binaries: (Option<&'a BinaryFile>, Option<&'a BinaryFile>),
+    pub terminal: &'a Terminal,
+}
+
 /// Both sides of `analysis` counted under Callgrind, as `--explain` counts
 /// them, and saved as it saves them (the page and the history show what
 /// was counted, and no earlier explanation stays beside these profiles).
-/// `None` when Valgrind is missing (a note once a run: `{missing}:
-/// {unchecked}`) or counting fails (a warning ending `; {otherwise}`).
+/// `None` without the baseline's kept binary, when Valgrind is missing (a
+/// note once a run: `{missing}: {unchecked}`) or counting fails (a warning
+/// ending `; {otherwise}`).
 pub(super) fn counted_both(
     analysis: &Analysis,
-    id: &FullId,
-    dir: &BenchmarkDir,
-    (baseline, this): (&BinaryFile, Option<&BinaryFile>),
-    terminal: &Terminal,
+    counting: &Counting<'_>,
     (unchecked, otherwise): (&str, &str),
 ) -> Option<crate::explain::ExplainFile> {
+    let Counting {
+        id,
+        dir,
+        binaries: (Some(baseline), this),
+        terminal,
+    } = *counting
+    else {
+        return None;
+    };
     if let Err(missing) = valgrind() {
         crate::output::said::note(terminal, &dir.home, &format!("{missing}: {unchecked}"));
         return None;

@@ -25,15 +25,10 @@
 //! taught a wider allowance, `allowance::check_instructions` counts
 //! instead.
 
-use yardstick_format::binary::BinaryFile;
-
-use super::allowance::counted_both;
+use super::allowance::{counted_both, Counting};
 use super::Judging;
 use crate::analysis::{Analysis, Lockstep};
 use crate::config::BenchmarkConfig;
-use crate::id::FullId;
-use crate::output::Terminal;
-use crate::store::BenchmarkDir;
 
 /// Judges `analysis` alone when its code changed, as the module says, at
 /// `config`'s lock-step threshold without the allowance. Returns the
@@ -42,10 +37,7 @@ pub(super) fn judge(
     analysis: &mut Analysis,
     judging: &Judging,
     config: &BenchmarkConfig,
-    id: &FullId,
-    dir: &BenchmarkDir,
-    binaries: (Option<&BinaryFile>, Option<&BinaryFile>),
-    terminal: &Terminal,
+    counting: &Counting<'_>,
 ) -> Option<f64> {
     let how = analysis.lockstep?;
     let sampled = how.layouts >= 2 && !how.same_build;
@@ -59,9 +51,6 @@ pub(super) fn judge(
     let threshold = crate::analysis::lockstep_threshold(config);
     let now = analysis.change.as_ref()?.verdict;
     let alone = analysis.verdict_at_threshold(level, threshold)?;
-    let (Some(baseline), this) = binaries else {
-        return None;
-    };
     if !alone.is_change() || now.is_change() {
         return None;
     }
@@ -76,7 +65,7 @@ pub(super) fn judge(
             "judged at its share of the suite's error rate",
         )
     };
-    let e = counted_both(analysis, id, dir, (baseline, this), terminal, unchecked)?;
+    let e = counted_both(analysis, counting, unchecked)?;
     if e.same {
         if allowed {
             analysis.lockstep = Some(Lockstep {

@@ -45,9 +45,6 @@ fn pairs() -> usize {
     })
 }
 
-/// One side's share of a round.
-const ROUND: Duration = lockstep::ROUND;
-
 /// The rounds' time per benchmark at Criterion.rs's default measurement
 /// time (with spawns and warm-ups, about 0.8 s a benchmark: under an
 /// eighth of Criterion.rs's 3 s warm-up and 5 s of measurement).
@@ -128,7 +125,7 @@ fn command(exe: &Path, pair: usize) -> Command {
 fn settings(config: &BenchmarkConfig, layouts: usize) -> Settings {
     Settings {
         pairs: pairs(),
-        round: ROUND,
+        round: lockstep::ROUND,
         budget: budget(config),
         min_blocks: 3,
         confidence: config.confidence_level,
