@@ -8,7 +8,10 @@ and samples the resident memory of the process tree every 5 ms (Linux's
 /proc). Three runs: `--processes 1` (one process, the reference), the
 default sampling (worker processes) and the default comparison with the
 baseline's binary in lock-step. Prints the peaks and their ratios to the
-reference; issue 29's bound is 2.2x.
+reference; issue 29's bound is 2.2x. With --static the first run ends
+holding the data and leaves its marker in the home, so the other two leave
+the walk of the benchmarks' functions to a child process (crates/yardstick/
+src/walk.rs) and the process measured never holds a copy.
 
     python3 compare/memory/peak.py [--mb 200] [--in-bench | --static] [--fixture PATH]
 """

@@ -24,6 +24,7 @@ pub mod messages;
 pub mod metrics;
 pub mod names;
 pub mod partition;
+pub mod plan;
 pub mod relinks;
 pub mod units;
 pub mod valgrind;

@@ -7,7 +7,7 @@
 mod common;
 
 use common::builds::{
-    args_for, build, folder, kept_binaries, kept_name, run_binary, run_binary_with, ARGS, ENV,
+    args_for, build, folder, kept_binaries, kept_name, run_binary, run_binary_with, ARGS, ENV, KEY,
     LOCKSTEP_LINE,
 };
 use common::home;
@@ -516,21 +516,39 @@ fn benchmarks_wait_for_a_large_setup_to_be_dropped_before_the_pair_measures() {
 }
 
 /// Data kept for the whole run (a static here; built in a hand-written
-/// `main` alike) is not dropped by waiting: the run says so once, with
-/// what the user can do, and stops waiting.
+/// `main` alike) is not dropped by waiting. The run that walked beside it
+/// leaves a marker in the home; with it, the next run of a
+/// `criterion_main!` binary leaves the walk to a child process and holds
+/// none of the data while the pairs measure. Without the marker (the
+/// first comparison after the data grew), the run says so once.
 #[test]
 #[cfg(target_os = "linux")]
-fn a_setup_that_outlives_its_function_is_said_to() {
+fn a_setup_that_outlives_its_function_is_walked_by_a_child() {
     let h = home("ls-kept");
     let a = build(&h.join("bins"), b"");
+    let parent = h.join("parent-rss");
     let env = [
         ("FIXTURE_PROCESSES", "1"),
         ("FIXTURE_SETUP_MB", "80"),
         ("FIXTURE_SETUP_STATIC", "1"),
+        ("FIXTURE_PARENT_RSS", parent.to_str().unwrap()),
     ];
-    let args = args_for("processes/");
+    // Two of the benchmarks: each run compares both in lock-step.
+    let args = args_for("processes/s");
     let run = || common::finished(common::command_of(&a, &h, &args, &env));
-    assert_eq!(run().code, 0);
+    let markers = || -> Vec<_> {
+        std::fs::read_dir(h.join(".held"))
+            .map(|d| d.map(|e| e.unwrap().file_name()).collect())
+            .unwrap_or_default()
+    };
+    // The first run saves; it ends holding the 80 MB, and says so in a marker.
+    let first = run();
+    assert_eq!(first.code, 0, "{}", first.stderr);
+    assert_eq!(markers().len(), 1, "{:?}", markers());
+
+    // Without the marker, the pairs measure beside this process's copy.
+    std::fs::remove_dir_all(h.join(".held")).unwrap();
+    let _ = std::fs::remove_file(&parent);
     let second = run();
     assert_eq!(second.code, 0, "{}", second.stderr);
     let out = format!("{}{}", second.stdout, second.stderr);
@@ -538,10 +556,81 @@ fn a_setup_that_outlives_its_function_is_said_to() {
     assert_eq!(
         rest,
         "MB after the function defining the benchmarks returned (data built in main or kept \
-         in a static): the lock-step pairs measure beside it, three copies at once; build the \
-         data in that function to hold two"
+         in a static): the lock-step pairs measure beside it, three copies at once; from the \
+         next run a child process walks the functions, so that this one holds none"
     );
-    assert_eq!(out.matches(LOCKSTEP_LINE).count(), 3, "{out}");
+    assert_eq!(out.matches(LOCKSTEP_LINE).count(), 2, "{out}");
+    assert_eq!(markers().len(), 1, "{:?}", markers());
+
+    // With it, a child walks: every worker saw a parent without the 80 MB.
+    std::fs::remove_file(&parent).unwrap();
+    let third = run();
+    assert_eq!(third.code, 0, "{}", third.stderr);
+    let out = format!("{}{}", third.stdout, third.stderr);
+    assert!(!out.contains("still holds"), "{out}");
+    assert_eq!(
+        out.matches("note: this bench target's data outlived the functions defining its benchmarks last time (a static, or data built in main): a child process walked them and this one measures each in worker processes, so that only the two workers of a lock-step pair hold a copy").count(),
+        1,
+        "{out}"
+    );
+    let kib: Vec<u64> = std::fs::read_to_string(&parent)
+        .unwrap()
+        .lines()
+        .map(|l| l.parse().unwrap())
+        .collect();
+    assert!(!kib.is_empty());
+    assert!(kib.iter().all(|&k| k < 60 * 1024), "{kib:?}");
+    assert_eq!(out.matches(LOCKSTEP_LINE).count(), 2, "{out}");
+    // In the order the code defines them, and nothing of the walk left.
+    let at = |id: &str| out.find(&format!("{id:<24}time:")).expect(id);
+    assert!(at("processes/setup") < at("processes/steady"), "{out}");
+    assert_eq!(markers().len(), 1, "{:?}", markers());
+    let _ = std::fs::remove_dir_all(&h);
+}
+
+/// A marker whose walk cannot be left to a child: one that measures in
+/// this process (`--processes 1`) walks here without a word, and the run,
+/// ending without large data, removes the marker; a child that exits
+/// without its plan (a `main` that ends the process early) is one line,
+/// and the run walks here.
+#[test]
+#[cfg(target_os = "linux")]
+fn a_walk_the_child_cannot_do_is_done_here() {
+    let h = home("ls-walk");
+    let a = build(&h.join("bins"), b"");
+    let marker = h.join(".held").join(KEY);
+    let plant = || {
+        std::fs::create_dir_all(h.join(".held")).unwrap();
+        std::fs::write(&marker, "x\n").unwrap();
+    };
+    let args = args_for("processes/steady");
+    let with = |extra: &[&'static str], env: &[(&str, &str)]| {
+        let args: Vec<&str> = args.iter().chain(extra).copied().collect();
+        common::finished(common::command_of(&a, &h, &args, env))
+    };
+    plant();
+    let one = with(&["--processes", "1"], &[("FIXTURE_PROCESSES", "1")]);
+    assert_eq!(one.code, 0, "{}", one.stderr);
+    assert!(!one.stderr.contains("child"), "{}", one.stderr);
+    assert!(one.stdout.contains("processes/steady"), "{}", one.stdout);
+    assert!(!marker.exists());
+
+    plant();
+    let early = with(
+        &[],
+        &[("FIXTURE_PROCESSES", "1"), ("FIXTURE_NO_SUMMARY", "1")],
+    );
+    assert_eq!(early.code, 0, "{}", early.stderr);
+    let note = "note: this bench target's data outlived the functions defining its benchmarks \
+                last time, but their walk could not be left to a child process, so this \
+                process holds its copy while they are measured: the walking child ended \
+                (exit status: 0) without its plan";
+    assert_eq!(early.stderr.matches(note).count(), 1, "{}", early.stderr);
+    assert!(
+        early.stdout.contains("processes/steady"),
+        "{}",
+        early.stdout
+    );
     let _ = std::fs::remove_dir_all(&h);
 }
 

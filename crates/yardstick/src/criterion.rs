@@ -71,6 +71,27 @@ impl Default for Criterion<WallTime> {
     }
 }
 
+/// `criterion_main!`'s first step: when this bench target's data outlived
+/// the functions defining its benchmarks last time, a child process walks
+/// them and this one measures what it queued ([`crate::walk`]). `true`
+/// when that was done, so the groups are not run here.
+#[doc(hidden)]
+pub fn __walk_in_child() -> bool {
+    crate::walk::in_criterion_main();
+    if crate::worker::active() || crate::walk::walking() {
+        return false;
+    }
+    let mut c = Criterion::default().configure_from_args();
+    let Some(targets) = crate::walk::by_child(&c.run) else {
+        return false;
+    };
+    for target in targets {
+        c.run.plots = target.plots;
+        c.run_jobs(target.jobs);
+    }
+    true
+}
+
 impl<M: Measurement> Criterion<M> {
     /// Measures with `m` instead (for example a CPU-time or cycle counter).
     #[must_use]
@@ -440,6 +461,10 @@ impl<M: Measurement> Criterion<M> {
         if crate::worker::active() {
             crate::worker::end_of_run();
         }
+        if crate::walk::walking() {
+            crate::walk::end();
+        }
+        crate::walk::remember(&self.run);
         // `final_summary` runs on a Criterion of its own (criterion_main!),
         // so metrics chosen in code show only in what the benchmarks recorded.
         let metrics_asked = !self.config.metrics.is_empty();
@@ -490,10 +515,20 @@ impl<M: Measurement> Criterion<M> {
     #[doc(hidden)]
     pub fn __target_done(&mut self) {
         let jobs = std::mem::take(&mut self.waiting.jobs);
+        if crate::walk::walking() {
+            crate::walk::add_target(&self.run, jobs);
+            return;
+        }
         if jobs.is_empty() {
             return;
         }
         runner::held::waited(&self.run);
+        self.run_jobs(jobs);
+    }
+
+    /// Measures what waited for a target function (or what a walking
+    /// child queued for it): the benchmarks, then their groups' ends.
+    fn run_jobs(&mut self, jobs: Vec<crate::waiting::Job>) {
         let mut typical = vec![None; jobs.len()];
         for (k, job) in jobs.into_iter().enumerate() {
             match job {
@@ -522,7 +557,7 @@ impl<M: Measurement> Criterion<M> {
         log_scale: bool,
         requirements: &[crate::group_summary::Requirement],
     ) {
-        if crate::worker::active() {
+        if crate::worker::active() || crate::walk::walking() {
             return;
         }
         // As its benchmarks' ids have it (see FullId::new).

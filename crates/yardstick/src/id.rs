@@ -142,6 +142,12 @@ impl FullId {
     pub(crate) fn record(&self) -> &BenchmarkRecord {
         &self.0
     }
+
+    /// The id a record names, as [`FullId::new`] made it (a walking child's
+    /// plan, `crate::walk`).
+    pub(crate) fn from_record(record: BenchmarkRecord) -> FullId {
+        FullId(record)
+    }
 }
 
 #[cfg(test)]

@@ -49,6 +49,7 @@ mod supervised;
 mod tasty_csv;
 mod tasty_sampling;
 mod waiting;
+mod walk;
 #[doc(hidden)]
 pub mod worker;
 
@@ -67,7 +68,7 @@ pub use crate::compat::{Benchmark, BenchmarkDefinition, Fun, ParameterizedBenchm
 pub use crate::config::{
     AxisScale, BatchSize, PlotConfiguration, PlottingBackend, SamplingMode, Throughput,
 };
-pub use crate::criterion::Criterion;
+pub use crate::criterion::{__walk_in_child, Criterion};
 pub use crate::filter::BenchmarkFilter;
 pub use crate::group::BenchmarkGroup;
 pub use crate::id::{BenchmarkId, IntoBenchmarkId};

@@ -62,9 +62,13 @@ macro_rules! criterion_main {
         fn main() {
             // The bench target's package, as the user's crate is compiled.
             $crate::frontend::compiled_in_package(::std::option_env!("CARGO_PKG_NAME"));
-            $(
-                $group();
-            )+
+            // A suite whose data outlives its functions is walked by a
+            // child, so that this process holds none of it.
+            if !$crate::__walk_in_child() {
+                $(
+                    $group();
+                )+
+            }
             $crate::Criterion::default()
                 .configure_from_args()
                 .final_summary();

@@ -52,6 +52,14 @@ pub(crate) fn run<M: Measurement>(
     if !admitted(c, &id, unit, f) {
         return Ran::Done(None);
     }
+    if crate::walk::walking() {
+        // The parent measures it, in worker processes: this child only
+        // says what it is.
+        if let Err(why) = crate::walk::plannable::<M>(config, may_wait) {
+            crate::walk::refuse(&why);
+        }
+        return Ran::Waits;
+    }
     if may_wait && c.run.mode == Mode::Benchmark && held::waits(c, &id, config) {
         return Ran::Waits;
     }

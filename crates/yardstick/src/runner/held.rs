@@ -13,7 +13,9 @@
 //! function measured at once, its verdict and files are the same.
 //!
 //! When waiting did not help (the data outlives the function: a static, or
-//! built in `main`), the run says so once and stops making benchmarks wait.
+//! built in `main`), the run says so once and stops making benchmarks wait;
+//! the run's end leaves a marker, and the next run of a `criterion_main!`
+//! binary leaves the walk to a child process ([`crate::walk`]).
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -79,7 +81,8 @@ pub(super) fn waits<M: Measurement>(
 /// that defined them, and later benchmarks do not wait. That is said once:
 /// the pairs then measure beside this process's copy, three copies at
 /// once (2.91 times `--processes 1`'s peak for 200 MB kept in a static,
-/// `compare/memory/peak.py --static`), and only the code can drop it.
+/// `compare/memory/peak.py --static`), until the next run walks in a
+/// child ([`crate::walk`]).
 pub(crate) fn waited(run: &crate::engine::RunSettings) {
     let held = resident_now();
     if held.map_or(true, |b| b > HELD_LIMIT) {
@@ -88,7 +91,8 @@ pub(crate) fn waited(run: &crate::engine::RunSettings) {
             run.terminal().note(&format!(
                 "this process still holds {} MB after the function defining the benchmarks \
                  returned (data built in main or kept in a static): the lock-step pairs measure \
-                 beside it, three copies at once; build the data in that function to hold two",
+                 beside it, three copies at once; from the next run a child process walks the \
+                 functions, so that this one holds none",
                 held >> 20
             ));
         }
