@@ -13,7 +13,10 @@ holding the data and leaves its marker in the home, so the other two leave
 the walk of the benchmarks' functions to a child process (crates/yardstick/
 src/walk.rs) and the process measured never holds a copy.
 
-    python3 compare/memory/peak.py [--mb 200] [--in-bench | --static] [--fixture PATH]
+    python3 compare/memory/peak.py [--mb 200] [--in-bench | --static | --main] [--fixture PATH]
+
+--main runs `handmain` (beside the fixture, built with `--bin handmain`):
+a hand-written main that builds the data before calling yardstick.
 """
 import argparse, os, shutil, subprocess, sys, tempfile, time
 
@@ -64,6 +67,8 @@ def main():
                     help="the benchmark builds the data itself (only the processes measuring it hold it)")
     ap.add_argument("--static", action="store_true",
                     help="the data lives in a static, as data built in a hand-written main does (held until exit)")
+    ap.add_argument("--main", action="store_true",
+                    help="a hand-written main builds the data before yardstick runs (the handmain binary)")
     args = ap.parse_args()
     home = tempfile.mkdtemp(prefix="yardstick-memory-")
     env = dict(os.environ, FIXTURE_PROCESSES="1", FIXTURE_SETUP_MB=str(args.mb))
@@ -72,6 +77,13 @@ def main():
     if args.static:
         env["FIXTURE_SETUP_STATIC"] = "1"
     base = [args.fixture, "--bench", "--home", home, "--color", "never", "processes/setup"]
+    if args.main:
+        env["FIXTURE_MAIN_MB"] = str(args.mb)
+        # As `cargo bench` sets it: a hand-written main's package is known
+        # only from there, and lock-step needs it.
+        env["CARGO_PKG_NAME"] = "yardstick-tests"
+        exe = os.path.join(os.path.dirname(args.fixture), "handmain")
+        base = [exe, "--bench", "--home", home, "--color", "never", "main/setup"]
     try:
         one = peak(base + ["--processes", "1", "--discard-baseline"], env)
         workers = peak(base, env)  # saves the baseline and keeps the binary

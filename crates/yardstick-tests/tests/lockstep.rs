@@ -588,9 +588,52 @@ fn a_setup_that_outlives_its_function_is_walked_by_a_child() {
     let _ = std::fs::remove_dir_all(&h);
 }
 
-/// A marker whose walk cannot be left to a child: one that measures in
-/// this process (`--processes 1`) walks here without a word, and the run,
-/// ending without large data, removes the marker; a child that exits
+/// A hand-written `main` builds its data before yardstick runs: with the
+/// marker its first `configure_from_args` starts the binary again in its
+/// place, and the new image walks in a child before `main` could build
+/// anything. Every worker of the lock-step pairs then sees a parent
+/// without the 80 MB, and the run's lines and exit status are as usual.
+#[test]
+#[cfg(target_os = "linux")]
+fn a_hand_written_main_is_walked_by_a_child_before_it_runs() {
+    let h = home("ls-main");
+    let dir = h.join("bins");
+    std::fs::create_dir_all(&dir).unwrap();
+    let exe = dir.join("handmain-0123456789abcdef");
+    std::fs::copy(env!("CARGO_BIN_EXE_handmain"), &exe).unwrap();
+    let parent = h.join("parent-rss");
+    let env = [("FIXTURE_PARENT_RSS", parent.to_str().unwrap())];
+    let args = ["--bench", "--color", "never", "--nresamples", "2000"];
+    let run = || common::finished(common::command_of(&exe, &h, &args, &env));
+    let first = run();
+    assert_eq!(first.code, 0, "{}", first.stderr);
+    let key = std::fs::read_dir(h.join(".held")).unwrap().count();
+    assert_eq!(key, 1, "the first run leaves its marker");
+    std::fs::remove_file(&parent).unwrap();
+    let second = run();
+    assert_eq!(second.code, 0, "{}", second.stderr);
+    let out = format!("{}{}", second.stdout, second.stderr);
+    assert_eq!(
+        out.matches("a child process walked them").count(),
+        1,
+        "{out}"
+    );
+    assert_eq!(out.matches(LOCKSTEP_LINE).count(), 2, "{out}");
+    let at = |id: &str| out.find(&format!("{id:<24}time:")).expect(id);
+    assert!(at("main/setup") < at("main/steady"), "{out}");
+    let kib: Vec<u64> = std::fs::read_to_string(&parent)
+        .unwrap()
+        .lines()
+        .map(|l| l.parse().unwrap())
+        .collect();
+    assert!(!kib.is_empty());
+    assert!(kib.iter().all(|&k| k < 60 * 1024), "{kib:?}");
+    let _ = std::fs::remove_dir_all(&h);
+}
+
+/// A marker whose walk cannot be left to a child: a run that measures in
+/// this process (`--processes 1`) walks here without a word, and ending
+/// without large data, removes the marker; a child that exits
 /// without its plan (a `main` that ends the process early) is one line,
 /// and the run walks here.
 #[test]

@@ -82,7 +82,7 @@ pub fn __walk_in_child() -> bool {
         return false;
     }
     let mut c = Criterion::default().configure_from_args();
-    let Some(targets) = crate::walk::by_child(&c.run) else {
+    let Some(targets) = crate::walk::by_child(&c.run, &c.config) else {
         return false;
     };
     for target in targets {
@@ -90,6 +90,22 @@ pub fn __walk_in_child() -> bool {
         c.run_jobs(target.jobs);
     }
     true
+}
+
+/// Before a restarted hand-written `main` ([`crate::walk`]): a child
+/// walks it and this process measures what it queued, then exits; returns
+/// when the child could not (the user's `main` then runs here).
+pub(crate) fn walk_before_main() {
+    let mut c = Criterion::default().configure_from_args();
+    let Some(targets) = crate::walk::by_child(&c.run, &c.config) else {
+        return;
+    };
+    for target in targets {
+        c.run.plots = target.plots;
+        c.run_jobs(target.jobs);
+    }
+    c.final_summary();
+    std::process::exit(0);
 }
 
 impl<M: Measurement> Criterion<M> {
@@ -331,7 +347,9 @@ impl<M: Measurement> Criterion<M> {
             crate::output::out!("{}", help());
             std::process::exit(0);
         }
-        self.configure_with(args)
+        let c = self.configure_with(args);
+        crate::walk::restart_without_data::<M>(&c.run, &c.config);
+        c
     }
 
     /// Applies validated command-line arguments over the settings made in
@@ -462,6 +480,10 @@ impl<M: Measurement> Criterion<M> {
             crate::worker::end_of_run();
         }
         if crate::walk::walking() {
+            // A hand-written `main`'s benchmarks wait on its Criterion.
+            if !self.waiting.jobs.is_empty() {
+                crate::walk::add_target(&self.run, &self.waiting.jobs);
+            }
             crate::walk::end();
         }
         crate::walk::remember(&self.run);
@@ -516,7 +538,7 @@ impl<M: Measurement> Criterion<M> {
     pub fn __target_done(&mut self) {
         let jobs = std::mem::take(&mut self.waiting.jobs);
         if crate::walk::walking() {
-            crate::walk::add_target(&self.run, jobs);
+            crate::walk::add_target(&self.run, &jobs);
             return;
         }
         if jobs.is_empty() {

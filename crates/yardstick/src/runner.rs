@@ -55,9 +55,10 @@ pub(crate) fn run<M: Measurement>(
     if crate::walk::walking() {
         // The parent measures it, in worker processes: this child only
         // says what it is.
-        if let Err(why) = crate::walk::plannable::<M>(config, may_wait) {
+        if let Err(why) = crate::walk::plannable::<M>(config) {
             crate::walk::refuse(&why);
         }
+        crate::walk::queued();
         return Ran::Waits;
     }
     if may_wait && c.run.mode == Mode::Benchmark && held::waits(c, &id, config) {

@@ -125,6 +125,12 @@ pub(crate) fn record_failure(id: &str) {
     with(|g| g.failed.push(id.to_owned()));
 }
 
+/// Whether no benchmark has been admitted in this process yet (nothing
+/// measured, printed or saved that a restart would lose).
+pub(crate) fn nothing_run_yet() -> bool {
+    with(|g| g.seen.is_empty() && g.measured == 0 && g.failed.is_empty())
+}
+
 /// The ids of the benchmarks that failed so far.
 pub(crate) fn failures() -> Vec<String> {
     with(|g| g.failed.clone())

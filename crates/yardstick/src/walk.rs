@@ -13,13 +13,20 @@
 //! queue as it measures waiting benchmarks, in worker processes only, and
 //! holds none of the data: two copies are alive while a pair measures.
 //!
+//! A hand-written `main` builds its data before any yardstick code runs.
+//! Its first `configure_from_args` then starts the binary again in its
+//! place (`exec`), with [`BEFORE_MAIN_ENV`]: in the new image a function
+//! of this module that the loader runs before `main` (`.init_array`) does
+//! what `criterion_main!`'s `main` does, and exits before the user's `main`
+//! could build anything.
+//!
 //! It is done only for a bench target whose last run ended holding more
 //! than [`HELD_LIMIT`] (a marker in the home, `.held/<package>.<target>`),
 //! and only when every benchmark can be measured in workers; otherwise the
-//! walk is this process's, as before, with one line saying why.
+//! walk is this process's, as before.
 
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Mutex, OnceLock};
 use std::time::Duration;
 
@@ -57,6 +64,19 @@ static CRITERION_MAIN: AtomicBool = AtomicBool::new(false);
 /// nothing about the suite's data.
 static WALKED_BY_CHILD: AtomicBool = AtomicBool::new(false);
 
+/// Carried by a hand-written `main`'s restart: the new image walks before
+/// `main` and must not restart again.
+const BEFORE_MAIN_ENV: &str = "YARDSTICK_WALK_BEFORE_MAIN";
+
+/// Set once this process restarted, or walked before `main`: never twice.
+static RESTARTED: AtomicBool = AtomicBool::new(false);
+
+/// Benchmarks a walking child queued, and those handed over with their
+/// target: a `Criterion` whose queue is never handed over (one made by
+/// hand inside a target) would lose some, so the walk is refused.
+static QUEUED: AtomicUsize = AtomicUsize::new(0);
+static HANDED_OVER: AtomicUsize = AtomicUsize::new(0);
+
 /// What a walking child has queued so far.
 static QUEUE: Mutex<Option<Plan>> = Mutex::new(None);
 
@@ -81,13 +101,7 @@ fn settings_of(run: &RunSettings) -> String {
 
 /// In a walking child: `Ok` when the benchmark can be left to the parent,
 /// which measures it in worker processes only; else why not.
-pub(crate) fn plannable<M: Measurement>(
-    config: &BenchmarkConfig,
-    may_wait: bool,
-) -> Result<(), String> {
-    if !may_wait {
-        return Err("a benchmark is defined outside a criterion_group! target".into());
-    }
+pub(crate) fn plannable<M: Measurement>(config: &BenchmarkConfig) -> Result<(), String> {
     if std::any::type_name::<M>() != std::any::type_name::<WallTime>() {
         return Err(format!(
             "a group measures with {}, not wall time",
@@ -104,8 +118,17 @@ pub(crate) fn plannable<M: Measurement>(
     Ok(())
 }
 
-/// In a walking child: queues what a target function defined.
-pub(crate) fn add_target(run: &RunSettings, jobs: Vec<Job>) {
+/// In a walking child: one more benchmark queued, to be handed over with
+/// its target.
+pub(crate) fn queued() {
+    QUEUED.fetch_add(1, Ordering::Relaxed);
+}
+
+/// In a walking child: queues what a target function (or a hand-written
+/// `main`) defined.
+pub(crate) fn add_target(run: &RunSettings, jobs: &[Job]) {
+    let benchmarks = jobs.iter().filter(|j| matches!(j, Job::Benchmark(..)));
+    HANDED_OVER.fetch_add(benchmarks.count(), Ordering::Relaxed);
     let settings = settings_of(run);
     let mut queue = QUEUE.lock().unwrap_or_else(|e| e.into_inner());
     let plan = queue.get_or_insert_with(|| Plan {
@@ -123,7 +146,7 @@ pub(crate) fn add_target(run: &RunSettings, jobs: Vec<Job>) {
     }
     plan.targets.push(PlannedTarget {
         plots: run.plots,
-        jobs: jobs.into_iter().map(planned_job).collect(),
+        jobs: jobs.iter().map(planned_job).collect(),
     });
 }
 
@@ -144,6 +167,9 @@ pub(crate) fn refuse(why: &str) -> ! {
 pub(crate) fn end() -> ! {
     if !crate::state::failures().is_empty() {
         refuse("a benchmark failed while its definitions were walked");
+    }
+    if QUEUED.load(Ordering::Relaxed) != HANDED_OVER.load(Ordering::Relaxed) {
+        refuse("a benchmark was defined on a Criterion whose queue was not handed over");
     }
     let queued = QUEUE.lock().unwrap_or_else(|e| e.into_inner()).take();
     let mut plan = queued.unwrap_or(Plan {
@@ -192,8 +218,7 @@ fn marker(home: &Path) -> PathBuf {
 /// this process still holds more than [`HELD_LIMIT`] (the data outlived
 /// the functions), removes it otherwise.
 pub(crate) fn remember(run: &RunSettings) {
-    if !CRITERION_MAIN.load(Ordering::Relaxed)
-        || WALKED_BY_CHILD.load(Ordering::Relaxed)
+    if WALKED_BY_CHILD.load(Ordering::Relaxed)
         || run.mode != Mode::Benchmark
         || crate::worker::active()
     {
@@ -228,11 +253,13 @@ pub(crate) struct Target {
 /// A walk the child refuses (a benchmark it cannot leave to workers) is
 /// silent: the run that then walks here says so where it matters
 /// ([`crate::runner::held::waited`]).
-pub(crate) fn by_child(run: &RunSettings) -> Option<Vec<Target>> {
+pub(crate) fn by_child(run: &RunSettings, config: &BenchmarkConfig) -> Option<Vec<Target>> {
     if crate::worker::active() || walking() || run.mode != Mode::Benchmark {
         return None;
     }
-    if !marker(&run.home).is_file() {
+    // The command line alone may rule every benchmark out (`--processes
+    // 1`, `--quick`): then no child is started to say so.
+    if !marker(&run.home).is_file() || plannable::<WallTime>(config).is_err() {
         return None;
     }
     let terminal = run.terminal();
@@ -304,21 +331,86 @@ fn walk_in_child(home: &Path) -> Result<Plan, String> {
     Ok(plan)
 }
 
-fn planned_job(job: Job) -> PlannedJob {
+/// A hand-written `main`'s first `configure_from_args`: when this bench
+/// target's data outlived its functions last time and nothing has run
+/// yet, starts this binary again in this process's place, so that the
+/// data this `main` built is gone and [`before_main`] walks in a child.
+/// Returns only when it does not (then the walk is this process's).
+pub(crate) fn restart_without_data<M: Measurement>(run: &RunSettings, config: &BenchmarkConfig) {
+    let ruled_out = CRITERION_MAIN.load(Ordering::Relaxed)
+        || crate::worker::active()
+        || walking()
+        || std::env::var_os(BEFORE_MAIN_ENV).is_some()
+        || run.mode != Mode::Benchmark
+        || plannable::<M>(config).is_err()
+        || !crate::state::nothing_run_yet()
+        || !marker(&run.home).is_file();
+    if ruled_out || RESTARTED.swap(true, Ordering::Relaxed) {
+        return;
+    }
+    restart();
+}
+
+/// Linux only: the new image needs [`before_main`], which the loader runs
+/// from `.init_array`.
+#[cfg(target_os = "linux")]
+fn restart() {
+    use std::io::Write;
+    use std::os::unix::process::CommandExt;
+    let Ok(exe) = std::env::current_exe() else {
+        return;
+    };
+    let _ = std::io::stdout().flush();
+    let _ = std::io::stderr().flush();
+    // Replaces this process; returns only when that failed.
+    let _ = std::process::Command::new(exe)
+        .args(std::env::args_os().skip(1))
+        .env(BEFORE_MAIN_ENV, "1")
+        .exec();
+}
+
+#[cfg(not(target_os = "linux"))]
+fn restart() {}
+
+/// Run by the loader before `main` (and before any data `main` builds):
+/// in a process [`restart_without_data`] started, walks in a child and
+/// measures, then exits; anywhere else it returns at once.
+#[cfg(target_os = "linux")]
+#[used]
+#[link_section = ".init_array"]
+static BEFORE_MAIN: extern "C" fn() = before_main;
+
+#[cfg(target_os = "linux")]
+extern "C" fn before_main() {
+    if std::env::var_os(BEFORE_MAIN_ENV).is_none() {
+        return;
+    }
+    RESTARTED.store(true, Ordering::Relaxed);
+    // Single-threaded still: nothing else reads the environment. The
+    // workers and the walking child must not inherit it.
+    std::env::remove_var(BEFORE_MAIN_ENV);
+    // A panic must not unwind out of the loader's call: it ends the
+    // process as a panic in `main` would.
+    if std::panic::catch_unwind(crate::criterion::walk_before_main).is_err() {
+        std::process::exit(101);
+    }
+}
+
+fn planned_job(job: &Job) -> PlannedJob {
     match job {
         Job::Benchmark(id, config) => PlannedJob::Benchmark {
             id: id.record().clone(),
-            config: planned_config(&config),
+            config: planned_config(config),
         },
         Job::GroupEnd(end) => PlannedJob::GroupEnd {
-            name: end.name,
+            name: end.name.clone(),
             members: end
                 .members
-                .into_iter()
+                .iter()
                 .map(|m| PlannedMember {
-                    title: m.title,
-                    function: m.function,
-                    value: m.value,
+                    title: m.title.clone(),
+                    function: m.function.clone(),
+                    value: m.value.clone(),
                     typical: m.typical,
                 })
                 .collect(),
@@ -331,10 +423,10 @@ fn planned_job(job: Job) -> PlannedJob {
             log_scale: end.log_scale,
             requirements: end
                 .requirements
-                .into_iter()
+                .iter()
                 .map(|r| PlannedRequirement {
-                    fast: r.fast,
-                    slow: r.slow,
+                    fast: r.fast.clone(),
+                    slow: r.slow.clone(),
                     factor: r.factor,
                 })
                 .collect(),
@@ -501,7 +593,7 @@ mod tests {
                 factor: 2.0,
             }],
         };
-        let Job::GroupEnd(back) = job_of(planned_job(Job::GroupEnd(end))) else {
+        let Job::GroupEnd(back) = job_of(planned_job(&Job::GroupEnd(end))) else {
             panic!("not a group end");
         };
         assert_eq!(back.waiting, [(0, 3)]);

@@ -1,0 +1,46 @@
+//! A bench binary with a hand-written `main` that builds its input data
+//! (`FIXTURE_MAIN_MB`, default 80) before calling yardstick, so the data
+//! outlives every benchmark: the end-to-end tests of the walk before `main`
+//! (`crates/yardstick/src/walk.rs`).
+
+use criterion::{black_box, Criterion};
+
+fn main() {
+    let mb: usize = std::env::var("FIXTURE_MAIN_MB")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(80);
+    let data: Vec<u8> = (0..mb << 20).map(|i| i as u8).collect();
+    let mut c = Criterion::default().configure_from_args();
+    c.bench_function("main/setup", |b| {
+        record_parent_memory();
+        b.iter(|| black_box(data.len()) + usize::from(black_box(data[0])))
+    });
+    c.bench_function("main/steady", |b| {
+        b.iter(|| black_box(3u64).wrapping_mul(black_box(5)))
+    });
+    c.final_summary();
+}
+
+/// With `FIXTURE_PARENT_RSS` (a file), appends the resident KiB of the
+/// process that started this one: a worker's parent.
+fn record_parent_memory() {
+    let Some(file) = std::env::var_os("FIXTURE_PARENT_RSS") else {
+        return;
+    };
+    #[cfg(unix)]
+    {
+        use std::io::Write;
+        let parent = std::os::unix::process::parent_id();
+        let status = std::fs::read_to_string(format!("/proc/{parent}/status")).unwrap_or_default();
+        if let Some(line) = status.lines().find(|l| l.starts_with("VmRSS:")) {
+            let kib = line.split_whitespace().nth(1).unwrap_or("0");
+            let mut f = std::fs::OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(file)
+                .unwrap();
+            writeln!(f, "{kib}").unwrap();
+        }
+    }
+}
