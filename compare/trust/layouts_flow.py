@@ -10,6 +10,9 @@ compare/benches/trust_suite.rs, 24 benchmarks, `target` scaled by
 run edits the source, runs `cargo bench` (which rebuilds) and reads the
 verdicts of the comparison with the run before:
 
+  identical the bench file touched, nothing else: cargo rebuilds it into
+            the same bytes, and every printed regressed/improved is a false
+            alarm.
   neutral   a never-called function of 7 to 61 lines, different each run,
             added to the bench file: every printed regressed/improved is a
             false alarm.
@@ -24,7 +27,7 @@ verdicts of the comparison with the run before:
 With --corpus NAME (an entry of compare/corpus/crates.toml, Criterion.rs
 API) the suite is that published crate's first listed bench target,
 unpacked and switched to yardstick by the corpus script's one-line switch.
-`neutral` applies to every such suite; `neutral-lib` puts the function in
+`identical` and `neutral` apply to every such suite; `neutral-lib` puts the function in
 the crate's own src/lib.rs (which its benchmarks call: the whole library is
 rebuilt). +K% applies to the suites of CORPUS_TARGETS (hex, crc32fast,
 base64), each with one benchmark named there: its timed closure does the
@@ -259,7 +262,10 @@ def one_cell(setup, condition, runs, args, scratch):
             set_percent(bench_file, round(step * 100) * (run % 2))
         elif step > 0:
             set_factor(root, 1.0 + step * (run % 2))
-        add_neutral(edited, run + (0 if setup == "yes" else 1000))
+        if condition == "identical":
+            os.utime(bench_file)
+        else:
+            add_neutral(edited, run + (0 if setup == "yes" else 1000))
         text, secs = bench(root, home, env, target, features)
         if run == 0:
             continue
@@ -296,12 +302,12 @@ def one_cell(setup, condition, runs, args, scratch):
 def check_conditions(conditions, corpus):
     """One clear line for a condition this script cannot run."""
     for c in conditions:
-        known = c in ("neutral", "neutral-lib") or (
+        known = c in ("identical", "neutral", "neutral-lib") or (
             c.startswith("+") and c.endswith("%") and c[1:-1].replace(".", "", 1).isdigit())
         if not known:
-            sys.exit(f"unknown condition {c!r}: neutral, neutral-lib or +K% (like +3%)")
+            sys.exit(f"unknown condition {c!r}: identical, neutral, neutral-lib or +K% (like +3%)")
         if corpus and c.startswith("+") and corpus not in CORPUS_TARGETS:
-            sys.exit(f"--corpus {corpus} runs neutral and neutral-lib, not {c!r}: +K% needs a benchmark "
+            sys.exit(f"--corpus {corpus} runs identical, neutral and neutral-lib, not {c!r}: +K% needs a benchmark "
                      f"named in CORPUS_TARGETS ({', '.join(CORPUS_TARGETS)})")
         if corpus and c.startswith("+") and float(c[1:-1]) != round(float(c[1:-1])):
             sys.exit(f"--corpus takes whole percents, not {c!r}")
