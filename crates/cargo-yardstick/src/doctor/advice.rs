@@ -22,7 +22,7 @@ pub const DRIFT_NOISY: f64 = 0.01;
 /// then rarely all run clean, and its ratio takes the interruptions in.
 pub const INTERRUPTED_NOISY: f64 = 0.25;
 
-const INTERRUPTED_DONE: &str = "lock-step rounds are 2 ms a side and each pair's median round ratio sets a single interrupted round aside, but interruptions this frequent slow the two sides' rounds unevenly: each pair's ratio spreads and the interval widens (on a shared 2-core machine, rounds moved by 10-20 % and pairs by 7.5 %)";
+const INTERRUPTED_DONE: &str = "lock-step rounds are 2 ms a side, both sides' workers on one CPU, and each pair's median round ratio sets a single interrupted round aside, but interruptions this frequent slow the two sides' rounds unevenly: each pair's ratio spreads and the interval widens (on a quiet 2-core machine a side's rounds move by about 4 % and each pair's ratio by about 1 %)";
 
 const LOCKSTEP: &str = "lock-step comparison (`cargo bench` against the baseline's binary, `cargo yardstick ab`): both sides run in alternating rounds and see the same drift";
 
