@@ -64,6 +64,17 @@ fn cargo(krate: &Path, args: &[&str]) -> Command {
     c
 }
 
+/// A neutral edit that makes a new build: bytes added to the binary
+/// (a kept static), the benchmark's code untouched. A comment is not one:
+/// rustc may build the same bytes for it.
+fn edit(name: &str) -> String {
+    format!(
+        "#[used]\nstatic EDIT_{}: [u8; {}] = *b\"{name}\";\n",
+        name.to_uppercase(),
+        name.len()
+    )
+}
+
 /// `cargo bench` after appending `edit` to the bench file (a new build);
 /// its error output.
 fn bench(krate: &Path, home: &Path, edit: &str) -> String {
@@ -135,7 +146,7 @@ fn every_cargo_bench_samples_code_layouts_after_init() {
 
     // The first run after it: the baseline has none, said once; the
     // comparison goes on in lock-step over the builds as linked.
-    let out = bench(&krate, &home, "// one\n");
+    let out = bench(&krate, &home, &edit("one"));
     let line = "the baseline's binary was kept without code layouts";
     assert_eq!(out.matches(line).count(), 1, "{out}");
     assert!(
@@ -161,7 +172,7 @@ fn every_cargo_bench_samples_code_layouts_after_init() {
     }
 
     // A neutral edit: both builds' layouts, pair k running layout k.
-    let out = bench(&krate, &home, "// two\n");
+    let out = bench(&krate, &home, &edit("two"));
     assert_eq!(layouts_compared(&home), LAYOUTS as u64, "{out}");
     assert!(out.contains("2 code layouts of each build"), "{out}");
     assert!(!out.contains("code layout is not sampled"), "{out}");
@@ -184,7 +195,7 @@ fn every_cargo_bench_samples_code_layouts_after_init() {
         .join(".binaries/laid.spin")
         .join(baseline["binary"].as_str().unwrap());
     std::fs::remove_file(format!("{}.layout1", kept.display())).unwrap();
-    let out = bench(&krate, &home, "// three\n");
+    let out = bench(&krate, &home, &edit("three"));
     assert_eq!(
         out.matches("the baseline's code layout 1 is refused")
             .count(),
@@ -197,7 +208,7 @@ fn every_cargo_bench_samples_code_layouts_after_init() {
     let said = init(&krate, &["--remove"]);
     assert!(said.contains("removed"), "{said}");
     assert!(!krate.join(".cargo/config.toml").exists());
-    let out = bench(&krate, &home, "// four\n");
+    let out = bench(&krate, &home, &edit("four"));
     assert_eq!(
         out.matches("this build linked no code layouts").count(),
         1,
