@@ -92,10 +92,30 @@ pub fn __walk_in_child() -> bool {
     true
 }
 
+/// Run by the loader before `main` (and before any data `main` builds):
+/// in a process `crate::walk::restart_without_data` started, walks in a
+/// child and measures, then exits; anywhere else it returns at once.
+#[cfg(target_os = "linux")]
+#[used]
+#[link_section = ".init_array"]
+static BEFORE_MAIN: extern "C" fn() = before_main;
+
+#[cfg(target_os = "linux")]
+extern "C" fn before_main() {
+    if !crate::walk::restarted_before_main() {
+        return;
+    }
+    // A panic must not unwind out of the loader's call: it ends the
+    // process as a panic in `main` would.
+    if std::panic::catch_unwind(walk_before_main).is_err() {
+        std::process::exit(101);
+    }
+}
+
 /// Before a restarted hand-written `main` ([`crate::walk`]): a child
 /// walks it and this process measures what it queued, then exits; returns
 /// when the child could not (the user's `main` then runs here).
-pub(crate) fn walk_before_main() {
+fn walk_before_main() {
     let mut c = Criterion::default().configure_from_args();
     let Some(targets) = crate::walk::by_child(&c.run, &c.config) else {
         return;

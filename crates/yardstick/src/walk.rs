@@ -41,8 +41,18 @@ use crate::engine::RunSettings;
 use crate::group_summary::{Member, Requirement};
 use crate::id::FullId;
 use crate::measurement::{Measurement, WallTime};
-use crate::runner::held::{resident_now, HELD_LIMIT};
 use crate::waiting::{GroupEnd, Job};
+
+/// Resident memory of this process past which its benchmarks compared in
+/// lock-step wait for their setup to be dropped (`runner::held`), and past
+/// which a run's end leaves the marker: a bench binary without large data
+/// holds a few MB.
+pub(crate) const HELD_LIMIT: u64 = 64 << 20;
+
+/// This process's resident memory, as the kernel counts it.
+pub(crate) fn resident_now() -> Option<u64> {
+    crate::worker::resident_bytes(std::process::id())
+}
 
 /// The home's folder of markers, one per bench target whose data
 /// outlived its functions in its last run.
@@ -334,7 +344,8 @@ fn walk_in_child(home: &Path) -> Result<Plan, String> {
 /// A hand-written `main`'s first `configure_from_args`: when this bench
 /// target's data outlived its functions last time and nothing has run
 /// yet, starts this binary again in this process's place, so that the
-/// data this `main` built is gone and [`before_main`] walks in a child.
+/// data this `main` built is gone and the new image walks in a child before
+/// `main` ([`restarted_before_main`]).
 /// Returns only when it does not (then the walk is this process's).
 pub(crate) fn restart_without_data<M: Measurement>(run: &RunSettings, config: &BenchmarkConfig) {
     let ruled_out = CRITERION_MAIN.load(Ordering::Relaxed)
@@ -351,8 +362,8 @@ pub(crate) fn restart_without_data<M: Measurement>(run: &RunSettings, config: &B
     restart();
 }
 
-/// Linux only: the new image needs [`before_main`], which the loader runs
-/// from `.init_array`.
+/// Linux only: the new image walks from `.init_array`, which the loader
+/// runs before `main`.
 #[cfg(target_os = "linux")]
 fn restart() {
     use std::io::Write;
@@ -372,28 +383,18 @@ fn restart() {
 #[cfg(not(target_os = "linux"))]
 fn restart() {}
 
-/// Run by the loader before `main` (and before any data `main` builds):
-/// in a process [`restart_without_data`] started, walks in a child and
-/// measures, then exits; anywhere else it returns at once.
-#[cfg(target_os = "linux")]
-#[used]
-#[link_section = ".init_array"]
-static BEFORE_MAIN: extern "C" fn() = before_main;
-
-#[cfg(target_os = "linux")]
-extern "C" fn before_main() {
+/// In a process [`restart_without_data`] started (the front-end asks
+/// before `main`, from `.init_array`): `true` once, and the variable is
+/// gone, so that the workers and the walking child do not inherit it.
+pub(crate) fn restarted_before_main() -> bool {
     if std::env::var_os(BEFORE_MAIN_ENV).is_none() {
-        return;
+        return false;
     }
     RESTARTED.store(true, Ordering::Relaxed);
-    // Single-threaded still: nothing else reads the environment. The
-    // workers and the walking child must not inherit it.
+    // Called before `main`: single-threaded still, nothing else reads the
+    // environment.
     std::env::remove_var(BEFORE_MAIN_ENV);
-    // A panic must not unwind out of the loader's call: it ends the
-    // process as a panic in `main` would.
-    if std::panic::catch_unwind(crate::criterion::walk_before_main).is_err() {
-        std::process::exit(101);
-    }
+    true
 }
 
 fn planned_job(job: &Job) -> PlannedJob {

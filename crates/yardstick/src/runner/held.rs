@@ -25,10 +25,7 @@ use crate::id::FullId;
 use crate::measurement::Measurement;
 use crate::store::BenchmarkDir;
 
-/// Resident memory of this process past which its benchmarks compared in
-/// lock-step wait for their setup to be dropped: a bench binary without
-/// large data holds a few MB.
-pub(crate) const HELD_LIMIT: u64 = 64 << 20;
+use crate::walk::{resident_now, HELD_LIMIT};
 
 /// What a waiting benchmark's stand-in routine says, should a fallback
 /// ever call it in this process.
@@ -37,11 +34,6 @@ pub(super) const ROUTINE_GONE: &str = "its routine is no longer in this process 
 
 /// Set when a wait did not free the memory: nothing waits after that.
 static FUTILE: AtomicBool = AtomicBool::new(false);
-
-/// This process's resident memory, as the kernel counts it.
-pub(crate) fn resident_now() -> Option<u64> {
-    crate::worker::resident_bytes(std::process::id())
-}
 
 /// Whether `id` waits: it is compared in lock-step with a baseline binary
 /// this run, and this process holds more than [`HELD_LIMIT`]. Said once
