@@ -492,13 +492,7 @@ fn benchmarks_wait_for_a_large_setup_to_be_dropped_before_the_pair_measures() {
     let second = run();
     assert_eq!(second.code, 0, "{}", second.stderr);
     // Every worker saw a parent without the 80 MB.
-    let kib: Vec<u64> = std::fs::read_to_string(&parent)
-        .unwrap()
-        .lines()
-        .map(|l| l.parse().unwrap())
-        .collect();
-    assert!(!kib.is_empty());
-    assert!(kib.iter().all(|&k| k < 60 * 1024), "{kib:?}");
+    saw_a_parent_without_the_data(&parent);
     let out = format!("{}{}", second.stdout, second.stderr);
     let rest = held_note(&out, "note: this process holds ");
     assert_eq!(
@@ -573,13 +567,7 @@ fn a_setup_that_outlives_its_function_is_walked_by_a_child() {
         1,
         "{out}"
     );
-    let kib: Vec<u64> = std::fs::read_to_string(&parent)
-        .unwrap()
-        .lines()
-        .map(|l| l.parse().unwrap())
-        .collect();
-    assert!(!kib.is_empty());
-    assert!(kib.iter().all(|&k| k < 60 * 1024), "{kib:?}");
+    saw_a_parent_without_the_data(&parent);
     assert_eq!(out.matches(LOCKSTEP_LINE).count(), 2, "{out}");
     // In the order the code defines them, and nothing of the walk left.
     let at = |id: &str| out.find(&format!("{id:<24}time:")).expect(id);
@@ -621,13 +609,7 @@ fn a_hand_written_main_is_walked_by_a_child_before_it_runs() {
     assert_eq!(out.matches(LOCKSTEP_LINE).count(), 2, "{out}");
     let at = |id: &str| out.find(&format!("{id:<24}time:")).expect(id);
     assert!(at("main/setup") < at("main/steady"), "{out}");
-    let kib: Vec<u64> = std::fs::read_to_string(&parent)
-        .unwrap()
-        .lines()
-        .map(|l| l.parse().unwrap())
-        .collect();
-    assert!(!kib.is_empty());
-    assert!(kib.iter().all(|&k| k < 60 * 1024), "{kib:?}");
+    saw_a_parent_without_the_data(&parent);
     let _ = std::fs::remove_dir_all(&h);
 }
 
@@ -847,6 +829,18 @@ fn an_id_of_another_bench_target_is_neither_compared_nor_saved_over() {
 
 /// The one note of `out` that begins with `prefix` (followed by the MB the
 /// process holds): at least the fixture's 80 MB; the note's words after it.
+/// Every worker recorded a parent (`FIXTURE_PARENT_RSS`, one line each)
+/// under 60 MB, while the data they measured is 80 MB.
+fn saw_a_parent_without_the_data(record: &Path) {
+    let kib: Vec<u64> = std::fs::read_to_string(record)
+        .unwrap()
+        .lines()
+        .map(|l| l.parse().unwrap())
+        .collect();
+    assert!(!kib.is_empty());
+    assert!(kib.iter().all(|&k| k < 60 * 1024), "{kib:?}");
+}
+
 fn held_note<'a>(out: &'a str, prefix: &str) -> &'a str {
     let notes: Vec<&str> = out.lines().filter(|l| l.starts_with(prefix)).collect();
     assert_eq!(notes.len(), 1, "{out}");

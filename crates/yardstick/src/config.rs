@@ -143,6 +143,14 @@ pub(crate) struct BenchmarkConfig {
 pub(crate) const DEFAULT_PROCESSES: usize = 10;
 
 impl BenchmarkConfig {
+    /// Whether worker processes measure it under the engine's own rule:
+    /// several processes, no extra metrics (read in this process's meters),
+    /// no `--quick`, `--stdev` or fixed iterations.
+    pub(crate) fn in_workers_plainly(&self) -> bool {
+        let in_workers = self.processes > 1 && self.metrics.is_empty();
+        in_workers && !self.quick_mode && self.stdev.is_none() && self.fixed_iters.is_none()
+    }
+
     /// Whether to sample adaptively: the default, unless a sample size or
     /// measurement time was asked for, or another stopping rule chosen.
     pub(crate) fn adaptive(&self) -> bool {

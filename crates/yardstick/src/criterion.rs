@@ -81,15 +81,19 @@ pub fn __walk_in_child() -> bool {
     if crate::worker::active() || crate::walk::walking() {
         return false;
     }
+    walked_by_child().is_some()
+}
+
+/// When a child walks this bench target ([`crate::walk::by_child`]),
+/// measures what it queued and returns the run's `Criterion`.
+fn walked_by_child() -> Option<Criterion<WallTime>> {
     let mut c = Criterion::default().configure_from_args();
-    let Some(targets) = crate::walk::by_child(&c.run, &c.config) else {
-        return false;
-    };
+    let targets = crate::walk::by_child(&c.run, &c.config)?;
     for target in targets {
         c.run.plots = target.plots;
         c.run_jobs(target.jobs);
     }
-    true
+    Some(c)
 }
 
 /// Run by the loader before `main` (and before any data `main` builds):
@@ -116,16 +120,10 @@ extern "C" fn before_main() {
 /// walks it and this process measures what it queued, then exits; returns
 /// when the child could not (the user's `main` then runs here).
 fn walk_before_main() {
-    let mut c = Criterion::default().configure_from_args();
-    let Some(targets) = crate::walk::by_child(&c.run, &c.config) else {
-        return;
-    };
-    for target in targets {
-        c.run.plots = target.plots;
-        c.run_jobs(target.jobs);
+    if let Some(c) = walked_by_child() {
+        c.final_summary();
+        std::process::exit(0);
     }
-    c.final_summary();
-    std::process::exit(0);
 }
 
 impl<M: Measurement> Criterion<M> {

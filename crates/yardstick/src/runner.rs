@@ -447,10 +447,8 @@ fn keeps_binary(run: &RunSettings, foreign: bool) -> bool {
 /// lock-step, when the run samples it in workers and compares it.
 fn lockstep_baseline<'r>(run: &'r RunSettings, config: &BenchmarkConfig) -> Option<&'r str> {
     let (name, _) = crate::baseline::compare_target(&run.baseline)?;
-    let in_workers = config.processes > 1 && config.metrics.is_empty();
-    let plain = !config.quick_mode && config.stdev.is_none() && config.fixed_iters.is_none();
     let asked = !run.ignore_baseline_binary && run.load_baseline.is_none();
-    (in_workers && plain && asked).then_some(name)
+    (config.in_workers_plainly() && asked).then_some(name)
 }
 
 /// The samples and the change measured in lock-step with the baseline's

@@ -118,9 +118,7 @@ pub(crate) fn plannable<M: Measurement>(config: &BenchmarkConfig) -> Result<(), 
             std::any::type_name::<M>()
         ));
     }
-    let in_workers = config.processes > 1 && config.metrics.is_empty();
-    let plain = !config.quick_mode && config.stdev.is_none() && config.fixed_iters.is_none();
-    if !(in_workers && plain) {
+    if !config.in_workers_plainly() {
         return Err("a benchmark is measured in the process that defines it \
                     (one process, extra metrics, --quick or --stdev)"
             .into());

@@ -196,7 +196,7 @@ fn processes(c: &mut Criterion) {
     let setup = if in_bench || kept { Vec::new() } else { make() };
     let setup: &[u8] = if kept { KEPT.get_or_init(make) } else { &setup };
     c.bench_function("processes/setup", |b| {
-        record_parent_memory();
+        yardstick_tests::record_parent_memory();
         let own = if in_bench { make() } else { Vec::new() };
         let data = if in_bench { &own[..] } else { setup };
         b.iter(|| black_box(data.len()) + black_box(data.first().copied().unwrap_or(0)) as usize)
@@ -245,31 +245,6 @@ fn record_call() {
         .unwrap();
     writeln!(f, "{who} {}", std::process::id()).unwrap();
 }
-
-/// With `FIXTURE_PARENT_RSS` (a file), a worker appends its parent's
-/// resident memory in kB: what the process that walks the benchmarks holds
-/// while they are measured.
-#[cfg(unix)]
-fn record_parent_memory() {
-    let Some(file) = std::env::var_os("FIXTURE_PARENT_RSS") else {
-        return;
-    };
-    let parent = std::os::unix::process::parent_id();
-    let status = std::fs::read_to_string(format!("/proc/{parent}/status")).unwrap_or_default();
-    if let Some(line) = status.lines().find(|l| l.starts_with("VmRSS:")) {
-        use std::io::Write;
-        let kib = line.split_whitespace().nth(1).unwrap_or("0");
-        let mut f = std::fs::OpenOptions::new()
-            .create(true)
-            .append(true)
-            .open(file)
-            .unwrap();
-        writeln!(f, "{kib}").unwrap();
-    }
-}
-
-#[cfg(not(unix))]
-fn record_parent_memory() {}
 
 /// A change compiled into a build, as the lock-step tests need one: a copy
 /// of this binary with `\nFIXTURE_FACTOR=<f>` appended (an ELF file runs

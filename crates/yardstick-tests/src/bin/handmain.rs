@@ -13,34 +13,11 @@ fn main() {
     let data: Vec<u8> = (0..mb << 20).map(|i| i as u8).collect();
     let mut c = Criterion::default().configure_from_args();
     c.bench_function("main/setup", |b| {
-        record_parent_memory();
+        yardstick_tests::record_parent_memory();
         b.iter(|| black_box(data.len()) + usize::from(black_box(data[0])))
     });
     c.bench_function("main/steady", |b| {
         b.iter(|| black_box(3u64).wrapping_mul(black_box(5)))
     });
     c.final_summary();
-}
-
-/// With `FIXTURE_PARENT_RSS` (a file), appends the resident KiB of the
-/// process that started this one: a worker's parent.
-fn record_parent_memory() {
-    let Some(file) = std::env::var_os("FIXTURE_PARENT_RSS") else {
-        return;
-    };
-    #[cfg(unix)]
-    {
-        use std::io::Write;
-        let parent = std::os::unix::process::parent_id();
-        let status = std::fs::read_to_string(format!("/proc/{parent}/status")).unwrap_or_default();
-        if let Some(line) = status.lines().find(|l| l.starts_with("VmRSS:")) {
-            let kib = line.split_whitespace().nth(1).unwrap_or("0");
-            let mut f = std::fs::OpenOptions::new()
-                .create(true)
-                .append(true)
-                .open(file)
-                .unwrap();
-            writeln!(f, "{kib}").unwrap();
-        }
-    }
 }
