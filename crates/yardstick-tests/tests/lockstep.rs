@@ -590,7 +590,12 @@ fn a_hand_written_main_is_walked_by_a_child_before_it_runs() {
     let exe = dir.join("handmain-0123456789abcdef");
     std::fs::copy(env!("CARGO_BIN_EXE_handmain"), &exe).unwrap();
     let parent = h.join("parent-rss");
-    let env = [("FIXTURE_PARENT_RSS", parent.to_str().unwrap())];
+    // Without `criterion_main!` the package is cargo's variable, set here
+    // as `cargo bench` sets it (the test binary run by hand has none).
+    let env = [
+        ("FIXTURE_PARENT_RSS", parent.to_str().unwrap()),
+        ("CARGO_PKG_NAME", "yardstick-tests"),
+    ];
     let args = ["--bench", "--color", "never", "--nresamples", "2000"];
     let run = || common::finished(common::command_of(&exe, &h, &args, &env));
     let first = run();
