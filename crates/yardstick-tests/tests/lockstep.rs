@@ -832,8 +832,6 @@ fn an_id_of_another_bench_target_is_neither_compared_nor_saved_over() {
     let _ = std::fs::remove_dir_all(&h);
 }
 
-/// The one note of `out` that begins with `prefix` (followed by the MB the
-/// process holds): at least the fixture's 80 MB; the note's words after it.
 /// Every worker recorded a parent (`FIXTURE_PARENT_RSS`, one line each)
 /// under 60 MB, while the data they measured is 80 MB.
 fn saw_a_parent_without_the_data(record: &Path) {
@@ -846,6 +844,8 @@ fn saw_a_parent_without_the_data(record: &Path) {
     assert!(kib.iter().all(|&k| k < 60 * 1024), "{kib:?}");
 }
 
+/// The one note of `out` that begins with `prefix` (followed by the MB the
+/// process holds): at least the fixture's 80 MB; the note's words after it.
 fn held_note<'a>(out: &'a str, prefix: &str) -> &'a str {
     let notes: Vec<&str> = out.lines().filter(|l| l.starts_with(prefix)).collect();
     assert_eq!(notes.len(), 1, "{out}");
