@@ -26,6 +26,11 @@ pub const RUNNING_ON_VALGRIND: usize = 0x1001;
 /// off.
 pub const CALLGRIND_TOGGLE_COLLECT: usize = tool_base(b'C', b'T') + 2;
 
+/// `CALLGRIND_DUMP_STATS_AT`: writes the counts so far to a new part of the
+/// profile, described as `Trigger: Client Request: <reason>`, and zeroes
+/// them.
+pub const CALLGRIND_DUMP_STATS_AT: usize = tool_base(b'C', b'T') + 3;
+
 /// Issues request `code` with five arguments; `default` when not running
 /// under Valgrind, and on targets other than x86_64 and aarch64.
 #[inline(always)]
@@ -89,6 +94,15 @@ pub fn running_on_valgrind() -> bool {
 /// Switches Callgrind's collection on or off (nothing outside Callgrind).
 pub fn callgrind_toggle_collect() {
     let _ = request(0, CALLGRIND_TOGGLE_COLLECT, [0; 5]);
+}
+
+/// [`CALLGRIND_DUMP_STATS_AT`] with `reason` (nothing outside Callgrind).
+pub fn callgrind_dump_stats_at(reason: &std::ffi::CStr) {
+    let _ = request(
+        0,
+        CALLGRIND_DUMP_STATS_AT,
+        [reason.as_ptr() as usize, 0, 0, 0, 0],
+    );
 }
 
 /// The Valgrind executable: `YARDSTICK_CALLGRIND_VALGRIND` or `valgrind`

@@ -58,16 +58,38 @@ pub enum WorkerRequest {
         /// Iterations counted.
         iters: u64,
     },
+    /// Run the routine twice uncounted (the second timed), then `iters`
+    /// iterations in one loop, or as many as that time says fit `budget_ns`
+    /// (at least one), with Callgrind's collection on around the timed loop; then
+    /// write the counts to a part of the profile of their own
+    /// (`CALLGRIND_DUMP_STATS_AT`, described as [`COUNT_REASON`]) and answer
+    /// [`WorkerReply::Counted`]. Given the iterations another worker
+    /// counted and no budget (`u64::MAX`), a worker runs the same loop.
+    /// Sent to count every benchmark of a binary in one Callgrind run; a
+    /// worker of a yardstick before it answers that the request is
+    /// unreadable.
+    Count {
+        /// Iterations counted at most.
+        iters: u64,
+        /// Wall time the counted loop should take, judged by the timed
+        /// uncounted iteration's.
+        budget_ns: u64,
+    },
     /// Go on to the next benchmark.
     Next,
     /// Exit now.
     Quit,
 }
 
+/// What the profile part a [`WorkerRequest::Count`] writes is described as
+/// (`Trigger: Client Request: yardstick-count`).
+pub const COUNT_REASON: &std::ffi::CStr = c"yardstick-count";
+
 crate::json_tagged!(WorkerRequest, "kind", {
     WarmUp "warm_up" { min_ns, max_ns },
     Sample "sample" { iters, budget_ns, min_samples },
     Explain "explain" { iters },
+    Count "count" { iters, budget_ns },
     Next "next" {},
     Quit "quit" {},
 });
@@ -107,6 +129,14 @@ pub enum WorkerReply {
         /// with it.
         separated: bool,
     },
+    /// The counted iterations ran and their counts were written
+    /// ([`WorkerRequest::Count`]).
+    Counted {
+        /// Iterations counted.
+        iters: u64,
+        /// As [`WorkerReply::Explained`]'s.
+        separated: bool,
+    },
     /// The request failed (the routine panicked or never iterated); the
     /// worker still waits at the same benchmark.
     Failed {
@@ -123,6 +153,7 @@ crate::json_tagged!(WorkerReply, "kind", {
     WarmedUp "warmed_up" { per_iteration },
     Samples "samples" { iters, values },
     Explained "explained" { separated },
+    Counted "counted" { iters, separated },
     Failed "failed" { message },
     End "end" {},
 });
@@ -148,5 +179,27 @@ mod tests {
         let at: WorkerReply = crate::json::from_str(r#"{"kind":"at","id":"g/f/1"}"#).unwrap();
         assert_eq!(at, WorkerReply::At { id: "g/f/1".into() });
         assert!(crate::json::from_str::<WorkerReply>(r#"{"kind":"bogus"}"#).is_err());
+        let count = WorkerRequest::Count {
+            iters: 100,
+            budget_ns: u64::MAX,
+        };
+        let text = crate::json::to_string(&count);
+        assert_eq!(
+            text,
+            r#"{"kind":"count","iters":100,"budget_ns":18446744073709551615}"#
+        );
+        assert_eq!(
+            crate::json::from_str::<WorkerRequest>(&text).unwrap(),
+            count
+        );
+        let counted: WorkerReply =
+            crate::json::from_str(r#"{"kind":"counted","iters":31,"separated":true}"#).unwrap();
+        assert_eq!(
+            counted,
+            WorkerReply::Counted {
+                iters: 31,
+                separated: true
+            }
+        );
     }
 }

@@ -16,6 +16,7 @@
 
 mod count;
 mod diff;
+pub(crate) mod each;
 mod render;
 mod sink;
 

@@ -9,7 +9,7 @@ const BASE: usize = tool_base(b'C', b'T');
 const DUMP_STATS: usize = BASE;
 const ZERO_STATS: usize = BASE + 1;
 const TOGGLE_COLLECT: usize = BASE + 2;
-const DUMP_STATS_AT: usize = BASE + 3;
+const DUMP_STATS_AT: usize = yardstick_format::valgrind::CALLGRIND_DUMP_STATS_AT;
 const START_INSTRUMENTATION: usize = BASE + 4;
 const STOP_INSTRUMENTATION: usize = BASE + 5;
 

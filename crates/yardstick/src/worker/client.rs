@@ -180,7 +180,9 @@ impl Worker {
         self.doing = match request {
             WorkerRequest::WarmUp { .. } => format!("warming up {here}"),
             WorkerRequest::Sample { .. } => format!("sampling {here}"),
-            WorkerRequest::Explain { .. } => format!("counting instructions of {here}"),
+            WorkerRequest::Explain { .. } | WorkerRequest::Count { .. } => {
+                format!("counting instructions of {here}")
+            }
             WorkerRequest::Next => format!("moving on from {here}"),
             WorkerRequest::Quit => "quitting".to_owned(),
         };
@@ -380,6 +382,28 @@ impl Worker {
         self.send(&WorkerRequest::Explain { iters })?;
         match self.recv(limit)? {
             WorkerReply::Explained { separated } => Ok(separated),
+            WorkerReply::Failed { message } => Err(WorkerError::Failed(message)),
+            other => Err(WorkerError::Protocol(format!("{other:?}"))),
+        }
+    }
+
+    /// Counts up to `iters` iterations within `budget` and writes them to a
+    /// profile part of their own (see `WorkerRequest::Count`); returns the
+    /// iterations counted and whether only the loops were.
+    ///
+    /// # Errors
+    ///
+    /// When the worker times out, exits, misbehaves or the routine fails.
+    pub fn count(
+        &mut self,
+        iters: u64,
+        budget: Duration,
+        limit: Duration,
+    ) -> Result<(u64, bool), WorkerError> {
+        let budget_ns = u64::try_from(budget.as_nanos()).unwrap_or(u64::MAX);
+        self.send(&WorkerRequest::Count { iters, budget_ns })?;
+        match self.recv(limit)? {
+            WorkerReply::Counted { iters, separated } => Ok((iters, separated)),
             WorkerReply::Failed { message } => Err(WorkerError::Failed(message)),
             other => Err(WorkerError::Protocol(format!("{other:?}"))),
         }

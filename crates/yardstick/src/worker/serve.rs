@@ -217,6 +217,7 @@ fn answer(once: &mut Timed<'_>, request: WorkerRequest) -> WorkerReply {
             min_samples,
         } => sample(once, &iters, budget_ns, min_samples as usize),
         WorkerRequest::Explain { iters } => explain(once, iters),
+        WorkerRequest::Count { iters, budget_ns } => count(once, iters, budget_ns),
         WorkerRequest::Next | WorkerRequest::Quit => failed("not a measuring request".into()),
     }
 }
@@ -272,6 +273,34 @@ fn explain(once: &mut Timed<'_>, iters: u64) -> WorkerReply {
     });
     match counted {
         Ok(separated) => WorkerReply::Explained { separated },
+        Err(e) => failed(e.to_string()),
+    }
+}
+
+/// Runs the routine twice uncounted, the second timed, then counts `iters`
+/// iterations in one loop, or as many as that time says fit `budget_ns`
+/// (at least one), and writes their counts to a profile part of their own
+/// (`WorkerRequest::Count`). Given the iterations another worker counted
+/// and no budget, a worker runs the same loop.
+fn count(once: &mut Timed<'_>, iters: u64, budget_ns: u64) -> WorkerReply {
+    // Timed on its second call: Valgrind translates the code on the first.
+    let counted = once(1).and_then(|_| {
+        let started = Instant::now();
+        once(1)?;
+        let one = started.elapsed().as_nanos().max(1);
+        let fit = u64::try_from(u128::from(budget_ns) / one).unwrap_or(u64::MAX);
+        let n = iters.min(fit).max(1);
+        let window = crate::counting::Window::open();
+        once(n)?;
+        Ok((n, window.close()))
+    });
+    match counted {
+        Ok((iters, separated)) => {
+            yardstick_format::valgrind::callgrind_dump_stats_at(
+                yardstick_format::worker::COUNT_REASON,
+            );
+            WorkerReply::Counted { iters, separated }
+        }
         Err(e) => failed(e.to_string()),
     }
 }

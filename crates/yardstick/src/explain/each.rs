@@ -1,0 +1,376 @@
+//! Every benchmark of a comparison counted before any is measured: each
+//! binary runs once under Callgrind as a worker, walks the run's
+//! benchmarks and counts a few iterations of each into a profile part of
+//! its own (`WorkerRequest::Count`). The baseline's side counts as many
+//! iterations as fit [`BUDGET`] (at most [`MAX_ITERATIONS`]); this run's
+//! side counts as many, so that the two totals compare exactly.
+//!
+//! What it tells, before the first round, is which benchmarks' own
+//! instructions changed between the builds: those are the comparisons a
+//! change of code can be found in, and where the run spends more time
+//! (`runner::lockstep`). Only totals are kept; `--explain`'s count
+//! (`count`) says which functions moved.
+
+use std::collections::HashMap;
+use std::ffi::OsString;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::Duration;
+
+use crate::worker::{Worker, WorkerError};
+
+/// Wall time, under Callgrind, a benchmark's counted loop is given, judged
+/// by one uncounted iteration: a routine of a few microseconds gets its
+/// [`MAX_ITERATIONS`] (crc32fast's `baseline/16384`, 8 µs), one of 150 µs
+/// (some 8 ms an iteration under Callgrind, hex's) about twelve. One loop,
+/// not several: a routine that times itself (`iter_custom`) may do work
+/// that is not in proportion to the iterations it is asked for.
+pub(crate) const BUDGET: Duration = Duration::from_millis(100);
+
+/// The most iterations counted. A change that runs once in a hundred calls
+/// is seen only over a hundred of them.
+pub(crate) const MAX_ITERATIONS: u64 = 100;
+
+/// The time one benchmark may take to walk to and count, beyond which the
+/// binary's counting is given up.
+const STEP_LIMIT: Duration = Duration::from_secs(60);
+
+/// One benchmark's totals over the same loops on both sides.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) struct Counts {
+    /// Iterations counted on each side.
+    pub iters: u64,
+    /// Instructions per iteration: the baseline's binary, this run's.
+    pub baseline: f64,
+    pub current: f64,
+}
+
+impl Counts {
+    /// Both sides execute the same instructions (within
+    /// `yardstick_format::explain::SAME_WITHIN`).
+    pub(crate) fn same(&self) -> bool {
+        super::diff::same(self.baseline, self.current)
+    }
+}
+
+/// The binaries of a comparison and how they run.
+pub(crate) struct Pair<'a> {
+    pub baseline: &'a Path,
+    pub current: &'a Path,
+    /// The arguments both run with (this run's: the same walk).
+    pub args: Vec<OsString>,
+    /// Holds Callgrind's files.
+    pub scratch: &'a Path,
+}
+
+/// Counts `ids` (in the binaries' order) in both binaries: the benchmarks
+/// both counted, by id. Both run at once, on two CPUs (Valgrind's start,
+/// about 0.6 s, is most of a small binary's count): each benchmark is
+/// counted on the baseline's side first, then on this run's with the same
+/// iterations while the baseline's goes on to the next. `Err` is one line.
+pub(crate) fn count_both(
+    pair: &Pair<'_>,
+    ids: &[String],
+) -> Result<HashMap<String, Counts>, String> {
+    private_dir(pair.scratch)
+        .map_err(|e| format!("cannot create {}: {e}", pair.scratch.display()))?;
+    let start = |exe, name: &str| {
+        Side::start(
+            exe,
+            &pair.args,
+            pair.scratch.join(format!("each.{name}.out")),
+        )
+        .map_err(|e| format!("{name} side: {e}"))
+    };
+    let mut a = start(pair.baseline, "baseline")?;
+    let mut b = start(pair.current, "current")?;
+    // The baseline's side counts the next benchmark while this run's
+    // counts the last one with the same iterations.
+    let (tx, rx) = std::sync::mpsc::channel::<(&str, u64)>();
+    std::thread::scope(|scope| {
+        scope.spawn(|| {
+            for (id, n) in rx {
+                if b.count(id, Some(n)).is_none() && b.stopped.is_some() {
+                    break;
+                }
+            }
+        });
+        for id in ids {
+            if a.stopped.is_some() {
+                break;
+            }
+            if let Some(n) = a.count(id, None) {
+                if tx.send((id, n)).is_err() {
+                    break;
+                }
+            }
+        }
+        drop(tx);
+    });
+    let a = a.finish().map_err(|e| format!("baseline side: {e}"))?;
+    let b = b.finish().map_err(|e| format!("current side: {e}"))?;
+    let a: HashMap<&str, (u64, u64)> = a
+        .iter()
+        .map(|(id, n, ir)| (id.as_str(), (*n, *ir)))
+        .collect();
+    Ok(b.into_iter()
+        .filter_map(|(id, n, ir)| {
+            let &(an, air) = a.get(id.as_str())?;
+            (an == n && n > 0).then(|| {
+                let per = |total: u64| total as f64 / n as f64;
+                (
+                    id,
+                    Counts {
+                        iters: n,
+                        baseline: per(air),
+                        current: per(ir),
+                    },
+                )
+            })
+        })
+        .collect())
+}
+
+/// Makes `dir`, new and readable by this user only: Callgrind writes
+/// there, and a folder someone else made in a shared temporary folder is
+/// not written into.
+fn private_dir(dir: &Path) -> std::io::Result<()> {
+    let mut b = std::fs::DirBuilder::new();
+    #[cfg(unix)]
+    std::os::unix::fs::DirBuilderExt::mode(&mut b, 0o700);
+    b.create(dir)
+}
+
+/// `exe` under the file name this process was started as: a front-end may
+/// name benchmarks after the program (divan's groups are `<bench
+/// target>::<path>`), and under Valgrind the program is the path Valgrind
+/// is given, where the lock-step workers are given this run's name
+/// (`runner::lockstep`). A link beside `out`, on Unix; `exe` elsewhere.
+fn named_as_this_program(exe: &Path, out: &Path) -> std::io::Result<PathBuf> {
+    let program = std::env::args_os().next();
+    let Some(name) = program.as_deref().map(Path::new).and_then(Path::file_name) else {
+        return Ok(exe.to_owned());
+    };
+    #[cfg(unix)]
+    {
+        let dir = out.with_extension("program");
+        private_dir(&dir)?;
+        let link = dir.join(name);
+        std::os::unix::fs::symlink(exe, &link)?;
+        Ok(link)
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = (name, out);
+        Ok(exe.to_owned())
+    }
+}
+
+/// One binary counting under Callgrind, as a worker.
+struct Side {
+    worker: Worker,
+    out: PathBuf,
+    /// The benchmarks counted so far and their iterations, in order.
+    counted: Vec<(String, u64)>,
+    /// Why the worker can count no more (it exited or hung); the
+    /// benchmarks counted before keep their counts (their parts are
+    /// written).
+    stopped: Option<String>,
+}
+
+impl Side {
+    fn start(exe: &Path, args: &[OsString], out: PathBuf) -> Result<Side, String> {
+        remove_parts(&out);
+        let log = out.with_extension("log");
+        let exe = named_as_this_program(exe, &out)
+            .map_err(|e| format!("cannot link {} ({e})", exe.display()))?;
+        let mut cmd = Command::new(yardstick_format::valgrind::executable());
+        cmd.arg("--tool=callgrind")
+            .arg("--collect-atstart=no")
+            .arg("--dump-instr=no")
+            .arg("--dump-line=no")
+            .arg(format!("--callgrind-out-file={}", out.display()))
+            .arg(format!("--log-file={}", log.display()))
+            .arg(&exe)
+            .args(args);
+        let worker = Worker::spawn(cmd).map_err(|e| format!("Valgrind did not start ({e})"))?;
+        Ok(Side {
+            worker,
+            out,
+            counted: Vec::new(),
+            stopped: None,
+        })
+    }
+
+    /// Counts benchmark `id` (`iters` of them, or as many as fit
+    /// [`BUDGET`]): the iterations counted, `None` when the binary lacks
+    /// it, its routine failed, or the worker stopped.
+    fn count(&mut self, id: &str, iters: Option<u64>) -> Option<u64> {
+        if self.stopped.is_some() {
+            return None;
+        }
+        match self.worker.advance_to(id, STEP_LIMIT) {
+            Ok(true) => {}
+            Ok(false) => return None,
+            Err(e) => {
+                self.stopped = Some(e.to_string());
+                return None;
+            }
+        }
+        let (n, budget) = match iters {
+            Some(n) => (n, Duration::MAX),
+            None => (MAX_ITERATIONS, BUDGET),
+        };
+        match self.worker.count(n, budget, STEP_LIMIT) {
+            Ok((n, _)) => {
+                self.counted.push((id.to_owned(), n));
+                Some(n)
+            }
+            // The routine failed: its part was not written.
+            Err(WorkerError::Failed(_)) => None,
+            Err(e) => {
+                self.stopped = Some(e.to_string());
+                None
+            }
+        }
+    }
+
+    /// Ends the worker and reads its counts: per benchmark counted, its id,
+    /// iterations and instructions.
+    fn finish(self) -> Result<Vec<(String, u64, u64)>, String> {
+        let Side {
+            worker,
+            out,
+            counted,
+            stopped,
+        } = self;
+        let finished = worker.finish(Duration::from_secs(60));
+        if counted.is_empty() {
+            if let Some(why) = stopped {
+                return Err(why);
+            }
+            if !finished {
+                return Err("Valgrind did not finish writing its profile".into());
+            }
+        }
+        let totals = parts(&out);
+        remove_parts(&out);
+        let totals = totals?;
+        if totals.len() != counted.len() {
+            return Err(format!(
+                "Callgrind wrote {} counts for {} benchmarks",
+                totals.len(),
+                counted.len()
+            ));
+        }
+        Ok(counted
+            .into_iter()
+            .zip(totals)
+            .map(|((id, n), ir)| (id, n, ir))
+            .collect())
+    }
+}
+
+/// The parts Callgrind wrote beside `out` for each count (`out.1`,
+/// `out.2`, …), in order: their instructions.
+fn parts(out: &Path) -> Result<Vec<u64>, String> {
+    let mut totals = Vec::new();
+    for k in 1.. {
+        let path = part(out, k);
+        let Ok(text) = std::fs::read_to_string(&path) else {
+            break;
+        };
+        let reason = yardstick_format::worker::COUNT_REASON.to_string_lossy();
+        if !text.contains(&format!("Trigger: Client Request: {reason}")) {
+            continue;
+        }
+        let profile = yardstick_format::callgrind::parse_str(&text)
+            .map_err(|(line, e)| format!("{} line {line}: {e}", path.display()))?;
+        let ir = profile
+            .event_index("Ir")
+            .map(|i| yardstick_format::callgrind::at(&profile.totals, i))
+            .ok_or("a profile without instruction counts")?;
+        totals.push(ir);
+    }
+    Ok(totals)
+}
+
+fn part(out: &Path, k: usize) -> PathBuf {
+    let mut name = out.as_os_str().to_owned();
+    name.push(format!(".{k}"));
+    PathBuf::from(name)
+}
+
+/// Removes `out` and its parts (an earlier run's would be read as this
+/// one's).
+fn remove_parts(out: &Path) {
+    let _ = std::fs::remove_file(out);
+    for k in 1.. {
+        if std::fs::remove_file(part(out, k)).is_err() {
+            break;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A profile part as Callgrind writes it with `--dump-line=no` (the
+    /// header of a real one), `ir` instructions in one function.
+    fn part_text(trigger: &str, ir: u64) -> String {
+        format!(
+            "# callgrind format\nversion: 1\ncreator: callgrind-3.19.0\npid: 12501\ncmd:  ./t\npart: 1\n\n\
+             desc: I1 cache: \ndesc: Timerange: Basic block 0 - 28762\ndesc: Trigger: {trigger}\n\n\
+             positions: line\nevents: Ir\nsummary: {ir}\n\n\
+             ob=(5) /tmp/t\nfl=(139) ???\nfn=(502) work\n0 {ir}\n\ntotals: {ir}\n"
+        )
+    }
+
+    #[test]
+    fn the_counts_are_the_parts_the_count_requests_wrote_in_order() {
+        let dir = std::env::temp_dir().join(format!("yardstick-each-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let out = dir.join("each.out");
+        // The program's end is written to `out` itself; a part another
+        // request wrote (a user's own dump) is not a count.
+        std::fs::write(&out, part_text("Program termination", 7)).unwrap();
+        std::fs::write(
+            part(&out, 1),
+            part_text("Client Request: yardstick-count", 1200),
+        )
+        .unwrap();
+        std::fs::write(part(&out, 2), part_text("Client Request: mine", 99)).unwrap();
+        std::fs::write(
+            part(&out, 3),
+            part_text("Client Request: yardstick-count", 3400),
+        )
+        .unwrap();
+        assert_eq!(parts(&out).unwrap(), vec![1200, 3400]);
+        // An unreadable part is an error naming it, not a wrong count.
+        std::fs::write(
+            part(&out, 4),
+            "desc: Trigger: Client Request: yardstick-count\nevents: Ir\nfn=(1)\n0 x\n",
+        )
+        .unwrap();
+        let err = parts(&out).unwrap_err();
+        assert!(err.contains("each.out.4"), "{err}");
+        remove_parts(&out);
+        assert!(!out.exists() && !part(&out, 1).exists() && !part(&out, 4).exists());
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn totals_within_a_thousandth_are_the_same_code() {
+        let c = |baseline, current| Counts {
+            iters: 100,
+            baseline,
+            current,
+        };
+        assert!(c(10_000.0, 10_010.0).same());
+        // crc32fast's `baseline/16384` with +1 % compiled in: one call in a
+        // hundred runs twice.
+        assert!(!c(10_000.0, 10_100.0).same());
+        assert!(!c(10_000.0, 9_980.0).same());
+    }
+}
