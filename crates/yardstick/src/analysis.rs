@@ -202,6 +202,10 @@ pub(crate) struct Lockstep {
     /// Both sides ran the same binary (the same content hash): code layout
     /// cannot differ, and nothing is said about it.
     pub same_build: bool,
+    /// The rounds ran longer (`runner::lockstep`'s `CHANGED_CODE_BUDGET`)
+    /// because both binaries were counted before measuring and this
+    /// benchmark's instructions differ: a change of code can be here.
+    pub longer_rounds: bool,
     /// Code layouts of each build the pairs were spread over (two or more:
     /// the interval's units are the layouts, so what moving the code does
     /// is in it, and no allowance is added); 0 for the builds as linked.
@@ -733,6 +737,7 @@ mod tests {
                 learned_from: 0,
                 same_instructions: None,
                 instructions_changed: None,
+                longer_rounds: false,
                 same_build,
                 layouts,
             };

@@ -486,6 +486,9 @@ fn in_lockstep<M: Measurement>(
             if let Some(note) = compared.layouts_note.take() {
                 crate::output::said::note(terminal, home, &note);
             }
+            if let Some(note) = compared.counts_note.take() {
+                crate::output::said::note(terminal, home, &note);
+            }
             allowance::judge_with(&mut compared.how, dir, id, terminal, set_up);
             Some((samples, compared))
         }

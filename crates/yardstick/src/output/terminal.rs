@@ -359,6 +359,11 @@ fn too_noisy(c: &Completed<'_>) -> Option<f64> {
 /// trust suite.
 const LAYOUT_NOT_SAMPLED: &str = "Code layout not sampled: an edit elsewhere that moves the code can move this benchmark too; after cargo yardstick init every cargo bench samples it.";
 
+/// After the lock-step line of a comparison whose instructions differed
+/// when both binaries were counted before measuring
+/// (`runner::lockstep`'s `CHANGED_CODE_BUDGET`).
+const LONGER_ROUNDS: &str = " Its instructions changed (both binaries counted before measuring), so its rounds ran four times as long.";
+
 /// The verdict's words for a change within what relinking moves: the
 /// calibrated spread, or the allowance between builds whose layouts were
 /// not sampled; led by what Callgrind counted when it counted both sides
@@ -508,12 +513,17 @@ fn change_lines(c: &Completed<'_>, change: &yardstick_stats::Change, s: &Style) 
         lines.push(format!(
             "{INDENT}{}",
             s.faint(&format!(
-                "Measured in lock-step with the baseline's binary ({} process pairs, {} rounds{}).",
+                "Measured in lock-step with the baseline's binary ({} process pairs, {} rounds{}).{}",
                 ls.pairs,
                 ls.rounds,
                 match ls.layouts {
                     0 | 1 => String::new(),
                     n => format!(", {n} code layouts of each build"),
+                },
+                if ls.longer_rounds {
+                    LONGER_ROUNDS
+                } else {
+                    ""
                 }
             ))
         ));

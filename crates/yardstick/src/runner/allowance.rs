@@ -222,7 +222,7 @@ pub(super) fn counted_both(
 }
 
 /// Whether Valgrind runs here, asked once a run.
-fn valgrind() -> Result<(), String> {
+pub(super) fn valgrind() -> Result<(), String> {
     static FOUND: std::sync::OnceLock<Result<(), String>> = std::sync::OnceLock::new();
     FOUND
         .get_or_init(|| crate::explain::valgrind().map(|_| ()))

@@ -21,6 +21,7 @@ use yardstick_stats::paired::RatioInterval;
 
 use crate::analysis::{Lockstep, Samples};
 use crate::config::{ActualSamplingMode, BenchmarkConfig};
+use crate::explain::each::Counts;
 use crate::store::{BenchmarkDir, SavedSample};
 use crate::worker::lockstep::{self, Engine, Measured, Settings};
 
@@ -83,6 +84,9 @@ pub(crate) struct Compared {
     pub layouts_note: Option<String>,
     /// The rounds, for a second look ([`look_again`]).
     pub measured: Measured,
+    /// Why the benchmarks' instructions were not counted first (said once
+    /// a run).
+    pub counts_note: Option<String>,
 }
 
 /// Why a benchmark was not measured in lock-step: said as one line.
@@ -100,6 +104,12 @@ struct Binary {
     layouts_note: Option<String>,
     /// This run's binary is the baseline's (the same content hash).
     same_build: bool,
+    /// The benchmarks' instructions on both sides, counted before the
+    /// first was measured (`explain::each`; empty between identical
+    /// builds, without Valgrind, or when counting failed).
+    counts: HashMap<String, Counts>,
+    /// Why they were not counted, when counting failed (said once a run).
+    counts_note: Option<String>,
 }
 
 /// The baseline binaries of this run by path, and why those that cannot be
@@ -192,7 +202,7 @@ fn open(
     };
     let (a_files, b_files, layouts_note) = match layouts {
         Ok(p) => (p.baseline, p.this, None),
-        Err(note) => (vec![path.clone()], vec![exe], note),
+        Err(note) => (vec![path.clone()], vec![exe.clone()], note),
     };
     let layouts = if a_files.len() >= 2 { a_files.len() } else { 0 };
     let [a, b] = [&a_files, &b_files].map(|f| spawner(f.clone(), 0));
@@ -200,6 +210,11 @@ fn open(
     let ids =
         lockstep::list(a).map_err(|e| format!("the baseline's binary does not run here: {e}"))?;
     let settings = settings(config, layouts);
+    let (counts, counts_note) = if same_build {
+        (HashMap::new(), None)
+    } else {
+        counted_first(&path, &exe, &ids)
+    };
     Ok(Binary {
         path,
         ids: ids.into_iter().collect(),
@@ -208,7 +223,60 @@ fn open(
         settings,
         layouts_note,
         same_build,
+        counts,
+        counts_note,
     })
+}
+
+/// How many times the rounds' time a comparison gets when its
+/// instructions changed: there a change of code can be, and a small one
+/// needs a smaller standard error than [`BUDGET`] gives. crc32fast's
+/// `baseline/16384` with +1 % compiled in, with the setup: found 7 times
+/// in 20 with [`BUDGET`], 19 in 20 with four times it for that benchmark
+/// alone (the guide's trust page).
+pub(crate) const CHANGED_CODE_BUDGET: u32 = 4;
+
+/// The instructions of `ids` in the baseline's binary and this one, when
+/// Valgrind runs here (`explain::each`); empty otherwise, with why when
+/// counting failed.
+fn counted_first(
+    baseline: &Path,
+    this: &Path,
+    ids: &[String],
+) -> (HashMap<String, Counts>, Option<String>) {
+    if super::allowance::valgrind().is_err() {
+        return (HashMap::new(), None);
+    }
+    let scratch = std::env::temp_dir().join(format!("yardstick-count-{}", std::process::id()));
+    // A folder left by an earlier process of the same id.
+    let _ = std::fs::remove_dir_all(&scratch);
+    let pair = crate::explain::each::Pair {
+        baseline,
+        current: this,
+        args: std::env::args_os().skip(1).collect(),
+        scratch: &scratch,
+    };
+    let counted = crate::explain::each::count_both(&pair, ids);
+    let _ = std::fs::remove_dir_all(&scratch);
+    match counted {
+        Ok(counts) => (counts, None),
+        Err(e) => (
+            HashMap::new(),
+            Some(format!("instructions not counted before measuring ({e}): a comparison whose code changed gets no longer rounds")),
+        ),
+    }
+}
+
+/// The rounds' time of benchmark `id` of `binary`: [`budget`], times
+/// [`CHANGED_CODE_BUDGET`] when its instructions changed.
+fn budget_of(binary: &Binary, id: &str, config: &BenchmarkConfig) -> Duration {
+    let changed = binary.counts.get(id).is_some_and(|c| !c.same());
+    let b = budget(config);
+    if changed {
+        b.saturating_mul(CHANGED_CODE_BUDGET).min(BUDGET_MAX)
+    } else {
+        b
+    }
 }
 
 /// A side's workers: pair `k` runs `files[(k + from) % files.len()]` (one
@@ -244,12 +312,13 @@ pub(crate) fn measure(
         return Err("the baseline's binary has no benchmark of this id".into());
     }
     // Groups of one binary can ask for different measurement times.
-    binary.engine.set_budget(budget(config));
+    let budget = budget_of(binary, id, config);
+    binary.engine.set_budget(budget);
     let m = binary
         .engine
         .measure(id)
         .map_err(|e| format!("the lock-step comparison failed ({e})"))?;
-    compared(m, binary, measurement, config)
+    compared(m, binary, id, measurement, config)
 }
 
 /// A second look at benchmark `id` ([`yardstick_stats::sequential`]): as
@@ -270,7 +339,7 @@ pub(crate) fn look_again(
     };
     let settings = Settings {
         seed: binary.settings.seed.wrapping_add(1),
-        budget: budget(config),
+        budget: budget_of(binary, id, config),
         ..binary.settings.clone()
     };
     let [a, b] = binary.again;
@@ -282,13 +351,14 @@ pub(crate) fn look_again(
     m.b.extend(&second.b);
     m.pair.extend(second.pair.iter().map(|k| k + pairs()));
     m.seconds += second.seconds;
-    compared(m, binary, measurement, config)
+    compared(m, binary, id, measurement, config)
 }
 
 /// What the rounds `m` of `binary` found.
 fn compared(
     m: Measured,
     binary: &Binary,
+    id: &str,
     measurement: &str,
     config: &BenchmarkConfig,
 ) -> Result<(Samples, Compared), Fallback> {
@@ -307,12 +377,14 @@ fn compared(
             learned_from: 0,
             same_instructions: None,
             instructions_changed: None,
+            longer_rounds: binary.counts.get(id).is_some_and(|c| !c.same()),
             same_build: binary.same_build,
             layouts: m.layouts_used(),
         },
         baseline: side(&m, &m.a, Some(measurement.to_owned())),
         layouts_note: binary.layouts_note.clone(),
         measured: m.clone(),
+        counts_note: binary.counts_note.clone(),
     };
     let this = side(&m, &m.b, None);
     Ok((Samples::from_saved(this), info))
