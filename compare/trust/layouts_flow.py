@@ -46,6 +46,7 @@ judged alone because the benchmark's instructions changed (`judged_alone`).
 Usage: python3 compare/trust/layouts_flow.py --cargo-yardstick PATH
            [--setup yes,no] [--conditions neutral,neutral-lib,+1%,+3%,+10%] [--runs 6]
            [--corpus NAME] [--load compile|none] [--harness-dir DIR] [--json FILE]
+           [--bench-args ARGS]
 The harness is compiled from --harness-dir (default: this checkout's
 crates/yardstick); cargo-yardstick must be a build of the same checkout.
 Python 3 standard library only; progress to stderr, the table to stdout.
@@ -209,11 +210,11 @@ def add_neutral(bench_file, run):
         f.write(neutral_function(run))
 
 
-def bench(root, home, env, target="trust_suite", features=()):
+def bench(root, home, env, target="trust_suite", features=(), extra=()):
     cmd = ["cargo", "bench", "-q", "--bench", target]
     if features:
         cmd += ["--features", ",".join(features)]
-    cmd += ["--", "--color", "never", "--home", home]
+    cmd += ["--", "--color", "never", "--home", home, *extra]
     start = time.time()
     p = subprocess.run(cmd, cwd=root, env=env, capture_output=True, text=True, timeout=1800)
     if p.returncode != 0:
@@ -266,7 +267,7 @@ def one_cell(setup, condition, runs, args, scratch):
             os.utime(bench_file)
         else:
             add_neutral(edited, run + (0 if setup == "yes" else 1000))
-        text, secs = bench(root, home, env, target, features)
+        text, secs = bench(root, home, env, target, features, args.bench_args.split())
         if run == 0:
             continue
         got = default_flow.verdicts(text)
@@ -323,6 +324,8 @@ def main():
     p.add_argument("--harness-dir", default=os.path.join(REPO, "crates", "yardstick"))
     p.add_argument("--corpus", metavar="NAME")
     p.add_argument("--json")
+    p.add_argument("--bench-args", default="", metavar="ARGS",
+                   help="more arguments for every cargo bench (after --), e.g. \"--measurement-time 20\"")
     args = p.parse_args()
     check_conditions(args.conditions.split(","), args.corpus)
     trust = default_flow._trust()
