@@ -56,17 +56,28 @@ pub fn valgrind() -> Result<String, String> {
     }
 }
 
-/// Runs one side. `Err` is one line.
-pub(super) fn count(run: &Run<'_>) -> Result<Counted, String> {
-    let log = run.out.with_extension("log");
-    let _ = std::fs::remove_file(run.out);
+/// Valgrind's command for counting into `out` (its log beside it, `.log`):
+/// Callgrind, collecting only where the worker switches it on. The
+/// program and its arguments follow.
+pub(super) fn callgrind(out: &Path) -> Command {
     let mut cmd = Command::new(yardstick_format::valgrind::executable());
     cmd.arg("--tool=callgrind")
         .arg("--collect-atstart=no")
         .arg("--dump-instr=no")
-        .arg("--read-inline-info=yes")
-        .arg(format!("--callgrind-out-file={}", run.out.display()))
-        .arg(format!("--log-file={}", log.display()))
+        .arg(format!("--callgrind-out-file={}", out.display()))
+        .arg(format!(
+            "--log-file={}",
+            out.with_extension("log").display()
+        ));
+    cmd
+}
+
+/// Runs one side. `Err` is one line.
+pub(super) fn count(run: &Run<'_>) -> Result<Counted, String> {
+    let log = run.out.with_extension("log");
+    let _ = std::fs::remove_file(run.out);
+    let mut cmd = callgrind(run.out);
+    cmd.arg("--read-inline-info=yes")
         .arg(run.exe)
         // Only this benchmark: the walk to it under Callgrind is slow.
         .args(["--bench", "--exact", run.id]);

@@ -14,7 +14,6 @@
 use std::collections::HashMap;
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 use std::time::Duration;
 
 use crate::worker::{Worker, WorkerError};
@@ -38,8 +37,6 @@ const STEP_LIMIT: Duration = Duration::from_secs(60);
 /// One benchmark's totals over the same loops on both sides.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub(crate) struct Counts {
-    /// Iterations counted on each side.
-    pub iters: u64,
     /// Instructions per iteration: the baseline's binary, this run's.
     pub baseline: f64,
     pub current: f64,
@@ -59,8 +56,6 @@ pub(crate) struct Pair<'a> {
     pub current: &'a Path,
     /// The arguments both run with (this run's: the same walk).
     pub args: Vec<OsString>,
-    /// Holds Callgrind's files.
-    pub scratch: &'a Path,
 }
 
 /// Counts `ids` (in the binaries' order) in both binaries: the benchmarks
@@ -72,15 +67,25 @@ pub(crate) fn count_both(
     pair: &Pair<'_>,
     ids: &[String],
 ) -> Result<HashMap<String, Counts>, String> {
-    private_dir(pair.scratch)
-        .map_err(|e| format!("cannot create {}: {e}", pair.scratch.display()))?;
+    // Callgrind's files, in a folder of this process's own, removed after.
+    let scratch = std::env::temp_dir().join(format!("yardstick-count-{}", std::process::id()));
+    // A folder left by an earlier process of the same id.
+    let _ = std::fs::remove_dir_all(&scratch);
+    private_dir(&scratch).map_err(|e| format!("cannot create {}: {e}", scratch.display()))?;
+    let counted = count_in(pair, ids, &scratch);
+    let _ = std::fs::remove_dir_all(&scratch);
+    counted
+}
+
+/// [`count_both`] with Callgrind's files in `scratch`.
+fn count_in(
+    pair: &Pair<'_>,
+    ids: &[String],
+    scratch: &Path,
+) -> Result<HashMap<String, Counts>, String> {
     let start = |exe, name: &str| {
-        Side::start(
-            exe,
-            &pair.args,
-            pair.scratch.join(format!("each.{name}.out")),
-        )
-        .map_err(|e| format!("{name} side: {e}"))
+        Side::start(exe, &pair.args, scratch.join(format!("each.{name}.out")))
+            .map_err(|e| format!("{name} side: {e}"))
     };
     let mut a = start(pair.baseline, "baseline")?;
     let mut b = start(pair.current, "current")?;
@@ -121,7 +126,6 @@ pub(crate) fn count_both(
                 (
                     id,
                     Counts {
-                        iters: n,
                         baseline: per(air),
                         current: per(ir),
                     },
@@ -181,18 +185,10 @@ struct Side {
 impl Side {
     fn start(exe: &Path, args: &[OsString], out: PathBuf) -> Result<Side, String> {
         remove_parts(&out);
-        let log = out.with_extension("log");
         let exe = named_as_this_program(exe, &out)
             .map_err(|e| format!("cannot link {} ({e})", exe.display()))?;
-        let mut cmd = Command::new(yardstick_format::valgrind::executable());
-        cmd.arg("--tool=callgrind")
-            .arg("--collect-atstart=no")
-            .arg("--dump-instr=no")
-            .arg("--dump-line=no")
-            .arg(format!("--callgrind-out-file={}", out.display()))
-            .arg(format!("--log-file={}", log.display()))
-            .arg(&exe)
-            .args(args);
+        let mut cmd = super::count::callgrind(&out);
+        cmd.arg("--dump-line=no").arg(&exe).args(args);
         let worker = Worker::spawn(cmd).map_err(|e| format!("Valgrind did not start ({e})"))?;
         Ok(Side {
             worker,
@@ -362,11 +358,7 @@ mod tests {
 
     #[test]
     fn totals_within_a_thousandth_are_the_same_code() {
-        let c = |baseline, current| Counts {
-            iters: 100,
-            baseline,
-            current,
-        };
+        let c = |baseline, current| Counts { baseline, current };
         assert!(c(10_000.0, 10_010.0).same());
         // crc32fast's `baseline/16384` with +1 % compiled in: one call in a
         // hundred runs twice.

@@ -441,7 +441,68 @@ fn change_lines(c: &Completed<'_>, change: &yardstick_stats::Change, s: &Style) 
     let mut lines = Vec::new();
     let mean = &change.mean;
     let to_thrpt = |r: f64| 1.0 / (1.0 + r) - 1.0;
-    let (point, thrpt_point, explanation) = match change.verdict {
+    let (point, thrpt_point, explanation) = verdict_words(c, change, s);
+    let p = format!(
+        "(p = {} {} {})",
+        format::p_value(change.p_value, c.significance),
+        if change.p_value < c.significance {
+            "<"
+        } else {
+            ">"
+        },
+        format::p_value(c.significance, c.significance)
+    );
+    let lo = s.faint(&format::change(mean.lower, true));
+    let hi = s.faint(&format::change(mean.upper, true));
+    if c.throughput.is_some() {
+        lines.push(format!("{}change:", " ".repeat(17)));
+        lines.push(format!("{INDENT}time:   [{lo} {point} {hi}] {p}"));
+        lines.push(format!(
+            "{INDENT}thrpt:  [{} {thrpt_point} {}]",
+            s.faint(&format::change(to_thrpt(mean.upper), true)),
+            s.faint(&format::change(to_thrpt(mean.lower), true)),
+        ));
+    } else {
+        lines.push(format!("{INDENT}change: [{lo} {point} {hi}] {p}"));
+    }
+    lines.push(format!("{INDENT}{explanation}"));
+    let suite_line = a.suite.as_ref().and_then(|j| suite_line(j, change));
+    if let Some(line) = &suite_line {
+        lines.push(format!("{INDENT}{}", s.faint(line)));
+    } else if let Some(line) = disagreement(change, c.significance) {
+        lines.push(format!("{INDENT}{}", s.faint(&line)));
+    }
+    if let Some(ls) = &a.lockstep {
+        lines.extend(lockstep_lines(a, ls, change, s));
+        return lines;
+    }
+    if a.per_process.is_some() && !a.change_between_processes {
+        lines.push(format!(
+            "{INDENT}{}",
+            s.faint("The baseline was measured in one process, so this comparison leaves out run-to-run noise; the next one will not.")
+        ));
+    }
+    if matches!(change.verdict, Verdict::NoChange | Verdict::WithinNoise)
+        && !a.change_between_processes
+    {
+        if let Some(line) = super::power::guidance(c).and_then(|g| super::power::unseen_line(&g)) {
+            lines.push(format!("{INDENT}{}", s.faint(&line)));
+        }
+    }
+    lines
+}
+
+/// The change's point (time and throughput), styled by its verdict, and
+/// the verdict in words.
+fn verdict_words(
+    c: &Completed<'_>,
+    change: &yardstick_stats::Change,
+    s: &Style,
+) -> (String, String, String) {
+    let a = c.analysis;
+    let mean = &change.mean;
+    let to_thrpt = |r: f64| 1.0 / (1.0 + r) - 1.0;
+    match change.verdict {
         Verdict::Improved => (
             s.green(&s.bold(&format::change(mean.point, true))),
             s.green(&s.bold(&format::change(to_thrpt(mean.point), true))),
@@ -478,83 +539,44 @@ fn change_lines(c: &Completed<'_>, change: &yardstick_stats::Change, s: &Style) 
             format::change(to_thrpt(mean.point), true),
             v.message().to_owned(),
         ),
-    };
-    let p = format!(
-        "(p = {} {} {})",
-        format::p_value(change.p_value, c.significance),
-        if change.p_value < c.significance {
-            "<"
-        } else {
-            ">"
-        },
-        format::p_value(c.significance, c.significance)
-    );
-    let lo = s.faint(&format::change(mean.lower, true));
-    let hi = s.faint(&format::change(mean.upper, true));
-    if c.throughput.is_some() {
-        lines.push(format!("{}change:", " ".repeat(17)));
-        lines.push(format!("{INDENT}time:   [{lo} {point} {hi}] {p}"));
-        lines.push(format!(
-            "{INDENT}thrpt:  [{} {thrpt_point} {}]",
-            s.faint(&format::change(to_thrpt(mean.upper), true)),
-            s.faint(&format::change(to_thrpt(mean.lower), true)),
-        ));
-    } else {
-        lines.push(format!("{INDENT}change: [{lo} {point} {hi}] {p}"));
     }
-    lines.push(format!("{INDENT}{explanation}"));
-    let suite_line = a.suite.as_ref().and_then(|j| suite_line(j, change));
-    if let Some(line) = &suite_line {
-        lines.push(format!("{INDENT}{}", s.faint(line)));
-    } else if let Some(line) = disagreement(change, c.significance) {
-        lines.push(format!("{INDENT}{}", s.faint(&line)));
-    }
-    if let Some(ls) = &a.lockstep {
+}
+
+/// Under a lock-step comparison: how it was measured, and what the
+/// instructions or the unsampled code layout say of its verdict.
+fn lockstep_lines(
+    a: &crate::analysis::Analysis,
+    ls: &crate::analysis::Lockstep,
+    change: &yardstick_stats::Change,
+    s: &Style,
+) -> Vec<String> {
+    let mut lines = Vec::new();
+    lines.push(format!(
+        "{INDENT}{}",
+        s.faint(&format!(
+            "Measured in lock-step with the baseline's binary ({} process pairs, {} rounds{}).{}",
+            ls.pairs,
+            ls.rounds,
+            match ls.layouts {
+                0 | 1 => String::new(),
+                n => format!(", {n} code layouts of each build"),
+            },
+            if ls.longer_rounds { LONGER_ROUNDS } else { "" }
+        ))
+    ));
+    let verdict = change.verdict.is_change();
+    if let (true, Some((was, now))) = (verdict, ls.instructions_changed) {
         lines.push(format!(
             "{INDENT}{}",
-            s.faint(&format!(
-                "Measured in lock-step with the baseline's binary ({} process pairs, {} rounds{}).{}",
-                ls.pairs,
-                ls.rounds,
-                match ls.layouts {
-                    0 | 1 => String::new(),
-                    n => format!(", {n} code layouts of each build"),
-                },
-                if ls.longer_rounds {
-                    LONGER_ROUNDS
-                } else {
-                    ""
-                }
+            s.faint(&instructions_line(
+                was,
+                now,
+                ls,
+                a.suite.is_some_and(|j| j.alone)
             ))
         ));
-        let verdict = change.verdict.is_change();
-        if let (true, Some((was, now))) = (verdict, ls.instructions_changed) {
-            lines.push(format!(
-                "{INDENT}{}",
-                s.faint(&instructions_line(
-                    was,
-                    now,
-                    ls,
-                    a.suite.is_some_and(|j| j.alone)
-                ))
-            ));
-        } else if verdict && !ls.layouts_measured && !ls.same_build && ls.layouts < 2 {
-            lines.push(format!("{INDENT}{}", s.faint(LAYOUT_NOT_SAMPLED)));
-        }
-        return lines;
-    }
-    if a.per_process.is_some() && !a.change_between_processes {
-        lines.push(format!(
-            "{INDENT}{}",
-            s.faint("The baseline was measured in one process, so this comparison leaves out run-to-run noise; the next one will not.")
-        ));
-    }
-    if matches!(change.verdict, Verdict::NoChange | Verdict::WithinNoise)
-        && !a.change_between_processes
-    {
-        if let Some(line) = super::power::guidance(c).and_then(|g| super::power::unseen_line(&g)) {
-            lines.push(format!("{INDENT}{}", s.faint(&line)));
-        }
+    } else if verdict && !ls.layouts_measured && !ls.same_build && ls.layouts < 2 {
+        lines.push(format!("{INDENT}{}", s.faint(LAYOUT_NOT_SAMPLED)));
     }
     lines
 }

@@ -247,18 +247,12 @@ fn counted_first(
     if super::allowance::valgrind().is_err() {
         return (HashMap::new(), None);
     }
-    let scratch = std::env::temp_dir().join(format!("yardstick-count-{}", std::process::id()));
-    // A folder left by an earlier process of the same id.
-    let _ = std::fs::remove_dir_all(&scratch);
     let pair = crate::explain::each::Pair {
         baseline,
         current: this,
         args: std::env::args_os().skip(1).collect(),
-        scratch: &scratch,
     };
-    let counted = crate::explain::each::count_both(&pair, ids);
-    let _ = std::fs::remove_dir_all(&scratch);
-    match counted {
+    match crate::explain::each::count_both(&pair, ids) {
         Ok(counts) => (counts, None),
         Err(e) => (
             HashMap::new(),
