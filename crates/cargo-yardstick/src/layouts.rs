@@ -66,7 +66,11 @@ pub fn link_if_asked() -> Option<u8> {
     let linker = std::env::var_os(LINKER_VAR)
         .filter(|l| !l.is_empty())
         .unwrap_or_else(|| "cc".into());
-    let status = match Command::new(&linker).args(&args).status() {
+    let any = std::env::var_os(ANY_VAR).is_some();
+    // rustc's argument file read once, for both questions.
+    let all = expanded(&args);
+    let out = bench_output(&all).filter(|out| n > 0 && (any || is_bench_link(&all, out)));
+    let status = match link(&linker, &args, out.is_some()) {
         Ok(s) => s,
         Err(e) => {
             eprintln!(
@@ -79,17 +83,38 @@ pub fn link_if_asked() -> Option<u8> {
     if !status.success() {
         return Some(status.code().map_or(1, |c| u8::try_from(c).unwrap_or(1)));
     }
-    let any = std::env::var_os(ANY_VAR).is_some();
-    // rustc's argument file read once, for both questions.
-    let all = expanded(&args);
-    let out = bench_output(&all).filter(|out| any || is_bench_link(&all, out));
-    if let (Some(out), true) = (out, n > 0) {
+    if let Some(out) = out {
         let record = relink(&linker, &args, &out, n);
         let text = yardstick_format::json::to_string(&record);
         // A record the build could not write only loses the layouts.
         let _ = crate::atomic::write_atomic(&record_path(&out), text.as_bytes());
     }
     Some(0)
+}
+
+/// Runs the real link. A bench binary keeps the relocations of its code
+/// (`--emit-relocs`, sections that are not loaded): they tell which of its
+/// functions changed between two builds and which only moved
+/// (`yardstick_format::elf`). A linker that refuses the option links as
+/// asked, its first attempt's messages dropped.
+fn link(
+    linker: &OsString,
+    args: &[OsString],
+    keep_relocations: bool,
+) -> std::io::Result<std::process::ExitStatus> {
+    if keep_relocations {
+        let first = Command::new(linker)
+            .args(args)
+            .arg("-Wl,--emit-relocs")
+            .stderr(Stdio::piped())
+            .output()?;
+        if first.status.success() {
+            // The linker's warnings, as the build would have shown them.
+            let _ = std::io::Write::write_all(&mut std::io::stderr(), &first.stderr);
+            return Ok(first.status);
+        }
+    }
+    Command::new(linker).args(args).status()
 }
 
 /// Whether the arguments are a C compiler driver's link (rustc's): an
@@ -498,5 +523,45 @@ mod tests {
         let name = yardstick_format::binary::binary_name(b"elf\n");
         assert_eq!(r.binary.as_deref(), Some(name.as_str()));
         assert!(layout_path(&out, 1).is_file() && layout_path(&out, 2).is_file());
+    }
+
+    /// A stand-in linker that writes the arguments it was given to `out`,
+    /// and refuses `--emit-relocs` when `refuse`.
+    fn echoing_linker(dir: &Path, refuse: bool) -> OsString {
+        use std::os::unix::fs::PermissionsExt;
+        let path = dir.join(if refuse { "ld-echo-old" } else { "ld-echo" });
+        let reject = if refuse {
+            "case \"$a\" in *--emit-relocs*) echo 'ld: unknown option' >&2; exit 1;; esac;"
+        } else {
+            ""
+        };
+        std::fs::write(
+            &path,
+            format!("#!/bin/sh\nfor a in \"$@\"; do {reject} :; done\necho \"$@\" > \"$(dirname \"$0\")/linked\"\n"),
+        )
+        .unwrap();
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+        path.into_os_string()
+    }
+
+    #[test]
+    fn a_bench_binary_keeps_its_relocations_unless_the_linker_refuses() {
+        let dir = tempfile::tempdir().unwrap();
+        let linked = || std::fs::read_to_string(dir.path().join("linked")).unwrap();
+        let args = os(&["a.o", "-o", "bench-0a1b"]);
+        assert!(link(&echoing_linker(dir.path(), false), &args, true)
+            .unwrap()
+            .success());
+        assert_eq!(linked().trim(), "a.o -o bench-0a1b -Wl,--emit-relocs");
+        // Another link is left as it was.
+        assert!(link(&echoing_linker(dir.path(), false), &args, false)
+            .unwrap()
+            .success());
+        assert_eq!(linked().trim(), "a.o -o bench-0a1b");
+        // A linker without the option links as asked.
+        assert!(link(&echoing_linker(dir.path(), true), &args, true)
+            .unwrap()
+            .success());
+        assert_eq!(linked().trim(), "a.o -o bench-0a1b");
     }
 }

@@ -41,6 +41,10 @@ pub struct FunctionCosts {
     /// The lowest line of that file its costs are on: where the function
     /// starts, near enough.
     pub line: Option<u64>,
+    /// The addresses of the instructions it executed, in the order first
+    /// met, when the profile has them (`positions: instr`, Callgrind's
+    /// `--dump-instr=yes`); calls count as the instruction that made them.
+    pub instructions: Vec<u64>,
 }
 
 impl FunctionCosts {
@@ -133,6 +137,7 @@ struct Reader {
     /// them, and the last value of each (for `+3`, `-2`, `*`).
     positions: usize,
     line_column: Option<usize>,
+    instr_column: Option<usize>,
     last: Vec<u64>,
     summed: Vec<u64>,
     explicit_totals: Option<Vec<u64>>,
@@ -157,6 +162,7 @@ impl Reader {
                 let columns: Vec<&str> = value.split_whitespace().collect();
                 self.positions = columns.len().max(1);
                 self.line_column = columns.iter().position(|c| *c == "line");
+                self.instr_column = columns.iter().position(|c| *c == "instr");
             }
             "events" => {
                 self.saw_header = true;
@@ -193,6 +199,17 @@ impl Reader {
         let (at, costs) = parse_costs(line, positions, &self.last)?;
         self.last = at;
         let caller = self.current_fn.clone().unwrap_or_default();
+        if let Some(&address) = self.instr_column.and_then(|c| self.last.get(c)) {
+            let seen = &mut self
+                .profile
+                .functions
+                .entry(caller.clone())
+                .or_default()
+                .instructions;
+            if seen.last() != Some(&address) {
+                seen.push(address);
+            }
+        }
         if self.next_cost_is_call {
             self.next_cost_is_call = false;
             let callee = self.pending_call.take().unwrap_or_default();
@@ -386,6 +403,37 @@ totals: 105 42 11
         // Truncated in the middle of a file.
         let cut = &SAMPLE[..SAMPLE.len() / 2];
         let _ = parse_str(cut);
+    }
+
+    /// With `--dump-instr=yes`, the addresses each function executed,
+    /// relative positions followed, a call at the address that made it.
+    #[test]
+    fn reads_the_instructions_each_function_executed() {
+        let text = "version: 1
+creator: callgrind-3.19.0
+positions: instr line
+events: Ir
+fn=(1) main
+0x401000 7 3
++3 * 1
+cfn=(2) f
+calls=1 0x402000 9
+* * 10
++2 +1 1
+fn=(2)
+0x402000 9 5
+";
+        let p = parse_str(text).unwrap();
+        assert_eq!(
+            p.functions["main"].instructions,
+            [0x40_1000, 0x40_1003, 0x40_1005]
+        );
+        assert_eq!(p.functions["f"].instructions, [0x40_2000]);
+        // Self costs only: 3 + 1 + 1 in main, 5 in f.
+        assert_eq!(p.totals, [10]);
+        // Without instruction positions, none.
+        let lines = parse_str("events: Ir\nfn=(1) main\n12 4\n").unwrap();
+        assert!(lines.functions["main"].instructions.is_empty());
     }
 
     /// Where each function is: of the files its costs are on, the one with

@@ -12,6 +12,7 @@ pub mod criterion;
 pub mod csv;
 pub mod doctor;
 pub mod drift;
+pub mod elf;
 pub mod exec;
 pub mod explain;
 pub mod folded;

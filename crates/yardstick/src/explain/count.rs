@@ -63,7 +63,6 @@ pub(super) fn callgrind(out: &Path) -> Command {
     let mut cmd = Command::new(yardstick_format::valgrind::executable());
     cmd.arg("--tool=callgrind")
         .arg("--collect-atstart=no")
-        .arg("--dump-instr=no")
         .arg(format!("--callgrind-out-file={}", out.display()))
         .arg(format!(
             "--log-file={}",

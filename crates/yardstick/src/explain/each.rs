@@ -16,6 +16,7 @@ use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
+use super::code::{Builds, Executed};
 use crate::worker::{Worker, WorkerError};
 
 /// Wall time, under Callgrind, a benchmark's counted loop is given, judged
@@ -40,6 +41,9 @@ pub(crate) struct Counts {
     /// Instructions per iteration: the baseline's binary, this run's.
     pub baseline: f64,
     pub current: f64,
+    /// An instruction it executed differs between the binaries (`code`;
+    /// false when the binaries did not keep their relocations).
+    pub code_changed: bool,
 }
 
 impl Counts {
@@ -47,6 +51,12 @@ impl Counts {
     /// `yardstick_format::explain::SAME_WITHIN`).
     pub(crate) fn same(&self) -> bool {
         super::diff::same(self.baseline, self.current)
+    }
+
+    /// Its code changed: the instructions it executes per iteration, or
+    /// the bytes of one of them.
+    pub(crate) fn changed(&self) -> bool {
+        !self.same() || self.code_changed
     }
 }
 
@@ -114,22 +124,23 @@ fn count_in(
     });
     let a = a.finish().map_err(|e| format!("baseline side: {e}"))?;
     let b = b.finish().map_err(|e| format!("current side: {e}"))?;
-    let a: HashMap<&str, (u64, u64)> = a
-        .iter()
-        .map(|(id, n, ir)| (id.as_str(), (*n, *ir)))
-        .collect();
-    Ok(b.into_iter()
-        .filter_map(|(id, n, ir)| {
-            let &(an, air) = a.get(id.as_str())?;
-            (an == n && n > 0).then(|| {
-                let per = |total: u64| total as f64 / n as f64;
-                (
-                    id,
-                    Counts {
-                        baseline: per(air),
-                        current: per(ir),
-                    },
-                )
+    let builds = Builds::read(pair.baseline, pair.current);
+    let a: HashMap<&str, (u64, &Part)> =
+        a.iter().map(|(id, n, p)| (id.as_str(), (*n, p))).collect();
+    Ok(b.iter()
+        .filter_map(|(id, n, part)| {
+            let &(an, base) = a.get(id.as_str())?;
+            (an == *n && *n > 0).then(|| {
+                let per = |total: u64| total as f64 / *n as f64;
+                let code_changed = builds
+                    .as_ref()
+                    .is_some_and(|c| c.ran_changed_code(&base.executed, &part.executed));
+                let counts = Counts {
+                    baseline: per(base.ir),
+                    current: per(part.ir),
+                    code_changed,
+                };
+                (id.clone(), counts)
             })
         })
         .collect())
@@ -188,7 +199,11 @@ impl Side {
         let exe = named_as_this_program(exe, &out)
             .map_err(|e| format!("cannot link {} ({e})", exe.display()))?;
         let mut cmd = super::count::callgrind(&out);
-        cmd.arg("--dump-line=no").arg(&exe).args(args);
+        // The instructions executed, by the functions' symbols: which of
+        // them changed between the builds (`code`).
+        cmd.args(["--dump-line=no", "--dump-instr=yes", "--demangle=no"])
+            .arg(&exe)
+            .args(args);
         let worker = Worker::spawn(cmd).map_err(|e| format!("Valgrind did not start ({e})"))?;
         Ok(Side {
             worker,
@@ -232,8 +247,8 @@ impl Side {
     }
 
     /// Ends the worker and reads its counts: per benchmark counted, its id,
-    /// iterations and instructions.
-    fn finish(self) -> Result<Vec<(String, u64, u64)>, String> {
+    /// iterations and part.
+    fn finish(self) -> Result<Vec<(String, u64, Part)>, String> {
         let Side {
             worker,
             out,
@@ -249,28 +264,37 @@ impl Side {
                 return Err("Valgrind did not finish writing its profile".into());
             }
         }
-        let totals = parts(&out);
+        let parts = parts(&out);
         remove_parts(&out);
-        let totals = totals?;
-        if totals.len() != counted.len() {
+        let parts = parts?;
+        if parts.len() != counted.len() {
             return Err(format!(
                 "Callgrind wrote {} counts for {} benchmarks",
-                totals.len(),
+                parts.len(),
                 counted.len()
             ));
         }
         Ok(counted
             .into_iter()
-            .zip(totals)
-            .map(|((id, n), ir)| (id, n, ir))
+            .zip(parts)
+            .map(|((id, n), part)| (id, n, part))
             .collect())
     }
 }
 
+/// One benchmark's count on one side.
+#[derive(Debug)]
+struct Part {
+    /// The instructions of the counted iterations.
+    ir: u64,
+    /// The addresses executed, per function.
+    executed: Executed,
+}
+
 /// The parts Callgrind wrote beside `out` for each count (`out.1`,
-/// `out.2`, …), in order: their instructions.
-fn parts(out: &Path) -> Result<Vec<u64>, String> {
-    let mut totals = Vec::new();
+/// `out.2`, …), in order.
+fn parts(out: &Path) -> Result<Vec<Part>, String> {
+    let mut parts = Vec::new();
     for k in 1.. {
         let path = part(out, k);
         let Ok(text) = std::fs::read_to_string(&path) else {
@@ -286,9 +310,15 @@ fn parts(out: &Path) -> Result<Vec<u64>, String> {
             .event_index("Ir")
             .map(|i| yardstick_format::callgrind::at(&profile.totals, i))
             .ok_or("a profile without instruction counts")?;
-        totals.push(ir);
+        let executed = profile
+            .functions
+            .into_iter()
+            .map(|(name, f)| (name, f.instructions))
+            .filter(|(_, at)| !at.is_empty())
+            .collect();
+        parts.push(Part { ir, executed });
     }
-    Ok(totals)
+    Ok(parts)
 }
 
 fn part(out: &Path, k: usize) -> PathBuf {
@@ -342,7 +372,8 @@ mod tests {
             part_text("Client Request: yardstick-count", 3400),
         )
         .unwrap();
-        assert_eq!(parts(&out).unwrap(), vec![1200, 3400]);
+        let ir: Vec<u64> = parts(&out).unwrap().iter().map(|p| p.ir).collect();
+        assert_eq!(ir, [1200, 3400]);
         // An unreadable part is an error naming it, not a wrong count.
         std::fs::write(
             part(&out, 4),
@@ -358,7 +389,11 @@ mod tests {
 
     #[test]
     fn totals_within_a_thousandth_are_the_same_code() {
-        let c = |baseline, current| Counts { baseline, current };
+        let c = |baseline, current| Counts {
+            baseline,
+            current,
+            code_changed: false,
+        };
         assert!(c(10_000.0, 10_010.0).same());
         // crc32fast's `baseline/16384` with +1 % compiled in: one call in a
         // hundred runs twice.

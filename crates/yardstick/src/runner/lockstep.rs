@@ -264,7 +264,7 @@ fn counted_first(
 /// The rounds' time of benchmark `id` of `binary`: [`budget`], times
 /// [`CHANGED_CODE_BUDGET`] when its instructions changed.
 fn budget_of(binary: &Binary, id: &str, config: &BenchmarkConfig) -> Duration {
-    let changed = binary.counts.get(id).is_some_and(|c| !c.same());
+    let changed = binary.counts.get(id).is_some_and(Counts::changed);
     let b = budget(config);
     if changed {
         b.saturating_mul(CHANGED_CODE_BUDGET).min(BUDGET_MAX)
@@ -371,7 +371,7 @@ fn compared(
             learned_from: 0,
             same_instructions: None,
             instructions_changed: None,
-            longer_rounds: binary.counts.get(id).is_some_and(|c| !c.same()),
+            longer_rounds: binary.counts.get(id).is_some_and(Counts::changed),
             same_build: binary.same_build,
             layouts: m.layouts_used(),
         },

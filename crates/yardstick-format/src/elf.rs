@@ -1,0 +1,334 @@
+//! The machine code of an ELF file's functions, read so that two builds
+//! can be compared function by function: each function's bytes with the
+//! fields the linker fills in masked out, so that a function that only
+//! moved (a neutral edit elsewhere, a shuffled code layout) reads the
+//! same, and one whose instructions changed does not.
+//!
+//! The fields are known from the relocations an executable keeps when it
+//! is linked with `--emit-relocs` (`cargo yardstick init`'s linker does so
+//! for bench binaries): without them every call to a function that moved
+//! would read as changed, so [`Code::relocated`] says whether a comparison
+//! means anything. Only little-endian ELF64 is read (x86-64, AArch64,
+//! RISC-V); anything else is an error, and the caller compares nothing.
+
+use std::collections::HashMap;
+
+const SHT_SYMTAB: u32 = 2;
+const SHT_RELA: u32 = 4;
+const SHT_NOBITS: u32 = 8;
+const SHF_ALLOC: u64 = 2;
+const SHF_EXECINSTR: u64 = 4;
+const STT_FUNC: u8 = 2;
+const EM_X86_64: u16 = 62;
+const EM_AARCH64: u16 = 183;
+/// The widest range [`field`] masks.
+const LONGEST_FIELD: u64 = 8;
+
+/// One function: where it is and its bytes, relocated fields as zeros.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Function {
+    /// Its address in the file's own address space (`st_value`).
+    pub address: u64,
+    /// Its bytes, with every field a relocation fills in set to zero.
+    pub bytes: Vec<u8>,
+}
+
+/// The functions of one ELF file.
+#[derive(Debug)]
+pub struct Code {
+    bytes: Vec<u8>,
+    /// Per [`normalized`] name: the file offset, address and size of each
+    /// function symbol of that name.
+    functions: HashMap<String, Vec<(u64, u64, u64)>>,
+    /// Masked ranges of the file: start offset and length, sorted.
+    masked: Vec<(u64, u64)>,
+}
+
+impl Code {
+    /// Reads the function symbols and the relocations of executable
+    /// sections of `bytes`, an ELF file. `Err` is one line.
+    ///
+    /// # Errors
+    ///
+    /// When `bytes` is not a little-endian ELF64 file or its tables point
+    /// outside it.
+    pub fn parse(bytes: Vec<u8>) -> Result<Code, String> {
+        let sections = sections(&bytes)?;
+        let machine = u16_at(&bytes, 0x12)?;
+        let mut functions: HashMap<String, Vec<(u64, u64, u64)>> = HashMap::new();
+        let mut masked = Vec::new();
+        for s in &sections {
+            match s.kind {
+                SHT_SYMTAB => symbols(&bytes, s, &sections, &mut functions)?,
+                // Relocations of code (not the dynamic ones, which are
+                // loaded): `sh_info` is the section they apply to.
+                SHT_RELA if s.flags & SHF_ALLOC == 0 => {
+                    let Some(target) = sections.get(s.info as usize) else {
+                        continue;
+                    };
+                    if target.flags & SHF_EXECINSTR != 0 {
+                        relocations(&bytes, s, target, machine, &mut masked)?;
+                    }
+                }
+                _ => {}
+            }
+        }
+        masked.sort_unstable();
+        Ok(Code {
+            bytes,
+            functions,
+            masked,
+        })
+    }
+
+    /// Whether the file kept the relocations of its code: only then do two
+    /// builds' functions compare.
+    #[must_use]
+    pub fn relocated(&self) -> bool {
+        !self.masked.is_empty()
+    }
+
+    /// The address of the function of this name, as [`Code::function`]
+    /// finds it.
+    #[must_use]
+    pub fn function_address(&self, name: &str) -> Option<u64> {
+        match self.functions.get(normalized(name))?.as_slice() {
+            [(_, address, _)] => Some(*address),
+            _ => None,
+        }
+    }
+
+    /// The function of this name (its [`normalized`] form), when exactly
+    /// one symbol has it.
+    #[must_use]
+    pub fn function(&self, name: &str) -> Option<Function> {
+        let [(offset, address, size)] = self.functions.get(normalized(name))?.as_slice() else {
+            return None;
+        };
+        let (start, end) = (*offset, offset.checked_add(*size)?);
+        let mut bytes = self.bytes.get(start as usize..end as usize)?.to_vec();
+        // The masked ranges that overlap [start, end): none is longer
+        // than `LONGEST_FIELD`.
+        let first = self
+            .masked
+            .partition_point(|&(s, _)| s.saturating_add(LONGEST_FIELD) <= start);
+        let overlapping = self.masked[first..]
+            .iter()
+            .take_while(|(s, _)| *s < end)
+            .filter(|(s, len)| s.saturating_add(*len) > start);
+        for &(s, len) in overlapping {
+            let from = s.max(start) - start;
+            let to = s.saturating_add(len).min(end) - start;
+            bytes[from as usize..to as usize].fill(0);
+        }
+        Some(Function {
+            address: *address,
+            bytes,
+        })
+    }
+}
+
+/// A symbol's name without the suffix ThinLTO gives a local function it
+/// promotes (`.llvm.` and a hash of the module), which differs between
+/// two builds of the same code.
+#[must_use]
+pub fn normalized(name: &str) -> &str {
+    match name.rfind(".llvm.") {
+        Some(i) if name[i + 6..].bytes().all(|b| b.is_ascii_digit()) => &name[..i],
+        _ => name,
+    }
+}
+
+/// One section header.
+struct Section {
+    kind: u32,
+    flags: u64,
+    addr: u64,
+    offset: u64,
+    size: u64,
+    link: u32,
+    info: u32,
+}
+
+impl Section {
+    /// The section's bytes in the file (none for `SHT_NOBITS`).
+    fn data<'a>(&self, bytes: &'a [u8]) -> Result<&'a [u8], String> {
+        if self.kind == SHT_NOBITS {
+            return Ok(&[]);
+        }
+        let end = self
+            .offset
+            .checked_add(self.size)
+            .ok_or("a section's size overflows")?;
+        bytes
+            .get(self.offset as usize..end as usize)
+            .ok_or_else(|| "a section reaches past the end of the file".to_owned())
+    }
+}
+
+fn sections(bytes: &[u8]) -> Result<Vec<Section>, String> {
+    if bytes.get(..4) != Some(b"\x7fELF") {
+        return Err("not an ELF file".into());
+    }
+    if bytes.get(4..6) != Some(&[2, 1]) {
+        return Err("not a little-endian 64-bit ELF file".into());
+    }
+    let shoff = u64_at(bytes, 0x28)?;
+    let entsize = u64::from(u16_at(bytes, 0x3A)?);
+    let count = u64::from(u16_at(bytes, 0x3C)?);
+    if count > 0 && entsize < 64 {
+        return Err("section headers smaller than ELF64's".into());
+    }
+    (0..count)
+        .map(|i| {
+            let at = i
+                .checked_mul(entsize)
+                .and_then(|o| o.checked_add(shoff))
+                .filter(|at| at.saturating_add(64) <= bytes.len() as u64)
+                .ok_or("section headers past the end of the file")? as usize;
+            Ok(Section {
+                kind: u32_at(bytes, at + 4)?,
+                flags: u64_at(bytes, at + 8)?,
+                addr: u64_at(bytes, at + 16)?,
+                offset: u64_at(bytes, at + 24)?,
+                size: u64_at(bytes, at + 32)?,
+                link: u32_at(bytes, at + 40)?,
+                info: u32_at(bytes, at + 44)?,
+            })
+        })
+        .collect()
+}
+
+/// The function symbols of a symbol table, by normalized name: their file
+/// offset, address and size. Symbols outside a section with file bytes
+/// are left out.
+fn symbols(
+    bytes: &[u8],
+    table: &Section,
+    sections: &[Section],
+    into: &mut HashMap<String, Vec<(u64, u64, u64)>>,
+) -> Result<(), String> {
+    let names = sections
+        .get(table.link as usize)
+        .ok_or("a symbol table without its names")?
+        .data(bytes)?;
+    for entry in table.data(bytes)?.chunks_exact(24) {
+        let (info, shndx) = (entry[4], u16::from_le_bytes([entry[6], entry[7]]));
+        let value = u64_at(entry, 8)?;
+        let size = u64_at(entry, 16)?;
+        let Some(section) = sections.get(shndx as usize) else {
+            continue;
+        };
+        if info & 0xf != STT_FUNC || size == 0 || section.kind == SHT_NOBITS {
+            continue;
+        }
+        let inside = value
+            .checked_sub(section.addr)
+            .filter(|o| o.checked_add(size).is_some_and(|end| end <= section.size));
+        let Some(offset) = inside.and_then(|o| o.checked_add(section.offset)) else {
+            continue;
+        };
+        let name = name_at(names, u32_at(entry, 0)? as usize);
+        into.entry(normalized(&name).to_owned())
+            .or_default()
+            .push((offset, value, size));
+    }
+    Ok(())
+}
+
+/// The ranges of `target`'s bytes the relocations of `table` fill in.
+fn relocations(
+    bytes: &[u8],
+    table: &Section,
+    target: &Section,
+    machine: u16,
+    into: &mut Vec<(u64, u64)>,
+) -> Result<(), String> {
+    for entry in table.data(bytes)?.chunks_exact(24) {
+        let at = u64_at(entry, 0)?;
+        let kind = u32_at(entry, 8)?;
+        let inside = at.checked_sub(target.addr).filter(|&o| o < target.size);
+        let Some(offset) = inside.and_then(|o| o.checked_add(target.offset)) else {
+            continue;
+        };
+        let (before, len) = field(machine, kind);
+        let start = offset.saturating_sub(before);
+        into.push((start, before + len));
+    }
+    Ok(())
+}
+
+/// The bytes a relocation of `kind` changes: how many before its offset
+/// and how many from it. x86-64's GOT loads may be rewritten by the linker
+/// (`mov` to `lea`, an indirect call to a direct one): their opcode bytes
+/// are masked too. An AArch64 relocation patches the instruction's four
+/// bytes; a machine not known here is masked eight bytes wide.
+fn field(machine: u16, kind: u32) -> (u64, u64) {
+    match (machine, kind) {
+        // R_X86_64_64, DTPMOD64, DTPOFF64, TPOFF64, PC64, GOTOFF64, SIZE64.
+        (EM_X86_64, 1 | 16 | 17 | 18 | 24 | 25 | 33) => (0, 8),
+        // R_X86_64_GOTPCREL, GOTPCRELX, REX_GOTPCRELX.
+        (EM_X86_64, 9 | 41 | 42) => (3, 4),
+        (EM_X86_64, _) => (0, 4),
+        // R_AARCH64_ABS64, PREL64.
+        (EM_AARCH64, 257 | 260) => (0, 8),
+        (EM_AARCH64, _) => (0, 4),
+        _ => (0, 8),
+    }
+}
+
+fn name_at(names: &[u8], at: usize) -> String {
+    let rest = names.get(at..).unwrap_or_default();
+    let end = rest.iter().position(|&b| b == 0).unwrap_or(rest.len());
+    String::from_utf8_lossy(&rest[..end]).into_owned()
+}
+
+fn u16_at(b: &[u8], at: usize) -> Result<u16, String> {
+    Ok(u16::from_le_bytes(array(b, at)?))
+}
+
+fn u32_at(b: &[u8], at: usize) -> Result<u32, String> {
+    Ok(u32::from_le_bytes(array(b, at)?))
+}
+
+fn u64_at(b: &[u8], at: usize) -> Result<u64, String> {
+    Ok(u64::from_le_bytes(array(b, at)?))
+}
+
+fn array<const N: usize>(b: &[u8], at: usize) -> Result<[u8; N], String> {
+    b.get(at..at.saturating_add(N))
+        .and_then(|s| s.try_into().ok())
+        .ok_or_else(|| "an ELF table reaches past the end of the file".to_owned())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn thin_lto_suffixes_are_not_part_of_the_name() {
+        assert_eq!(
+            normalized("_ZN3std2rt10lang_start17hE.llvm.2756768111504332711"),
+            "_ZN3std2rt10lang_start17hE"
+        );
+        assert_eq!(normalized("f.llvm.x1"), "f.llvm.x1");
+        assert_eq!(normalized("plain"), "plain");
+    }
+
+    #[test]
+    fn bad_files_are_errors_not_panics() {
+        assert_eq!(Code::parse(b"MZ".to_vec()).unwrap_err(), "not an ELF file");
+        let mut header = b"\x7fELF\x01\x01".to_vec();
+        assert!(Code::parse(header.clone()).unwrap_err().contains("64-bit"));
+        header[4] = 2;
+        assert!(Code::parse(header.clone())
+            .unwrap_err()
+            .contains("past the end"));
+        // Section headers said to be far past the end.
+        header.resize(64, 0);
+        header[0x28..0x30].copy_from_slice(&u64::MAX.to_le_bytes());
+        header[0x3A] = 64;
+        header[0x3C] = 1;
+        assert!(Code::parse(header).is_err());
+    }
+}
