@@ -1,0 +1,187 @@
+//! `yardstick_format::elf` on programs rustc links here with
+//! `--emit-relocs`: a changed constant is a changed function and nothing
+//! else; the same code shuffled by the linker reads the same; and what it
+//! reads agrees with the `object` crate (symbols, and every relocated
+//! field masked).
+
+#![cfg(all(target_os = "linux", target_pointer_width = "64"))]
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use object::{Object, ObjectSection, ObjectSymbol};
+use yardstick_format::elf::Code;
+
+const PROGRAM: &str = r#"
+#[inline(never)]
+pub fn work(x: u64) -> u64 {
+    std::hint::black_box(x).wrapping_mul(FACTOR)
+}
+
+#[inline(never)]
+pub fn other(x: u64) -> u64 {
+    std::hint::black_box(x).rotate_left(7) ^ 3
+}
+
+fn main() {
+    println!("{}", work(std::hint::black_box(3)) + other(std::hint::black_box(5)));
+}
+"#;
+
+/// `PROGRAM` with `FACTOR`, linked with its relocations (and `extra`
+/// linker arguments) into `dir/name`.
+fn build(dir: &Path, name: &str, factor: u64, extra: &[&str]) -> Option<PathBuf> {
+    let src = dir.join(format!("{name}.rs"));
+    std::fs::write(&src, format!("{PROGRAM}\nconst FACTOR: u64 = {factor};\n")).unwrap();
+    let out = dir.join(name);
+    let rustc = std::env::var_os("RUSTC").unwrap_or_else(|| "rustc".into());
+    let mut cmd = Command::new(rustc);
+    // One crate name for every build: symbols are named after it.
+    cmd.args(["--crate-name", "prog", "-C", "opt-level=2"])
+        .args(["-C", "link-arg=-Wl,--emit-relocs", "-o"])
+        .arg(&out)
+        .arg(&src);
+    for a in extra {
+        cmd.arg("-C").arg(format!("link-arg={a}"));
+    }
+    let done = cmd.output().ok()?;
+    if !done.status.success() {
+        eprintln!("skipped: {}", String::from_utf8_lossy(&done.stderr));
+        return None;
+    }
+    Some(out)
+}
+
+fn code(path: &Path) -> Code {
+    Code::parse(std::fs::read(path).unwrap()).unwrap()
+}
+
+/// The mangled name of the function whose demangled path ends `::name`.
+fn symbol(path: &Path, name: &str) -> String {
+    let bytes = std::fs::read(path).unwrap();
+    let file = object::File::parse(&*bytes).unwrap();
+    let prefix = format!("_ZN4prog{}{name}17h", name.len());
+    file.symbols()
+        .filter_map(|s| s.name().ok().map(str::to_owned))
+        .find(|s| s.starts_with(&prefix))
+        .unwrap_or_else(|| panic!("no symbol for {name}"))
+}
+
+#[test]
+fn a_changed_constant_changes_its_function_alone() {
+    let dir = tempfile::tempdir().unwrap();
+    let (Some(a), Some(b)) = (
+        build(dir.path(), "a", 12345, &[]),
+        build(dir.path(), "b", 12346, &[]),
+    ) else {
+        return;
+    };
+    let (ca, cb) = (code(&a), code(&b));
+    assert!(ca.relocated() && cb.relocated());
+    let work = symbol(&a, "work");
+    let other = symbol(&a, "other");
+    let main = symbol(&a, "main");
+    assert_ne!(ca.function(&work), cb.function(&work));
+    assert_eq!(
+        ca.function(&other).unwrap().bytes,
+        cb.function(&other).unwrap().bytes
+    );
+    assert_eq!(
+        ca.function(&main).unwrap().bytes,
+        cb.function(&main).unwrap().bytes
+    );
+}
+
+/// lld's `--shuffle-sections` moves every function (as `cargo yardstick
+/// init`'s layouts do): with the relocated fields masked, none differs.
+#[test]
+fn the_same_code_shuffled_reads_the_same() {
+    let dir = tempfile::tempdir().unwrap();
+    let (Some(a), Some(shuffled)) = (
+        build(dir.path(), "a", 7, &[]),
+        build(dir.path(), "s", 7, &["-Wl,--shuffle-sections=.text.*=3"]),
+    ) else {
+        return;
+    };
+    let (ca, cs) = (code(&a), code(&shuffled));
+    let names = ["work", "other", "main"].map(|n| symbol(&a, n));
+    let moved = names
+        .iter()
+        .filter(|n| ca.function_address(n) != cs.function_address(n))
+        .count();
+    assert!(moved > 0, "the shuffle moved nothing");
+    for n in &names {
+        assert_eq!(
+            ca.function(n).unwrap().bytes,
+            cs.function(n).unwrap().bytes,
+            "{n}"
+        );
+    }
+}
+
+/// What the `object` crate reads of the same file: every function symbol
+/// at its address, and every relocated field of the code zero in the
+/// function bytes, the other bytes as in the file.
+#[test]
+fn agrees_with_the_object_crate() {
+    let dir = tempfile::tempdir().unwrap();
+    let Some(a) = build(dir.path(), "a", 99, &[]) else {
+        return;
+    };
+    let bytes = std::fs::read(&a).unwrap();
+    let file = object::File::parse(&*bytes).unwrap();
+    let ours = code(&a);
+    let mut names: std::collections::HashMap<String, usize> = Default::default();
+    for s in file.symbols() {
+        if s.kind() == object::SymbolKind::Text && s.size() > 0 {
+            *names
+                .entry(yardstick_format::elf::normalized(s.name().unwrap()).to_owned())
+                .or_default() += 1;
+        }
+    }
+    let mut checked = 0;
+    for s in file.symbols() {
+        let name = s.name().unwrap();
+        if s.kind() != object::SymbolKind::Text
+            || s.size() == 0
+            || names[yardstick_format::elf::normalized(name)] != 1
+        {
+            continue;
+        }
+        let f = ours
+            .function(name)
+            .unwrap_or_else(|| panic!("{name} not read"));
+        assert_eq!(f.address, s.address(), "{name}");
+        assert_eq!(f.bytes.len() as u64, s.size(), "{name}");
+        let section = file.section_by_index(s.section_index().unwrap()).unwrap();
+        let raw = section.data().unwrap();
+        let start = (s.address() - section.address()) as usize;
+        let mut expected = raw[start..start + s.size() as usize].to_vec();
+        let mut fields = 0;
+        for (at, r) in section.relocations() {
+            let width = u64::from(r.size() / 8).max(4);
+            fields += usize::from((s.address()..s.address() + s.size()).contains(&at));
+            for k in at..at + width {
+                if (s.address()..s.address() + s.size()).contains(&k) {
+                    let i = (k - s.address()) as usize;
+                    assert_eq!(f.bytes[i], 0, "{name}: relocated byte {k:#x} not masked");
+                    expected[i] = 0;
+                }
+            }
+        }
+        // Bytes ours masks beyond the relocations' own fields: the opcode
+        // bytes before a GOT load; the rest as in the file.
+        let differing = f
+            .bytes
+            .iter()
+            .zip(&expected)
+            .filter(|(x, y)| x != y)
+            .count();
+        assert!(
+            differing <= 3 * fields,
+            "{name}: {differing} bytes masked beyond {fields} fields"
+        );
+        checked += 1;
+    }
+    assert!(checked > 100, "only {checked} functions compared");
+}
