@@ -202,10 +202,15 @@ pub(crate) struct Lockstep {
     /// Both sides ran the same binary (the same content hash): code layout
     /// cannot differ, and nothing is said about it.
     pub same_build: bool,
-    /// The rounds ran longer (`runner::lockstep`'s `CHANGED_CODE_BUDGET`)
-    /// because both binaries were counted before measuring and this
-    /// benchmark's instructions differ: a change of code can be here.
-    pub longer_rounds: bool,
+    /// It ran on more worker pairs (`runner::lockstep`'s
+    /// `CHANGED_CODE_BUDGET`) because both binaries were counted before
+    /// measuring and the instructions it executes differ: a change of code
+    /// can be here.
+    pub more_pairs: bool,
+    /// The bytes of an instruction it executed differ between the two
+    /// binaries (counted before measuring, `explain::code`), whether or
+    /// not its instructions per iteration do: its code changed.
+    pub ran_changed_code: bool,
     /// Code layouts of each build the pairs were spread over (two or more:
     /// the interval's units are the layouts, so what moving the code does
     /// is in it, and no allowance is added); 0 for the builds as linked.
@@ -737,7 +742,8 @@ mod tests {
                 learned_from: 0,
                 same_instructions: None,
                 instructions_changed: None,
-                longer_rounds: false,
+                more_pairs: false,
+                ran_changed_code: false,
                 same_build,
                 layouts,
             };

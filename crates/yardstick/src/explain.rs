@@ -24,6 +24,7 @@ mod sink;
 use std::path::{Path, PathBuf};
 
 pub use count::valgrind;
+pub(crate) use diff::same as same_count;
 pub(crate) use sink::Explain;
 pub use yardstick_format::explain::{ExplainFile, ExplainRun, FunctionChange, NotExplained};
 

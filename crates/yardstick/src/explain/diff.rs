@@ -56,7 +56,7 @@ pub(super) fn compare(
 }
 
 /// Whether two totals agree within [`SAME_WITHIN`] of the baseline's.
-pub(super) fn same(a: f64, b: f64) -> bool {
+pub(crate) fn same(a: f64, b: f64) -> bool {
     (b - a).abs() <= SAME_WITHIN * a.abs().max(f64::MIN_POSITIVE)
 }
 

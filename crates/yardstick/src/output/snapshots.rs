@@ -235,7 +235,8 @@ fn every_verdict_wording() {
             learned_from: 0,
             same_instructions: None,
             instructions_changed: None,
-            longer_rounds: false,
+            more_pairs: false,
+            ran_changed_code: false,
             same_build,
             layouts,
         };
@@ -324,7 +325,8 @@ fn learned_allowance_cases(
         learned_from: 5,
         same_instructions: None,
         instructions_changed: None,
-        longer_rounds: false,
+        more_pairs: false,
+        ran_changed_code: false,
         same_build: false,
         layouts: 0,
     };
@@ -387,7 +389,8 @@ fn a_verdict_held_to_the_suite_error_rate() {
         learned_from: 0,
         same_instructions: None,
         instructions_changed: None,
-        longer_rounds: false,
+        more_pairs: false,
+        ran_changed_code: false,
         same_build: true,
         layouts: 0,
     };
@@ -397,7 +400,7 @@ fn a_verdict_held_to_the_suite_error_rate() {
         same_build: false,
         layouts: 16,
         instructions_changed: Some((942_770.0, 968_226.0)),
-        longer_rounds: true,
+        more_pairs: true,
         ..same_build
     };
     let cases = [

@@ -362,7 +362,7 @@ const LAYOUT_NOT_SAMPLED: &str = "Code layout not sampled: an edit elsewhere tha
 /// After the lock-step line of a comparison whose instructions differed
 /// when both binaries were counted before measuring
 /// (`runner::lockstep`'s `CHANGED_CODE_BUDGET`).
-const LONGER_ROUNDS: &str = " Its instructions changed (both binaries counted before measuring), so its rounds ran four times as long.";
+const MORE_PAIRS: &str = " Its instructions changed (both binaries counted before measuring), so it ran on four times the process pairs.";
 
 /// The verdict's words for a change within what relinking moves: the
 /// calibrated spread, or the allowance between builds whose layouts were
@@ -421,6 +421,12 @@ fn instructions_line(was: f64, now: f64, ls: &crate::analysis::Lockstep, alone: 
     } else {
         format!("{judged_alone}, which holds for the benchmarks whose code did not change")
     };
+    if ls.ran_changed_code && crate::explain::same_count(was, now) {
+        return format!(
+            "The instructions it executes changed, not their number per iteration ({}): {why}.",
+            super::numbers::grouped(now, 0),
+        );
+    }
     format!(
         "The instructions per iteration changed too ({} → {}, {:+.1}%): {why}.",
         super::numbers::grouped(was, 0),
@@ -561,7 +567,7 @@ fn lockstep_lines(
                 0 | 1 => String::new(),
                 n => format!(", {n} code layouts of each build"),
             },
-            if ls.longer_rounds { LONGER_ROUNDS } else { "" }
+            if ls.more_pairs { MORE_PAIRS } else { "" }
         ))
     ));
     let verdict = change.verdict.is_change();

@@ -10,7 +10,9 @@
 //! So when the comparison would be a verdict alone, at the lock-step
 //! threshold, but is not at the suite's share or within the allowance,
 //! both sides' instructions are counted under Callgrind. When they differ,
-//! its last look is judged at the level alone
+//! or the count before measuring found that an instruction it executes
+//! differs between the binaries (`explain::code`, with the setup), its
+//! last look is judged at the level alone
 //! (`yardstick_stats::sequential::TwoLooks::code_changed`) and at the
 //! lock-step threshold, and a line says why; when they are the same, a
 //! change within the allowance is said to be how the code runs, not what
@@ -66,7 +68,10 @@ pub(super) fn judge(
         )
     };
     let e = counted_both(analysis, counting, unchecked)?;
-    if e.same {
+    // The same instructions per iteration, but not the same instructions:
+    // a change that runs once in a hundred calls is in the bytes of code
+    // the benchmark executed, not in a dozen counted iterations.
+    if e.same && !how.ran_changed_code {
         if allowed {
             analysis.lockstep = Some(Lockstep {
                 same_instructions: Some(e.baseline_instructions),
