@@ -49,10 +49,33 @@ use crate::waiting::{GroupEnd, Job};
 /// holds a few MB.
 pub(crate) const HELD_LIMIT: u64 = 64 << 20;
 
-/// This process's resident memory, as the kernel counts it.
+/// This process's resident memory, as the kernel counts it, once the
+/// memory allocator has returned what it keeps of freed memory: glibc keeps
+/// the freed top of its heap, and the fixture's runs ended holding 66 to
+/// 68 MB of which 60 MB was heap nothing used (its 80 MB of data freed),
+/// astride [`HELD_LIMIT`].
 pub(crate) fn resident_now() -> Option<u64> {
+    return_freed_memory();
     crate::worker::resident_bytes(std::process::id())
 }
+
+#[cfg(all(target_os = "linux", target_env = "gnu"))]
+fn return_freed_memory() {
+    extern "C" {
+        /// glibc's `malloc_trim(3)`: releases free memory at the top of
+        /// the heap and in its free lists to the system.
+        fn malloc_trim(pad: usize) -> std::ffi::c_int;
+    }
+    // SAFETY: glibc's function takes no pointer and only returns memory
+    // the allocator holds free; a program with its own global allocator
+    // leaves glibc's heap unused and this does nothing.
+    unsafe {
+        malloc_trim(0);
+    }
+}
+
+#[cfg(not(all(target_os = "linux", target_env = "gnu")))]
+fn return_freed_memory() {}
 
 /// The home's folder of markers, one per bench target whose data
 /// outlived its functions in its last run.
