@@ -52,7 +52,7 @@ fn a_change_compiled_in_is_found_in_lock_step_with_the_kept_binary() {
     // Its time changed, not its instructions (the fake clock's factor is
     // read outside the timed loop): counted first, it gets no longer
     // rounds.
-    assert!(!slower.stdout.contains(MORE_PAIRS), "{}", slower.stdout);
+    assert!(!slower.stdout.contains(LONGER_ROUNDS), "{}", slower.stdout);
     // The verdict and how it was measured are saved beside the change, for
     // the report drawn again from the files.
     let verdict: serde_json::Value = serde_json::from_str(
@@ -231,16 +231,16 @@ fn a_comparison_whose_instructions_changed_is_judged_alone() {
         "{}",
         out.stderr
     );
-    assert!(!out.stdout.contains(MORE_PAIRS), "{}", out.stdout);
+    assert!(!out.stdout.contains(LONGER_ROUNDS), "{}", out.stdout);
     if !valgrind_here() {
         eprintln!("skipped: Valgrind is not installed");
         return;
     }
     let out = run_binary(&b, &h, &[]);
     // Both binaries were counted before the first round: `processes/steady`
-    // spins 2 % more, so it ran on four times the pairs.
+    // spins 2 % more, so its rounds ran longer.
     assert!(
-        out.stdout.contains(MORE_PAIRS),
+        out.stdout.contains(LONGER_ROUNDS),
         "{}\n{}",
         out.stdout,
         out.stderr
@@ -337,8 +337,8 @@ fn a_change_within_the_allowance_is_a_verdict_when_the_instructions_differ() {
 /// Asserts that `out` printed each of `stdout` and `stderr`.
 /// The lock-step line's sentence for a comparison whose instructions
 /// changed when both binaries were counted before measuring.
-const MORE_PAIRS: &str =
-    "Its instructions changed (both binaries counted before measuring), so it ran on four times the process pairs.";
+const LONGER_ROUNDS: &str =
+    "Its instructions changed (both binaries counted before measuring), so its rounds ran four times as long.";
 
 fn assert_said(out: &common::Run, stdout: &[&str], stderr: &[&str]) {
     let said = stdout.iter().all(|s| out.stdout.contains(s))

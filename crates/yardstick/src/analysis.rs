@@ -202,11 +202,10 @@ pub(crate) struct Lockstep {
     /// Both sides ran the same binary (the same content hash): code layout
     /// cannot differ, and nothing is said about it.
     pub same_build: bool,
-    /// It ran on more worker pairs (`runner::lockstep`'s
-    /// `CHANGED_CODE_BUDGET`) because both binaries were counted before
-    /// measuring and the instructions it executes differ: a change of code
-    /// can be here.
-    pub more_pairs: bool,
+    /// The rounds ran longer (`runner::lockstep`'s `CHANGED_CODE_BUDGET`)
+    /// because both binaries were counted before measuring and the
+    /// instructions it executes differ: a change of code can be here.
+    pub longer_rounds: bool,
     /// The bytes of an instruction it executed differ between the two
     /// binaries (counted before measuring, `explain::code`), whether or
     /// not its instructions per iteration do: its code changed.
@@ -742,7 +741,7 @@ mod tests {
                 learned_from: 0,
                 same_instructions: None,
                 instructions_changed: None,
-                more_pairs: false,
+                longer_rounds: false,
                 ran_changed_code: false,
                 same_build,
                 layouts,

@@ -235,7 +235,7 @@ fn every_verdict_wording() {
             learned_from: 0,
             same_instructions: None,
             instructions_changed: None,
-            more_pairs: false,
+            longer_rounds: false,
             ran_changed_code: false,
             same_build,
             layouts,
@@ -325,7 +325,7 @@ fn learned_allowance_cases(
         learned_from: 5,
         same_instructions: None,
         instructions_changed: None,
-        more_pairs: false,
+        longer_rounds: false,
         ran_changed_code: false,
         same_build: false,
         layouts: 0,
@@ -390,18 +390,18 @@ fn a_verdict_held_to_the_suite_error_rate() {
         learned_from: 0,
         same_instructions: None,
         instructions_changed: None,
-        more_pairs: false,
+        longer_rounds: false,
         ran_changed_code: false,
         same_build: true,
         layouts: 0,
     };
     let code_changed = crate::analysis::Lockstep {
-        pairs: 128,
-        rounds: 1024,
+        pairs: 32,
+        rounds: 256,
         same_build: false,
         layouts: 16,
         instructions_changed: Some((942_770.0, 968_226.0)),
-        more_pairs: true,
+        longer_rounds: true,
         ..same_build
     };
     let cases = [

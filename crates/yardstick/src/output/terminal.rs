@@ -362,7 +362,7 @@ const LAYOUT_NOT_SAMPLED: &str = "Code layout not sampled: an edit elsewhere tha
 /// After the lock-step line of a comparison whose instructions differed
 /// when both binaries were counted before measuring
 /// (`runner::lockstep`'s `CHANGED_CODE_BUDGET`).
-const MORE_PAIRS: &str = " Its instructions changed (both binaries counted before measuring), so it ran on four times the process pairs.";
+const LONGER_ROUNDS: &str = " Its instructions changed (both binaries counted before measuring), so its rounds ran four times as long.";
 
 /// The verdict's words for a change within what relinking moves: the
 /// calibrated spread, or the allowance between builds whose layouts were
@@ -567,7 +567,7 @@ fn lockstep_lines(
                 0 | 1 => String::new(),
                 n => format!(", {n} code layouts of each build"),
             },
-            if ls.more_pairs { MORE_PAIRS } else { "" }
+            if ls.longer_rounds { LONGER_ROUNDS } else { "" }
         ))
     ));
     let verdict = change.verdict.is_change();

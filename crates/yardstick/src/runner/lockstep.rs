@@ -206,8 +206,7 @@ fn open(
     };
     let layouts = if a_files.len() >= 2 { a_files.len() } else { 0 };
     let [a, b] = [&a_files, &b_files].map(|f| spawner(f.clone(), 0));
-    // A second look's pairs are numbered after the widest first look's.
-    let again = [a_files, b_files].map(|f| spawner(f, widest()));
+    let again = [a_files, b_files].map(|f| spawner(f, pairs()));
     let ids =
         lockstep::list(a).map_err(|e| format!("the baseline's binary does not run here: {e}"))?;
     let settings = settings(config, layouts);
@@ -229,12 +228,14 @@ fn open(
     })
 }
 
-/// How many times the usual time, and worker pairs, a comparison gets
-/// when its code changed: there a change of code can be, and a small one
-/// needs a smaller standard error than [`BUDGET`] gives. crc32fast's
-/// `baseline/16384` with +1 % compiled in, with the setup: found 7 times
-/// in 20 with [`BUDGET`], 19 in 20 with four times its rounds for that
-/// benchmark alone (the guide's trust page).
+/// How many times the rounds' time a comparison gets when its code
+/// changed: there a change of code can be, and a small one needs a smaller
+/// standard error than [`BUDGET`] gives. crc32fast's `baseline/16384`
+/// with +1 % compiled in, with the setup: found 7 times in 20 with
+/// [`BUDGET`], 19 in 20 with four times it for that benchmark alone (the
+/// guide's trust page). The same time spread over four times the worker
+/// pairs instead found it 8 times in 10, at 33 s a run against 27, and
+/// hex's `hex_encode` 5 times in 16 against 4 in 14: longer rounds stay.
 pub(crate) const CHANGED_CODE_BUDGET: u32 = 4;
 
 /// The instructions of `ids` in the baseline's binary and this one, when
@@ -262,28 +263,8 @@ fn counted_first(
     }
 }
 
-/// The worker pairs of benchmark `id` of `binary`: [`pairs`], times
-/// [`CHANGED_CODE_BUDGET`] when its code changed, each running the usual
-/// rounds. More pairs, not longer rounds: hex's `hex_encode` (120 µs)
-/// differs from one process to the next by more than its rounds vary
-/// within one, and its +1 % read ±1.2 % (95 %) with sixteen pairs of four
-/// times the rounds, ±0.5 % with sixty-four pairs in the same time.
-fn pairs_of(binary: &Binary, id: &str) -> usize {
-    if binary.counts.get(id).is_some_and(Counts::changed) {
-        widest()
-    } else {
-        pairs()
-    }
-}
-
-/// The most worker pairs a benchmark's first look runs.
-fn widest() -> usize {
-    pairs() * CHANGED_CODE_BUDGET as usize
-}
-
 /// The rounds' time of benchmark `id` of `binary`: [`budget`], times
-/// [`CHANGED_CODE_BUDGET`] when its code changed (spread over as many
-/// times the pairs, [`pairs_of`]).
+/// [`CHANGED_CODE_BUDGET`] when its instructions changed.
 fn budget_of(binary: &Binary, id: &str, config: &BenchmarkConfig) -> Duration {
     let changed = binary.counts.get(id).is_some_and(Counts::changed);
     let b = budget(config);
@@ -329,11 +310,10 @@ pub(crate) fn measure(
     // Groups of one binary can ask for different measurement times.
     let budget = budget_of(binary, id, config);
     binary.engine.set_budget(budget);
-    binary.engine.set_pairs(pairs_of(binary, id));
-    let m = binary.engine.measure(id);
-    // The pairs a changed benchmark was given beyond the usual end here.
-    binary.engine.set_pairs(pairs());
-    let m = m.map_err(|e| format!("the lock-step comparison failed ({e})"))?;
+    let m = binary
+        .engine
+        .measure(id)
+        .map_err(|e| format!("the lock-step comparison failed ({e})"))?;
     compared(m, binary, id, measurement, config)
 }
 
@@ -356,7 +336,6 @@ pub(crate) fn look_again(
     let settings = Settings {
         seed: binary.settings.seed.wrapping_add(1),
         budget: budget_of(binary, id, config),
-        pairs: pairs_of(binary, id),
         ..binary.settings.clone()
     };
     let [a, b] = binary.again;
@@ -366,7 +345,7 @@ pub(crate) fn look_again(
     let mut m = first.measured.clone();
     m.a.extend(&second.a);
     m.b.extend(&second.b);
-    m.pair.extend(second.pair.iter().map(|k| k + widest()));
+    m.pair.extend(second.pair.iter().map(|k| k + pairs()));
     m.seconds += second.seconds;
     compared(m, binary, id, measurement, config)
 }
@@ -394,7 +373,7 @@ fn compared(
             learned_from: 0,
             same_instructions: None,
             instructions_changed: None,
-            more_pairs: binary.counts.get(id).is_some_and(Counts::changed),
+            longer_rounds: binary.counts.get(id).is_some_and(Counts::changed),
             ran_changed_code: binary.counts.get(id).is_some_and(|c| c.code_changed),
             same_build: binary.same_build,
             layouts: m.layouts_used(),

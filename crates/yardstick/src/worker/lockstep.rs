@@ -207,8 +207,6 @@ pub struct Engine<'a> {
     rng: Rng,
     /// One pair alive at a time (the workers are large).
     one_at_a_time: bool,
-    /// The pairs the engine was made with.
-    usual_pairs: usize,
     /// The one CPU every worker runs on (`super::cpu`).
     cpu: Option<usize>,
 }
@@ -235,7 +233,6 @@ impl<'a> Engine<'a> {
             rng: Rng::new(settings.seed),
             spawn: [a, b],
             pairs,
-            usual_pairs: settings.pairs.max(2),
             settings,
             one_at_a_time: false,
             cpu: super::cpu::measuring_cpu(),
@@ -246,14 +243,6 @@ impl<'a> Engine<'a> {
     /// for different measurement times).
     pub fn set_budget(&mut self, budget: Duration) {
         self.settings.budget = budget;
-    }
-
-    /// The worker pairs of the next benchmarks (at least 2): pairs past
-    /// `n` end, new ones start on first use and walk to their benchmark.
-    pub fn set_pairs(&mut self, n: usize) {
-        let n = n.max(2);
-        self.settings.pairs = n;
-        self.pairs.resize_with(n, || None);
     }
 
     /// Whether one pair is alive at a time (the workers were found large).
@@ -379,12 +368,8 @@ impl<'a> Engine<'a> {
     fn rounds(&mut self, id: &str, start: Instant) -> Result<Measured, String> {
         let n_pairs = self.pairs.len();
         let slowest = self.warm(0, id, true)?;
-        // Once large, always: the binary's setup does not shrink. Large
-        // only with the pairs one benchmark was given beyond the usual
-        // (`set_pairs`): that one runs them one at a time.
-        let large = self.too_large(0);
-        self.one_at_a_time |= large && n_pairs <= self.usual_pairs;
-        let one_at_a_time = self.one_at_a_time || large;
+        // Once large, always: the binary's setup does not shrink.
+        self.one_at_a_time = self.one_at_a_time || self.too_large(0);
         let iters = iterations_per_round(self.settings.round.as_nanos() as f64, slowest);
         let round_ns = iters as f64 * slowest;
         let blocks = self.settings.blocks_per_pair(round_ns);
@@ -396,7 +381,7 @@ impl<'a> Engine<'a> {
             seconds: 0.0,
             layouts: self.settings.layouts,
         };
-        if one_at_a_time {
+        if self.one_at_a_time {
             for k in 0..n_pairs {
                 if k > 0 {
                     self.pairs[k - 1] = None;
