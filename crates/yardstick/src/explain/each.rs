@@ -8,8 +8,10 @@
 //! What it tells, before the first round, is which benchmarks' own
 //! instructions changed between the builds: those are the comparisons a
 //! change of code can be found in, and where the run spends more time
-//! (`runner::lockstep`). Only totals are kept; `--explain`'s count
-//! (`count`) says which functions moved.
+//! (`runner::lockstep`): those whose instructions per iteration differ,
+//! and, from the addresses each benchmark executed, those that ran an
+//! instruction whose bytes differ (`code`). `--explain`'s count (`count`)
+//! says which functions moved.
 
 use std::collections::HashMap;
 use std::ffi::OsString;
