@@ -486,23 +486,31 @@ mod tests {
         assert_eq!(configured_linker(&inner, "aarch64-unknown-linux-gnu"), None);
     }
 
+    /// A stand-in linker at `dir/name`: a shell script that, for each
+    /// argument `$a`, runs `each` (`refuse` rejects an option), then `end`.
+    fn stand_in_linker(dir: &Path, name: &str, each: &str, end: &str) -> OsString {
+        use std::os::unix::fs::PermissionsExt;
+        let path = dir.join(name);
+        std::fs::write(
+            &path,
+            format!("#!/bin/sh\nout=; prev=\nfor a in \"$@\"; do {each} done\n{end}\n"),
+        )
+        .unwrap();
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+        path.into_os_string()
+    }
+
     /// A stand-in linker: writes its last `-o`, and refuses lld's shuffle
     /// option when `refuse` (as GNU ld does).
     fn fake_linker(dir: &Path, refuse: bool) -> OsString {
-        use std::os::unix::fs::PermissionsExt;
-        let path = dir.join(if refuse { "ld-old" } else { "ld-new" });
         let reject = if refuse {
             "case \"$a\" in *--shuffle-sections*) echo \"ld: unrecognized option '--shuffle-sections=.text.*=1'\" >&2; exit 1;; esac;"
         } else {
             ""
         };
-        std::fs::write(
-            &path,
-            format!("#!/bin/sh\nout=; prev=\nfor a in \"$@\"; do {reject} [ \"$prev\" = -o ] && out=\"$a\"; prev=\"$a\"; done\necho elf > \"$out\"\n"),
-        )
-        .unwrap();
-        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
-        path.into_os_string()
+        let name = if refuse { "ld-old" } else { "ld-new" };
+        let each = format!("{reject} [ \"$prev\" = -o ] && out=\"$a\"; prev=\"$a\";");
+        stand_in_linker(dir, name, &each, "echo elf > \"$out\"")
     }
 
     #[test]
@@ -525,23 +533,17 @@ mod tests {
         assert!(layout_path(&out, 1).is_file() && layout_path(&out, 2).is_file());
     }
 
-    /// A stand-in linker that writes the arguments it was given to `out`,
-    /// and refuses `--emit-relocs` when `refuse`.
+    /// A stand-in linker that writes the arguments it was given to
+    /// `linked` beside it, and refuses `--emit-relocs` when `refuse`.
     fn echoing_linker(dir: &Path, refuse: bool) -> OsString {
-        use std::os::unix::fs::PermissionsExt;
-        let path = dir.join(if refuse { "ld-echo-old" } else { "ld-echo" });
         let reject = if refuse {
             "case \"$a\" in *--emit-relocs*) echo 'ld: unknown option' >&2; exit 1;; esac;"
         } else {
             ""
         };
-        std::fs::write(
-            &path,
-            format!("#!/bin/sh\nfor a in \"$@\"; do {reject} :; done\necho \"$@\" > \"$(dirname \"$0\")/linked\"\n"),
-        )
-        .unwrap();
-        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
-        path.into_os_string()
+        let name = if refuse { "ld-echo-old" } else { "ld-echo" };
+        let end = "echo \"$@\" > \"$(dirname \"$0\")/linked\"";
+        stand_in_linker(dir, name, &format!("{reject} :;"), end)
     }
 
     #[test]
