@@ -30,8 +30,8 @@ const LONGEST_INSTRUCTION: u64 = 15;
 
 /// The two builds' code.
 pub(crate) struct Builds {
-    pub baseline: Code,
-    pub current: Code,
+    baseline: Code,
+    current: Code,
 }
 
 impl Builds {

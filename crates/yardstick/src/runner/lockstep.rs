@@ -361,6 +361,7 @@ fn compared(
     let (interval, p_value) = m
         .interval_and_p(config.confidence_level)
         .ok_or("the lock-step rounds gave no interval")?;
+    let counts = binary.counts.get(id);
     let info = Compared {
         interval,
         p_value,
@@ -373,8 +374,8 @@ fn compared(
             learned_from: 0,
             same_instructions: None,
             instructions_changed: None,
-            longer_rounds: binary.counts.get(id).is_some_and(Counts::changed),
-            ran_changed_code: binary.counts.get(id).is_some_and(|c| c.code_changed),
+            longer_rounds: counts.is_some_and(Counts::changed),
+            ran_changed_code: counts.is_some_and(|c| c.code_changed),
             same_build: binary.same_build,
             layouts: m.layouts_used(),
         },

@@ -266,11 +266,7 @@ fn sample(once: &mut Timed<'_>, iters: &[u64], budget_ns: u64, min_samples: usiz
 /// the counts, as the warm-up keeps it out of the timing), then `iters`
 /// iterations with Callgrind's collection on around the timed loop.
 fn explain(once: &mut Timed<'_>, iters: u64) -> WorkerReply {
-    let counted = once(1).and_then(|_| {
-        let window = crate::counting::Window::open();
-        once(iters.max(1))?;
-        Ok(window.close())
-    });
+    let counted = once(1).and_then(|_| counted_loop(once, iters.max(1)));
     match counted {
         Ok(separated) => WorkerReply::Explained { separated },
         Err(e) => failed(e.to_string()),
@@ -290,9 +286,7 @@ fn count(once: &mut Timed<'_>, iters: u64, budget_ns: u64) -> WorkerReply {
         let one = started.elapsed().as_nanos().max(1);
         let fit = u64::try_from(u128::from(budget_ns) / one).unwrap_or(u64::MAX);
         let n = iters.min(fit).max(1);
-        let window = crate::counting::Window::open();
-        once(n)?;
-        Ok((n, window.close()))
+        Ok((n, counted_loop(once, n)?))
     });
     match counted {
         Ok((iters, separated)) => {
@@ -303,4 +297,12 @@ fn count(once: &mut Timed<'_>, iters: u64, budget_ns: u64) -> WorkerReply {
         }
         Err(e) => failed(e.to_string()),
     }
+}
+
+/// `n` iterations in one loop with Callgrind's collection on around it:
+/// whether only the loop was counted (`counting::Window`).
+fn counted_loop(once: &mut Timed<'_>, n: u64) -> Result<bool, NotIterated> {
+    let window = crate::counting::Window::open();
+    once(n)?;
+    Ok(window.close())
 }
