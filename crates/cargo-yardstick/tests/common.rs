@@ -61,6 +61,15 @@ pub fn assert_schema(name: &str, doc: &serde_json::Value) {
     assert!(errors.is_empty(), "{name}: {errors:?}\n{doc:#}");
 }
 
+/// The profile table a crate a test makes ends its manifest with: its
+/// dependencies (the harness among them) unoptimised. Each target
+/// directory and set of flags compiles the harness once, and a fresh CI
+/// machine compiles it some fifteen times: 37 s each at the bench
+/// profile's `opt-level = 3`, 10 s at 0 (two cores, at rest). The crate's
+/// own code keeps its profile: that is what the tests measure, count and
+/// lay out; the harness's code paths are the same at any level.
+pub const DEPENDENCIES_UNOPTIMISED: &str = "\n[profile.bench.package.\"*\"]\nopt-level = 0\n";
+
 /// A target directory kept between test runs (next to this test's
 /// binary), so that the crates a test builds compile the harness once per
 /// set of flags; one per test that builds, since a different linker or

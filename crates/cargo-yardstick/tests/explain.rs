@@ -32,8 +32,9 @@ fn write_crate(dir: &Path, factor: u64, setup: u64, extra: &str) {
             "[package]\nname = \"explainer\"\nversion = \"0.1.0\"\nedition = \"2021\"\n\n\
              [dev-dependencies]\ncriterion = {{ package = \"yardstick\", path = {:?}, default-features = false }}\n\n\
              [[bench]]\nname = \"explained\"\nharness = false\n\n\
-             [profile.bench]\ndebug = \"line-tables-only\"\n\n[workspace]\n",
-            harness.to_string_lossy()
+             [profile.bench]\ndebug = \"line-tables-only\"\n\n[workspace]\n{}",
+            harness.to_string_lossy(),
+            common::DEPENDENCIES_UNOPTIMISED
         ),
     )
     .unwrap();

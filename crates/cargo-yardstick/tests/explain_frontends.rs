@@ -38,10 +38,11 @@ fn write_crate(dir: &Path, factor: u64) {
          criterion = {{ package = \"yardstick\", path = {:?} }}\n\
          divan = {{ package = \"yardstick-divan\", path = {:?} }}\n\
          yardstick-callgrind = {{ path = {:?} }}\n\n\
-         [profile.bench]\ndebug = \"line-tables-only\"\n\n[workspace]\n",
+         [profile.bench]\ndebug = \"line-tables-only\"\n\n[workspace]\n{}",
         dep("yardstick"),
         dep("yardstick-divan"),
         dep("yardstick-callgrind"),
+        common::DEPENDENCIES_UNOPTIMISED,
     );
     for name in ["timed", "counted", "divan_form"] {
         manifest.push_str(&format!(

@@ -36,8 +36,9 @@ fn manifest() -> String {
          [dev-dependencies]\ncriterion = {{ package = \"yardstick\", path = {:?}, default-features = false }}\n\n\
          [[bench]]\nname = \"spin\"\nharness = false\n\n\
          [[test]]\nname = \"plain\"\npath = \"tests/plain.rs\"\n\n\
-         [profile.bench]\nopt-level = 1\n",
-        common::harness_dir()
+         [profile.bench]\nopt-level = 1\n{}",
+        common::harness_dir(),
+        common::DEPENDENCIES_UNOPTIMISED
     )
 }
 

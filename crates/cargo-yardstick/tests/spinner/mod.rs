@@ -125,8 +125,9 @@ pub fn make_repo(repo: &Path) {
         format!(
             "[package]\nname = \"spinner\"\nversion = \"0.1.0\"\nedition = \"2021\"\n\n\
              [dev-dependencies]\ncriterion = {{ package = \"yardstick\", path = {:?}, default-features = false }}\n\n\
-             [[bench]]\nname = \"spin\"\nharness = false\n",
-            harness.to_string_lossy()
+             [[bench]]\nname = \"spin\"\nharness = false\n{}",
+            harness.to_string_lossy(),
+            crate::common::DEPENDENCIES_UNOPTIMISED
         ),
     )
     .unwrap();
