@@ -42,7 +42,7 @@ pub struct VerdictFile {
 }
 
 /// A comparison measured in lock-step with the baseline's binary.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq)]
 pub struct LockstepFile {
     /// Worker process pairs.
     pub pairs: usize,
@@ -51,12 +51,39 @@ pub struct LockstepFile {
     /// Code layouts of each side the pairs were spread over (pair `k` ran
     /// layout `k % layouts` of both builds); 0 for the builds as linked.
     pub layouts: usize,
+    /// What counting both binaries under Callgrind before measuring found,
+    /// when they were counted (two different builds, Valgrind at hand).
+    pub counted: Option<CountedFile>,
 }
+
+/// A benchmark's code in the two binaries of a lock-step comparison, as
+/// the count before measuring found it.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct CountedFile {
+    /// Instructions per iteration in the baseline's binary.
+    pub baseline: f64,
+    /// Instructions per iteration in this run's binary.
+    pub current: f64,
+    /// An instruction it executed differs in its bytes between the two
+    /// binaries (false when either was linked without its relocations).
+    pub code_changed: bool,
+    /// Its rounds ran longer because its code changed (its count or its
+    /// bytes): a small change of code needs a smaller standard error.
+    pub longer_rounds: bool,
+}
+
+crate::json_object!(CountedFile {
+    baseline,
+    current,
+    code_changed,
+    longer_rounds
+});
 
 crate::json_object!(LockstepFile {
     pairs,
     rounds,
-    layouts (default)
+    layouts (default),
+    counted (skip)
 });
 crate::json_object!(VerdictFile {
     version,

@@ -12,7 +12,7 @@ use yardstick_format::analyze::{
     BenchmarkReport, ChangeJson, ComplexityJson, Document, EstimateJson, MannWhitneyJson,
     OutlierVarianceJson, Percentiles, StudentJson, TukeyJson, WelchJson,
 };
-use yardstick_format::change::{LockstepFile, VerdictFile};
+use yardstick_format::change::{CountedFile, LockstepFile, VerdictFile};
 use yardstick_format::criterion::{ConfidenceInterval, EstimateFile};
 use yardstick_format::drift::DriftFile;
 use yardstick_format::exec::{ExecExport, ExecResult};
@@ -224,10 +224,30 @@ fn change_verdict_json() {
         pairs: 8,
         rounds: 96,
         layouts: 4,
+        counted: None,
     });
     let doc = to_value(&file);
+    assert!(doc["lockstep"].get("counted").is_none(), "{doc}");
     assert_valid(&v, &doc);
     assert_eq!(from_value::<VerdictFile>(doc).unwrap(), file);
+    // What the count before measuring found: the bytes it executed
+    // changed, not their number.
+    file.lockstep = Some(LockstepFile {
+        counted: Some(CountedFile {
+            baseline: 52_114.0,
+            current: 52_114.0,
+            code_changed: true,
+            longer_rounds: true,
+        }),
+        ..file.lockstep.unwrap()
+    });
+    let doc = to_value(&file);
+    assert_eq!(doc["lockstep"]["counted"]["code_changed"], json!(true));
+    assert_valid(&v, &doc);
+    assert_eq!(from_value::<VerdictFile>(doc.clone()).unwrap(), file);
+    let mut wrong = doc;
+    wrong["lockstep"]["counted"]["longer_rounds"] = json!(4);
+    assert!(!v.is_valid(&wrong));
     assert!(file.goes_with(0.0048) && !file.goes_with(0.0049));
     for bad in [
         json!({"version": 2, "mean": 0.0, "p_value": 0.5, "t": 0.0, "verdict": "NoChange"}),

@@ -258,7 +258,63 @@ fn a_comparison_whose_instructions_changed_is_judged_alone() {
     let verdict = std::fs::read_to_string(folder(&h).join("change").join("verdict.json")).unwrap();
     assert!(verdict.contains("\"verdict\":\"Regressed\""), "{verdict}");
     assert!(verdict.contains("\"judged_at\":0.0375"), "{verdict}");
+    // The count before measuring: 2 % more spins a iteration, the same
+    // bytes (the fixture's builds differ in appended bytes, not in code).
+    let doc: serde_json::Value = serde_json::from_str(&verdict).unwrap();
+    let counted = &doc["lockstep"]["counted"];
+    let ratio = counted["current"].as_f64().unwrap() / counted["baseline"].as_f64().unwrap();
+    assert!((1.01..1.03).contains(&ratio), "{verdict}");
+    assert_eq!(counted["longer_rounds"], true, "{verdict}");
+    assert_eq!(counted["code_changed"], false, "{verdict}");
     assert!(folder(&h).join("explain").join("explain.json").is_file());
+    let _ = std::fs::remove_dir_all(&h);
+}
+
+/// A count before measuring that fails says so in one line with what
+/// Valgrind said last (here a stand-in that answers `--version`, then
+/// writes a line to its log and exits), and the comparison goes on without
+/// it.
+#[test]
+#[cfg(unix)]
+fn a_count_before_measuring_that_fails_says_valgrinds_last_words() {
+    use std::os::unix::fs::PermissionsExt;
+    let h = home("ls-count-fails");
+    let bins = h.join("bins");
+    let first = run_binary(&build(&bins.join("a"), b""), &h, &[]);
+    assert_eq!(first.code, 0, "{}", first.stderr);
+    let fake = h.join("valgrind");
+    std::fs::write(
+        &fake,
+        "#!/bin/sh\n[ \"$1\" = --version ] && { echo valgrind-3.99; exit 0; }\n\
+         for a; do case \"$a\" in --log-file=*) \
+         echo '==7== simulated: the tool could not start' > \"${a#--log-file=}\";; esac; done\n\
+         exit 1\n",
+    )
+    .unwrap();
+    std::fs::set_permissions(&fake, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let env = [
+        ENV,
+        &[("YARDSTICK_CALLGRIND_VALGRIND", fake.to_str().unwrap())],
+    ]
+    .concat();
+    let out = run_binary_with(
+        &build(&bins.join("b"), b"\nFIXTURE_SPIN=1.02"),
+        &h,
+        &[],
+        &env,
+    );
+    assert_eq!(out.code, 0, "{}\n{}", out.stdout, out.stderr);
+    let line = out
+        .stderr
+        .lines()
+        .find(|l| l.contains("instructions not counted before measuring"))
+        .unwrap_or_else(|| panic!("{}", out.stderr));
+    assert!(
+        line.contains("(Valgrind: simulated: the tool could not start)")
+            && line.ends_with("a comparison whose code changed gets no longer rounds"),
+        "{line}"
+    );
+    assert!(out.stdout.contains(LOCKSTEP_LINE), "{}", out.stdout);
     let _ = std::fs::remove_dir_all(&h);
 }
 

@@ -210,6 +210,9 @@ pub(crate) struct Lockstep {
     /// binaries (counted before measuring, `explain::code`), whether or
     /// not its instructions per iteration do: its code changed.
     pub ran_changed_code: bool,
+    /// Instructions per iteration of the baseline's binary and this one,
+    /// counted before measuring (`None` when they were not).
+    pub counted_first: Option<(f64, f64)>,
     /// Code layouts of each build the pairs were spread over (two or more:
     /// the interval's units are the layouts, so what moving the code does
     /// is in it, and no allowance is added); 0 for the builds as linked.
@@ -230,6 +233,14 @@ impl Lockstep {
             pairs: self.pairs,
             rounds: self.rounds,
             layouts: self.layouts,
+            counted: self.counted_first.map(|(baseline, current)| {
+                yardstick_format::change::CountedFile {
+                    baseline,
+                    current,
+                    code_changed: self.ran_changed_code,
+                    longer_rounds: self.longer_rounds,
+                }
+            }),
         }
     }
 }
@@ -743,6 +754,7 @@ mod tests {
                 instructions_changed: None,
                 longer_rounds: false,
                 ran_changed_code: false,
+                counted_first: None,
                 same_build,
                 layouts,
             };

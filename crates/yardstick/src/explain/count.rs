@@ -117,7 +117,7 @@ fn failure(e: &WorkerError, log: &Path) -> String {
 
 /// The last line of Valgrind's log, when it has one worth showing (its
 /// lines start with `==pid==`).
-fn last_words(log: &Path) -> String {
+pub(super) fn last_words(log: &Path) -> String {
     let text = std::fs::read_to_string(log).unwrap_or_default();
     let last = text
         .lines()

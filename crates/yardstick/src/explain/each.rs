@@ -259,11 +259,14 @@ impl Side {
         } = self;
         let finished = worker.finish(Duration::from_secs(60));
         if counted.is_empty() {
+            // What Valgrind said last, as `--explain`'s count says it: a
+            // worker's "exited with status 1" alone does not say why.
+            let said = super::count::last_words(&out.with_extension("log"));
             if let Some(why) = stopped {
-                return Err(why);
+                return Err(format!("{why}{said}"));
             }
             if !finished {
-                return Err("Valgrind did not finish writing its profile".into());
+                return Err(format!("Valgrind did not finish writing its profile{said}"));
             }
         }
         let parts = parts(&out);

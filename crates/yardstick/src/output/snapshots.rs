@@ -237,6 +237,7 @@ fn every_verdict_wording() {
             instructions_changed: None,
             longer_rounds: false,
             ran_changed_code: false,
+            counted_first: None,
             same_build,
             layouts,
         };
@@ -327,6 +328,7 @@ fn learned_allowance_cases(
         instructions_changed: None,
         longer_rounds: false,
         ran_changed_code: false,
+        counted_first: None,
         same_build: false,
         layouts: 0,
     };
@@ -392,6 +394,7 @@ fn a_verdict_held_to_the_suite_error_rate() {
         instructions_changed: None,
         longer_rounds: false,
         ran_changed_code: false,
+        counted_first: None,
         same_build: true,
         layouts: 0,
     };

@@ -376,6 +376,7 @@ fn compared(
             instructions_changed: None,
             longer_rounds: counts.is_some_and(Counts::changed),
             ran_changed_code: counts.is_some_and(|c| c.code_changed),
+            counted_first: counts.map(|c| (c.baseline, c.current)),
             same_build: binary.same_build,
             layouts: m.layouts_used(),
         },
