@@ -41,7 +41,10 @@ does not change its input. Each cell records the load average (1 minute)
 before and after it, and for each run whose target was missed the lines
 printed for it (`missed` in --json, written as each cell ends), the lines
 of every false alarm (`flagged_lines`), and how many detections were
-judged alone because the benchmark's instructions changed (`judged_alone`).
+judged alone because the benchmark's instructions changed (`judged_alone`),
+and the change each run measured for `target`, signed toward the one
+compiled in (`effects`, in percent): their mean is what the change costs
+the benchmark, whether each run found it or not.
 
 Usage: python3 compare/trust/layouts_flow.py --cargo-yardstick PATH
            [--setup yes,no] [--conditions neutral,neutral-lib,+1%,+3%,+10%] [--runs 6]
@@ -232,6 +235,17 @@ def block(text, bid):
     return []
 
 
+def change_percent(lines):
+    """The middle of the `change:` interval among a benchmark's lines, in
+    percent (None when it was not compared)."""
+    for line in lines:
+        if "change: [" in line:
+            parts = line.split("change: [", 1)[1].split("]", 1)[0].split()
+            if len(parts) == 3:
+                return float(parts[1].rstrip("%"))
+    return None
+
+
 def one_cell(setup, condition, runs, args, scratch):
     """Runs `runs` comparisons of `condition`; their counts."""
     root = os.path.join(scratch, f"crate-{setup}-{condition.strip('+%')}")
@@ -292,6 +306,13 @@ def one_cell(setup, condition, runs, args, scratch):
             cell["judged_alone"] = cell.get("judged_alone", 0) + (got.get(target_id) == want and alone)
             if got.get(target_id) != want:
                 cell.setdefault("missed", []).append({"run": run, "want": want, "lines": block(text, target_id)})
+            # The change each run measured, toward the one compiled in (a
+            # regression on odd runs, the way back on even ones): their mean
+            # over the cell is what the change costs the benchmark, found
+            # or not.
+            measured = change_percent(block(text, target_id))
+            if measured is not None:
+                cell.setdefault("effects", []).append(measured if run % 2 == 1 else -measured)
         print(f"  {setup} {condition} run {run}: {sum(v in ('regressed', 'improved') for v in got.values())}"
               f" flagged of {len(got)}, {target_id} {got.get(target_id, 'none')}, {secs:.0f} s",
               file=sys.stderr)
@@ -344,14 +365,21 @@ def main():
         finally:
             if load:
                 load.stop()
-    print("| suite | setup | condition | false alarms | target found | s/run | load average |")
-    print("|---|---|---|---|---|---|---|")
+    print("| suite | setup | condition | false alarms | target found | its change measured | s/run | load average |")
+    print("|---|---|---|---|---|---|---|---|")
     for c in cells:
         found = f"{c['detected']}/{c['target_runs']}" if c["target_runs"] else "-"
+        effects = c.get("effects", [])
+        if len(effects) >= 2:
+            mean = sum(effects) / len(effects)
+            sd = (sum((e - mean) ** 2 for e in effects) / (len(effects) - 1)) ** 0.5
+            measured = f"{mean:+.2f} % ± {sd / len(effects) ** 0.5:.2f}"
+        else:
+            measured = "-"
         secs = sorted(c["seconds"])[len(c["seconds"]) // 2] if c["seconds"] else 0
         load = "–".join(f"{x:.1f}" for x in c["loadavg"])
         print(f"| {c['suite']} | {c['setup']} | {c['condition']} | {c['false']}/{c['compared']} | {found} "
-              f"| {secs:.0f} | {load} |")
+              f"| {measured} | {secs:.0f} | {load} |")
 
 
 if __name__ == "__main__":
