@@ -89,13 +89,27 @@ pub fn run(home: &Path, args: &[&str], env: &[(&str, &str)]) -> Run {
     finished(command(home, args, env))
 }
 
-/// Runs `cmd` to its end.
+/// Runs `cmd` to its end. A binary a test has just written can be busy
+/// for a moment (ETXTBSY, 26 on Linux and macOS): another test's thread
+/// may have forked while the file was open for writing, and its child
+/// holds that descriptor until it execs. Seen once in CI's tests; the run
+/// is tried again then.
 pub fn finished(mut cmd: Command) -> Run {
+    const TEXT_FILE_BUSY: i32 = 26;
+    let mut tries = 0;
     let Output {
         status,
         stdout,
         stderr,
-    } = cmd.output().expect("the fixture runs");
+    } = loop {
+        match cmd.output() {
+            Err(e) if e.raw_os_error() == Some(TEXT_FILE_BUSY) && tries < 50 => {
+                tries += 1;
+                std::thread::sleep(std::time::Duration::from_millis(20));
+            }
+            r => break r.expect("the fixture runs"),
+        }
+    };
     Run {
         code: status.code().unwrap_or(-1),
         stdout: String::from_utf8_lossy(&stdout).into_owned(),
