@@ -202,17 +202,12 @@ pub(crate) struct Lockstep {
     /// Both sides ran the same binary (the same content hash): code layout
     /// cannot differ, and nothing is said about it.
     pub same_build: bool,
-    /// The rounds ran longer (`runner::lockstep`'s `CHANGED_CODE_BUDGET`)
-    /// because both binaries were counted before measuring and the
-    /// instructions it executes differ: a change of code can be here.
-    pub longer_rounds: bool,
-    /// The bytes of an instruction it executed differ between the two
-    /// binaries (counted before measuring, `explain::code`), whether or
-    /// not its instructions per iteration do: its code changed.
-    pub ran_changed_code: bool,
-    /// Instructions per iteration of the baseline's binary and this one,
-    /// counted before measuring (`None` when they were not).
-    pub counted_first: Option<(f64, f64)>,
+    /// What counting both binaries before measuring found (`None` when
+    /// they were not counted): their instructions per iteration, whether
+    /// the bytes of one it executed differ (`explain::code`), and whether
+    /// its rounds therefore ran longer (`runner::lockstep`'s
+    /// `CHANGED_CODE_BUDGET`). Kept as the verdict's file keeps it.
+    pub counted_first: Option<yardstick_format::change::CountedFile>,
     /// Code layouts of each build the pairs were spread over (two or more:
     /// the interval's units are the layouts, so what moving the code does
     /// is in it, and no allowance is added); 0 for the builds as linked.
@@ -227,20 +222,26 @@ pub(crate) struct Lockstep {
 pub(crate) const LAYOUT_ALLOWANCE: f64 = 0.05;
 
 impl Lockstep {
+    /// Its rounds ran longer: both binaries were counted before measuring
+    /// and its code differs between them, so a change of code can be here.
+    pub(crate) fn longer_rounds(&self) -> bool {
+        self.counted_first.is_some_and(|c| c.longer_rounds)
+    }
+
+    /// The bytes of an instruction it executed differ between the two
+    /// binaries, whether or not its instructions per iteration do: its
+    /// code changed.
+    pub(crate) fn ran_changed_code(&self) -> bool {
+        self.counted_first.is_some_and(|c| c.code_changed)
+    }
+
     /// What the saved files and the report keep of it.
     pub(crate) fn file(&self) -> yardstick_format::change::LockstepFile {
         yardstick_format::change::LockstepFile {
             pairs: self.pairs,
             rounds: self.rounds,
             layouts: self.layouts,
-            counted: self.counted_first.map(|(baseline, current)| {
-                yardstick_format::change::CountedFile {
-                    baseline,
-                    current,
-                    code_changed: self.ran_changed_code,
-                    longer_rounds: self.longer_rounds,
-                }
-            }),
+            counted: self.counted_first,
         }
     }
 }
@@ -752,8 +753,6 @@ mod tests {
                 learned_from: 0,
                 same_instructions: None,
                 instructions_changed: None,
-                longer_rounds: false,
-                ran_changed_code: false,
                 counted_first: None,
                 same_build,
                 layouts,

@@ -235,8 +235,6 @@ fn every_verdict_wording() {
             learned_from: 0,
             same_instructions: None,
             instructions_changed: None,
-            longer_rounds: false,
-            ran_changed_code: false,
             counted_first: None,
             same_build,
             layouts,
@@ -326,8 +324,6 @@ fn learned_allowance_cases(
         learned_from: 5,
         same_instructions: None,
         instructions_changed: None,
-        longer_rounds: false,
-        ran_changed_code: false,
         counted_first: None,
         same_build: false,
         layouts: 0,
@@ -392,8 +388,6 @@ fn a_verdict_held_to_the_suite_error_rate() {
         learned_from: 0,
         same_instructions: None,
         instructions_changed: None,
-        longer_rounds: false,
-        ran_changed_code: false,
         counted_first: None,
         same_build: true,
         layouts: 0,
@@ -404,7 +398,12 @@ fn a_verdict_held_to_the_suite_error_rate() {
         same_build: false,
         layouts: 16,
         instructions_changed: Some((942_770.0, 968_226.0)),
-        longer_rounds: true,
+        counted_first: Some(yardstick_format::change::CountedFile {
+            baseline: 942_770.0,
+            current: 968_226.0,
+            code_changed: false,
+            longer_rounds: true,
+        }),
         ..same_build
     };
     let cases = [
@@ -420,7 +419,12 @@ fn a_verdict_held_to_the_suite_error_rate() {
             0.05 - 0.05 / 128.0,
             crate::analysis::Lockstep {
                 instructions_changed: Some((52_114.0, 52_114.0)),
-                ran_changed_code: true,
+                counted_first: Some(yardstick_format::change::CountedFile {
+                    baseline: 52_114.0,
+                    current: 52_114.0,
+                    code_changed: true,
+                    longer_rounds: true,
+                }),
                 ..code_changed
             },
         ),

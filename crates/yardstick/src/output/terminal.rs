@@ -421,7 +421,7 @@ fn instructions_line(was: f64, now: f64, ls: &crate::analysis::Lockstep, alone: 
     } else {
         format!("{judged_alone}, which holds for the benchmarks whose code did not change")
     };
-    if ls.ran_changed_code && crate::explain::same_count(was, now) {
+    if ls.ran_changed_code() && crate::explain::same_count(was, now) {
         return format!(
             "The instructions it executes changed, not their number per iteration ({}): {why}.",
             super::numbers::grouped(now, 0),
@@ -567,7 +567,11 @@ fn lockstep_lines(
                 0 | 1 => String::new(),
                 n => format!(", {n} code layouts of each build"),
             },
-            if ls.longer_rounds { LONGER_ROUNDS } else { "" }
+            if ls.longer_rounds() {
+                LONGER_ROUNDS
+            } else {
+                ""
+            }
         ))
     ));
     let verdict = change.verdict.is_change();

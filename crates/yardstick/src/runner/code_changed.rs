@@ -71,7 +71,7 @@ pub(super) fn judge(
     // The same instructions per iteration, but not the same instructions:
     // a change that runs once in a hundred calls is in the bytes of code
     // the benchmark executed, not in a dozen counted iterations.
-    if e.same && !how.ran_changed_code {
+    if e.same && !how.ran_changed_code() {
         if allowed {
             analysis.lockstep = Some(Lockstep {
                 same_instructions: Some(e.baseline_instructions),
