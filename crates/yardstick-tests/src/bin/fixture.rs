@@ -189,9 +189,9 @@ fn processes(c: &mut Criterion) {
     // With `FIXTURE_SETUP_STATIC`, kept in a static, as data built in a
     // hand-written `main` is: held until the process exits.
     let mb = var("FIXTURE_SETUP_MB", 0.0) as usize;
-    // Filled by memset, resident: a loop over a range would call the
-    // range's `next` as compiled in an unoptimised dependency (generics are
-    // shared below opt-level 2), 80 MB at a few ns a byte in the tests.
+    // Filled by memset, resident: a loop over a range may call the range's
+    // `next` as a dependency compiled it (generics are shared below
+    // opt-level 2); with dependencies unoptimised, 80 MB took seconds.
     let make = move || -> Vec<u8> { vec![1u8; mb << 20] };
     let in_bench = std::env::var_os("FIXTURE_SETUP_IN_BENCH").is_some();
     static KEPT: std::sync::OnceLock<Vec<u8>> = std::sync::OnceLock::new();
