@@ -7,8 +7,8 @@
 mod common;
 
 use common::builds::{
-    args_for, build, folder, kept_binaries, kept_name, run_binary, run_binary_with, ARGS, ENV, KEY,
-    LOCKSTEP_LINE,
+    args_for, build, folder, kept_binaries, kept_name, run_binary, run_binary_with,
+    write_executable, ARGS, ENV, KEY, LOCKSTEP_LINE,
 };
 use common::home;
 use std::path::Path;
@@ -277,21 +277,18 @@ fn a_comparison_whose_instructions_changed_is_judged_alone() {
 #[test]
 #[cfg(unix)]
 fn a_count_before_measuring_that_fails_says_valgrinds_last_words() {
-    use std::os::unix::fs::PermissionsExt;
     let h = home("ls-count-fails");
     let bins = h.join("bins");
     let first = run_binary(&build(&bins.join("a"), b""), &h, &[]);
     assert_eq!(first.code, 0, "{}", first.stderr);
     let fake = h.join("valgrind");
-    std::fs::write(
+    write_executable(
         &fake,
-        "#!/bin/sh\n[ \"$1\" = --version ] && { echo valgrind-3.99; exit 0; }\n\
+        b"#!/bin/sh\n[ \"$1\" = --version ] && { echo valgrind-3.99; exit 0; }\n\
          for a; do case \"$a\" in --log-file=*) \
          echo '==7== simulated: the tool could not start' > \"${a#--log-file=}\";; esac; done\n\
          exit 1\n",
-    )
-    .unwrap();
-    std::fs::set_permissions(&fake, std::fs::Permissions::from_mode(0o755)).unwrap();
+    );
     let env = [
         ENV,
         &[("YARDSTICK_CALLGRIND_VALGRIND", fake.to_str().unwrap())],
@@ -768,12 +765,7 @@ fn falls_back(tag: &str, spoil: impl Fn(&Path, &Path), why: &str) {
 fn plant(kept: &Path, dir: &Path, bytes: &[u8]) {
     let name = kept_name(bytes);
     let path = kept.with_file_name(&name);
-    std::fs::write(&path, bytes).unwrap();
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::PermissionsExt;
-        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
-    }
+    write_executable(&path, bytes);
     let record = dir.join("base").join("binary.json");
     let text = std::fs::read_to_string(&record).unwrap();
     let old = kept.file_name().unwrap().to_string_lossy().into_owned();

@@ -40,13 +40,18 @@ pub fn build(dir: &Path, tail: &[u8]) -> PathBuf {
     bytes.extend_from_slice(tail);
     std::fs::create_dir_all(dir).unwrap();
     let _ = std::fs::remove_file(&path);
-    std::fs::write(&path, bytes).unwrap();
+    write_executable(&path, &bytes);
+    path
+}
+
+/// Writes `bytes` to `path`, runnable by everyone (on Unix).
+pub fn write_executable(path: &Path, bytes: &[u8]) {
+    std::fs::write(path, bytes).unwrap();
     #[cfg(unix)]
     {
         use std::os::unix::fs::PermissionsExt;
-        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+        std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o755)).unwrap();
     }
-    path
 }
 
 pub fn run_binary(exe: &Path, home: &Path, extra: &[&str]) -> Run {
