@@ -32,7 +32,8 @@ the crate's own src/lib.rs (which its benchmarks call: the whole library is
 rebuilt). +K% applies to the suites of CORPUS_TARGETS (hex, crc32fast,
 base64), each with one benchmark named there: its timed closure does the
 benchmarked operation a second time, through black_box, in K of every 100
-calls (spread evenly, counted by a static in the bench file; the percent
+calls (spread evenly, counted by a static in the bench file; K may have
+one decimal, so +1.3% doubles 13 calls in 1,000; the rate
 is a compiled-in constant behind black_box, 0 on the runs in between, so
 both builds run the same code). The verdict of that benchmark is the
 detection, every other verdict a false alarm. A bench file that encodes
@@ -155,9 +156,9 @@ CORPUS_TARGETS = {
 }
 
 CAMPAIGN = """
-/// layouts_flow.py's +K%: the percent of calls of `campaign_twice` that are
-/// true, spread evenly over every 100 (0: the change is off).
-const CAMPAIGN_PERCENT: u64 = 0;
+/// layouts_flow.py's +K%: the calls of `campaign_twice` in every 1,000 that
+/// are true, spread evenly (0: the change is off).
+const CAMPAIGN_PERMILLE: u64 = 0;
 static CAMPAIGN_CALLS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
 
 #[inline(always)]
@@ -165,8 +166,8 @@ fn campaign_twice() -> bool {
     use std::sync::atomic::Ordering::Relaxed;
     let n = CAMPAIGN_CALLS.load(Relaxed);
     CAMPAIGN_CALLS.store(n + 1, Relaxed);
-    let k = std::hint::black_box(CAMPAIGN_PERCENT);
-    (n + 1) * k / 100 != n * k / 100
+    let k = std::hint::black_box(CAMPAIGN_PERMILLE);
+    (n + 1) * k / 1000 != n * k / 1000
 }
 """
 
@@ -192,8 +193,8 @@ def set_constant(path, declaration, value):
         f.write(text[:start] + f"{declaration}{value}" + text[end:])
 
 
-def set_percent(bench_file, percent):
-    set_constant(bench_file, "const CAMPAIGN_PERCENT: u64 = ", percent)
+def set_permille(bench_file, permille):
+    set_constant(bench_file, "const CAMPAIGN_PERMILLE: u64 = ", permille)
 
 
 def neutral_function(run):
@@ -274,7 +275,7 @@ def one_cell(setup, condition, runs, args, scratch):
             "suite": args.corpus or "trust suite", "loadavg": [os.getloadavg()[0]]}
     for run in range(runs + 1):
         if step > 0 and args.corpus:
-            set_percent(bench_file, round(step * 100) * (run % 2))
+            set_permille(bench_file, round(step * 1000) * (run % 2))
         elif step > 0:
             set_factor(root, 1.0 + step * (run % 2))
         if condition == "identical":
@@ -331,8 +332,8 @@ def check_conditions(conditions, corpus):
         if corpus and c.startswith("+") and corpus not in CORPUS_TARGETS:
             sys.exit(f"--corpus {corpus} runs identical, neutral and neutral-lib, not {c!r}: +K% needs a benchmark "
                      f"named in CORPUS_TARGETS ({', '.join(CORPUS_TARGETS)})")
-        if corpus and c.startswith("+") and float(c[1:-1]) != round(float(c[1:-1])):
-            sys.exit(f"--corpus takes whole percents, not {c!r}")
+        if corpus and c.startswith("+") and float(c[1:-1]) * 10 != round(float(c[1:-1]) * 10):
+            sys.exit(f"--corpus takes percents to one decimal (calls doubled in 1,000), not {c!r}")
 
 
 def main():
