@@ -70,13 +70,19 @@ pub struct CountedFile {
     /// Its rounds ran longer because its code changed (its count or its
     /// bytes): a small change of code needs a smaller standard error.
     pub longer_rounds: bool,
+    /// How many times the usual rounds' time it got: 1 when its code did
+    /// not change, up to 4 when it did, less when so many of its binary's
+    /// benchmarks changed that the binary's run would take too long
+    /// (absent in files written before this was kept).
+    pub rounds_factor: Option<f64>,
 }
 
 crate::json_object!(CountedFile {
     baseline,
     current,
     code_changed,
-    longer_rounds
+    longer_rounds,
+    rounds_factor (skip)
 });
 
 crate::json_object!(LockstepFile {

@@ -238,16 +238,29 @@ fn change_verdict_json() {
             current: 52_114.0,
             code_changed: true,
             longer_rounds: true,
+            rounds_factor: Some(1.5),
         }),
         ..file.lockstep.unwrap()
     });
     let doc = to_value(&file);
     assert_eq!(doc["lockstep"]["counted"]["code_changed"], json!(true));
+    assert_eq!(doc["lockstep"]["counted"]["rounds_factor"], json!(1.5));
     assert_valid(&v, &doc);
     assert_eq!(from_value::<VerdictFile>(doc.clone()).unwrap(), file);
-    let mut wrong = doc;
-    wrong["lockstep"]["counted"]["longer_rounds"] = json!(4);
-    assert!(!v.is_valid(&wrong));
+    // Files written before the factor was kept have none.
+    let mut older = doc.clone();
+    older["lockstep"]["counted"]
+        .as_object_mut()
+        .unwrap()
+        .remove("rounds_factor");
+    assert_valid(&v, &older);
+    let read = from_value::<VerdictFile>(older).unwrap();
+    assert_eq!(read.lockstep.unwrap().counted.unwrap().rounds_factor, None);
+    for (field, value) in [("longer_rounds", json!(4)), ("rounds_factor", json!(0.5))] {
+        let mut wrong = doc.clone();
+        wrong["lockstep"]["counted"][field] = value;
+        assert!(!v.is_valid(&wrong), "{field}");
+    }
     assert!(file.goes_with(0.0048) && !file.goes_with(0.0049));
     for bad in [
         json!({"version": 2, "mean": 0.0, "p_value": 0.5, "t": 0.0, "verdict": "NoChange"}),

@@ -265,6 +265,9 @@ fn a_comparison_whose_instructions_changed_is_judged_alone() {
     let ratio = counted["current"].as_f64().unwrap() / counted["baseline"].as_f64().unwrap();
     assert!((1.01..1.03).contains(&ratio), "{verdict}");
     assert_eq!(counted["longer_rounds"], true, "{verdict}");
+    // Its binary's one benchmark: a changed benchmark gets four times the
+    // rounds in any binary.
+    assert_eq!(counted["rounds_factor"], 4.0, "{verdict}");
     assert_eq!(counted["code_changed"], false, "{verdict}");
     assert!(folder(&h).join("explain").join("explain.json").is_file());
     let _ = std::fs::remove_dir_all(&h);

@@ -222,10 +222,14 @@ pub(crate) struct Lockstep {
 pub(crate) const LAYOUT_ALLOWANCE: f64 = 0.05;
 
 impl Lockstep {
-    /// Its rounds ran longer: both binaries were counted before measuring
-    /// and its code differs between them, so a change of code can be here.
-    pub(crate) fn longer_rounds(&self) -> bool {
-        self.counted_first.is_some_and(|c| c.longer_rounds)
+    /// How many times the usual rounds' time it got, when that was more:
+    /// both binaries were counted before measuring and its code differs
+    /// between them, so a change of code can be here. Files written before
+    /// the factor was kept ran four times.
+    pub(crate) fn longer_rounds(&self) -> Option<f64> {
+        self.counted_first
+            .filter(|c| c.longer_rounds)
+            .map(|c| c.rounds_factor.unwrap_or(4.0))
     }
 
     /// The bytes of an instruction it executed differ between the two

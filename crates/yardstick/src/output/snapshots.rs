@@ -403,6 +403,7 @@ fn a_verdict_held_to_the_suite_error_rate() {
             current: 968_226.0,
             code_changed: false,
             longer_rounds: true,
+            rounds_factor: Some(4.0),
         }),
         ..same_build
     };
@@ -424,6 +425,8 @@ fn a_verdict_held_to_the_suite_error_rate() {
                     current: 52_114.0,
                     code_changed: true,
                     longer_rounds: true,
+                    // Every benchmark of its binary changed.
+                    rounds_factor: Some(1.5),
                 }),
                 ..code_changed
             },

@@ -360,9 +360,18 @@ fn too_noisy(c: &Completed<'_>) -> Option<f64> {
 const LAYOUT_NOT_SAMPLED: &str = "Code layout not sampled: an edit elsewhere that moves the code can move this benchmark too; after cargo yardstick init every cargo bench samples it.";
 
 /// After the lock-step line of a comparison whose instructions differed
-/// when both binaries were counted before measuring
-/// (`runner::lockstep`'s `CHANGED_CODE_BUDGET`).
-const LONGER_ROUNDS: &str = " Its instructions changed (both binaries counted before measuring), so its rounds ran four times as long.";
+/// when both binaries were counted before measuring: how many times the
+/// usual rounds' time it got (`runner::lockstep`'s `CHANGED_CODE_BUDGET`,
+/// less when many of its binary's benchmarks changed).
+fn longer_rounds(factor: f64) -> String {
+    let times = match factor {
+        f if (f - 2.0).abs() < 0.05 => "twice".to_owned(),
+        f if (f - 3.0).abs() < 0.05 => "three times".to_owned(),
+        f if (f - 4.0).abs() < 0.05 => "four times".to_owned(),
+        f => format!("{f:.1} times"),
+    };
+    format!(" Its instructions changed (both binaries counted before measuring), so its rounds ran {times} as long.")
+}
 
 /// The verdict's words for a change within what relinking moves: the
 /// calibrated spread, or the allowance between builds whose layouts were
@@ -567,11 +576,7 @@ fn lockstep_lines(
                 0 | 1 => String::new(),
                 n => format!(", {n} code layouts of each build"),
             },
-            if ls.longer_rounds() {
-                LONGER_ROUNDS
-            } else {
-                ""
-            }
+            ls.longer_rounds().map_or_else(String::new, longer_rounds)
         ))
     ));
     let verdict = change.verdict.is_change();

@@ -110,6 +110,9 @@ struct Binary {
     counts: HashMap<String, Counts>,
     /// Why they were not counted, when counting failed (said once a run).
     counts_note: Option<String>,
+    /// The factor of the rounds' time for each benchmark whose code
+    /// changed ([`changed_code_factor`]).
+    changed_factor: f64,
 }
 
 /// The baseline binaries of this run by path, and why those that cannot be
@@ -215,7 +218,10 @@ fn open(
     } else {
         counted_first(&path, &exe, &ids)
     };
+    let changed = counts.values().filter(|c| c.changed()).count();
+    let changed_factor = changed_code_factor(changed, counts.len());
     Ok(Binary {
+        changed_factor,
         path,
         ids: ids.into_iter().collect(),
         engine: Engine::new(a, b, settings.clone()),
@@ -236,7 +242,29 @@ fn open(
 /// guide's trust page). The same time spread over four times the worker
 /// pairs instead found it 8 times in 10, at 33 s a run against 27, and
 /// hex's `hex_encode` 5 times in 16 against 4 in 14: longer rounds stay.
-pub(crate) const CHANGED_CODE_BUDGET: u32 = 4;
+pub(crate) const CHANGED_CODE_BUDGET: f64 = 4.0;
+
+/// What the benchmarks of one binary whose code changed may add to its
+/// rounds' time together, as a share of its benchmarks' usual time: with
+/// every benchmark changed (a library function all of them call, new
+/// compiler flags) each of a binary of nine gets 1.5 times [`budget`], not
+/// four, and the run stays near an eighth of Criterion.rs's time. A binary
+/// may always add [`CHANGED_CODE_BUDGET`] − 1 budgets, so one changed
+/// benchmark gets four times its time in any binary.
+const CHANGED_CODE_POOL: f64 = 0.5;
+
+/// The factor of the rounds' time a benchmark whose code changed gets, when
+/// `changed` of the `benchmarks` of its binary did: [`CHANGED_CODE_BUDGET`],
+/// less when together they would add more than [`CHANGED_CODE_POOL`] of
+/// the binary's usual time (and more than one benchmark's extra); 1 when
+/// none changed.
+fn changed_code_factor(changed: usize, benchmarks: usize) -> f64 {
+    if changed == 0 {
+        return 1.0;
+    }
+    let pool = (CHANGED_CODE_POOL * benchmarks as f64).max(CHANGED_CODE_BUDGET - 1.0);
+    (1.0 + pool / changed as f64).min(CHANGED_CODE_BUDGET)
+}
 
 /// The instructions of `ids` in the baseline's binary and this one, when
 /// Valgrind runs here (`explain::each`); empty otherwise, with why when
@@ -263,16 +291,21 @@ fn counted_first(
     }
 }
 
-/// The rounds' time of benchmark `id` of `binary`: [`budget`], times
-/// [`CHANGED_CODE_BUDGET`] when its instructions changed.
-fn budget_of(binary: &Binary, id: &str, config: &BenchmarkConfig) -> Duration {
-    let changed = binary.counts.get(id).is_some_and(Counts::changed);
-    let b = budget(config);
-    if changed {
-        b.saturating_mul(CHANGED_CODE_BUDGET).min(BUDGET_MAX)
+/// The factor of [`budget`] benchmark `id` of `binary` gets: its binary's
+/// [`changed_code_factor`] when its code changed, else 1.
+fn factor_of(binary: &Binary, id: &str) -> f64 {
+    if binary.counts.get(id).is_some_and(Counts::changed) {
+        binary.changed_factor
     } else {
-        b
+        1.0
     }
+}
+
+/// The rounds' time of benchmark `id` of `binary`: [`budget`] times
+/// [`factor_of`].
+fn budget_of(binary: &Binary, id: &str, config: &BenchmarkConfig) -> Duration {
+    let scaled = budget(config).as_secs_f64() * factor_of(binary, id);
+    Duration::try_from_secs_f64(scaled).map_or(BUDGET_MAX, |d| d.min(BUDGET_MAX))
 }
 
 /// A side's workers: pair `k` runs `files[(k + from) % files.len()]` (one
@@ -379,6 +412,7 @@ fn compared(
                 current: c.current,
                 code_changed: c.code_changed,
                 longer_rounds: c.changed(),
+                rounds_factor: Some(factor_of(binary, id)),
             }),
             same_build: binary.same_build,
             layouts: m.layouts_used(),
@@ -458,5 +492,26 @@ mod tests {
         // A measurement time no loop could fill is held at the bound.
         assert_eq!(budget(&asking(Duration::MAX)), BUDGET_MAX);
         assert_eq!(budget(&asking(Duration::from_secs(10 * 3600))), BUDGET_MAX);
+    }
+
+    #[test]
+    fn changed_code_gets_four_times_the_rounds_within_half_the_binarys_time() {
+        let close = |got: f64, want: f64| assert!((got - want).abs() < 1e-12, "{got} ≠ {want}");
+        // Nothing changed: the usual rounds.
+        close(changed_code_factor(0, 9), 1.0);
+        // One changed benchmark gets four times, in any binary: hex's suite,
+        // one of nine (1 + 4.5, held at 4), and a binary of one (the pool's
+        // floor of 3 budgets: 1 + 3).
+        close(changed_code_factor(1, 9), 4.0);
+        close(changed_code_factor(1, 1), 4.0);
+        // All nine of hex's: 1 + 4.5 / 9 = 1.5, so the binary takes 13.5 of
+        // its 9 usual budgets, not 36.
+        close(changed_code_factor(9, 9), 1.5);
+        // Both of two: the floor, 1 + 3 / 2. Six of twenty-four (the trust
+        // suite): 1 + 12 / 6 = 3.
+        close(changed_code_factor(2, 2), 2.5);
+        close(changed_code_factor(6, 24), 3.0);
+        // More changed than counted cannot happen, but stays within bounds.
+        close(changed_code_factor(4, 2), 1.75);
     }
 }
