@@ -1,0 +1,111 @@
+#!/usr/bin/env python3
+"""What `cargo bench` costs when every benchmark's code changed.
+
+An edit to a function every benchmark calls, or other compiler flags,
+changes the code of every benchmark, and each one whose code changed gets
+longer rounds (`runner::lockstep`'s CHANGED_CODE_BUDGET, shared within its
+binary). This times it: a published suite of the compatibility corpus
+(compare/corpus/crates.toml) in a scratch crate, switched to yardstick and
+set up with `cargo yardstick init`, alternating two builds whose every
+function differs (CARGO_PROFILE_BENCH_CODEGEN_UNITS=1 and cargo's default).
+Both are built before timing, so each timed `cargo bench` only measures;
+run 0 saves the baseline, the others each compare with the run before.
+Then, with --criterion, the same suite on Criterion.rs 0.8 (its requirement
+raised to 0.8, `cargo bench -- --noplot`), each run after the last.
+
+Each line: the run's seconds, the load average, how many lines said the
+rounds ran longer, and how many were verdicts (the two builds differ in
+speed too, so verdicts are expected).
+
+Usage: python3 compare/trust/all_changed.py --cargo-yardstick PATH
+           [--corpus hex] [--runs 5] [--criterion 3] [--harness-dir DIR]
+Python 3 standard library only.
+"""
+
+import argparse
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import layouts_flow  # noqa: E402  (the corpus crate)
+
+
+def timed(cmd, cwd, env):
+    start = time.time()
+    p = subprocess.run(cmd, cwd=cwd, env=env, capture_output=True, text=True, timeout=3600)
+    if p.returncode != 0:
+        raise RuntimeError(f"{' '.join(cmd)} failed:\n{p.stderr[-3000:]}")
+    return p.stdout + p.stderr, time.time() - start
+
+
+def flags(run):
+    """Every other run built with one codegen unit: every function differs."""
+    return {"CARGO_PROFILE_BENCH_CODEGEN_UNITS": "1"} if run % 2 else {}
+
+
+def yardstick_runs(root, target, env, runs):
+    for build in (0, 1):
+        timed(["cargo", "bench", "-q", "--no-run", "--bench", target], root, {**env, **flags(build)})
+    for run in range(runs + 1):
+        text, secs = timed(["cargo", "bench", "-q", "--bench", target, "--", "--color", "never"],
+                           root, {**env, **flags(run)})
+        longer = text.count("times as long")
+        verdicts = len(re.findall(r"Performance has (regressed|improved)", text))
+        print(f"yardstick run {run}: {secs:.1f} s, load {os.getloadavg()[0]:.2f}, "
+              f"{longer} lines with longer rounds, {verdicts} verdicts", flush=True)
+
+
+def criterion_runs(root, target, env, runs):
+    manifest = os.path.join(root, "Cargo.toml")
+    with open(manifest) as f:
+        text = f.read()
+    switched = re.sub(r'\[dev-dependencies\.criterion\]\npackage = "yardstick"\npath = "[^"]*"',
+                      '[dev-dependencies.criterion]\nversion = "0.8"', text)
+    assert switched != text, "the switched criterion dependency moved: update criterion_runs"
+    with open(manifest, "w") as f:
+        f.write(switched)
+    # Criterion.rs's binaries linked by cargo's own linker, as its users'.
+    shutil.rmtree(os.path.join(root, ".cargo"), ignore_errors=True)
+    env = {k: v for k, v in env.items() if k != "CARGO_TARGET_DIR"}
+    env["CARGO_TARGET_DIR"] = os.path.join(os.path.dirname(root), "target-criterion")
+    timed(["cargo", "bench", "-q", "--no-run", "--bench", target], root, env)
+    for run in range(runs):
+        text, secs = timed(["cargo", "bench", "-q", "--bench", target, "--", "--noplot"], root, env)
+        print(f"Criterion.rs run {run}: {secs:.1f} s, load {os.getloadavg()[0]:.2f}, "
+              f"{text.count('time:')} benchmarks", flush=True)
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--cargo-yardstick", required=True)
+    p.add_argument("--corpus", default="hex")
+    p.add_argument("--runs", type=int, default=5)
+    p.add_argument("--criterion", type=int, default=3, metavar="RUNS")
+    p.add_argument("--harness-dir", default=os.path.join(layouts_flow.REPO, "crates", "yardstick"))
+    args = p.parse_args()
+    with tempfile.TemporaryDirectory(prefix="yardstick-all-changed-") as scratch:
+        root = os.path.join(scratch, "crate")
+        target, _, features = layouts_flow.corpus_crate(root, args.corpus, args.harness_dir)
+        if features:
+            sys.exit(f"{args.corpus} needs features {features}: not supported here")
+        env = dict(os.environ)
+        env["CARGO_TARGET_DIR"] = os.path.join(scratch, "target")
+        env["YARDSTICK_HOME"] = os.path.join(scratch, "home")
+        env["PATH"] = os.path.dirname(os.path.abspath(args.cargo_yardstick)) + os.pathsep + env["PATH"]
+        env.pop("RUSTFLAGS", None)
+        env.pop("CARGO_PROFILE_BENCH_CODEGEN_UNITS", None)
+        subprocess.run([args.cargo_yardstick, "yardstick", "init"], cwd=root, env=env, check=True,
+                       capture_output=True)
+        yardstick_runs(root, target, env, args.runs)
+        if args.criterion:
+            criterion_runs(root, target, env, args.criterion)
+
+
+if __name__ == "__main__":
+    main()
