@@ -94,14 +94,10 @@ def main():
         target, _, features = layouts_flow.corpus_crate(root, args.corpus, args.harness_dir)
         if features:
             sys.exit(f"{args.corpus} needs features {features}: not supported here")
-        env = dict(os.environ)
-        env["CARGO_TARGET_DIR"] = os.path.join(scratch, "target")
+        env = layouts_flow.scratch_env(scratch, args.cargo_yardstick)
         env["YARDSTICK_HOME"] = os.path.join(scratch, "home")
-        env["PATH"] = os.path.dirname(os.path.abspath(args.cargo_yardstick)) + os.pathsep + env["PATH"]
-        env.pop("RUSTFLAGS", None)
         env.pop("CARGO_PROFILE_BENCH_CODEGEN_UNITS", None)
-        subprocess.run([args.cargo_yardstick, "yardstick", "init"], cwd=root, env=env, check=True,
-                       capture_output=True)
+        layouts_flow.init(root, env, args.cargo_yardstick)
         yardstick_runs(root, target, env, args.runs)
         if args.criterion:
             criterion_runs(root, target, env, args.criterion)

@@ -214,6 +214,22 @@ def add_neutral(bench_file, run):
         f.write(neutral_function(run))
 
 
+def scratch_env(scratch, cargo_yardstick):
+    """The environment a scratch crate builds in: its own target directory,
+    `cargo_yardstick` on PATH (the linker `init` names), no RUSTFLAGS."""
+    env = dict(os.environ)
+    env["CARGO_TARGET_DIR"] = os.path.join(scratch, "target")
+    env["PATH"] = os.path.dirname(os.path.abspath(cargo_yardstick)) + os.pathsep + env["PATH"]
+    env.pop("RUSTFLAGS", None)
+    return env
+
+
+def init(root, env, cargo_yardstick):
+    """`cargo yardstick init` in the crate at `root`: every build samples layouts."""
+    subprocess.run([cargo_yardstick, "yardstick", "init"], cwd=root, env=env, check=True,
+                   capture_output=True)
+
+
 def bench(root, home, env, target="trust_suite", features=(), extra=()):
     cmd = ["cargo", "bench", "-q", "--bench", target]
     if features:
@@ -255,13 +271,9 @@ def one_cell(setup, condition, runs, args, scratch):
     else:
         scratch_crate(root, args.harness_dir)
         target, bench_file, features = "trust_suite", os.path.join(root, "benches", "trust_suite.rs"), []
-    env = dict(os.environ)
-    env["CARGO_TARGET_DIR"] = os.path.join(scratch, "target")
-    env["PATH"] = os.path.dirname(os.path.abspath(args.cargo_yardstick)) + os.pathsep + env["PATH"]
-    env.pop("RUSTFLAGS", None)
+    env = scratch_env(scratch, args.cargo_yardstick)
     if setup == "yes":
-        subprocess.run([args.cargo_yardstick, "yardstick", "init"], cwd=root, env=env, check=True,
-                       capture_output=True)
+        init(root, env, args.cargo_yardstick)
     home = os.path.join(scratch, f"home-{setup}-{condition.strip('+%')}")
     step = float(condition.strip("+%")) / 100 if condition.startswith("+") else 0.0
     target_id = CORPUS_TARGETS[args.corpus]["id"] if args.corpus and step > 0 else "target"
