@@ -268,14 +268,18 @@ impl<'a> Engine<'a> {
                 .as_ref()
                 .is_some_and(|p| !p.iter().any(Worker::is_gone))
             {
-                let a = Worker::spawn(self.command(0, k)).map_err(|e| format!("A: {e}"))?;
-                let b = Worker::spawn(self.command(1, k)).map_err(|e| format!("B: {e}"))?;
-                self.pairs[k] = Some([a, b]);
+                let mut started: [Option<Worker>; 2] = [None, None];
+                for s in in_turn(k) {
+                    let w = Worker::spawn(self.command(s, k))
+                        .map_err(|e| format!("{}: {e}", SIDE[s]))?;
+                    started[s] = Some(w);
+                }
+                self.pairs[k] = Some(started.map(|w| w.expect("both spawned")));
             }
             let pair = self.pairs[k].as_mut().expect("started above");
             let mut both = true;
-            for (s, w) in pair.iter_mut().enumerate() {
-                match w.advance_to(id, ADVANCE_LIMIT) {
+            for s in in_turn(k) {
+                match pair[s].advance_to(id, ADVANCE_LIMIT) {
                     Ok(true) => {}
                     // Walked past it (the binary's order differs from the
                     // list's): a fresh pair on the next attempt.
@@ -340,8 +344,8 @@ impl<'a> Engine<'a> {
         let pair = self.ready(k, id)?;
         let mut slowest: f64 = 0.0;
         let mut failure = None;
-        for (s, w) in pair.iter_mut().enumerate() {
-            match w.warm_up(min, max, hang) {
+        for s in in_turn(k) {
+            match pair[s].warm_up(min, max, hang) {
                 Ok(t) => slowest = slowest.max(t),
                 Err(e) => {
                     failure = Some((s, e));
@@ -426,6 +430,18 @@ impl<'a> Engine<'a> {
     }
 }
 
+/// The order pair `k`'s sides are started, walked and warmed in: A first
+/// in even pairs, B first in odd ones. Whichever goes first starts with
+/// the other's process not yet there and warms up longer before the first
+/// round; alternating leaves neither side that place in every pair.
+fn in_turn(k: usize) -> [usize; 2] {
+    if k % 2 == 0 {
+        [0, 1]
+    } else {
+        [1, 0]
+    }
+}
+
 /// Whether an interval's half width is within `precision` of its ratio.
 #[must_use]
 pub fn precise(i: Option<&RatioInterval>, precision: f64) -> bool {
@@ -480,6 +496,19 @@ mod tests {
         assert_eq!(settings(600, 8).blocks_per_pair(2e6), 9);
         // A slow routine (50 ms a round) still gets the minimum.
         assert_eq!(settings(600, 8).blocks_per_pair(50e6), 3);
+    }
+
+    #[test]
+    fn half_the_pairs_start_with_each_side() {
+        let first: Vec<usize> = (0..16).map(|k| in_turn(k)[0]).collect();
+        assert_eq!(first.iter().filter(|&&s| s == 0).count(), 8);
+        for k in 0..16 {
+            let mut both = in_turn(k);
+            both.sort_unstable();
+            assert_eq!(both, [0, 1], "pair {k} runs each side once");
+        }
+        // Pairs 0..8 are the first look: it alternates too.
+        assert_eq!(first[..8].iter().filter(|&&s| s == 1).count(), 4);
     }
 
     #[test]
