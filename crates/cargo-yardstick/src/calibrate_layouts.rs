@@ -271,6 +271,7 @@ mod tests {
                 executable: root.join("deps/bench-0123456789abcdef"),
                 package_dir: dir,
                 features: None,
+                opt_level: None,
             };
             keys.push(store_key(&bin, &ab::target_name(&bin)));
         }
@@ -280,6 +281,7 @@ mod tests {
             executable: root.join("deps/bench-0123456789abcdef"),
             package_dir: root.join("nowhere"),
             features: None,
+            opt_level: None,
         };
         assert_eq!(store_key(&bare, "bench"), "bench");
         std::fs::remove_dir_all(&root).unwrap();

@@ -84,6 +84,10 @@ pub struct BenchBinary {
     /// The package's enabled features as cargo built the target (its
     /// artifact message's `features`), sorted; `None` when not known.
     pub features: Option<Vec<String>>,
+    /// The `opt-level` cargo compiled the target at (its artifact
+    /// message's `profile.opt_level`): the harness's own record says the
+    /// harness's, which a per-package override can set apart.
+    pub opt_level: Option<String>,
 }
 
 /// The `bench` targets among the output of
@@ -120,6 +124,7 @@ pub fn bench_binaries(cargo_stdout: &str) -> Vec<BenchBinary> {
             executable: PathBuf::from(exe),
             package_dir,
             features,
+            opt_level: v["profile"]["opt_level"].as_str().map(str::to_owned),
         };
         if !out.contains(&b) {
             out.push(b);
@@ -189,7 +194,7 @@ mod tests {
     #[test]
     fn only_bench_artifacts_with_an_executable_are_kept() {
         let out = r#"{"reason":"compiler-artifact","target":{"kind":["lib"]},"executable":null,"manifest_path":"/p/Cargo.toml"}
-{"reason":"compiler-artifact","target":{"kind":["bench"]},"features":["simd","default"],"executable":"/t/release/deps/spin-1","manifest_path":"/p/Cargo.toml"}
+{"reason":"compiler-artifact","target":{"kind":["bench"]},"profile":{"opt_level":"1","debuginfo":0,"debug_assertions":false,"overflow_checks":false,"test":false},"features":["simd","default"],"executable":"/t/release/deps/spin-1","manifest_path":"/p/Cargo.toml"}
 {"reason":"compiler-artifact","target":{"kind":["lib"]},"executable":"/t/release/deps/p-2","manifest_path":"/p/Cargo.toml"}
 {"reason":"build-finished","success":true}
 not json"#;
@@ -199,6 +204,7 @@ not json"#;
                 executable: PathBuf::from("/t/release/deps/spin-1"),
                 package_dir: PathBuf::from("/p"),
                 features: Some(vec!["default".into(), "simd".into()]),
+                opt_level: Some("1".into()),
             }]
         );
     }

@@ -30,17 +30,17 @@ criterion_group!(benches, spin);
 criterion_main!(benches);
 "#;
 
-/// The harness records the profile it was compiled with, so it follows
-/// `[profile.bench]`'s opt-level here (by name, as the other dependencies
-/// are left unoptimised to compile faster: `common::DEPENDENCIES_UNOPTIMISED`).
+/// The dependencies, the harness among them, are left unoptimised to
+/// compile faster (`common::DEPENDENCIES_UNOPTIMISED`), so the harness's
+/// build script is told opt-level 0: the level recorded is the bench
+/// crate's, `[profile.bench]`'s, read from this manifest.
 fn manifest(opt_level: u32, comment: &str) -> String {
     format!(
         "[package]\nname = \"builds\"\nversion = \"0.1.0\"\nedition = \"2021\"\n\n\
          [features]\nfast = []\n\n\
          [dev-dependencies]\ncriterion = {{ package = \"yardstick\", path = {:?}, default-features = false, features = [\"report\"] }}\n\n\
          [[bench]]\nname = \"spin\"\nharness = false\n\n\
-         {comment}\n[profile.bench]\nopt-level = {opt_level}\n{}\
-         [profile.bench.package.yardstick]\nopt-level = {opt_level}\n",
+         {comment}\n[profile.bench]\nopt-level = {opt_level}\n{}",
         common::harness_dir(),
         common::DEPENDENCIES_UNOPTIMISED
     )

@@ -453,8 +453,11 @@ pub fn rustc_verbose(text: &str) -> (String, String, String) {
 /// `Cargo.toml` text: `chain` is the profile and those it inherits from,
 /// most specific first (`["bench", "release"]`). Only the plain
 /// `[profile.NAME]` tables are read (neither per-package overrides nor
-/// `.cargo/config.toml`); a key set nowhere is cargo's default for the
-/// chain's root (`release` or `dev`), `None` when that is unknown.
+/// `.cargo/config.toml`), a line at a time: keys and values with or
+/// without quotes, not inline tables or dotted keys (the forms checked
+/// against the `toml` crate in `cargo-yardstick`'s `ab::builds`); a key
+/// set nowhere is cargo's default for the chain's root (`release` or
+/// `dev`), `None` when that is unknown.
 #[must_use]
 pub fn profile_settings(manifest: &str, chain: &[&str]) -> [(&'static str, Option<String>); 3] {
     const KEYS: [&str; 3] = ["lto", "codegen-units", "incremental"];
@@ -466,14 +469,14 @@ pub fn profile_settings(manifest: &str, chain: &[&str]) -> [(&'static str, Optio
             let name = line.trim_matches(|c| c == '[' || c == ']').trim();
             table = name
                 .strip_prefix("profile.")
-                .and_then(|p| chain.iter().position(|c| *c == p.trim_matches('"')));
+                .and_then(|p| chain.iter().position(|c| *c == unquoted(p)));
             continue;
         }
         let (Some(rank), Some((key, value))) = (table, line.split_once('=')) else {
             continue;
         };
-        if let Some(k) = KEYS.iter().position(|k| *k == key.trim()) {
-            let value = value.trim().trim_matches('"').to_owned();
+        if let Some(k) = KEYS.iter().position(|k| *k == unquoted(key)) {
+            let value = unquoted(value).to_owned();
             if found[k].as_ref().map_or(true, |(r, _)| rank < *r) {
                 found[k] = Some((rank, value));
             }
@@ -516,12 +519,89 @@ pub fn profile_inherits(manifest: &str, name: &str) -> Option<String> {
             continue;
         }
         if let (true, Some((k, v))) = (inside, line.split_once('=')) {
-            if k.trim() == "inherits" {
-                return Some(v.trim().trim_matches('"').to_owned());
+            if unquoted(k) == "inherits" {
+                return Some(unquoted(v).to_owned());
             }
         }
     }
     None
+}
+
+/// The `opt-level` the bench package `package` was compiled at, when the
+/// manifest's text gives the harness another one: a per-package override
+/// of a profile in `chain` (`[profile.bench.package."*"]`, or one naming
+/// `yardstick`) sets `opt-level`, so the harness's build script was told
+/// the override's level, not the bench package's. Then the bench
+/// package's own is the first of: an override naming `package` (its own
+/// level), and, from the second member on, `[profile.NAME]`'s along
+/// `chain` or cargo's default for the chain's root (`3` for `release`,
+/// `0` for `dev`); the caller puts cargo's environment
+/// (`CARGO_PROFILE_BENCH_OPT_LEVEL`) between the two. `None` when no such
+/// override is there: the harness's level is then the package's (or is
+/// set where this does not read, in `.cargo/config.toml`).
+#[must_use]
+pub fn bench_opt_level(
+    manifest: &str,
+    chain: &[&str],
+    package: &str,
+) -> Option<(Option<String>, Option<String>)> {
+    let mut table: Option<(usize, String)> = None;
+    let mut profile: Option<(usize, String)> = None;
+    let mut own: Option<(usize, String)> = None;
+    let mut harness_overridden = false;
+    for raw in manifest.lines() {
+        let line = raw.split('#').next().unwrap_or("").trim();
+        if line.starts_with('[') {
+            table = profile_table(line.trim_matches(|c| c == '[' || c == ']').trim(), chain);
+            continue;
+        }
+        let (Some((rank, of)), Some((key, value))) = (&table, line.split_once('=')) else {
+            continue;
+        };
+        if unquoted(key) != "opt-level" {
+            continue;
+        }
+        let value = unquoted(value).to_owned();
+        let slot = match of.as_str() {
+            "" => &mut profile,
+            "*" | "yardstick" if of != package => {
+                harness_overridden = true;
+                continue;
+            }
+            name if name == package => &mut own,
+            _ => continue,
+        };
+        if slot.as_ref().map_or(true, |(r, _)| rank < r) {
+            *slot = Some((*rank, value));
+        }
+    }
+    if !harness_overridden {
+        return None;
+    }
+    let default = match chain.last().copied() {
+        Some("release" | "bench") => Some("3".to_owned()),
+        Some("dev" | "test") => Some("0".to_owned()),
+        _ => None,
+    };
+    Some((own.map(|(_, v)| v), profile.map(|(_, v)| v).or(default)))
+}
+
+/// A table's name read as one of `chain`'s profiles: its rank in `chain`
+/// and the package it overrides (empty for the profile's own table).
+fn profile_table(name: &str, chain: &[&str]) -> Option<(usize, String)> {
+    let rest = name.strip_prefix("profile.")?;
+    let (profile, package) = match rest.split_once(".package.") {
+        Some((p, pkg)) => (p, unquoted(pkg)),
+        None => (rest, ""),
+    };
+    let rank = chain.iter().position(|c| *c == unquoted(profile))?;
+    Some((rank, package.to_owned()))
+}
+
+/// A key or value of one line of TOML without its quotes, basic (`"`) or
+/// literal (`'`).
+fn unquoted(s: &str) -> &str {
+    s.trim().trim_matches(|c| c == '"' || c == '\'')
 }
 
 /// The enabled features in a cargo fingerprint file of the bench target
@@ -690,6 +770,47 @@ mod tests {
         assert_eq!(from_embedded(&bytes), Some(expected));
         assert_eq!(from_embedded(b"no text here"), None);
         assert_eq!(from_embedded(b"\n@yardstick-build-v1\nyardstick=1\n"), None);
+    }
+
+    #[test]
+    fn a_dependency_override_leaves_the_bench_package_its_profiles_level() {
+        let chain = ["bench", "release"];
+        // No override: the harness was told the package's level.
+        let plain = "[profile.release]\nopt-level = 2\n";
+        assert_eq!(bench_opt_level(plain, &chain, "mycrate"), None);
+        // Every dependency at 3, the profile at 1 (cargo's book's example
+        // of a fast-to-build crate with optimized dependencies).
+        let star = "[profile.release]\nopt-level = 1\n\n[profile.release.package.\"*\"]\nopt-level = 3 # deps\n";
+        assert_eq!(
+            bench_opt_level(star, &chain, "mycrate"),
+            Some((None, Some("1".into())))
+        );
+        // Set nowhere but the override: the release profile's default, 3.
+        let only = "[profile.bench.package.\"*\"]\nopt-level = \"s\"\n";
+        assert_eq!(
+            bench_opt_level(only, &chain, "mycrate"),
+            Some((None, Some("3".into())))
+        );
+        // `cargo test`'s chain: the dev profile's override and default.
+        let dev = "[profile.dev.package.\"*\"]\nopt-level = 1\n";
+        assert_eq!(
+            bench_opt_level(dev, &["test", "dev"], "mycrate"),
+            Some((None, Some("0".into())))
+        );
+        assert_eq!(bench_opt_level(only, &["test", "dev"], "mycrate"), None);
+        // The bench package's own override wins; the bench profile's
+        // table over the release one it inherits.
+        let own = "[profile.release]\nopt-level = 1\n[profile.bench]\nopt-level = 2\n\
+                   [profile.bench.package.yardstick]\nopt-level = 0\n\
+                   [profile.release.package.mycrate]\nopt-level = \"z\"\n";
+        assert_eq!(
+            bench_opt_level(own, &chain, "mycrate"),
+            Some((Some("z".into()), Some("2".into())))
+        );
+        // Another profile's override, or one naming another package, says
+        // nothing about this build.
+        let other = "[profile.dev.package.\"*\"]\nopt-level = 3\n[profile.release.package.serde]\nopt-level = 0\n";
+        assert_eq!(bench_opt_level(other, &chain, "mycrate"), None);
     }
 
     #[test]

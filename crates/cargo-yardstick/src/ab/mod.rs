@@ -218,6 +218,9 @@ struct Listed {
     /// Absent in caches written before ab named feature differences.
     #[serde(default)]
     features: Option<Vec<String>>,
+    /// Absent in caches written before ab read it.
+    #[serde(default)]
+    opt_level: Option<String>,
     layouts: Vec<String>,
     why_not: Option<String>,
 }
@@ -248,6 +251,7 @@ fn keep(bins: &[Built], dir: &Path) -> Result<Vec<Built>, String> {
                 executable: copy(&b.bin.executable)?,
                 package_dir: b.bin.package_dir.clone(),
                 features: b.bin.features.clone(),
+                opt_level: b.bin.opt_level.clone(),
             },
             layouts: b
                 .layouts
@@ -263,6 +267,7 @@ fn keep(bins: &[Built], dir: &Path) -> Result<Vec<Built>, String> {
             name: file_name(&b.bin.executable),
             package_dir: b.bin.package_dir.clone(),
             features: b.bin.features.clone(),
+            opt_level: b.bin.opt_level.clone(),
             layouts: b.layouts.iter().map(|l| file_name(l)).collect(),
             why_not: b.why_not.clone(),
         })
@@ -411,6 +416,7 @@ fn cached(dir: &Path) -> Option<Vec<Built>> {
                 executable: dir.join(l.name),
                 package_dir: l.package_dir,
                 features: l.features,
+                opt_level: l.opt_level,
             },
             layouts: l.layouts.iter().map(|n| dir.join(n)).collect(),
             why_not: l.why_not,
@@ -1194,6 +1200,7 @@ mod tests {
             executable: PathBuf::from(p),
             package_dir: PathBuf::from("."),
             features: None,
+            opt_level: None,
         };
         assert_eq!(target_name(&b("/t/deps/spin-0a1b2c3d4e5f6789")), "spin");
         assert_eq!(
@@ -1219,6 +1226,7 @@ mod tests {
                 executable: exe,
                 package_dir: PathBuf::from("pkg"),
                 features: Some(vec!["fast".into()]),
+                opt_level: Some("2".into()),
             },
             layouts: vec![layout],
             why_not: None,
@@ -1230,6 +1238,7 @@ mod tests {
         assert_eq!(found.len(), 1);
         assert_eq!(found[0].bin.executable, kept[0].bin.executable);
         assert_eq!(found[0].bin.package_dir, PathBuf::from("pkg"));
+        assert_eq!(found[0].bin.opt_level.as_deref(), Some("2"));
         assert_eq!(found[0].layouts, vec![cache.join("spin-0a1b.layout1")]);
         // Only the most recently used revision caches stay.
         for k in 0..CACHES_KEPT + 2 {

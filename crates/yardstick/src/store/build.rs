@@ -4,8 +4,9 @@
 //! features, linker), what the harness's own `cfg` says (debug assertions,
 //! panic), and what only the files around the binary say: the profile's
 //! `lto`, `codegen-units` and `incremental` from the workspace's
-//! `Cargo.toml`, the package's features from cargo's fingerprint of the
-//! bench target. Kept once beside the kept bench binary
+//! `Cargo.toml` (and its `opt-level` where a per-package override gave the
+//! harness another), the package's features from cargo's fingerprint of
+//! the bench target. Kept once beside the kept bench binary
 //! (`<hash>-<size>.build.json`, [`keep_record`]), which each saved folder's
 //! `binary.json` names, and compared with the baseline's when a run
 //! compares.
@@ -144,6 +145,13 @@ fn gather() -> BuildFile {
         b.profile.lto = overridden(&names, "LTO", lto.1);
         b.profile.codegen_units = overridden(&names, "CODEGEN_UNITS", codegen_units.1);
         b.profile.incremental = overridden(&names, "INCREMENTAL", incremental.1);
+        // The harness's level is an override's: the bench package's own.
+        let package = std::env::var("CARGO_PKG_NAME").unwrap_or_default();
+        if let Some((own, profile)) = build::bench_opt_level(m, &names, &package) {
+            if let Some(level) = own.or_else(|| overridden(&names, "OPT_LEVEL", profile)) {
+                b.profile.opt_level = level;
+            }
+        }
     }
     b.profile.name = chain.first().cloned().unwrap_or_default();
     b.features = profile_dir.and_then(|d| package_features(d, exe.as_deref()?));
