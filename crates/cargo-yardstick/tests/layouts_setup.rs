@@ -177,6 +177,11 @@ fn every_cargo_bench_samples_code_layouts_after_init() {
     assert_eq!(layouts_compared(&home), LAYOUTS as u64, "{out}");
     assert!(out.contains("2 code layouts of each build"), "{out}");
     assert!(!out.contains("code layout is not sampled"), "{out}");
+    // The edit changed no function (both binaries kept their code's
+    // relocations): nothing is counted under Callgrind.
+    let verdict = json(&home.join("spin/change/verdict.json"));
+    assert_eq!(verdict["lockstep"]["same_code"], true, "{verdict}");
+    assert!(verdict["lockstep"].get("counted").is_none(), "{verdict}");
 
     // `cargo test` (the debug profile) and its tests link as before.
     let o = cargo(&krate, &["test", "--test", "plain"])
@@ -196,7 +201,13 @@ fn every_cargo_bench_samples_code_layouts_after_init() {
         .join(".binaries/laid.spin")
         .join(baseline["binary"].as_str().unwrap());
     std::fs::remove_file(format!("{}.layout1", kept.display())).unwrap();
+    // And the benchmark's own code changed this time.
+    let file = krate.join("benches/spin.rs");
+    let text = std::fs::read_to_string(&file).unwrap();
+    std::fs::write(&file, text.replace("0..200u64", "0..201u64")).unwrap();
     let out = bench(&krate, &home, &edit("three"));
+    let verdict = json(&home.join("spin/change/verdict.json"));
+    assert_eq!(verdict["lockstep"]["same_code"], false, "{verdict}");
     assert_eq!(
         out.matches("the baseline's code layout 1 is refused")
             .count(),

@@ -54,6 +54,12 @@ pub struct LockstepFile {
     /// What counting both binaries under Callgrind before measuring found,
     /// when they were counted (two different builds, Valgrind at hand).
     pub counted: Option<CountedFile>,
+    /// Whether every function of the baseline's build is in this one with
+    /// the same bytes, read from both binaries' code and its relocations
+    /// (kept by the setup's linker): `true` and nothing was counted, since
+    /// no instruction can differ; `None` when not compared (identical
+    /// builds, a build without its relocations).
+    pub same_code: Option<bool>,
 }
 
 /// A benchmark's code in the two binaries of a lock-step comparison, as
@@ -89,7 +95,8 @@ crate::json_object!(LockstepFile {
     pairs,
     rounds,
     layouts (default),
-    counted (skip)
+    counted (skip),
+    same_code (skip)
 });
 crate::json_object!(VerdictFile {
     version,

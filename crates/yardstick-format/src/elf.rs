@@ -105,7 +105,38 @@ impl Code {
         let [(offset, address, size)] = self.functions.get(normalized(name))?.as_slice() else {
             return None;
         };
-        let (start, end) = (*offset, offset.checked_add(*size)?);
+        Some(Function {
+            address: *address,
+            bytes: self.masked_bytes(*offset, *size)?,
+        })
+    }
+
+    /// Whether every function of `self` is in `newer` with the same bytes,
+    /// relocated fields aside: then no instruction of `self` changed, only
+    /// where the code lies. A name with several symbols compares as the
+    /// set of their bytes. Functions only `newer` has are not looked at: a
+    /// function no unchanged code calls does not run (an edit that adds a
+    /// call changes the caller). Meaningful when both are [`Code::relocated`].
+    #[must_use]
+    pub fn unchanged_in(&self, newer: &Code) -> bool {
+        let bodies = |code: &Code, at: &[(u64, u64, u64)]| {
+            let mut all: Vec<Option<Vec<u8>>> = at
+                .iter()
+                .map(|&(o, _, size)| code.masked_bytes(o, size))
+                .collect();
+            all.sort_unstable();
+            all
+        };
+        self.functions.iter().all(|(name, at)| {
+            newer.functions.get(name).is_some_and(|theirs| {
+                at.len() == theirs.len() && bodies(self, at) == bodies(newer, theirs)
+            })
+        })
+    }
+
+    /// The `size` bytes at file offset `offset`, relocated fields as zeros.
+    fn masked_bytes(&self, offset: u64, size: u64) -> Option<Vec<u8>> {
+        let (start, end) = (offset, offset.checked_add(size)?);
         let mut bytes = self.bytes.get(start as usize..end as usize)?.to_vec();
         // The masked ranges that overlap [start, end): none is longer
         // than `LONGEST_FIELD`.
@@ -121,10 +152,7 @@ impl Code {
             let to = s.saturating_add(len).min(end) - start;
             bytes[from as usize..to as usize].fill(0);
         }
-        Some(Function {
-            address: *address,
-            bytes,
-        })
+        Some(bytes)
     }
 }
 
@@ -313,6 +341,52 @@ mod tests {
         );
         assert_eq!(normalized("f.llvm.x1"), "f.llvm.x1");
         assert_eq!(normalized("plain"), "plain");
+    }
+
+    /// A file of `functions` (name, bytes) laid end to end from `at`, the
+    /// four bytes after each `0xe8` (a call's target) relocated.
+    fn code(at: u64, functions: &[(&str, &[u8])]) -> Code {
+        let mut bytes = vec![0xcc; at as usize];
+        let mut map: HashMap<String, Vec<(u64, u64, u64)>> = HashMap::new();
+        let mut masked = Vec::new();
+        for (name, body) in functions {
+            let offset = bytes.len() as u64;
+            for (k, b) in body.iter().enumerate() {
+                if *b == 0xe8 {
+                    masked.push((offset + k as u64 + 1, 4));
+                }
+            }
+            bytes.extend_from_slice(body);
+            let entry = (offset, 0x1000 + offset, body.len() as u64);
+            map.entry((*name).to_owned()).or_default().push(entry);
+        }
+        Code {
+            bytes,
+            functions: map,
+            masked,
+        }
+    }
+
+    #[test]
+    fn code_that_only_moved_is_unchanged_and_a_changed_byte_is_not() {
+        let f: &[u8] = &[0x55, 0xe8, 1, 2, 3, 4, 0xc3];
+        let g: &[u8] = &[0x31, 0xc0, 0xc3];
+        let old = code(0, &[("f", f), ("g", g)]);
+        // Moved, its call's target elsewhere, a new function beside it,
+        // and the two in another order: the same code.
+        let f_moved: &[u8] = &[0x55, 0xe8, 9, 9, 9, 9, 0xc3];
+        let new: &[u8] = &[0x90, 0xc3];
+        assert!(old.unchanged_in(&code(64, &[("new", new), ("g", g), ("f", f_moved)])));
+        // A byte of an instruction changed (not a relocated field).
+        let f_changed: &[u8] = &[0x56, 0xe8, 1, 2, 3, 4, 0xc3];
+        assert!(!old.unchanged_in(&code(0, &[("f", f_changed), ("g", g)])));
+        // A function gone (renamed, inlined away): changed.
+        assert!(!old.unchanged_in(&code(0, &[("f", f)])));
+        // Two local functions of one name compare as a set.
+        let two = code(0, &[("h", f), ("h", g)]);
+        assert!(two.unchanged_in(&code(8, &[("h", g), ("h", f_moved)])));
+        assert!(!two.unchanged_in(&code(8, &[("h", g), ("h", g)])));
+        assert!(!two.unchanged_in(&code(8, &[("h", g)])));
     }
 
     #[test]

@@ -225,11 +225,28 @@ fn change_verdict_json() {
         rounds: 96,
         layouts: 4,
         counted: None,
+        same_code: None,
     });
     let doc = to_value(&file);
     assert!(doc["lockstep"].get("counted").is_none(), "{doc}");
+    assert!(doc["lockstep"].get("same_code").is_none(), "{doc}");
     assert_valid(&v, &doc);
     assert_eq!(from_value::<VerdictFile>(doc).unwrap(), file);
+    // No function differed between the builds: nothing was counted.
+    let same = VerdictFile {
+        lockstep: Some(LockstepFile {
+            same_code: Some(true),
+            ..file.lockstep.unwrap()
+        }),
+        ..file.clone()
+    };
+    let doc = to_value(&same);
+    assert_eq!(doc["lockstep"]["same_code"], json!(true));
+    assert_valid(&v, &doc);
+    assert_eq!(from_value::<VerdictFile>(doc.clone()).unwrap(), same);
+    let mut wrong = doc;
+    wrong["lockstep"]["same_code"] = json!("yes");
+    assert!(!v.is_valid(&wrong));
     // What the count before measuring found: the bytes it executed
     // changed, not their number.
     file.lockstep = Some(LockstepFile {

@@ -208,6 +208,11 @@ pub(crate) struct Lockstep {
     /// its rounds therefore ran longer (`runner::lockstep`'s
     /// `CHANGED_CODE_BUDGET`). Kept as the verdict's file keeps it.
     pub counted_first: Option<yardstick_format::change::CountedFile>,
+    /// Whether every function of the baseline's build is in this one with
+    /// the same bytes (`explain::code`, from both binaries' relocations):
+    /// `Some(true)` and no benchmark's instructions can have changed, so
+    /// none was counted; `None` when not compared.
+    pub same_code: Option<bool>,
     /// Code layouts of each build the pairs were spread over (two or more:
     /// the interval's units are the layouts, so what moving the code does
     /// is in it, and no allowance is added); 0 for the builds as linked.
@@ -246,6 +251,7 @@ impl Lockstep {
             rounds: self.rounds,
             layouts: self.layouts,
             counted: self.counted_first,
+            same_code: self.same_code,
         }
     }
 }
@@ -758,6 +764,7 @@ mod tests {
                 same_instructions: None,
                 instructions_changed: None,
                 counted_first: None,
+                same_code: None,
                 same_build,
                 layouts,
             };

@@ -14,7 +14,7 @@
 //! last of the run's sinks), so it never changes their timing, and nothing
 //! it meets fails the run: the verdicts stand.
 
-mod code;
+pub(crate) mod code;
 mod count;
 mod diff;
 pub(crate) mod each;

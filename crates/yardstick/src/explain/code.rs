@@ -48,6 +48,13 @@ impl Builds {
         })
     }
 
+    /// No function of the baseline's build differs in this one
+    /// (`yardstick_format::elf::Code::unchanged_in`): where the code lies
+    /// changed, not an instruction any benchmark can run.
+    pub(crate) fn code_unchanged(&self) -> bool {
+        self.baseline.unchanged_in(&self.current)
+    }
+
     /// Whether an instruction the benchmark executed (`a` on the
     /// baseline's side, `b` on this run's) differs between the builds, or
     /// it ran a function only one build has.

@@ -236,6 +236,7 @@ fn every_verdict_wording() {
             same_instructions: None,
             instructions_changed: None,
             counted_first: None,
+            same_code: None,
             same_build,
             layouts,
         };
@@ -297,6 +298,18 @@ fn every_verdict_wording() {
         &base,
         None,
     );
+    // Layouts sampled, and no function differed between the builds.
+    let (mut a, base) = lockstep_in(&slower, None, false, 16);
+    a.lockstep = a.lockstep.map(|l| crate::analysis::Lockstep {
+        same_code: Some(true),
+        ..l
+    });
+    show(
+        "lock-step, two builds, code layouts sampled, no function changed",
+        &a,
+        &base,
+        None,
+    );
     let (a, base) = lockstep_at(&slower, Some(0.031));
     show("lock-step, within the layout spread", &a, &base, None);
     for (title, a, base) in learned_allowance_cases(&slower, quiet) {
@@ -325,6 +338,7 @@ fn learned_allowance_cases(
         same_instructions: None,
         instructions_changed: None,
         counted_first: None,
+        same_code: None,
         same_build: false,
         layouts: 0,
     };
@@ -389,6 +403,7 @@ fn a_verdict_held_to_the_suite_error_rate() {
         same_instructions: None,
         instructions_changed: None,
         counted_first: None,
+        same_code: None,
         same_build: true,
         layouts: 0,
     };

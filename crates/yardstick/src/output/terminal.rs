@@ -590,11 +590,17 @@ fn lockstep_lines(
                 a.suite.is_some_and(|j| j.alone)
             ))
         ));
+    } else if verdict && ls.same_code == Some(true) {
+        lines.push(format!("{INDENT}{}", s.faint(SAME_CODE)));
     } else if verdict && !ls.layouts_measured && !ls.same_build && ls.layouts < 2 {
         lines.push(format!("{INDENT}{}", s.faint(LAYOUT_NOT_SAMPLED)));
     }
     lines
 }
+
+/// Under a lock-step verdict between two builds with the same functions
+/// (`explain::code`): what changed is not an instruction.
+const SAME_CODE: &str = "No function differs between the two builds (their code compared, relocations aside): the change is in where the code lies or what it reads (layout, memory, data), not in what it runs.";
 
 /// The line saying what the comparison alone would have been called, when
 /// holding the suite's error rate took its verdict away.

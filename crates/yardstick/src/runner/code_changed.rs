@@ -23,7 +23,9 @@
 //! neutral edit (a never-called function) or a rebuild leaves the
 //! instructions the same, so the suite's error rate and the allowance
 //! still hold for every benchmark whose code did not change, and nothing
-//! is counted between two byte-identical builds. Where earlier rebuilds
+//! is counted between two byte-identical builds, nor between two whose
+//! functions all have the same bytes (`explain::code`, with the setup's
+//! relocations: a neutral edit). Where earlier rebuilds
 //! taught a wider allowance, `allowance::check_instructions` counts
 //! instead.
 
@@ -46,7 +48,8 @@ pub(super) fn judge(
     // Between identical builds there is no allowance (`layout_spread`).
     let allowed = how.layouts < 2 && how.layout_spread.is_some();
     let counted_already = how.same_instructions.is_some() || how.instructions_changed.is_some();
-    if !(sampled || allowed) || counted_already {
+    // No function differs between the builds: nothing to count.
+    if !(sampled || allowed) || counted_already || how.same_code == Some(true) {
         return None;
     }
     let level = judging.looks.code_changed(judging.alpha);

@@ -117,6 +117,9 @@ struct Binary {
     /// The factor of the rounds' time for each benchmark whose code
     /// changed ([`changed_code_factor`]).
     changed_factor: f64,
+    /// Whether every function of the baseline's build is in this one with
+    /// the same bytes (`None`: not compared).
+    same_code: Option<bool>,
 }
 
 /// The baseline binaries of this run by path, and why those that cannot be
@@ -217,7 +220,16 @@ fn open(
     let ids =
         lockstep::list(a).map_err(|e| format!("the baseline's binary does not run here: {e}"))?;
     let settings = settings(config, layouts);
-    let (counts, counts_note) = if same_build {
+    // Both builds' relocations (the setup's linker keeps them) tell code
+    // that only moved without running anything: after a neutral edit (a
+    // function nothing calls, a new static) no function differs, and
+    // counting every benchmark under Callgrind (1.9 s for hex's nine)
+    // would find each the same.
+    let same_code = (!same_build)
+        .then(|| crate::explain::code::Builds::read(&path, &exe))
+        .flatten()
+        .map(|b| b.code_unchanged());
+    let (counts, counts_note) = if same_build || same_code == Some(true) {
         (HashMap::new(), None)
     } else {
         counted_first(&path, &exe, &ids)
@@ -235,6 +247,7 @@ fn open(
         same_build,
         counts,
         counts_note,
+        same_code,
     })
 }
 
@@ -418,6 +431,7 @@ fn compared(
                 longer_rounds: c.changed(),
                 rounds_factor: Some(factor_of(binary, id)),
             }),
+            same_code: binary.same_code,
             same_build: binary.same_build,
             layouts: m.layouts_used(),
         },
