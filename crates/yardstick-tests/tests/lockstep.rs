@@ -318,6 +318,56 @@ fn a_count_before_measuring_that_fails_says_valgrinds_last_words() {
     let _ = std::fs::remove_dir_all(&h);
 }
 
+/// A benchmark too slow to count under Callgrind (here one that never
+/// returns) costs the count before measuring its limit, 5 s, not the
+/// binary's count: its side starts again, the benchmarks after it are
+/// counted (`processes/steady` spins 2 % more and gets longer rounds), and
+/// one line names the one left out.
+#[test]
+fn a_benchmark_too_slow_to_count_leaves_the_others_counted() {
+    if !valgrind_here() {
+        eprintln!("skipped: Valgrind is not installed");
+        return;
+    }
+    let h = home("ls-too-slow");
+    let bins = h.join("bins");
+    let env = [ENV, &[("FIXTURE_HANG", "1")]].concat();
+    // The hanging benchmark fails (its worker killed after 2.9 s); the
+    // other is saved, and the binary kept.
+    let args = ["--timeout", "0.3", "processes/(hangs|steady)"];
+    let run = |exe: &Path| {
+        let args: Vec<&str> = ARGS[..ARGS.len() - 1]
+            .iter()
+            .chain(&args)
+            .copied()
+            .collect();
+        common::finished(common::command_of(exe, &h, &args, &env))
+    };
+    let first = run(&build(&bins.join("a"), b""));
+    assert!(
+        first.stderr.contains("1 benchmark failed: processes/hangs"),
+        "{}",
+        first.stderr
+    );
+    let out = run(&build(&bins.join("b"), b"\nFIXTURE_SPIN=1.02"));
+    let line = out
+        .stderr
+        .lines()
+        .find(|l| l.contains("instructions not counted before measuring"))
+        .unwrap_or_else(|| panic!("{}", out.stderr));
+    assert!(
+        line.contains("for processes/hangs: an iteration takes too long under Callgrind"),
+        "{line}"
+    );
+    assert!(
+        out.stdout.contains(LONGER_ROUNDS),
+        "{}\n{}",
+        out.stdout,
+        out.stderr
+    );
+    let _ = std::fs::remove_dir_all(&h);
+}
+
 /// Between two builds whose code layouts were not sampled, a change within
 /// the ±5 % allowance is counted: where the instructions are the same
 /// (the fake clock's factor), it stays within the allowance and says the

@@ -33,9 +33,17 @@ pub(crate) const BUDGET: Duration = Duration::from_millis(100);
 /// is seen only over a hundred of them.
 pub(crate) const MAX_ITERATIONS: u64 = 100;
 
-/// The time one benchmark may take to walk to and count, beyond which the
-/// binary's counting is given up.
+/// The time one benchmark may take to walk to (its setup runs under
+/// Callgrind), beyond which the binary's counting is given up.
 const STEP_LIMIT: Duration = Duration::from_secs(60);
+
+/// The time one benchmark's count may take: its two uncounted iterations
+/// and at least one counted, under Callgrind. A benchmark slower than that
+/// (some 30 ms an iteration, run natively) is not counted: its side is
+/// started again after it, and it gets the usual rounds. divan's
+/// `fibonacci::recursive/40` (0.9 s an iteration) ran under Callgrind for
+/// the whole [`STEP_LIMIT`], and the benchmarks after it went uncounted.
+const COUNT_LIMIT: Duration = Duration::from_secs(5);
 
 /// One benchmark's totals over the same loops on both sides.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -71,14 +79,12 @@ pub(crate) struct Pair<'a> {
 }
 
 /// Counts `ids` (in the binaries' order) in both binaries: the benchmarks
-/// both counted, by id. Both run at once, on two CPUs (Valgrind's start,
+/// both counted, by id, and those left out as too slow to count
+/// ([`COUNT_LIMIT`]). Both run at once, on two CPUs (Valgrind's start,
 /// about 0.6 s, is most of a small binary's count): each benchmark is
 /// counted on the baseline's side first, then on this run's with the same
 /// iterations while the baseline's goes on to the next. `Err` is one line.
-pub(crate) fn count_both(
-    pair: &Pair<'_>,
-    ids: &[String],
-) -> Result<HashMap<String, Counts>, String> {
+pub(crate) fn count_both(pair: &Pair<'_>, ids: &[String]) -> Result<Counted, String> {
     // Callgrind's files, in a folder of this process's own, removed after.
     let scratch = std::env::temp_dir().join(format!("yardstick-count-{}", std::process::id()));
     // A folder left by an earlier process of the same id.
@@ -89,12 +95,16 @@ pub(crate) fn count_both(
     counted
 }
 
+/// What [`count_both`] found.
+pub(crate) struct Counted {
+    /// The benchmarks both sides counted, by id.
+    pub counts: HashMap<String, Counts>,
+    /// The benchmarks a side could not count within [`COUNT_LIMIT`].
+    pub too_slow: Vec<String>,
+}
+
 /// [`count_both`] with Callgrind's files in `scratch`.
-fn count_in(
-    pair: &Pair<'_>,
-    ids: &[String],
-    scratch: &Path,
-) -> Result<HashMap<String, Counts>, String> {
+fn count_in(pair: &Pair<'_>, ids: &[String], scratch: &Path) -> Result<Counted, String> {
     let start = |exe, name: &str| {
         Side::start(exe, &pair.args, scratch.join(format!("each.{name}.out")))
             .map_err(|e| format!("{name} side: {e}"))
@@ -124,12 +134,15 @@ fn count_in(
         }
         drop(tx);
     });
+    let mut too_slow = a.too_slow.clone();
+    too_slow.extend(b.too_slow.iter().cloned());
     let a = a.finish().map_err(|e| format!("baseline side: {e}"))?;
     let b = b.finish().map_err(|e| format!("current side: {e}"))?;
     let builds = Builds::read(pair.baseline, pair.current);
     let a: HashMap<&str, (u64, &Part)> =
         a.iter().map(|(id, n, p)| (id.as_str(), (*n, p))).collect();
-    Ok(b.iter()
+    let counts = b
+        .iter()
         .filter_map(|(id, n, part)| {
             let &(an, base) = a.get(id.as_str())?;
             (an == *n && *n > 0).then(|| {
@@ -145,7 +158,8 @@ fn count_in(
                 (id.clone(), counts)
             })
         })
-        .collect())
+        .collect();
+    Ok(Counted { counts, too_slow })
 }
 
 /// Makes `dir`, new and readable by this user only: Callgrind writes
@@ -183,36 +197,58 @@ fn named_as_this_program(exe: &Path, out: &Path) -> std::io::Result<PathBuf> {
     }
 }
 
-/// One binary counting under Callgrind, as a worker.
+/// One binary counting under Callgrind, as a worker (started again after
+/// a benchmark too slow to count: one Callgrind process a run of it).
 struct Side {
     worker: Worker,
     out: PathBuf,
-    /// The benchmarks counted so far and their iterations, in order.
+    /// The benchmarks counted so far by this worker and their iterations,
+    /// in order.
     counted: Vec<(String, u64)>,
+    /// Earlier workers' files and what each counted.
+    earlier: Vec<(PathBuf, Vec<(String, u64)>)>,
     /// Why the worker can count no more (it exited or hung); the
     /// benchmarks counted before keep their counts (their parts are
     /// written).
     stopped: Option<String>,
+    /// The benchmarks not counted within [`COUNT_LIMIT`].
+    too_slow: Vec<String>,
+    /// The program it runs (as this process's name) and its arguments,
+    /// to start again.
+    program: PathBuf,
+    args: Vec<OsString>,
 }
 
 impl Side {
     fn start(exe: &Path, args: &[OsString], out: PathBuf) -> Result<Side, String> {
-        remove_parts(&out);
-        let exe = named_as_this_program(exe, &out)
+        let program = named_as_this_program(exe, &out)
             .map_err(|e| format!("cannot link {} ({e})", exe.display()))?;
-        let mut cmd = super::count::callgrind(&out);
-        // The instructions executed, by the functions' symbols: which of
-        // them changed between the builds (`code`).
-        cmd.args(["--dump-line=no", "--dump-instr=yes", "--demangle=no"])
-            .arg(&exe)
-            .args(args);
-        let worker = Worker::spawn(cmd).map_err(|e| format!("Valgrind did not start ({e})"))?;
         Ok(Side {
-            worker,
+            worker: callgrind_worker(&program, args, &out)?,
             out,
             counted: Vec::new(),
+            earlier: Vec::new(),
             stopped: None,
+            too_slow: Vec::new(),
+            program,
+            args: args.to_vec(),
         })
+    }
+
+    /// A new worker after one killed in the middle of a count, its
+    /// profile's files beside the earlier ones': the next benchmark is
+    /// walked to from the start.
+    fn start_again(&mut self) -> Result<(), String> {
+        let mut name = self.out.file_stem().unwrap_or_default().to_owned();
+        name.push(format!(".{}.out", self.earlier.len() + 1));
+        let out = self.out.with_file_name(name);
+        let worker = callgrind_worker(&self.program, &self.args, &out)?;
+        let old = std::mem::replace(&mut self.worker, worker);
+        drop(old);
+        let out = std::mem::replace(&mut self.out, out);
+        let counted = std::mem::take(&mut self.counted);
+        self.earlier.push((out, counted));
+        Ok(())
     }
 
     /// Counts benchmark `id` (`iters` of them, or as many as fit
@@ -234,13 +270,22 @@ impl Side {
             Some(n) => (n, Duration::MAX),
             None => (MAX_ITERATIONS, BUDGET),
         };
-        match self.worker.count(n, budget, STEP_LIMIT) {
+        match self.worker.count(n, budget, COUNT_LIMIT) {
             Ok((n, _)) => {
                 self.counted.push((id.to_owned(), n));
                 Some(n)
             }
             // The routine failed: its part was not written.
             Err(WorkerError::Failed(_)) => None,
+            // Too slow to count (the worker was killed): the next one is
+            // counted by a new worker.
+            Err(WorkerError::TimedOut { .. }) => {
+                self.too_slow.push(id.to_owned());
+                if let Err(e) = self.start_again() {
+                    self.stopped = Some(e);
+                }
+                None
+            }
             Err(e) => {
                 self.stopped = Some(e.to_string());
                 None
@@ -255,10 +300,12 @@ impl Side {
             worker,
             out,
             counted,
+            mut earlier,
             stopped,
+            ..
         } = self;
         let finished = worker.finish(Duration::from_secs(60));
-        if counted.is_empty() {
+        if counted.is_empty() && earlier.iter().all(|(_, c)| c.is_empty()) {
             // What Valgrind said last, as `--explain`'s count says it: a
             // worker's "exited with status 1" alone does not say why.
             let said = super::count::last_words(&out.with_extension("log"));
@@ -269,22 +316,40 @@ impl Side {
                 return Err(format!("Valgrind did not finish writing its profile{said}"));
             }
         }
-        let parts = parts(&out);
-        remove_parts(&out);
-        let parts = parts?;
-        if parts.len() != counted.len() {
-            return Err(format!(
-                "Callgrind wrote {} counts for {} benchmarks",
-                parts.len(),
-                counted.len()
-            ));
+        earlier.push((out, counted));
+        let mut all = Vec::new();
+        for (out, counted) in earlier {
+            let parts = parts(&out);
+            remove_parts(&out);
+            let parts = parts?;
+            if parts.len() != counted.len() {
+                return Err(format!(
+                    "Callgrind wrote {} counts for {} benchmarks",
+                    parts.len(),
+                    counted.len()
+                ));
+            }
+            all.extend(
+                counted
+                    .into_iter()
+                    .zip(parts)
+                    .map(|((id, n), part)| (id, n, part)),
+            );
         }
-        Ok(counted
-            .into_iter()
-            .zip(parts)
-            .map(|((id, n), part)| (id, n, part))
-            .collect())
+        Ok(all)
     }
+}
+
+/// A worker of `program` under Callgrind, writing its profile to `out`.
+fn callgrind_worker(program: &Path, args: &[OsString], out: &Path) -> Result<Worker, String> {
+    remove_parts(out);
+    let mut cmd = super::count::callgrind(out);
+    // The instructions executed, by the functions' symbols: which of them
+    // changed between the builds (`code`).
+    cmd.args(["--dump-line=no", "--dump-instr=yes", "--demangle=no"])
+        .arg(program)
+        .args(args);
+    Worker::spawn(cmd).map_err(|e| format!("Valgrind did not start ({e})"))
 }
 
 /// One benchmark's count on one side.

@@ -301,7 +301,18 @@ fn counted_first(
         args: std::env::args_os().skip(1).collect(),
     };
     match crate::explain::each::count_both(&pair, ids) {
-        Ok(counts) => (counts, None),
+        Ok(c) => {
+            let note = c.too_slow.split_first().map(|(first, rest)| {
+                let more = match rest.len() {
+                    0 => String::new(),
+                    n => format!(" and {n} more"),
+                };
+                format!(
+                    "instructions not counted before measuring for {first}{more}: an iteration takes too long under Callgrind, so a change of its code gets no longer rounds"
+                )
+            });
+            (c.counts, note)
+        }
         Err(e) => (
             HashMap::new(),
             Some(format!("instructions not counted before measuring ({e}): a comparison whose code changed gets no longer rounds")),
