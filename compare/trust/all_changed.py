@@ -13,12 +13,18 @@ run 0 saves the baseline, the others each compare with the run before.
 Then, with --criterion, the same suite on Criterion.rs 0.8 (its requirement
 raised to 0.8, `cargo bench -- --noplot`), each run after the last.
 
+With --edit neutral, the other case: each run adds a never-called function
+to the bench file instead (no function of the build changes), built just
+before the run is timed; with --harness-dir, an older engine's figure for
+the same edits.
+
 Each line: the run's seconds, the load average, how many lines said the
 rounds ran longer, and how many were verdicts (the two builds differ in
-speed too, so verdicts are expected).
+speed too, so verdicts are expected; after neutral edits, none is).
 
 Usage: python3 compare/trust/all_changed.py --cargo-yardstick PATH
            [--corpus hex] [--runs 5] [--criterion 3] [--harness-dir DIR]
+           [--edit codegen|neutral]
 Python 3 standard library only.
 """
 
@@ -49,12 +55,19 @@ def flags(run):
     return {"CARGO_PROFILE_BENCH_CODEGEN_UNITS": "1"} if run % 2 else {}
 
 
-def yardstick_runs(root, target, env, runs):
-    for build in (0, 1):
-        timed(["cargo", "bench", "-q", "--no-run", "--bench", target], root, {**env, **flags(build)})
+def yardstick_runs(root, target, env, runs, edit):
+    bench_file = os.path.join(root, "benches", f"{target}.rs")
+    if edit == "codegen":
+        for build in (0, 1):
+            timed(["cargo", "bench", "-q", "--no-run", "--bench", target], root,
+                  {**env, **flags(build)})
     for run in range(runs + 1):
+        run_env = {**env, **flags(run)} if edit == "codegen" else env
+        if edit == "neutral":
+            layouts_flow.add_neutral(bench_file, run)
+            timed(["cargo", "bench", "-q", "--no-run", "--bench", target], root, run_env)
         text, secs = timed(["cargo", "bench", "-q", "--bench", target, "--", "--color", "never"],
-                           root, {**env, **flags(run)})
+                           root, run_env)
         longer = text.count("times as long")
         verdicts = len(re.findall(r"Performance has (regressed|improved)", text))
         print(f"yardstick run {run}: {secs:.1f} s, load {os.getloadavg()[0]:.2f}, "
@@ -88,6 +101,7 @@ def main():
     p.add_argument("--runs", type=int, default=5)
     p.add_argument("--criterion", type=int, default=3, metavar="RUNS")
     p.add_argument("--harness-dir", default=os.path.join(layouts_flow.REPO, "crates", "yardstick"))
+    p.add_argument("--edit", choices=("codegen", "neutral"), default="codegen")
     args = p.parse_args()
     with tempfile.TemporaryDirectory(prefix="yardstick-all-changed-") as scratch:
         root = os.path.join(scratch, "crate")
@@ -98,7 +112,7 @@ def main():
         env["YARDSTICK_HOME"] = os.path.join(scratch, "home")
         env.pop("CARGO_PROFILE_BENCH_CODEGEN_UNITS", None)
         layouts_flow.init(root, env, args.cargo_yardstick)
-        yardstick_runs(root, target, env, args.runs)
+        yardstick_runs(root, target, env, args.runs, args.edit)
         if args.criterion:
             criterion_runs(root, target, env, args.criterion)
 
