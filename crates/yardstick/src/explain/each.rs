@@ -242,9 +242,7 @@ impl Side {
         let mut name = self.out.file_stem().unwrap_or_default().to_owned();
         name.push(format!(".{}.out", self.earlier.len() + 1));
         let out = self.out.with_file_name(name);
-        let worker = callgrind_worker(&self.program, &self.args, &out)?;
-        let old = std::mem::replace(&mut self.worker, worker);
-        drop(old);
+        self.worker = callgrind_worker(&self.program, &self.args, &out)?;
         let out = std::mem::replace(&mut self.out, out);
         let counted = std::mem::take(&mut self.counted);
         self.earlier.push((out, counted));
