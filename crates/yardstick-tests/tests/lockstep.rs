@@ -304,11 +304,7 @@ fn a_count_before_measuring_that_fails_says_valgrinds_last_words() {
         &env,
     );
     assert_eq!(out.code, 0, "{}\n{}", out.stdout, out.stderr);
-    let line = out
-        .stderr
-        .lines()
-        .find(|l| l.contains("instructions not counted before measuring"))
-        .unwrap_or_else(|| panic!("{}", out.stderr));
+    let line = not_counted_line(&out);
     assert!(
         line.contains("(Valgrind: simulated: the tool could not start)")
             && line.ends_with("a comparison whose code changed gets no longer rounds"),
@@ -350,11 +346,7 @@ fn a_benchmark_too_slow_to_count_leaves_the_others_counted() {
         first.stderr
     );
     let out = run(&build(&bins.join("b"), b"\nFIXTURE_SPIN=1.02"));
-    let line = out
-        .stderr
-        .lines()
-        .find(|l| l.contains("instructions not counted before measuring"))
-        .unwrap_or_else(|| panic!("{}", out.stderr));
+    let line = not_counted_line(&out);
     assert!(
         line.contains("for processes/hangs: an iteration takes too long under Callgrind"),
         "{line}"
@@ -438,6 +430,15 @@ fn a_change_within_the_allowance_is_a_verdict_when_the_instructions_differ() {
         &[],
     );
     let _ = std::fs::remove_dir_all(&h);
+}
+
+/// The line of `out`'s error output saying what the count before
+/// measuring left out.
+fn not_counted_line(out: &common::Run) -> &str {
+    out.stderr
+        .lines()
+        .find(|l| l.contains("instructions not counted before measuring"))
+        .unwrap_or_else(|| panic!("{}", out.stderr))
 }
 
 /// Asserts that `out` printed each of `stdout` and `stderr`.
