@@ -146,7 +146,6 @@ fn explain_one(
         current,
         per_iteration_ns,
         cwd: None,
-        run_as: None,
     };
     let dir = b.dir.join("explain");
     let e = explain::explain(&target, &dir)?;

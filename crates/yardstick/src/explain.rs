@@ -62,10 +62,6 @@ pub struct Target {
     /// The working directory both run in (`ab` runs a bench binary in its
     /// package's folder, as cargo does); this process's when `None`.
     pub cwd: Option<PathBuf>,
-    /// Run both under this file name (a link to each, beside the
-    /// profiles): divan names a benchmark after the program, and a kept
-    /// binary's file name is its content's hash. `None`: as they are.
-    pub run_as: Option<std::ffi::OsString>,
 }
 
 impl Target {
@@ -104,10 +100,6 @@ impl Target {
             current,
             per_iteration_ns,
             cwd: None,
-            // This process's name: the ids the run compares are its.
-            run_as: std::env::args_os()
-                .next()
-                .and_then(|p| Path::new(&p).file_name().map(ToOwned::to_owned)),
         })
     }
 }
@@ -130,7 +122,6 @@ pub fn explain(target: &Target, scratch: &Path) -> Result<ExplainFile, String> {
             iters,
             per_iteration_ns: target.per_iteration_ns,
             cwd: target.cwd.as_deref(),
-            run_as: target.run_as.as_deref(),
             out: &scratch.join(format!("callgrind.{name}.out")),
         })
         .map_err(|e| format!("{name} side: {e}"))

@@ -1047,7 +1047,6 @@ fn explain_target(row: &Row, a: &Built, b: &Built) -> Option<explain::Target> {
         current: b.bin.executable.clone(),
         per_iteration_ns: p.b,
         cwd: Some(b.bin.package_dir.clone()),
-        run_as: None,
     })
 }
 

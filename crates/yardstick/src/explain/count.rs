@@ -25,8 +25,6 @@ pub(super) struct Run<'a> {
     pub iters: u64,
     pub per_iteration_ns: f64,
     pub cwd: Option<&'a Path>,
-    /// The file name to run `exe` under (`Target::run_as`).
-    pub run_as: Option<&'a std::ffi::OsStr>,
     /// Callgrind's profile; its log goes beside it (`.log`).
     pub out: &'a Path,
 }
@@ -78,13 +76,8 @@ pub(super) fn count(run: &Run<'_>) -> Result<Counted, String> {
     let log = run.out.with_extension("log");
     let _ = std::fs::remove_file(run.out);
     let mut cmd = callgrind(run.out);
-    let exe = match run.run_as {
-        Some(name) => linked_as(run.exe, name, run.out)
-            .map_err(|e| format!("cannot link {} ({e})", run.exe.display()))?,
-        None => run.exe.to_owned(),
-    };
     cmd.arg("--read-inline-info=yes")
-        .arg(&exe)
+        .arg(run.exe)
         // Only this benchmark: the walk to it under Callgrind is slow.
         .args(["--bench", "--exact", run.id]);
     if let Some(dir) = run.cwd {
@@ -108,31 +101,6 @@ pub(super) fn count(run: &Run<'_>) -> Result<Counted, String> {
     }
     let profile = parse_file(run.out).map_err(|e| e.to_string())?;
     Ok(Counted { profile, separated })
-}
-
-/// `exe` under the file name `name`: a link in a folder of its own beside
-/// `out` (made again each time), on Unix; `exe` elsewhere.
-pub(super) fn linked_as(
-    exe: &Path,
-    name: &std::ffi::OsStr,
-    out: &Path,
-) -> std::io::Result<std::path::PathBuf> {
-    #[cfg(unix)]
-    {
-        let dir = out.with_extension("program");
-        let _ = std::fs::remove_dir_all(&dir);
-        let mut b = std::fs::DirBuilder::new();
-        std::os::unix::fs::DirBuilderExt::mode(&mut b, 0o700);
-        b.create(&dir)?;
-        let link = dir.join(name);
-        std::os::unix::fs::symlink(exe, &link)?;
-        Ok(link)
-    }
-    #[cfg(not(unix))]
-    {
-        let _ = (name, out);
-        Ok(exe.to_owned())
-    }
 }
 
 /// A worker's failure in one line, with Valgrind's last words when it

@@ -176,12 +176,24 @@ fn private_dir(dir: &Path) -> std::io::Result<()> {
 /// name benchmarks after the program (divan's groups are `<bench
 /// target>::<path>`), and under Valgrind the program is the path Valgrind
 /// is given, where the lock-step workers are given this run's name
-/// (`runner::lockstep`). A link beside `out` (`count::linked_as`).
+/// (`runner::lockstep`). A link beside `out`, on Unix; `exe` elsewhere.
 fn named_as_this_program(exe: &Path, out: &Path) -> std::io::Result<PathBuf> {
     let program = std::env::args_os().next();
-    match program.as_deref().map(Path::new).and_then(Path::file_name) {
-        Some(name) => super::count::linked_as(exe, name, out),
-        None => Ok(exe.to_owned()),
+    let Some(name) = program.as_deref().map(Path::new).and_then(Path::file_name) else {
+        return Ok(exe.to_owned());
+    };
+    #[cfg(unix)]
+    {
+        let dir = out.with_extension("program");
+        private_dir(&dir)?;
+        let link = dir.join(name);
+        std::os::unix::fs::symlink(exe, &link)?;
+        Ok(link)
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = (name, out);
+        Ok(exe.to_owned())
     }
 }
 
