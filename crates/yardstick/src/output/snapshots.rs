@@ -222,6 +222,17 @@ fn every_verdict_wording() {
     show("too noisy to tell", &a, &base, None);
     let (a, base) = analysis_in_processes((100.0, quiet), (100.0, quiet), false);
     show("baseline in one process", &a, &base, None);
+    for (title, a, base) in lockstep_cases(quiet) {
+        show(title, &a, &base, None);
+    }
+    insta::assert_snapshot!("criterion_every_verdict", out);
+}
+
+/// The lock-step verdicts, in the order the snapshot shows them: the same
+/// build and two builds, within and beyond the allowance, counted, over
+/// sampled layouts, and no change.
+fn lockstep_cases(quiet: [f64; 5]) -> Vec<(&'static str, Analysis, Vec<f64>)> {
+    let mut cases = Vec::new();
     // Lock-step with the baseline's binary: eight units' median ratios
     // (the label says sixteen pairs, as a first look runs).
     let lockstep_in = |units: &[f64], layout_spread: Option<f64>, same_build: bool, layouts| {
@@ -248,14 +259,9 @@ fn every_verdict_wording() {
     let lockstep = |units: &[f64]| lockstep_of(units, None, true);
     let slower = [1.021, 1.019, 1.02, 1.022, 1.018, 1.02, 1.021, 1.019];
     let (a, base) = lockstep(&slower);
-    show("lock-step, regressed, the same build", &a, &base, None);
+    cases.push(("lock-step, regressed, the same build", a, base));
     let (a, base) = lockstep_at(&slower, None);
-    show(
-        "lock-step, two builds, within the allowance",
-        &a,
-        &base,
-        None,
-    );
+    cases.push(("lock-step, two builds, within the allowance", a, base));
     // What `runner::code_changed` sets after counting both sides.
     let counted = |same: Option<f64>, changed: Option<(f64, f64)>| {
         let (mut a, base) = lockstep_at(&slower, None);
@@ -270,54 +276,39 @@ fn every_verdict_wording() {
         (a, base)
     };
     let (a, base) = counted(Some(11_021.0), None);
-    show(
+    cases.push((
         "lock-step, two builds, within the allowance, the same instructions",
-        &a,
-        &base,
-        None,
-    );
+        a,
+        base,
+    ));
     let (a, base) = counted(None, Some((942_770.0, 968_226.0)));
-    show(
+    cases.push((
         "lock-step, two builds, within the allowance but other instructions",
-        &a,
-        &base,
-        None,
-    );
+        a,
+        base,
+    ));
     let much_slower = slower.map(|r| r + 0.06);
     let (a, base) = lockstep_at(&much_slower, None);
-    show(
-        "lock-step, two builds, beyond the allowance",
-        &a,
-        &base,
-        None,
-    );
+    cases.push(("lock-step, two builds, beyond the allowance", a, base));
     let (a, base) = lockstep_in(&slower, None, false, 4);
-    show(
-        "lock-step, two builds, code layouts sampled",
-        &a,
-        &base,
-        None,
-    );
+    cases.push(("lock-step, two builds, code layouts sampled", a, base));
     // Layouts sampled, and no function differed between the builds.
     let (mut a, base) = lockstep_in(&slower, None, false, 16);
     a.lockstep = a.lockstep.map(|l| crate::analysis::Lockstep {
         same_code: Some(true),
         ..l
     });
-    show(
+    cases.push((
         "lock-step, two builds, code layouts sampled, no function changed",
-        &a,
-        &base,
-        None,
-    );
+        a,
+        base,
+    ));
     let (a, base) = lockstep_at(&slower, Some(0.031));
-    show("lock-step, within the layout spread", &a, &base, None);
-    for (title, a, base) in learned_allowance_cases(&slower, quiet) {
-        show(title, &a, &base, None);
-    }
+    cases.push(("lock-step, within the layout spread", a, base));
+    cases.extend(learned_allowance_cases(&slower, quiet));
     let (a, base) = lockstep(&[1.001, 0.999, 1.002, 0.998, 1.0, 1.001, 0.999, 1.0]);
-    show("lock-step, no change", &a, &base, None);
-    insta::assert_snapshot!("criterion_every_verdict", out);
+    cases.push(("lock-step, no change", a, base));
+    cases
 }
 
 /// A benchmark five earlier rebuilds moved by about 6 % (the allowance
