@@ -461,37 +461,25 @@ pub fn rustc_verbose(text: &str) -> (String, String, String) {
 #[must_use]
 pub fn profile_settings(manifest: &str, chain: &[&str]) -> [(&'static str, Option<String>); 3] {
     const KEYS: [&str; 3] = ["lto", "codegen-units", "incremental"];
-    let mut found: [Option<(usize, String)>; 3] = [None, None, None];
-    let mut table: Option<usize> = None;
-    for raw in manifest.lines() {
-        let line = raw.split('#').next().unwrap_or("").trim();
-        if line.starts_with('[') {
-            let name = line.trim_matches(|c| c == '[' || c == ']').trim();
-            table = name
-                .strip_prefix("profile.")
-                .and_then(|p| chain.iter().position(|c| *c == unquoted(p)));
-            continue;
-        }
-        let (Some(rank), Some((key, value))) = (table, line.split_once('=')) else {
-            continue;
-        };
-        if let Some(k) = KEYS.iter().position(|k| *k == unquoted(key)) {
-            let value = unquoted(value).to_owned();
-            if found[k].as_ref().map_or(true, |(r, _)| rank < *r) {
-                found[k] = Some((rank, value));
-            }
+    let mut found: [Option<(usize, &str)>; 3] = [None, None, None];
+    for l in profile_lines(manifest, chain).filter(|l| l.package.is_empty()) {
+        if let Some(k) = KEYS.iter().position(|k| *k == l.key) {
+            keep_first(&mut found[k], &l);
         }
     }
-    let root = chain.last().copied().unwrap_or("");
+    let release = root_is_release(chain);
     let default = |k: usize| -> Option<String> {
-        let release = matches!(root, "release" | "bench");
-        let dev = matches!(root, "dev" | "test");
-        let v = match (k, release, dev) {
-            (0, true, _) | (0, _, true) => "false",
-            (1, true, _) => "16",
-            (1, _, true) => "256",
-            (2, true, _) => "false",
-            (2, _, true) => "true",
+        let v = match (k, release?) {
+            (0, _) => "false",
+            (1, true) => "16",
+            (1, false) => "256",
+            (2, release) => {
+                if release {
+                    "false"
+                } else {
+                    "true"
+                }
+            }
             _ => return None,
         };
         Some(v.to_owned())
@@ -502,7 +490,7 @@ pub fn profile_settings(manifest: &str, chain: &[&str]) -> [(&'static str, Optio
         ("incremental", None),
     ];
     for (k, slot) in out.iter_mut().enumerate() {
-        slot.1 = found[k].take().map(|(_, v)| v).or_else(|| default(k));
+        slot.1 = found[k].map(|(_, v)| v.to_owned()).or_else(|| default(k));
     }
     out
 }
@@ -510,21 +498,9 @@ pub fn profile_settings(manifest: &str, chain: &[&str]) -> [(&'static str, Optio
 /// The `inherits` of profile `name` in the manifest's text, if set.
 #[must_use]
 pub fn profile_inherits(manifest: &str, name: &str) -> Option<String> {
-    let mut inside = false;
-    for raw in manifest.lines() {
-        let line = raw.split('#').next().unwrap_or("").trim();
-        if line.starts_with('[') {
-            inside =
-                line.trim_matches(|c| c == '[' || c == ']').trim() == format!("profile.{name}");
-            continue;
-        }
-        if let (true, Some((k, v))) = (inside, line.split_once('=')) {
-            if unquoted(k) == "inherits" {
-                return Some(unquoted(v).to_owned());
-            }
-        }
-    }
-    None
+    profile_lines(manifest, &[name])
+        .find(|l| l.package.is_empty() && l.key == "inherits")
+        .map(|l| l.value.to_owned())
 }
 
 /// The `opt-level` the bench package `package` was compiled at, when the
@@ -545,57 +521,94 @@ pub fn bench_opt_level(
     chain: &[&str],
     package: &str,
 ) -> Option<(Option<String>, Option<String>)> {
-    let mut table: Option<(usize, String)> = None;
-    let mut profile: Option<(usize, String)> = None;
-    let mut own: Option<(usize, String)> = None;
+    let mut profile = None;
+    let mut own = None;
     let mut harness_overridden = false;
-    for raw in manifest.lines() {
-        let line = raw.split('#').next().unwrap_or("").trim();
-        if line.starts_with('[') {
-            table = profile_table(line.trim_matches(|c| c == '[' || c == ']').trim(), chain);
-            continue;
-        }
-        let (Some((rank, of)), Some((key, value))) = (&table, line.split_once('=')) else {
-            continue;
-        };
-        if unquoted(key) != "opt-level" {
-            continue;
-        }
-        let value = unquoted(value).to_owned();
-        let slot = match of.as_str() {
+    for l in profile_lines(manifest, chain).filter(|l| l.key == "opt-level") {
+        let slot = match l.package {
             "" => &mut profile,
-            "*" | "yardstick" if of != package => {
+            p if p == package => &mut own,
+            "*" | "yardstick" => {
                 harness_overridden = true;
                 continue;
             }
-            name if name == package => &mut own,
             _ => continue,
         };
-        if slot.as_ref().map_or(true, |(r, _)| rank < r) {
-            *slot = Some((*rank, value));
-        }
+        keep_first(slot, &l);
     }
     if !harness_overridden {
         return None;
     }
-    let default = match chain.last().copied() {
-        Some("release" | "bench") => Some("3".to_owned()),
-        Some("dev" | "test") => Some("0".to_owned()),
-        _ => None,
-    };
-    Some((own.map(|(_, v)| v), profile.map(|(_, v)| v).or(default)))
+    let default = root_is_release(chain).map(|release| if release { "3" } else { "0" });
+    let value = |found: Option<(usize, &str)>| found.map(|(_, v)| v.to_owned());
+    Some((value(own), value(profile).or(default.map(str::to_owned))))
+}
+
+/// One `key = value` line of a profile table, its key and value unquoted.
+struct ProfileLine<'a> {
+    /// The profile's place in the chain it was read along (0: the most
+    /// specific).
+    rank: usize,
+    /// The package a per-package table overrides (`*`, a name); empty
+    /// for the profile's own table.
+    package: &'a str,
+    key: &'a str,
+    value: &'a str,
+}
+
+/// The `key = value` lines of the manifest's tables `[profile.NAME]` and
+/// `[profile.NAME.package.SPEC]` of the profiles in `chain`, in order, a
+/// line at a time (see [`profile_settings`] for the forms read).
+fn profile_lines<'a>(
+    manifest: &'a str,
+    chain: &'a [&'a str],
+) -> impl Iterator<Item = ProfileLine<'a>> + 'a {
+    let mut table = None;
+    manifest.lines().filter_map(move |raw| {
+        let line = raw.split('#').next().unwrap_or("").trim();
+        if line.starts_with('[') {
+            table = profile_table(line.trim_matches(|c| c == '[' || c == ']').trim(), chain);
+            return None;
+        }
+        let (rank, package) = table?;
+        let (key, value) = line.split_once('=')?;
+        Some(ProfileLine {
+            rank,
+            package,
+            key: unquoted(key),
+            value: unquoted(value),
+        })
+    })
 }
 
 /// A table's name read as one of `chain`'s profiles: its rank in `chain`
 /// and the package it overrides (empty for the profile's own table).
-fn profile_table(name: &str, chain: &[&str]) -> Option<(usize, String)> {
+fn profile_table<'a>(name: &'a str, chain: &[&str]) -> Option<(usize, &'a str)> {
     let rest = name.strip_prefix("profile.")?;
     let (profile, package) = match rest.split_once(".package.") {
         Some((p, pkg)) => (p, unquoted(pkg)),
         None => (rest, ""),
     };
     let rank = chain.iter().position(|c| *c == unquoted(profile))?;
-    Some((rank, package.to_owned()))
+    Some((rank, package))
+}
+
+/// Keeps `line`'s value in `slot` unless a more specific profile's is
+/// there: the first along the chain wins, as cargo's inheritance does.
+fn keep_first<'a>(slot: &mut Option<(usize, &'a str)>, line: &ProfileLine<'a>) {
+    if slot.map_or(true, |(rank, _)| line.rank < rank) {
+        *slot = Some((line.rank, line.value));
+    }
+}
+
+/// Whether the chain's root is the `release` profile (`Some(true)`) or
+/// `dev` (`Some(false)`): cargo's defaults follow it.
+fn root_is_release(chain: &[&str]) -> Option<bool> {
+    match chain.last().copied()? {
+        "release" | "bench" => Some(true),
+        "dev" | "test" => Some(false),
+        _ => None,
+    }
 }
 
 /// A key or value of one line of TOML without its quotes, basic (`"`) or
