@@ -76,6 +76,9 @@ pub(crate) struct Pair<'a> {
     pub current: &'a Path,
     /// The arguments both run with (this run's: the same walk).
     pub args: Vec<OsString>,
+    /// Both binaries' code, when both kept their relocations (read once,
+    /// by the caller that also asks whether any function changed).
+    pub builds: Option<&'a Builds>,
 }
 
 /// Counts `ids` (in the binaries' order) in both binaries: the benchmarks
@@ -138,7 +141,6 @@ fn count_in(pair: &Pair<'_>, ids: &[String], scratch: &Path) -> Result<Counted, 
     too_slow.extend(b.too_slow.iter().cloned());
     let a = a.finish().map_err(|e| format!("baseline side: {e}"))?;
     let b = b.finish().map_err(|e| format!("current side: {e}"))?;
-    let builds = Builds::read(pair.baseline, pair.current);
     let a: HashMap<&str, (u64, &Part)> =
         a.iter().map(|(id, n, p)| (id.as_str(), (*n, p))).collect();
     let counts = b
@@ -147,8 +149,8 @@ fn count_in(pair: &Pair<'_>, ids: &[String], scratch: &Path) -> Result<Counted, 
             let &(an, base) = a.get(id.as_str())?;
             (an == *n && *n > 0).then(|| {
                 let per = |total: u64| total as f64 / *n as f64;
-                let code_changed = builds
-                    .as_ref()
+                let code_changed = pair
+                    .builds
                     .is_some_and(|c| c.ran_changed_code(&base.executed, &part.executed));
                 let counts = Counts {
                     baseline: per(base.ir),

@@ -225,14 +225,14 @@ fn open(
     // function nothing calls, a new static) no function differs, and
     // counting every benchmark under Callgrind (1.9 s for hex's nine)
     // would find each the same.
-    let same_code = (!same_build)
+    let builds = (!same_build)
         .then(|| crate::explain::code::Builds::read(&path, &exe))
-        .flatten()
-        .map(|b| b.code_unchanged());
+        .flatten();
+    let same_code = builds.as_ref().map(|b| b.code_unchanged());
     let (counts, counts_note) = if same_build || same_code == Some(true) {
         (HashMap::new(), None)
     } else {
-        counted_first(&path, &exe, &ids)
+        counted_first(&path, &exe, &ids, builds.as_ref())
     };
     let changed = counts.values().filter(|c| c.changed()).count();
     let changed_factor = changed_code_factor(changed, counts.len());
@@ -291,6 +291,7 @@ fn counted_first(
     baseline: &Path,
     this: &Path,
     ids: &[String],
+    builds: Option<&crate::explain::code::Builds>,
 ) -> (HashMap<String, Counts>, Option<String>) {
     if super::allowance::valgrind().is_err() {
         return (HashMap::new(), None);
@@ -299,6 +300,7 @@ fn counted_first(
         baseline,
         current: this,
         args: std::env::args_os().skip(1).collect(),
+        builds,
     };
     match crate::explain::each::count_both(&pair, ids) {
         Ok(c) => {
