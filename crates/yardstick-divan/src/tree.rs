@@ -94,7 +94,8 @@ pub(crate) fn build(args: &Args, binary: &str) -> Node {
         for leaf in reg.leaves {
             if outline || !selected {
                 let names = &leaf.names[..e.generics.min(leaf.names.len())];
-                if filter.keeps(krate, &function, &full_name(&function, names)) {
+                let id = engine_id(&group_id, names);
+                if filter.keeps(krate, &function, &full_name(&function, names), &id) {
                     insert(&mut root, &at, names, None, !selected);
                 }
                 continue;
@@ -105,7 +106,8 @@ pub(crate) fn build(args: &Args, binary: &str) -> Node {
                 if at.threads_shown {
                     names.push(format!("t={t}"));
                 }
-                if !filter.keeps(krate, &function, &full_name(&function, &names)) {
+                let id = engine_id(&group_id, &names);
+                if !filter.keeps(krate, &function, &full_name(&function, &names), &id) {
                     continue;
                 }
                 let spec = LeafSpec {
@@ -139,6 +141,15 @@ fn full_name(function: &str, names: &[String]) -> String {
         .chain(names.iter().map(String::as_str))
         .collect::<Vec<_>>()
         .join("::")
+}
+
+/// The id the engine saves a leaf under (`binary::function/name/name`),
+/// which yardstick's own tools pass back with `--exact`.
+fn engine_id(group_id: &str, names: &[String]) -> String {
+    std::iter::once(group_id)
+        .chain(names.iter().map(String::as_str))
+        .collect::<Vec<_>>()
+        .join("/")
 }
 
 /// The entry's path (module components renamed by their groups), its
@@ -408,8 +419,10 @@ impl Filter {
     /// `full` (the same with its instance, argument and thread names)
     /// passes. divan matches the path from the crate's name on
     /// (`krate::function::arg`); the path without it matches too, as it
-    /// did in earlier releases.
-    fn keeps(&self, krate: &str, function: &str, full: &str) -> bool {
+    /// did in earlier releases. An exact filter also matches the engine's
+    /// `id`: the instruction count at judging time runs the kept binary
+    /// with `--exact <id>`, and divan's paths separate arguments otherwise.
+    fn keeps(&self, krate: &str, function: &str, full: &str, id: &str) -> bool {
         let prefixed = |p: &str| format!("{krate}::{p}");
         let paths = [
             function.to_owned(),
@@ -418,10 +431,42 @@ impl Filter {
             prefixed(full),
         ];
         if let Some((inc, exc)) = &self.exact {
-            let hit = |l: &[String]| l.iter().any(|f| paths.contains(f));
+            let hit = |l: &[String]| l.iter().any(|f| paths.contains(f) || f == id);
             return (inc.is_empty() || hit(inc)) && !hit(exc);
         }
         let hit = |l: &[regex_lite::Regex]| l.iter().any(|r| paths.iter().any(|p| r.is_match(p)));
         (self.include.is_empty() || hit(&self.include)) && !hit(&self.exclude)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn filter(args: &[&str]) -> Filter {
+        let args = crate::cli::parse(args.iter().map(std::ffi::OsString::from).collect(), &[]);
+        Filter::new(&args.expect("valid arguments"))
+    }
+
+    #[test]
+    fn an_exact_filter_takes_divans_path_or_the_engines_id() {
+        let names = ["16".to_owned()];
+        let full = full_name("memcpy", &names);
+        let id = engine_id("memcpy::memcpy", &names);
+        assert_eq!(
+            (full.as_str(), id.as_str()),
+            ("memcpy::16", "memcpy::memcpy/16")
+        );
+        let keeps = |f: &Filter| f.keeps("memcpy", "memcpy", &full, &id);
+        // divan's own spellings.
+        assert!(keeps(&filter(&["--exact", "memcpy::memcpy::16"])));
+        assert!(keeps(&filter(&["--exact", "memcpy::16"])));
+        // The id yardstick saved, as its instruction count passes it back.
+        assert!(keeps(&filter(&["--bench", "--exact", "memcpy::memcpy/16"])));
+        assert!(!keeps(&filter(&["--exact", "memcpy::memcpy/64"])));
+        assert!(!keeps(&filter(&["--exact", "memcpy::memcpy/1"])));
+        // A regular expression sees divan's paths only, as divan's does.
+        assert!(!keeps(&filter(&["memcpy/16"])));
+        assert!(keeps(&filter(&["memcpy::16$"])));
     }
 }
