@@ -197,14 +197,17 @@ pub(super) fn counted_both(
     }
     let scratch = dir.sub("explain");
     let per_iteration_ns = analysis.typical().point;
-    let e = crate::explain::Target::of_comparison(
-        &dir.home,
-        &id.full_id,
-        baseline,
-        this,
-        per_iteration_ns,
-    )
-    .and_then(|target| crate::explain::explain(&target, &scratch));
+    let e = match crate::explain::too_slow_to_check(per_iteration_ns) {
+        Some(why) => Err(why),
+        None => crate::explain::Target::of_comparison(
+            &dir.home,
+            &id.full_id,
+            baseline,
+            this,
+            per_iteration_ns,
+        )
+        .and_then(|target| crate::explain::explain(&target, &scratch)),
+    };
     let e = match e {
         Ok(e) => e,
         Err(why) => {
