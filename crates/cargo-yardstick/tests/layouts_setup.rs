@@ -208,6 +208,8 @@ fn every_cargo_bench_samples_code_layouts_after_init() {
     let out = bench(&krate, &home, &edit("three"));
     let verdict = json(&home.join("spin/change/verdict.json"));
     assert_eq!(verdict["lockstep"]["same_code"], false, "{verdict}");
+    // One function of the build's: not the whole build rewritten.
+    assert!(verdict["lockstep"].get("rewritten").is_none(), "{verdict}");
     assert_eq!(
         out.matches("the baseline's code layout 1 is refused")
             .count(),

@@ -60,6 +60,20 @@ pub struct LockstepFile {
     /// no instruction can differ; `None` when not compared (identical
     /// builds, a build without its relocations).
     pub same_code: Option<bool>,
+    /// How many of the baseline's functions differ in this build, when at
+    /// least half do (other compiler flags, another toolchain): the change
+    /// is the whole build's, every benchmark's code changed, and nothing
+    /// was counted to single any out.
+    pub rewritten: Option<RewrittenFile>,
+}
+
+/// Two builds most of whose functions differ.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct RewrittenFile {
+    /// The baseline's functions not in this build with the same bytes.
+    pub changed: usize,
+    /// The baseline's functions.
+    pub functions: usize,
 }
 
 /// A benchmark's code in the two binaries of a lock-step comparison, as
@@ -91,12 +105,15 @@ crate::json_object!(CountedFile {
     rounds_factor (skip)
 });
 
+crate::json_object!(RewrittenFile { changed, functions });
+
 crate::json_object!(LockstepFile {
     pairs,
     rounds,
     layouts (default),
     counted (skip),
-    same_code (skip)
+    same_code (skip),
+    rewritten (skip)
 });
 crate::json_object!(VerdictFile {
     version,

@@ -113,12 +113,37 @@ impl Code {
 
     /// Whether every function of `self` is in `newer` with the same bytes,
     /// relocated fields aside: then no instruction of `self` changed, only
-    /// where the code lies. A name with several symbols compares as the
-    /// set of their bytes. Functions only `newer` has are not looked at: a
+    /// where the code lies. Functions only `newer` has are not looked at: a
     /// function no unchanged code calls does not run (an edit that adds a
     /// call changes the caller). Meaningful when both are [`Code::relocated`].
     #[must_use]
     pub fn unchanged_in(&self, newer: &Code) -> bool {
+        self.functions
+            .iter()
+            .all(|(name, at)| self.same_in(newer, name, at))
+    }
+
+    /// How many functions of `self` (by name, [`Code::functions`] of them)
+    /// are not in `newer` with the same bytes, as [`Code::unchanged_in`]
+    /// compares them.
+    #[must_use]
+    pub fn changed_in(&self, newer: &Code) -> usize {
+        self.functions
+            .iter()
+            .filter(|(name, at)| !self.same_in(newer, name, at))
+            .count()
+    }
+
+    /// How many function names the file has.
+    #[must_use]
+    pub fn functions(&self) -> usize {
+        self.functions.len()
+    }
+
+    /// Whether `newer` has the function `name` (at `at` in `self`) with the
+    /// same bytes. A name with several symbols compares as the set of
+    /// their bytes.
+    fn same_in(&self, newer: &Code, name: &str, at: &[(u64, u64, u64)]) -> bool {
         let bodies = |code: &Code, at: &[(u64, u64, u64)]| {
             let mut all: Vec<Option<Vec<u8>>> = at
                 .iter()
@@ -127,10 +152,8 @@ impl Code {
             all.sort_unstable();
             all
         };
-        self.functions.iter().all(|(name, at)| {
-            newer.functions.get(name).is_some_and(|theirs| {
-                at.len() == theirs.len() && bodies(self, at) == bodies(newer, theirs)
-            })
+        newer.functions.get(name).is_some_and(|theirs| {
+            at.len() == theirs.len() && bodies(self, at) == bodies(newer, theirs)
         })
     }
 
@@ -387,6 +410,18 @@ mod tests {
         assert!(two.unchanged_in(&code(8, &[("h", g), ("h", f_moved)])));
         assert!(!two.unchanged_in(&code(8, &[("h", g), ("h", g)])));
         assert!(!two.unchanged_in(&code(8, &[("h", g)])));
+    }
+
+    #[test]
+    fn changed_functions_are_counted_by_name() {
+        let (f, g, h): (&[u8], &[u8], &[u8]) = (&[0x55, 0xc3], &[0x31, 0xc0, 0xc3], &[0x90, 0xc3]);
+        let old = code(0, &[("f", f), ("g", g), ("h", h), ("h", f)]);
+        assert_eq!(old.functions(), 3);
+        assert_eq!(old.changed_in(&old), 0);
+        // `f` changed, `g` gone, one `h` of two changed; `new` not looked at.
+        let new = code(16, &[("f", g), ("h", h), ("h", g), ("new", f)]);
+        assert_eq!(old.changed_in(&new), 3);
+        assert_eq!(old.changed_in(&code(0, &[("g", g), ("h", f), ("h", h)])), 1);
     }
 
     #[test]

@@ -12,7 +12,7 @@ use yardstick_format::analyze::{
     BenchmarkReport, ChangeJson, ComplexityJson, Document, EstimateJson, MannWhitneyJson,
     OutlierVarianceJson, Percentiles, StudentJson, TukeyJson, WelchJson,
 };
-use yardstick_format::change::{CountedFile, LockstepFile, VerdictFile};
+use yardstick_format::change::{CountedFile, LockstepFile, RewrittenFile, VerdictFile};
 use yardstick_format::criterion::{ConfidenceInterval, EstimateFile};
 use yardstick_format::drift::DriftFile;
 use yardstick_format::exec::{ExecExport, ExecResult};
@@ -226,6 +226,7 @@ fn change_verdict_json() {
         layouts: 4,
         counted: None,
         same_code: None,
+        rewritten: None,
     });
     let doc = to_value(&file);
     assert!(doc["lockstep"].get("counted").is_none(), "{doc}");
@@ -278,6 +279,29 @@ fn change_verdict_json() {
         wrong["lockstep"]["counted"][field] = value;
         assert!(!v.is_valid(&wrong), "{field}");
     }
+    // Most functions differ: nothing counted, how many said.
+    let rewritten = VerdictFile {
+        lockstep: Some(LockstepFile {
+            counted: None,
+            same_code: Some(false),
+            rewritten: Some(RewrittenFile {
+                changed: 2486,
+                functions: 3402,
+            }),
+            ..file.lockstep.unwrap()
+        }),
+        ..file.clone()
+    };
+    let doc = to_value(&rewritten);
+    assert_eq!(
+        doc["lockstep"]["rewritten"],
+        json!({"changed": 2486, "functions": 3402})
+    );
+    assert_valid(&v, &doc);
+    assert_eq!(from_value::<VerdictFile>(doc.clone()).unwrap(), rewritten);
+    let mut wrong = doc;
+    wrong["lockstep"]["rewritten"]["changed"] = json!(-1);
+    assert!(!v.is_valid(&wrong));
     assert!(file.goes_with(0.0048) && !file.goes_with(0.0049));
     for bad in [
         json!({"version": 2, "mean": 0.0, "p_value": 0.5, "t": 0.0, "verdict": "NoChange"}),

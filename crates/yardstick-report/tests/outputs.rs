@@ -647,6 +647,7 @@ fn a_lockstep_change_is_said_so_and_shows_only_what_was_measured() {
         layouts: 0,
         counted: None,
         same_code: None,
+        rewritten: None,
     };
     let c = change(0.0048, -0.0180, 0.0282, 0.63, Verdict::NoChange);
     let page = page_with_change(&home, "parse/json/10", &c, Some(how));
@@ -737,6 +738,7 @@ fn reports_regenerated_after_a_default_run_keep_the_saved_change() {
             layouts: 0,
             counted: None,
             same_code: None,
+            rewritten: None,
         }),
         judged_at: None,
         verdict_alone: None,

@@ -213,6 +213,10 @@ pub(crate) struct Lockstep {
     /// `Some(true)` and no benchmark's instructions can have changed, so
     /// none was counted; `None` when not compared.
     pub same_code: Option<bool>,
+    /// How many of the baseline's functions differ, when at least half do
+    /// (`runner::lockstep`'s `REWRITTEN_SHARE`): the whole build changed,
+    /// every benchmark's code with it, and nothing was counted.
+    pub rewritten: Option<yardstick_format::change::RewrittenFile>,
     /// Code layouts of each build the pairs were spread over (two or more:
     /// the interval's units are the layouts, so what moving the code does
     /// is in it, and no allowance is added); 0 for the builds as linked.
@@ -238,10 +242,11 @@ impl Lockstep {
     }
 
     /// The bytes of an instruction it executed differ between the two
-    /// binaries, whether or not its instructions per iteration do: its
-    /// code changed.
+    /// binaries, whether or not its instructions per iteration do, or most
+    /// of the build's functions do: its code changed, known before
+    /// measuring.
     pub(crate) fn ran_changed_code(&self) -> bool {
-        self.counted_first.is_some_and(|c| c.code_changed)
+        self.rewritten.is_some() || self.counted_first.is_some_and(|c| c.code_changed)
     }
 
     /// What the saved files and the report keep of it.
@@ -252,6 +257,7 @@ impl Lockstep {
             layouts: self.layouts,
             counted: self.counted_first,
             same_code: self.same_code,
+            rewritten: self.rewritten,
         }
     }
 }
@@ -765,6 +771,7 @@ mod tests {
                 instructions_changed: None,
                 counted_first: None,
                 same_code: None,
+                rewritten: None,
                 same_build,
                 layouts,
             };

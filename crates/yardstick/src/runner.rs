@@ -472,7 +472,12 @@ fn in_lockstep<M: Measurement>(
     let home = &c.run.home;
     let measured = record.and_then(|r| {
         let first = lockstep::measure(home, &r, &id.full_id, kind, config)?;
-        if !looks.look_again(first.1.p_value) {
+        // Most of the build's functions differ: its code changed, known
+        // before measuring, so the first look is judged alone at what the
+        // level leaves (`runner::code_changed`), and a second would take
+        // the run's time for every benchmark of a rewritten build.
+        let rewritten = first.1.how.rewritten.is_some();
+        if rewritten || !looks.look_again(first.1.p_value) {
             return Ok(first);
         }
         // A second look that fails leaves the first, judged at its half.

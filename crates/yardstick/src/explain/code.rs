@@ -48,11 +48,15 @@ impl Builds {
         })
     }
 
-    /// No function of the baseline's build differs in this one
-    /// (`yardstick_format::elf::Code::unchanged_in`): where the code lies
-    /// changed, not an instruction any benchmark can run.
-    pub(crate) fn code_unchanged(&self) -> bool {
-        self.baseline.unchanged_in(&self.current)
+    /// How many of the baseline's functions differ in this build
+    /// (`yardstick_format::elf::Code::changed_in`), and how many it has:
+    /// none, and where the code lies changed, not an instruction any
+    /// benchmark can run.
+    pub(crate) fn changed_functions(&self) -> (usize, usize) {
+        (
+            self.baseline.changed_in(&self.current),
+            self.baseline.functions(),
+        )
     }
 
     /// Whether an instruction the benchmark executed (`a` on the

@@ -248,6 +248,7 @@ fn lockstep_cases(quiet: [f64; 5]) -> Vec<(&'static str, Analysis, Vec<f64>)> {
             instructions_changed: None,
             counted_first: None,
             same_code: None,
+            rewritten: None,
             same_build,
             layouts,
         };
@@ -296,10 +297,27 @@ fn lockstep_cases(quiet: [f64; 5]) -> Vec<(&'static str, Analysis, Vec<f64>)> {
     let (mut a, base) = lockstep_in(&slower, None, false, 16);
     a.lockstep = a.lockstep.map(|l| crate::analysis::Lockstep {
         same_code: Some(true),
+        rewritten: None,
         ..l
     });
     cases.push((
         "lock-step, two builds, code layouts sampled, no function changed",
+        a,
+        base,
+    ));
+    // Layouts sampled, and most functions differ: held at the suite's
+    // level it is the build's change.
+    let (mut a, base) = lockstep_in(&slower, None, false, 16);
+    a.lockstep = a.lockstep.map(|l| crate::analysis::Lockstep {
+        same_code: Some(false),
+        rewritten: Some(yardstick_format::change::RewrittenFile {
+            changed: 2486,
+            functions: 3402,
+        }),
+        ..l
+    });
+    cases.push((
+        "lock-step, two builds, code layouts sampled, most functions changed",
         a,
         base,
     ));
@@ -330,6 +348,7 @@ fn learned_allowance_cases(
         instructions_changed: None,
         counted_first: None,
         same_code: None,
+        rewritten: None,
         same_build: false,
         layouts: 0,
     };
@@ -395,6 +414,7 @@ fn a_verdict_held_to_the_suite_error_rate() {
         instructions_changed: None,
         counted_first: None,
         same_code: None,
+        rewritten: None,
         same_build: true,
         layouts: 0,
     };
@@ -438,6 +458,22 @@ fn a_verdict_held_to_the_suite_error_rate() {
             },
         ),
         (
+            "0.05 - 0.05/128, most of the build's functions changed",
+            0.05 - 0.05 / 128.0,
+            crate::analysis::Lockstep {
+                instructions_changed: None,
+                counted_first: None,
+                same_code: Some(false),
+                rewritten: Some(yardstick_format::change::RewrittenFile {
+                    changed: 2486,
+                    functions: 3402,
+                }),
+                pairs: 16,
+                rounds: 128,
+                ..code_changed
+            },
+        ),
+        (
             "0.05 - 0.05/128, its code changed, its layouts not sampled",
             0.05 - 0.05 / 128.0,
             crate::analysis::Lockstep {
@@ -463,7 +499,7 @@ fn a_verdict_held_to_the_suite_error_rate() {
             one_by_one: a.verdict_at(0.05).expect("a change"),
             alone: false,
         });
-        if how.instructions_changed.is_some() {
+        if how.instructions_changed.is_some() || how.rewritten.is_some() {
             // What `runner::code_changed` sets.
             a.judge_alone(level, crate::analysis::lockstep_threshold(&cfg));
         }

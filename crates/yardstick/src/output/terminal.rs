@@ -590,12 +590,32 @@ fn lockstep_lines(
                 a.suite.is_some_and(|j| j.alone)
             ))
         ));
+    } else if let (true, Some(r)) = (verdict, ls.rewritten) {
+        let alone = a.suite.is_some_and(|j| j.alone);
+        lines.push(format!("{INDENT}{}", s.faint(&rewritten_line(r, alone))));
     } else if verdict && ls.same_code == Some(true) {
         lines.push(format!("{INDENT}{}", s.faint(SAME_CODE)));
     } else if verdict && !ls.layouts_measured && !ls.same_build && ls.layouts < 2 {
         lines.push(format!("{INDENT}{}", s.faint(LAYOUT_NOT_SAMPLED)));
     }
     lines
+}
+
+/// Under a lock-step verdict between two builds most of whose functions
+/// differ (`runner::lockstep`'s `REWRITTEN_SHARE`): nothing was counted,
+/// and where the suite's error rate would have held it, it was judged
+/// alone.
+fn rewritten_line(r: yardstick_format::change::RewrittenFile, alone: bool) -> String {
+    let how = if alone {
+        "its code changed with them, so it is judged alone, not at its share of the suite's error rate"
+    } else {
+        "the whole build changed (other compiler flags, another toolchain), not this benchmark's code alone"
+    };
+    format!(
+        "{} of the baseline's {} functions differ in this build: {how}; nothing was counted under Callgrind.",
+        super::numbers::grouped(r.changed as f64, 0),
+        super::numbers::grouped(r.functions as f64, 0),
+    )
 }
 
 /// Under a lock-step verdict between two builds with the same functions

@@ -70,22 +70,31 @@ pub(super) fn judge(
             "judged at its share of the suite's error rate",
         )
     };
-    let e = counted_both(analysis, counting, unchecked)?;
-    // The same instructions per iteration, but not the same instructions:
-    // a change that runs once in a hundred calls is in the bytes of code
-    // the benchmark executed, not in a dozen counted iterations.
-    if e.same && !how.ran_changed_code() {
-        if allowed {
-            analysis.lockstep = Some(Lockstep {
-                same_instructions: Some(e.baseline_instructions),
-                ..how
-            });
+    // Most of the build's functions differ: its code changed, and the
+    // functions that moved would be most of the program's. Otherwise the
+    // count is saved as `--explain` saves it, so the report lists them.
+    let counted = if how.rewritten.is_some() {
+        None
+    } else {
+        let e = counted_both(analysis, counting, unchecked)?;
+        // The same instructions per iteration, but not the same
+        // instructions: a change that runs once in a hundred calls is in
+        // the bytes of code the benchmark executed, not in a dozen counted
+        // iterations.
+        if e.same && !how.ran_changed_code() {
+            if allowed {
+                analysis.lockstep = Some(Lockstep {
+                    same_instructions: Some(e.baseline_instructions),
+                    ..how
+                });
+            }
+            return None;
         }
-        return None;
-    }
+        Some((e.baseline_instructions, e.current_instructions))
+    };
     analysis.judge_alone(level, threshold);
     analysis.lockstep = Some(Lockstep {
-        instructions_changed: Some((e.baseline_instructions, e.current_instructions)),
+        instructions_changed: counted,
         ..how
     });
     Some(level)

@@ -17,6 +17,7 @@ use std::sync::Mutex;
 use std::time::Duration;
 
 use yardstick_format::binary::BinaryFile;
+use yardstick_format::change::RewrittenFile;
 use yardstick_stats::paired::RatioInterval;
 
 use crate::analysis::{Lockstep, Samples};
@@ -120,6 +121,9 @@ struct Binary {
     /// Whether every function of the baseline's build is in this one with
     /// the same bytes (`None`: not compared).
     same_code: Option<bool>,
+    /// How many of the baseline's functions differ, when at least
+    /// [`REWRITTEN_SHARE`] of them do.
+    rewritten: Option<RewrittenFile>,
 }
 
 /// The baseline binaries of this run by path, and why those that cannot be
@@ -224,12 +228,15 @@ fn open(
     // that only moved without running anything: after a neutral edit (a
     // function nothing calls, a new static) no function differs, and
     // counting every benchmark under Callgrind (1.9 s for hex's nine)
-    // would find each the same.
+    // would find each the same; after other flags most differ, and it
+    // would find each changed.
     let builds = (!same_build)
         .then(|| crate::explain::code::Builds::read(&path, &exe))
         .flatten();
-    let same_code = builds.as_ref().map(|b| b.code_unchanged());
-    let (counts, counts_note) = if same_build || same_code == Some(true) {
+    let functions = builds.as_ref().map(|b| b.changed_functions());
+    let same_code = functions.map(|(changed, _)| changed == 0);
+    let rewritten = functions.and_then(rewritten);
+    let (counts, counts_note) = if same_build || same_code == Some(true) || rewritten.is_some() {
         (HashMap::new(), None)
     } else {
         counted_first(&path, &exe, &ids, builds.as_ref())
@@ -248,7 +255,25 @@ fn open(
         counts,
         counts_note,
         same_code,
+        rewritten,
     })
+}
+
+/// The share of the baseline's functions that, when they differ in this
+/// build, make the change the build's (other compiler flags, another
+/// toolchain or opt-level): every benchmark's code changed, so the count
+/// before measuring would single none out and longer rounds would add
+/// their time to all of them. Measured on hex's bench binary: a neutral
+/// edit changes none of its 3,402 functions, +1.2 % compiled into one
+/// benchmark changes one, and one codegen unit instead of sixteen
+/// changes 2,488 (73 %; 67 % the other way).
+const REWRITTEN_SHARE: f64 = 0.5;
+
+/// `(changed, functions)` as kept when at least [`REWRITTEN_SHARE`] of
+/// the baseline's functions differ.
+fn rewritten((changed, functions): (usize, usize)) -> Option<RewrittenFile> {
+    (changed > 0 && changed as f64 >= REWRITTEN_SHARE * functions as f64)
+        .then_some(RewrittenFile { changed, functions })
 }
 
 /// How many times the rounds' time a comparison gets when its code
@@ -445,6 +470,7 @@ fn compared(
                 rounds_factor: Some(factor_of(binary, id)),
             }),
             same_code: binary.same_code,
+            rewritten: binary.rewritten,
             same_build: binary.same_build,
             layouts: m.layouts_used(),
         },
@@ -544,5 +570,20 @@ mod tests {
         close(changed_code_factor(6, 24), 3.0);
         // More changed than counted cannot happen, but stays within bounds.
         close(changed_code_factor(4, 2), 1.75);
+    }
+
+    #[test]
+    fn a_build_is_rewritten_when_half_its_functions_differ() {
+        let r = |changed, functions| rewritten((changed, functions)).map(|r| r.changed);
+        // hex's bench binary: a neutral edit, one benchmark's change, and
+        // one codegen unit instead of sixteen (2,488 of 3,402 measured).
+        assert_eq!(r(0, 3402), None);
+        assert_eq!(r(1, 3402), None);
+        assert_eq!(r(2488, 3402), Some(2488));
+        // Half is enough; less is not.
+        assert_eq!(r(1701, 3402), Some(1701));
+        assert_eq!(r(1700, 3402), None);
+        // No functions read: nothing to say.
+        assert_eq!(r(0, 0), None);
     }
 }
