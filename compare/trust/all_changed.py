@@ -4,7 +4,8 @@
 An edit to a function every benchmark calls, or other compiler flags,
 changes the code of every benchmark, and each one whose code changed gets
 longer rounds (`runner::lockstep`'s CHANGED_CODE_BUDGET, shared within its
-binary). This times it: a published suite of the compatibility corpus
+binary), unless most of the build's functions differ (REWRITTEN_SHARE: then
+nothing is counted and no benchmark gets longer rounds, as here). This times it: a published suite of the compatibility corpus
 (compare/corpus/crates.toml) in a scratch crate, switched to yardstick and
 set up with `cargo yardstick init`, alternating two builds whose every
 function differs (CARGO_PROFILE_BENCH_CODEGEN_UNITS=1 and cargo's default).
