@@ -14,6 +14,9 @@ run 0 saves the baseline, the others each compare with the run before.
 Then, with --criterion, the same suite on Criterion.rs 0.8 (its requirement
 raised to 0.8, `cargo bench -- --noplot`), each run after the last.
 
+With --setup no the crate is not set up with `init` (no layouts, no
+relocations: the count before measuring runs whatever changed).
+
 With --edit neutral, the other case: each run adds a never-called function
 to the bench file instead (no function of the build changes), built just
 before the run is timed; with --harness-dir, an older engine's figure for
@@ -25,7 +28,7 @@ speed too, so verdicts are expected; after neutral edits, none is).
 
 Usage: python3 compare/trust/all_changed.py --cargo-yardstick PATH
            [--corpus hex] [--runs 5] [--criterion 3] [--harness-dir DIR]
-           [--edit codegen|neutral]
+           [--edit codegen|neutral] [--setup yes|no]
 Python 3 standard library only.
 """
 
@@ -103,6 +106,7 @@ def main():
     p.add_argument("--criterion", type=int, default=3, metavar="RUNS")
     p.add_argument("--harness-dir", default=os.path.join(layouts_flow.REPO, "crates", "yardstick"))
     p.add_argument("--edit", choices=("codegen", "neutral"), default="codegen")
+    p.add_argument("--setup", choices=("yes", "no"), default="yes")
     args = p.parse_args()
     with tempfile.TemporaryDirectory(prefix="yardstick-all-changed-") as scratch:
         root = os.path.join(scratch, "crate")
@@ -112,7 +116,8 @@ def main():
         env = layouts_flow.scratch_env(scratch, args.cargo_yardstick)
         env["YARDSTICK_HOME"] = os.path.join(scratch, "home")
         env.pop("CARGO_PROFILE_BENCH_CODEGEN_UNITS", None)
-        layouts_flow.init(root, env, args.cargo_yardstick)
+        if args.setup == "yes":
+            layouts_flow.init(root, env, args.cargo_yardstick)
         yardstick_runs(root, target, env, args.runs, args.edit)
         if args.criterion:
             criterion_runs(root, target, env, args.criterion)
