@@ -14,7 +14,7 @@ use crate::cli::Args;
 use crate::counter::CounterSet;
 use crate::precision;
 use crate::table::{self, Stats};
-use crate::tree::{build, label_width, list, outline, sort, LeafSpec, Node};
+use crate::tree::{build, label_width, leaf_id, list, outline, sort, LeafSpec, Node};
 
 /// Samples per benchmark unless told otherwise (divan's default).
 const DEFAULT_SAMPLE_COUNT: u32 = 100;
@@ -276,13 +276,6 @@ fn run_leaf(
     let below = table::continuation(last);
     for cells in stats.extra_rows(&samples, &runner.counters, ctx.printer.bytes_format) {
         println!("{}", table::line(&below, ctx.printer.width, &cells));
-    }
-}
-
-fn leaf_id(group: &str, param: &Option<String>) -> String {
-    match param {
-        Some(p) => format!("{group}/{p}"),
-        None => group.to_owned(),
     }
 }
 

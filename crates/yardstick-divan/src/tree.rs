@@ -94,7 +94,7 @@ pub(crate) fn build(args: &Args, binary: &str) -> Node {
         for leaf in reg.leaves {
             if outline || !selected {
                 let names = &leaf.names[..e.generics.min(leaf.names.len())];
-                let id = engine_id(&group_id, names);
+                let id = leaf_id(&group_id, &param_of(names));
                 if filter.keeps(krate, &function, &full_name(&function, names), &id) {
                     insert(&mut root, &at, names, None, !selected);
                 }
@@ -106,12 +106,13 @@ pub(crate) fn build(args: &Args, binary: &str) -> Node {
                 if at.threads_shown {
                     names.push(format!("t={t}"));
                 }
-                let id = engine_id(&group_id, &names);
+                let param = param_of(&names);
+                let id = leaf_id(&group_id, &param);
                 if !filter.keeps(krate, &function, &full_name(&function, &names), &id) {
                     continue;
                 }
                 let spec = LeafSpec {
-                    param: (!names.is_empty()).then(|| names.join("/")),
+                    param,
                     threads: t,
                     options: Rc::clone(&options),
                     leaf: Rc::clone(&leaf),
@@ -143,13 +144,19 @@ fn full_name(function: &str, names: &[String]) -> String {
         .join("::")
 }
 
+/// A leaf's parameter as the engine names it (`name/name`), none without
+/// names.
+fn param_of(names: &[String]) -> Option<String> {
+    (!names.is_empty()).then(|| names.join("/"))
+}
+
 /// The id the engine saves a leaf under (`binary::function/name/name`),
 /// which yardstick's own tools pass back with `--exact`.
-fn engine_id(group_id: &str, names: &[String]) -> String {
-    std::iter::once(group_id)
-        .chain(names.iter().map(String::as_str))
-        .collect::<Vec<_>>()
-        .join("/")
+pub(crate) fn leaf_id(group: &str, param: &Option<String>) -> String {
+    match param {
+        Some(p) => format!("{group}/{p}"),
+        None => group.to_owned(),
+    }
 }
 
 /// The entry's path (module components renamed by their groups), its
@@ -452,7 +459,7 @@ mod tests {
     fn an_exact_filter_takes_divans_path_or_the_engines_id() {
         let names = ["16".to_owned()];
         let full = full_name("memcpy", &names);
-        let id = engine_id("memcpy::memcpy", &names);
+        let id = leaf_id("memcpy::memcpy", &param_of(&names));
         assert_eq!(
             (full.as_str(), id.as_str()),
             ("memcpy::16", "memcpy::memcpy/16")
