@@ -47,15 +47,19 @@ pub fn iterations(per_iteration_ns: f64) -> u64 {
     ((COUNTED_NS / per_iteration_ns).round() as u64).clamp(1, MAX_ITERATIONS)
 }
 
+/// The slowest iteration (native time) counted while `cargo bench` judges
+/// a comparison unasked ([`too_slow_to_check`]).
+const CHECKED_NS: f64 = 30e6;
+
 /// Why a comparison's instructions are not counted while `cargo bench`
-/// judges it, unasked: an iteration slower than 30 ms (native time) takes
+/// judges it, unasked: an iteration slower than [`CHECKED_NS`] takes
 /// more than seconds a side under Callgrind, as the count before measuring
 /// allows (`each::COUNT_LIMIT`); divan's `fibonacci::recursive/40` (0.9 s)
 /// would take minutes. `--explain` and `cargo yardstick explain`, asked
 /// for, count whatever it takes.
 #[must_use]
 pub(crate) fn too_slow_to_check(per_iteration_ns: f64) -> Option<String> {
-    (per_iteration_ns > 30e6).then(|| {
+    (per_iteration_ns > CHECKED_NS).then(|| {
         format!(
             "an iteration takes {} here, too long under Callgrind",
             yardstick_format::units::fixed(per_iteration_ns, 1)

@@ -62,23 +62,23 @@ pub(super) fn judge(
     if !alone.is_change() || now.is_change() {
         return None;
     }
-    let unchecked = if allowed {
-        (
-            "a change within what relinking alone moves is not checked against the instructions both sides execute",
-            "it stays within the allowance",
-        )
-    } else {
-        (
-            "a comparison whose instructions may have changed is judged at its share of the suite's error rate, not alone",
-            "judged at its share of the suite's error rate",
-        )
-    };
     // Most of the build's functions differ: its code changed, and the
     // functions that moved would be most of the program's. Otherwise the
     // count is saved as `--explain` saves it, so the report lists them.
     let counted = if how.rewritten.is_some() {
         None
     } else {
+        let unchecked = if allowed {
+            (
+                "a change within what relinking alone moves is not checked against the instructions both sides execute",
+                "it stays within the allowance",
+            )
+        } else {
+            (
+                "a comparison whose instructions may have changed is judged at its share of the suite's error rate, not alone",
+                "judged at its share of the suite's error rate",
+            )
+        };
         let e = counted_both(analysis, counting, unchecked)?;
         // The same instructions per iteration, but not the same
         // instructions: a change that runs once in a hundred calls is in
