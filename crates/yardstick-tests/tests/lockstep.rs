@@ -441,12 +441,12 @@ fn not_counted_line(out: &common::Run) -> &str {
         .unwrap_or_else(|| panic!("{}", out.stderr))
 }
 
-/// Asserts that `out` printed each of `stdout` and `stderr`.
 /// The lock-step line's sentence for a comparison whose instructions
 /// changed when both binaries were counted before measuring.
 const LONGER_ROUNDS: &str =
     "Its instructions changed (both binaries counted before measuring), so its rounds ran four times as long.";
 
+/// Asserts that `out` printed each of `stdout` and `stderr`.
 fn assert_said(out: &common::Run, stdout: &[&str], stderr: &[&str]) {
     let said = stdout.iter().all(|s| out.stdout.contains(s))
         && stderr.iter().all(|s| out.stderr.contains(s));
