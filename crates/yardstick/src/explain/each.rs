@@ -3,7 +3,9 @@
 //! benchmarks and counts a few iterations of each into a profile part of
 //! its own (`WorkerRequest::Count`). The baseline's side counts as many
 //! iterations as fit [`BUDGET`] (at most [`MAX_ITERATIONS`]); this run's
-//! side counts as many, so that the two totals compare exactly.
+//! side counts as many, so that the two totals compare exactly. The whole
+//! count has the time its caller gives it (`runner::lockstep`'s
+//! `count_time`); the benchmarks not reached by then are left uncounted.
 //!
 //! What it tells, before the first round, is which benchmarks' own
 //! instructions changed between the builds: those are the comparisons a
@@ -16,7 +18,7 @@
 use std::collections::HashMap;
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use super::code::{Builds, Executed};
 use crate::worker::{Worker, WorkerError};
@@ -79,11 +81,14 @@ pub(crate) struct Pair<'a> {
     /// Both binaries' code, when both kept their relocations (read once,
     /// by the caller that also asks whether any function changed).
     pub builds: Option<&'a Builds>,
+    /// The time the whole count may take: the benchmarks the baseline's
+    /// side has not reached by then are left uncounted.
+    pub time: Duration,
 }
 
 /// Counts `ids` (in the binaries' order) in both binaries: the benchmarks
-/// both counted, by id, and those left out as too slow to count
-/// ([`COUNT_LIMIT`]). Both run at once, on two CPUs (Valgrind's start,
+/// both counted, by id, those left out as too slow to count
+/// ([`COUNT_LIMIT`]), and how many were not reached in the pair's time. Both run at once, on two CPUs (Valgrind's start,
 /// about 0.6 s, is most of a small binary's count): each benchmark is
 /// counted on the baseline's side first, then on this run's with the same
 /// iterations while the baseline's goes on to the next. `Err` is one line.
@@ -104,6 +109,9 @@ pub(crate) struct Counted {
     pub counts: HashMap<String, Counts>,
     /// The benchmarks a side could not count within [`COUNT_LIMIT`].
     pub too_slow: Vec<String>,
+    /// How many of the last benchmarks the count had no time left for
+    /// ([`Pair::time`]).
+    pub not_reached: usize,
 }
 
 /// [`count_both`] with Callgrind's files in `scratch`.
@@ -112,27 +120,35 @@ fn count_in(pair: &Pair<'_>, ids: &[String], scratch: &Path) -> Result<Counted, 
         Side::start(exe, &pair.args, scratch.join(format!("each.{name}.out")))
             .map_err(|e| format!("{name} side: {e}"))
     };
+    let deadline = Instant::now() + pair.time;
     let mut a = start(pair.baseline, "baseline")?;
     let mut b = start(pair.current, "current")?;
+    let mut not_reached = 0;
     // The baseline's side counts the next benchmark while this run's
     // counts the last one with the same iterations.
     let (tx, rx) = std::sync::mpsc::channel::<(&str, u64)>();
     std::thread::scope(|scope| {
         scope.spawn(|| {
             for (id, n) in rx {
-                if b.count(id, Some(n)).is_none() && b.stopped.is_some() {
+                if b.count(id, Some(n), STEP_LIMIT).is_none() && b.stopped.is_some() {
                     break;
                 }
             }
         });
-        for id in ids {
-            if a.stopped.is_some() {
+        for (i, id) in ids.iter().enumerate() {
+            let left = deadline.saturating_duration_since(Instant::now());
+            if a.stopped.is_some() || left.is_zero() {
+                not_reached = if left.is_zero() { ids.len() - i } else { 0 };
                 break;
             }
-            if let Some(n) = a.count(id, None) {
-                if tx.send((id, n)).is_err() {
+            match a.count(id, None, left) {
+                Some(n) if tx.send((id, n)).is_err() => break,
+                Some(_) => {}
+                None if a.out_of_time => {
+                    not_reached = ids.len() - i;
                     break;
                 }
+                None => {}
             }
         }
         drop(tx);
@@ -161,7 +177,11 @@ fn count_in(pair: &Pair<'_>, ids: &[String], scratch: &Path) -> Result<Counted, 
             })
         })
         .collect();
-    Ok(Counted { counts, too_slow })
+    Ok(Counted {
+        counts,
+        too_slow,
+        not_reached,
+    })
 }
 
 /// Makes `dir`, new and readable by this user only: Callgrind writes
@@ -215,6 +235,9 @@ struct Side {
     stopped: Option<String>,
     /// The benchmarks not counted within [`COUNT_LIMIT`].
     too_slow: Vec<String>,
+    /// The count's time ran out while it walked to a benchmark (the
+    /// worker was killed): not a failure.
+    out_of_time: bool,
     /// The program it runs (as this process's name) and its arguments,
     /// to start again.
     program: PathBuf,
@@ -232,6 +255,7 @@ impl Side {
             earlier: Vec::new(),
             stopped: None,
             too_slow: Vec::new(),
+            out_of_time: false,
             program,
             args: args.to_vec(),
         })
@@ -252,15 +276,21 @@ impl Side {
     }
 
     /// Counts benchmark `id` (`iters` of them, or as many as fit
-    /// [`BUDGET`]): the iterations counted, `None` when the binary lacks
-    /// it, its routine failed, or the worker stopped.
-    fn count(&mut self, id: &str, iters: Option<u64>) -> Option<u64> {
-        if self.stopped.is_some() {
+    /// [`BUDGET`]), walking to it within `left` of the count's time (and
+    /// [`STEP_LIMIT`]): the iterations counted, `None` when the binary
+    /// lacks it, its routine failed, the time ran out or the worker
+    /// stopped.
+    fn count(&mut self, id: &str, iters: Option<u64>, left: Duration) -> Option<u64> {
+        if self.stopped.is_some() || self.out_of_time {
             return None;
         }
-        match self.worker.advance_to(id, STEP_LIMIT) {
+        match self.worker.advance_to(id, left.min(STEP_LIMIT)) {
             Ok(true) => {}
             Ok(false) => return None,
+            Err(WorkerError::TimedOut { .. }) if left < STEP_LIMIT => {
+                self.out_of_time = true;
+                return None;
+            }
             Err(e) => {
                 self.stopped = Some(e.to_string());
                 return None;
@@ -302,10 +332,13 @@ impl Side {
             counted,
             mut earlier,
             stopped,
+            out_of_time,
             ..
         } = self;
         let finished = worker.finish(Duration::from_secs(60));
-        if counted.is_empty() && earlier.iter().all(|(_, c)| c.is_empty()) {
+        let none = counted.is_empty() && earlier.iter().all(|(_, c)| c.is_empty());
+        // Out of time before the first: nothing counted, nothing failed.
+        if none && !out_of_time {
             // What Valgrind said last, as `--explain`'s count says it: a
             // worker's "exited with status 1" alone does not say why.
             let said = super::count::last_words(&out.with_extension("log"));

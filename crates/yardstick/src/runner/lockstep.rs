@@ -239,7 +239,8 @@ fn open(
     let (counts, counts_note) = if same_build || same_code == Some(true) || rewritten.is_some() {
         (HashMap::new(), None)
     } else {
-        counted_first(&path, &exe, &ids, builds.as_ref())
+        let time = count_time(ids.len(), budget(config));
+        counted_first(&path, &exe, &ids, builds.as_ref(), time)
     };
     let changed = counts.values().filter(|c| c.changed()).count();
     let changed_factor = changed_code_factor(changed, counts.len());
@@ -317,6 +318,7 @@ fn counted_first(
     this: &Path,
     ids: &[String],
     builds: Option<&crate::explain::code::Builds>,
+    time: Duration,
 ) -> (HashMap<String, Counts>, Option<String>) {
     if super::allowance::valgrind().is_err() {
         return (HashMap::new(), None);
@@ -326,18 +328,11 @@ fn counted_first(
         current: this,
         args: std::env::args_os().skip(1).collect(),
         builds,
+        time,
     };
     match crate::explain::each::count_both(&pair, ids) {
         Ok(c) => {
-            let note = c.too_slow.split_first().map(|(first, rest)| {
-                let more = match rest.len() {
-                    0 => String::new(),
-                    n => format!(" and {n} more"),
-                };
-                format!(
-                    "instructions not counted before measuring for {first}{more}: an iteration takes too long under Callgrind, so a change of its code gets no longer rounds"
-                )
-            });
+            let note = not_counted_note(&c, ids.len(), time);
             (c.counts, note)
         }
         Err(e) => (
@@ -345,6 +340,55 @@ fn counted_first(
             Some(format!("instructions not counted before measuring ({e}): a comparison whose code changed gets no longer rounds")),
         ),
     }
+}
+
+/// The shortest time the count before measuring is given: Valgrind's
+/// start (about 0.6 s a side) and a small suite's whole count (hex's nine
+/// benchmarks: 1.9 s).
+const COUNT_TIME_MIN: Duration = Duration::from_secs(10);
+
+/// The time the count before measuring may take in a binary of
+/// `benchmarks` whose rounds take `budget` each: as long as the longer
+/// rounds it can hand out ([`CHANGED_CODE_POOL`] of the binary's rounds),
+/// at least [`COUNT_TIME_MIN`]. base64's 88 benchmarks build inputs of up
+/// to 30 MB before their loops, and walking to them under Callgrind took
+/// 74 s a run after every edit (the whole run 139–147 s before the count
+/// existed); they get 16 s.
+fn count_time(benchmarks: usize, budget: Duration) -> Duration {
+    budget
+        .mul_f64(CHANGED_CODE_POOL * benchmarks as f64)
+        .max(COUNT_TIME_MIN)
+}
+
+/// The one line saying which benchmarks the count before measuring left
+/// out of `total`, when it left any: too slow under Callgrind, or not
+/// reached in its `time`.
+fn not_counted_note(
+    c: &crate::explain::each::Counted,
+    total: usize,
+    time: Duration,
+) -> Option<String> {
+    let slow = c.too_slow.split_first().map(|(first, rest)| {
+        let more = match rest.len() {
+            0 => String::new(),
+            n => format!(" and {n} more"),
+        };
+        format!("for {first}{more}: an iteration takes too long under Callgrind")
+    });
+    let late = (c.not_reached > 0).then(|| {
+        format!(
+            "for the last {} of {total} benchmarks: the count may take as long as the longer rounds it can give ({:.0} s here)",
+            c.not_reached,
+            time.as_secs_f64()
+        )
+    });
+    let why = match (slow, late) {
+        (Some(s), Some(l)) => format!("{s}; {l}"),
+        (s, l) => s.or(l)?,
+    };
+    Some(format!(
+        "instructions not counted before measuring {why}, so a change of their code gets no longer rounds"
+    ))
 }
 
 /// The factor of [`budget`] benchmark `id` of `binary` gets: its binary's
@@ -585,5 +629,44 @@ mod tests {
         assert_eq!(r(1700, 3402), None);
         // No functions read: nothing to say.
         assert_eq!(r(0, 0), None);
+    }
+
+    #[test]
+    fn the_count_before_measuring_takes_as_long_as_the_rounds_it_can_give() {
+        let secs = |benchmarks, budget_ms| {
+            count_time(benchmarks, Duration::from_millis(budget_ms)).as_secs_f64()
+        };
+        // base64's 88 benchmarks at its 3 s (0.36 s rounds): 0.5 × 88 × 0.36.
+        assert!((secs(88, 360) - 15.84).abs() < 1e-9);
+        // hex's nine at the default 0.6 s: 2.7 s, held at the floor.
+        assert_eq!(secs(9, 600), 10.0);
+        assert_eq!(secs(0, 600), 10.0);
+    }
+
+    #[test]
+    fn the_note_names_what_the_count_left_out() {
+        let counted = |too_slow: &[&str], not_reached| crate::explain::each::Counted {
+            counts: HashMap::new(),
+            too_slow: too_slow.iter().map(|s| s.to_string()).collect(),
+            not_reached,
+        };
+        let note = |c| not_counted_note(&c, 88, Duration::from_secs_f64(15.84));
+        assert_eq!(note(counted(&[], 0)), None);
+        let head = "instructions not counted before measuring for";
+        let tail = ", so a change of their code gets no longer rounds";
+        let slow = "decode/30M and 2 more: an iteration takes too long under Callgrind";
+        let late = "the last 40 of 88 benchmarks: the count may take as long as the longer rounds it can give (16 s here)";
+        assert_eq!(
+            note(counted(&["decode/30M", "a", "b"], 0)).unwrap(),
+            format!("{head} {slow}{tail}")
+        );
+        assert_eq!(
+            note(counted(&[], 40)).unwrap(),
+            format!("{head} {late}{tail}")
+        );
+        assert_eq!(
+            note(counted(&["decode/30M", "a", "b"], 40)).unwrap(),
+            format!("{head} {slow}; for {late}{tail}")
+        );
     }
 }
