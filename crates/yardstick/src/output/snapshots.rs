@@ -291,6 +291,36 @@ fn lockstep_cases(quiet: [f64; 5]) -> Vec<(&'static str, Analysis, Vec<f64>)> {
     let much_slower = slower.map(|r| r + 0.06);
     let (a, base) = lockstep_at(&much_slower, None);
     cases.push(("lock-step, two builds, beyond the allowance", a, base));
+    // What `runner::allowance::check_instructions` sets past the default
+    // allowance: the same instructions (no verdict), or other ones.
+    let past = |verdict, same: Option<f64>, changed: Option<(f64, f64)>| {
+        let (mut a, base) = lockstep_at(&much_slower, None);
+        if let Some(ch) = a.change.as_mut() {
+            ch.verdict = verdict;
+        }
+        a.lockstep = a.lockstep.map(|l| crate::analysis::Lockstep {
+            same_instructions: same,
+            instructions_changed: changed,
+            ..l
+        });
+        (a, base)
+    };
+    let (a, base) = past(yardstick_stats::Verdict::WithinNoise, Some(11_021.0), None);
+    cases.push((
+        "lock-step, two builds, beyond the allowance, the same instructions",
+        a,
+        base,
+    ));
+    let (a, base) = past(
+        yardstick_stats::Verdict::Regressed,
+        None,
+        Some((942_770.0, 1_036_800.0)),
+    );
+    cases.push((
+        "lock-step, two builds, beyond the allowance, other instructions",
+        a,
+        base,
+    ));
     let (a, base) = lockstep_in(&slower, None, false, 4);
     cases.push(("lock-step, two builds, code layouts sampled", a, base));
     // Layouts sampled, and no function differed between the builds.

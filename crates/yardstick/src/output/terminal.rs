@@ -388,7 +388,19 @@ fn layout_line(a: &crate::analysis::Analysis) -> String {
             crate::analysis::LAYOUT_ALLOWANCE * 100.0
         );
     }
-    let within = if a.lockstep.is_some_and(|l| l.layouts_measured) {
+    let measured = a.lockstep.is_some_and(|l| l.layouts_measured);
+    if let (Some(n), true) = (same, past(a, spread / 100.0)) {
+        let bound = if measured {
+            format!("past the ±{spread:.1}% cargo yardstick calibrate --layouts measured")
+        } else {
+            format!("past the ±{spread:.1}% relinking alone moves most benchmarks here")
+        };
+        return format!(
+            "Both sides execute the same instructions ({} per iteration): the change, {bound}, is how the code runs (its layout, memory placement), not what it runs; cargo yardstick init samples code layouts.",
+            super::numbers::grouped(n, 0),
+        );
+    }
+    let within = if measured {
         format!("Change within what relinking the same code moves here (±{spread:.1}%, measured by cargo yardstick calibrate --layouts).")
     } else if learned_from > 0 {
         format!("Change within what rebuilds move this benchmark here (±{spread:.1}%, learned from its last {learned_from} comparisons of two builds whose code layouts were not sampled).")
@@ -404,12 +416,25 @@ fn layout_line(a: &crate::analysis::Analysis) -> String {
     }
 }
 
+/// The change's interval lies wholly past ±`spread`: beyond the
+/// allowance, so only the instructions could make it no verdict.
+fn past(a: &crate::analysis::Analysis, spread: f64) -> bool {
+    a.change
+        .as_ref()
+        .is_some_and(|c| c.mean.lower > spread || c.mean.upper < -spread)
+}
+
 /// Under a verdict whose two sides were counted under Callgrind and
 /// execute other instructions: the allowance (learned from earlier
 /// rebuilds, or relinking's) does not excuse it, and where the suite's
 /// error rate would have held it, it was judged alone
-/// (`runner::code_changed`, `alone`).
-fn instructions_line(was: f64, now: f64, ls: &crate::analysis::Lockstep, alone: bool) -> String {
+/// (`runner::code_changed`, `alone`); past it, that is all it says.
+fn instructions_line(
+    (was, now): (f64, f64),
+    ls: &crate::analysis::Lockstep,
+    alone: bool,
+    past: bool,
+) -> String {
     let judged_alone = "a benchmark whose code changed is judged alone, not at its share of the suite's error rate";
     let and_alone = if alone {
         format!(", and {judged_alone}")
@@ -422,6 +447,8 @@ fn instructions_line(was: f64, now: f64, ls: &crate::analysis::Lockstep, alone: 
             ls.learned_from,
             ls.layout_spread.unwrap_or_default() * 100.0
         )
+    } else if past {
+        "what the code runs changed, which relinking the same code does not do".to_owned()
     } else if let Some(spread) = ls.layout_spread {
         format!(
             "what the code runs changed, which relinking the same code does not do, so the ±{:.1}% relinking alone moves does not excuse it{and_alone}",
@@ -584,10 +611,10 @@ fn lockstep_lines(
         lines.push(format!(
             "{INDENT}{}",
             s.faint(&instructions_line(
-                was,
-                now,
+                (was, now),
                 ls,
-                a.suite.is_some_and(|j| j.alone)
+                a.suite.is_some_and(|j| j.alone),
+                past(a, ls.layout_spread.unwrap_or(f64::INFINITY)),
             ))
         ));
     } else if let (true, Some(r)) = (verdict, ls.rewritten) {
