@@ -9,8 +9,7 @@
 //!
 //! So when the comparison would be a verdict alone, at the lock-step
 //! threshold, but is not at the suite's share or within the allowance,
-//! both sides' instructions are counted under Callgrind (unless the count
-//! before measuring found them the same already). When they differ,
+//! both sides' instructions are counted under Callgrind. When they differ,
 //! or the count before measuring found that an instruction it executes
 //! differs between the binaries (`explain::code`, with the setup), its
 //! last look is judged at the level alone
@@ -37,7 +36,6 @@ use super::allowance::{counted_both, Counting};
 use super::Judging;
 use crate::analysis::{Analysis, Lockstep};
 use crate::config::BenchmarkConfig;
-use crate::explain::same_count;
 
 /// Judges `analysis` alone when its code changed, as the module says, at
 /// `config`'s lock-step threshold without the allowance. Returns the
@@ -69,25 +67,6 @@ pub(super) fn judge(
     // count is saved as `--explain` saves it, so the report lists them.
     let counted = if how.rewritten.is_some() {
         None
-    } else if let Some(c) = how
-        .counted_first
-        .filter(|c| same_count(c.baseline, c.current))
-    {
-        // Counted before measuring, the same instructions and bytes: what
-        // a second count would find, without its 1–2 s a side. (Counted
-        // other, it is counted again: the saved profiles list the
-        // functions that moved.)
-        if c.code_changed {
-            Some((c.baseline, c.current))
-        } else {
-            if allowed {
-                analysis.lockstep = Some(Lockstep {
-                    same_instructions: Some(c.baseline),
-                    ..how
-                });
-            }
-            return None;
-        }
     } else {
         let unchecked = if allowed {
             (
