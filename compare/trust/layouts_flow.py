@@ -50,7 +50,7 @@ the benchmark, whether each run found it or not.
 Usage: python3 compare/trust/layouts_flow.py --cargo-yardstick PATH
            [--setup yes,no] [--conditions neutral,neutral-lib,+1%,+3%,+10%] [--runs 6]
            [--corpus NAME] [--load compile|none] [--harness-dir DIR] [--json FILE]
-           [--bench-args ARGS]
+           [--bench-args ARGS] [--keep DIR]
 The harness is compiled from --harness-dir (default: this checkout's
 crates/yardstick); cargo-yardstick must be a build of the same checkout.
 Python 3 standard library only; progress to stderr, the table to stdout.
@@ -230,16 +230,41 @@ def init(root, env, cargo_yardstick):
                    capture_output=True)
 
 
-def bench(root, home, env, target="trust_suite", features=(), extra=()):
+def bench(root, home, env, target="trust_suite", features=(), extra=(), keep=None):
+    """One `cargo bench`: its output (stdout, then stderr) and seconds.
+    With `keep` (a file path), every line it printed is also written there
+    as it came, after the seconds since the start (how long the count
+    before measuring took is the gap before its note)."""
     cmd = ["cargo", "bench", "-q", "--bench", target]
     if features:
         cmd += ["--features", ",".join(features)]
     cmd += ["--", "--color", "never", "--home", home, *extra]
     start = time.time()
-    p = subprocess.run(cmd, cwd=root, env=env, capture_output=True, text=True, timeout=1800)
+    p = subprocess.Popen(cmd, cwd=root, env=env, stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, text=True)
+    streams = {"out": [], "err": []}
+
+    def read(name, stream, log):
+        for line in stream:
+            streams[name].append(line)
+            if log:
+                log.write(f"{time.time() - start:7.1f} {line}")
+                log.flush()
+
+    log = open(keep, "w") if keep else None
+    import threading
+    err = threading.Thread(target=read, args=("err", p.stderr, log))
+    err.start()
+    read("out", p.stdout, log)
+    err.join()
+    try:
+        p.wait(timeout=1800)
+    finally:
+        if log:
+            log.close()
     if p.returncode != 0:
-        raise RuntimeError(f"cargo bench failed:\n{p.stderr[-3000:]}")
-    return p.stdout + p.stderr, time.time() - start
+        raise RuntimeError(f"cargo bench failed:\n{''.join(streams['err'])[-3000:]}")
+    return "".join(streams["out"]) + "".join(streams["err"]), time.time() - start
 
 
 def block(text, bid):
@@ -294,7 +319,8 @@ def one_cell(setup, condition, runs, args, scratch):
             os.utime(bench_file)
         else:
             add_neutral(edited, run + (0 if setup == "yes" else 1000))
-        text, secs = bench(root, home, env, target, features, args.bench_args.split())
+        keep = args.keep and os.path.join(args.keep, f"{setup}-{condition.strip('+%')}-run{run}.txt")
+        text, secs = bench(root, home, env, target, features, args.bench_args.split(), keep)
         if run == 0:
             continue
         got = default_flow.verdicts(text)
@@ -358,10 +384,14 @@ def main():
     p.add_argument("--harness-dir", default=os.path.join(REPO, "crates", "yardstick"))
     p.add_argument("--corpus", metavar="NAME")
     p.add_argument("--json")
+    p.add_argument("--keep", metavar="DIR",
+                   help="keep each run's output in DIR, every line after its seconds since the start")
     p.add_argument("--bench-args", default="", metavar="ARGS",
                    help="more arguments for every cargo bench (after --), e.g. \"--measurement-time 20\"")
     args = p.parse_args()
     check_conditions(args.conditions.split(","), args.corpus)
+    if args.keep:
+        os.makedirs(args.keep, exist_ok=True)
     trust = default_flow._trust()
     cells = []
     with tempfile.TemporaryDirectory(prefix="yardstick-layouts-flow-") as scratch:
