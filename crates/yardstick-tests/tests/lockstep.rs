@@ -411,6 +411,47 @@ fn a_benchmark_too_slow_to_count_leaves_the_others_counted() {
     let _ = std::fs::remove_dir_all(&h);
 }
 
+/// The count before measuring has a binary's time (at least 10 s): three
+/// benchmarks whose setup takes 4 s each under Valgrind (base64's 30 MB
+/// inputs took 74 s a run together) are not all waited for, the
+/// benchmarks from the one cut off on go uncounted, one line says how
+/// many, and every comparison is made.
+#[test]
+fn the_count_before_measuring_stops_when_its_time_runs_out() {
+    if !valgrind_here() {
+        eprintln!("skipped: Valgrind is not installed");
+        return;
+    }
+    let h = home("ls-count-time");
+    let bins = h.join("bins");
+    let env = [ENV, &[("FIXTURE_VALGRIND_SETUP", "4")]].concat();
+    let args = ["processes/(valgrind_setup|steady)"];
+    let run = |exe: &Path| {
+        let args: Vec<&str> = ARGS[..ARGS.len() - 1]
+            .iter()
+            .chain(&args)
+            .copied()
+            .collect();
+        common::finished(common::command_of(exe, &h, &args, &env))
+    };
+    assert_eq!(run(&build(&bins.join("a"), b"")).code, 0);
+    let out = run(&build(&bins.join("b"), b"\nFIXTURE_SPIN=1.02"));
+    let line = not_counted_line(&out);
+    // Which one is cut off depends on how fast Valgrind starts here.
+    assert!(
+        line.contains(" of 4 benchmarks: the count may take as long as the longer rounds it can give (10 s here), so a change of their code gets no longer rounds"),
+        "{line}"
+    );
+    assert!(!line.contains("too long under Callgrind"), "{line}");
+    assert_eq!(
+        out.stdout.matches(LOCKSTEP_LINE).count(),
+        4,
+        "{}",
+        out.stdout
+    );
+    let _ = std::fs::remove_dir_all(&h);
+}
+
 /// Between two builds whose code layouts were not sampled, a change within
 /// the ±5 % allowance is counted: where the instructions are the same
 /// (the fake clock's factor), it stays within the allowance and says the

@@ -170,6 +170,22 @@ fn processes(c: &mut Criterion) {
             .unwrap_or(default)
     };
     let per_iter = var("FIXTURE_WORK", 200.0) * var("FIXTURE_SLOWER", 1.0) * built_in_factor();
+    // With `FIXTURE_VALGRIND_SETUP` (seconds), three benchmarks whose
+    // setup takes that long under Valgrind only (which preloads its own
+    // library): what base64's 30 MB inputs cost the count before
+    // measuring, without costing the measurement anything.
+    if let Ok(secs) = std::env::var("FIXTURE_VALGRIND_SETUP") {
+        let secs: u64 = secs.parse().unwrap_or(0);
+        for k in 1..=3 {
+            c.bench_function(&format!("processes/valgrind_setup/{k}"), move |b| {
+                let preload = std::env::var("LD_PRELOAD").unwrap_or_default();
+                if preload.contains("vgpreload") {
+                    std::thread::sleep(std::time::Duration::from_secs(secs));
+                }
+                b.iter(|| black_box(1u64) + 1)
+            });
+        }
+    }
     if std::env::var_os("FIXTURE_HANG").is_some() {
         c.bench_function("processes/hangs", |b| {
             b.iter(|| loop {

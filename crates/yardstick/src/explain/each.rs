@@ -88,10 +88,11 @@ pub(crate) struct Pair<'a> {
 
 /// Counts `ids` (in the binaries' order) in both binaries: the benchmarks
 /// both counted, by id, those left out as too slow to count
-/// ([`COUNT_LIMIT`]), and how many were not reached in the pair's time. Both run at once, on two CPUs (Valgrind's start,
-/// about 0.6 s, is most of a small binary's count): each benchmark is
-/// counted on the baseline's side first, then on this run's with the same
-/// iterations while the baseline's goes on to the next. `Err` is one line.
+/// ([`COUNT_LIMIT`]), and how many were not reached in [`Pair::time`].
+/// Both run at once, on two CPUs (Valgrind's start, about 0.6 s, is most
+/// of a small binary's count): each benchmark is counted on the
+/// baseline's side first, then on this run's with the same iterations
+/// while the baseline's goes on to the next. `Err` is one line.
 pub(crate) fn count_both(pair: &Pair<'_>, ids: &[String]) -> Result<Counted, String> {
     // Callgrind's files, in a folder of this process's own, removed after.
     let scratch = std::env::temp_dir().join(format!("yardstick-count-{}", std::process::id()));
@@ -235,8 +236,8 @@ struct Side {
     stopped: Option<String>,
     /// The benchmarks not counted within [`COUNT_LIMIT`].
     too_slow: Vec<String>,
-    /// The count's time ran out while it walked to a benchmark (the
-    /// worker was killed): not a failure.
+    /// The count's time ran out while it walked to a benchmark or counted
+    /// it (the worker was killed): not a failure.
     out_of_time: bool,
     /// The program it runs (as this process's name) and its arguments,
     /// to start again.
@@ -300,13 +301,18 @@ impl Side {
             Some(n) => (n, Duration::MAX),
             None => (MAX_ITERATIONS, BUDGET),
         };
-        match self.worker.count(n, budget, COUNT_LIMIT) {
+        match self.worker.count(n, budget, left.min(COUNT_LIMIT)) {
             Ok((n, _)) => {
                 self.counted.push((id.to_owned(), n));
                 Some(n)
             }
             // The routine failed: its part was not written.
             Err(WorkerError::Failed(_)) => None,
+            // The count's time ran out first (the worker was killed).
+            Err(WorkerError::TimedOut { .. }) if left < COUNT_LIMIT => {
+                self.out_of_time = true;
+                None
+            }
             // Too slow to count (the worker was killed): the next one is
             // counted by a new worker.
             Err(WorkerError::TimedOut { .. }) => {

@@ -376,9 +376,12 @@ fn not_counted_note(
         format!("for {first}{more}: an iteration takes too long under Callgrind")
     });
     let late = (c.not_reached > 0).then(|| {
+        let which = match c.not_reached {
+            n if n >= total => format!("all {total} benchmarks"),
+            n => format!("the last {n} of {total} benchmarks"),
+        };
         format!(
-            "for the last {} of {total} benchmarks: the count may take as long as the longer rounds it can give ({:.0} s here)",
-            c.not_reached,
+            "for {which}: the count may take as long as the longer rounds it can give ({:.0} s here)",
             time.as_secs_f64()
         )
     });
@@ -667,6 +670,11 @@ mod tests {
         assert_eq!(
             note(counted(&["decode/30M", "a", "b"], 40)).unwrap(),
             format!("{head} {slow}; for {late}{tail}")
+        );
+        let all = "all 88 benchmarks: the count may take as long as the longer rounds it can give (16 s here)";
+        assert_eq!(
+            note(counted(&[], 88)).unwrap(),
+            format!("{head} {all}{tail}")
         );
     }
 }
