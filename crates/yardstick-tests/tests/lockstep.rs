@@ -381,15 +381,7 @@ fn a_benchmark_too_slow_to_count_leaves_the_others_counted() {
     let env = [ENV, &[("FIXTURE_HANG", "1")]].concat();
     // The hanging benchmark fails (its worker killed after 2.9 s); the
     // other is saved, and the binary kept.
-    let args = ["--timeout", "0.3", "processes/(hangs|steady)"];
-    let run = |exe: &Path| {
-        let args: Vec<&str> = ARGS[..ARGS.len() - 1]
-            .iter()
-            .chain(&args)
-            .copied()
-            .collect();
-        common::finished(common::command_of(exe, &h, &args, &env))
-    };
+    let run = run_of(&h, &env, &["--timeout", "0.3", "processes/(hangs|steady)"]);
     let first = run(&build(&bins.join("a"), b""));
     assert!(
         first.stderr.contains("1 benchmark failed: processes/hangs"),
@@ -425,15 +417,7 @@ fn the_count_before_measuring_stops_when_its_time_runs_out() {
     let h = home("ls-count-time");
     let bins = h.join("bins");
     let env = [ENV, &[("FIXTURE_VALGRIND_SETUP", "4")]].concat();
-    let args = ["processes/(valgrind_setup|steady)"];
-    let run = |exe: &Path| {
-        let args: Vec<&str> = ARGS[..ARGS.len() - 1]
-            .iter()
-            .chain(&args)
-            .copied()
-            .collect();
-        common::finished(common::command_of(exe, &h, &args, &env))
-    };
+    let run = run_of(&h, &env, &["processes/(valgrind_setup|steady)"]);
     assert_eq!(run(&build(&bins.join("a"), b"")).code, 0);
     let out = run(&build(&bins.join("b"), b"\nFIXTURE_SPIN=1.02"));
     let line = not_counted_line(&out);
@@ -522,6 +506,19 @@ fn a_change_within_the_allowance_is_a_verdict_when_the_instructions_differ() {
         &[],
     );
     let _ = std::fs::remove_dir_all(&h);
+}
+
+/// Runs a build with home `h`, `env` and [`ARGS`] but its filter, then
+/// `args`.
+fn run_of<'a>(
+    h: &'a Path,
+    env: &'a [(&'a str, &'a str)],
+    args: &'a [&'a str],
+) -> impl Fn(&Path) -> common::Run + 'a {
+    move |exe| {
+        let args: Vec<&str> = ARGS[..ARGS.len() - 1].iter().chain(args).copied().collect();
+        common::finished(common::command_of(exe, h, &args, env))
+    }
 }
 
 /// The line of `out`'s error output saying what the count before
