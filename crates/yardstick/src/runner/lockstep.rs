@@ -351,9 +351,9 @@ const COUNT_TIME_MIN: Duration = Duration::from_secs(10);
 /// `benchmarks` whose rounds take `budget` each: as long as the longer
 /// rounds it can hand out ([`CHANGED_CODE_POOL`] of the binary's rounds),
 /// at least [`COUNT_TIME_MIN`]. base64's 88 benchmarks build inputs of up
-/// to 30 MB before their loops, and walking to them under Callgrind took
-/// 74 s a run after every edit (the whole run 139–147 s before the count
-/// existed); they get 16 s.
+/// to 30 MB before their loops, and counting them under Callgrind (their
+/// setup runs in the count) took 74 s of a 349 s run after every edit
+/// without the setup; they get 16 s.
 fn count_time(benchmarks: usize, budget: Duration) -> Duration {
     budget
         .mul_f64(CHANGED_CODE_POOL * benchmarks as f64)
