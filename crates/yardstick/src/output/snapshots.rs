@@ -232,41 +232,65 @@ fn every_verdict_wording() {
 /// build and two builds, within and beyond the allowance, counted, over
 /// sampled layouts, and no change.
 fn lockstep_cases(quiet: [f64; 5]) -> Vec<(&'static str, Analysis, Vec<f64>)> {
-    let mut cases = Vec::new();
-    // Lock-step with the baseline's binary: eight units' median ratios
-    // (the label says sixteen pairs, as a first look runs).
-    let lockstep_in = |units: &[f64], layout_spread: Option<f64>, same_build: bool, layouts| {
-        let (mut a, base) = analysis_in_processes((100.0, quiet), (100.0, quiet), true);
-        let (i, p) = yardstick_stats::paired::units_t_ratio(units, 0.95).expect("8 units");
-        let how = crate::analysis::Lockstep {
-            pairs: 16,
-            rounds: 128,
-            layout_spread,
-            layouts_measured: layout_spread.is_some(),
-            learned_from: 0,
-            same_instructions: None,
-            instructions_changed: None,
-            counted_first: None,
-            same_code: None,
-            rewritten: None,
-            same_build,
-            layouts,
-        };
-        a.judge_lockstep(&i, p, how, &config());
-        (a, base)
-    };
-    let lockstep_of = |units: &[f64], spread, same_build| lockstep_in(units, spread, same_build, 0);
-    let lockstep_at = |units: &[f64], spread: Option<f64>| lockstep_of(units, spread, false);
-    let lockstep = |units: &[f64]| lockstep_of(units, None, true);
+    let lockstep = |units: &[f64]| lockstep_in(quiet, units, None, true, 0);
     let slower = [1.021, 1.019, 1.02, 1.022, 1.018, 1.02, 1.021, 1.019];
     let (a, base) = lockstep(&slower);
-    cases.push(("lock-step, regressed, the same build", a, base));
-    let (a, base) = lockstep_at(&slower, None);
-    cases.push(("lock-step, two builds, within the allowance", a, base));
-    // What `runner::code_changed` sets after counting both sides.
-    let counted = |same: Option<f64>, changed: Option<(f64, f64)>| {
-        let (mut a, base) = lockstep_at(&slower, None);
-        if changed.is_some() {
+    let mut cases = vec![("lock-step, regressed, the same build", a, base)];
+    cases.extend(two_builds_cases(quiet, &slower));
+    cases.extend(layouts_sampled_cases(quiet, &slower));
+    let (a, base) = lockstep_in(quiet, &slower, Some(0.031), false, 0);
+    cases.push(("lock-step, within the layout spread", a, base));
+    cases.extend(learned_allowance_cases(&slower, quiet));
+    let (a, base) = lockstep(&[1.001, 0.999, 1.002, 0.998, 1.0, 1.001, 0.999, 1.0]);
+    cases.push(("lock-step, no change", a, base));
+    cases
+}
+
+/// A lock-step comparison with the baseline's binary over eight units'
+/// median ratios `units` (the label says sixteen pairs, as a first look
+/// runs), judged as `runner::lockstep` judges it.
+fn lockstep_in(
+    quiet: [f64; 5],
+    units: &[f64],
+    layout_spread: Option<f64>,
+    same_build: bool,
+    layouts: usize,
+) -> (Analysis, Vec<f64>) {
+    let (mut a, base) = analysis_in_processes((100.0, quiet), (100.0, quiet), true);
+    let (i, p) = yardstick_stats::paired::units_t_ratio(units, 0.95).expect("8 units");
+    let how = crate::analysis::Lockstep {
+        pairs: 16,
+        rounds: 128,
+        layout_spread,
+        layouts_measured: layout_spread.is_some(),
+        learned_from: 0,
+        same_instructions: None,
+        instructions_changed: None,
+        counted_first: None,
+        same_code: None,
+        rewritten: None,
+        same_build,
+        layouts,
+    };
+    a.judge_lockstep(&i, p, how, &config());
+    (a, base)
+}
+
+/// Two builds whose layouts were not sampled, within and beyond the
+/// default allowance: as judged, and with both sides counted the same or
+/// other (what `runner::code_changed` sets within the allowance,
+/// `runner::allowance::check_instructions` past it).
+fn two_builds_cases(quiet: [f64; 5], slower: &[f64; 8]) -> Vec<(&'static str, Analysis, Vec<f64>)> {
+    let much_slower = slower.map(|r| r + 0.06);
+    let counted = |units: &[f64],
+                   verdict: Option<yardstick_stats::Verdict>,
+                   same: Option<f64>,
+                   changed: Option<(f64, f64)>| {
+        let (mut a, base) = lockstep_in(quiet, units, None, false, 0);
+        if let Some(v) = verdict {
+            a.change.as_mut().expect("a change").verdict = v;
+        }
+        if changed.is_some() && verdict.is_none() {
             a.judge_alone(0.025, crate::analysis::lockstep_threshold(&config()));
         }
         a.lockstep = a.lockstep.map(|l| crate::analysis::Lockstep {
@@ -276,86 +300,94 @@ fn lockstep_cases(quiet: [f64; 5]) -> Vec<(&'static str, Analysis, Vec<f64>)> {
         });
         (a, base)
     };
-    let (a, base) = counted(Some(11_021.0), None);
-    cases.push((
-        "lock-step, two builds, within the allowance, the same instructions",
-        a,
-        base,
-    ));
-    let (a, base) = counted(None, Some((942_770.0, 968_226.0)));
-    cases.push((
-        "lock-step, two builds, within the allowance but other instructions",
-        a,
-        base,
-    ));
-    let much_slower = slower.map(|r| r + 0.06);
-    let (a, base) = lockstep_at(&much_slower, None);
-    cases.push(("lock-step, two builds, beyond the allowance", a, base));
-    // What `runner::allowance::check_instructions` sets past the default
-    // allowance: the same instructions (no verdict), or other ones.
-    let past = |verdict, same: Option<f64>, changed: Option<(f64, f64)>| {
-        let (mut a, base) = lockstep_at(&much_slower, None);
-        if let Some(ch) = a.change.as_mut() {
-            ch.verdict = verdict;
-        }
+    let other = Some((942_770.0, 968_226.0));
+    let more = Some((942_770.0, 1_036_800.0));
+    [
+        (
+            "lock-step, two builds, within the allowance",
+            &slower[..],
+            None,
+            None,
+            None,
+        ),
+        (
+            "lock-step, two builds, within the allowance, the same instructions",
+            slower,
+            None,
+            Some(11_021.0),
+            None,
+        ),
+        (
+            "lock-step, two builds, within the allowance but other instructions",
+            slower,
+            None,
+            None,
+            other,
+        ),
+        (
+            "lock-step, two builds, beyond the allowance",
+            &much_slower,
+            None,
+            None,
+            None,
+        ),
+        (
+            "lock-step, two builds, beyond the allowance, the same instructions",
+            &much_slower,
+            Some(yardstick_stats::Verdict::WithinNoise),
+            Some(11_021.0),
+            None,
+        ),
+        (
+            "lock-step, two builds, beyond the allowance, other instructions",
+            &much_slower,
+            Some(yardstick_stats::Verdict::Regressed),
+            None,
+            more,
+        ),
+    ]
+    .into_iter()
+    .map(|(title, units, verdict, same, changed)| {
+        let (a, base) = counted(units, verdict, same, changed);
+        (title, a, base)
+    })
+    .collect()
+}
+
+/// Two builds over sampled code layouts: as judged, with no function
+/// differing, and with most of them differing (held at the suite's level
+/// it is the build's change).
+fn layouts_sampled_cases(
+    quiet: [f64; 5],
+    slower: &[f64; 8],
+) -> Vec<(&'static str, Analysis, Vec<f64>)> {
+    let sampled = |layouts, same_code, rewritten| {
+        let (mut a, base) = lockstep_in(quiet, slower, None, false, layouts);
         a.lockstep = a.lockstep.map(|l| crate::analysis::Lockstep {
-            same_instructions: same,
-            instructions_changed: changed,
+            same_code,
+            rewritten,
             ..l
         });
         (a, base)
     };
-    let (a, base) = past(yardstick_stats::Verdict::WithinNoise, Some(11_021.0), None);
-    cases.push((
-        "lock-step, two builds, beyond the allowance, the same instructions",
-        a,
-        base,
-    ));
-    let (a, base) = past(
-        yardstick_stats::Verdict::Regressed,
-        None,
-        Some((942_770.0, 1_036_800.0)),
-    );
-    cases.push((
-        "lock-step, two builds, beyond the allowance, other instructions",
-        a,
-        base,
-    ));
-    let (a, base) = lockstep_in(&slower, None, false, 4);
-    cases.push(("lock-step, two builds, code layouts sampled", a, base));
-    // Layouts sampled, and no function differed between the builds.
-    let (mut a, base) = lockstep_in(&slower, None, false, 16);
-    a.lockstep = a.lockstep.map(|l| crate::analysis::Lockstep {
-        same_code: Some(true),
-        rewritten: None,
-        ..l
-    });
+    let most = yardstick_format::change::RewrittenFile {
+        changed: 2486,
+        functions: 3402,
+    };
+    let (a, base) = sampled(4, None, None);
+    let mut cases = vec![("lock-step, two builds, code layouts sampled", a, base)];
+    let (a, base) = sampled(16, Some(true), None);
     cases.push((
         "lock-step, two builds, code layouts sampled, no function changed",
         a,
         base,
     ));
-    // Layouts sampled, and most functions differ: held at the suite's
-    // level it is the build's change.
-    let (mut a, base) = lockstep_in(&slower, None, false, 16);
-    a.lockstep = a.lockstep.map(|l| crate::analysis::Lockstep {
-        same_code: Some(false),
-        rewritten: Some(yardstick_format::change::RewrittenFile {
-            changed: 2486,
-            functions: 3402,
-        }),
-        ..l
-    });
+    let (a, base) = sampled(16, Some(false), Some(most));
     cases.push((
         "lock-step, two builds, code layouts sampled, most functions changed",
         a,
         base,
     ));
-    let (a, base) = lockstep_at(&slower, Some(0.031));
-    cases.push(("lock-step, within the layout spread", a, base));
-    cases.extend(learned_allowance_cases(&slower, quiet));
-    let (a, base) = lockstep(&[1.001, 0.999, 1.002, 0.998, 1.0, 1.001, 0.999, 1.0]);
-    cases.push(("lock-step, no change", a, base));
     cases
 }
 
