@@ -389,7 +389,7 @@ fn layout_line(a: &crate::analysis::Analysis) -> String {
         );
     }
     let measured = a.lockstep.is_some_and(|l| l.layouts_measured);
-    if let (Some(n), true) = (same, past(a, spread / 100.0)) {
+    if let (Some(n), true) = (same, past(a, layout_spread(a).unwrap_or_default())) {
         let bound = if measured {
             format!("past the ±{spread:.1}% cargo yardstick calibrate --layouts measured")
         } else {
