@@ -105,6 +105,7 @@ fn measure(b: &Built, bench_args: &[String]) -> Result<Vec<LayoutSpread>, String
         round: Duration::from_millis(2),
         budget: BUDGET,
         min_blocks: 3,
+        min_pairs: n,
         confidence: 0.95,
         seed: u64::from(std::process::id()),
         hang_limit: Duration::from_secs(20),

@@ -78,8 +78,13 @@ pub struct Settings {
     /// The time the rounds of one benchmark aim at; with `round` and
     /// `pairs` it fixes the blocks per pair.
     pub budget: Duration,
-    /// Blocks (two rounds each) every pair runs, whatever the budget.
+    /// Blocks (two rounds each) every pair runs, whatever the budget, when
+    /// its rounds are [`Settings::round`] long; longer rounds need fewer
+    /// ([`Settings::design`]).
     pub min_blocks: usize,
+    /// The fewest worker pairs a benchmark whose rounds overrun the budget
+    /// is cut to ([`Settings::design`]); `pairs` keeps them all.
+    pub min_pairs: usize,
     /// Confidence of the interval.
     pub confidence: f64,
     /// The seed of the block orders.
@@ -97,15 +102,52 @@ pub struct Settings {
 }
 
 impl Settings {
-    /// Blocks per pair for rounds of `round_ns` a side: the budget spread
-    /// over the pairs (a block is four sides' rounds), at least
-    /// `min_blocks`.
+    /// The design for rounds of `round_ns` a side: how many worker pairs,
+    /// and how many blocks each runs.
+    ///
+    /// The blocks fill the budget spread over the pairs (a block is four
+    /// sides' rounds), at least enough that each pair's rounds span
+    /// `min_blocks` blocks of `round`: a pair's median of six 2 ms rounds
+    /// shrugs off an interrupted one, and a round of one 60 ms iteration
+    /// already averages the interruptions that many rounds would, so one
+    /// block of those does (base64's 30 MB inputs ran 96 such rounds a
+    /// benchmark, twice Criterion.rs's time for them, for a pair median no
+    /// steadier). A routine that slow (one block a pair) whose design still
+    /// overruns twice the budget sheds pairs down to `min_pairs`: it gets
+    /// fewer observations, not a run many times longer than the suite
+    /// asked for. Routines of short rounds keep their pairs whatever the
+    /// budget (the floor of sixteen pairs of three blocks of 2 ms rounds
+    /// is 384 ms, over a 1 s measurement's 120 ms): their pairs are what
+    /// finds a change at a suite's share of the level.
     #[must_use]
-    pub fn blocks_per_pair(&self, round_ns: f64) -> usize {
-        let block = 4.0 * round_ns.max(1.0) * self.pairs.max(1) as f64;
-        let fit = (self.budget.as_nanos() as f64 / block).floor() as usize;
-        fit.max(self.min_blocks).max(1)
+    pub fn design(&self, round_ns: f64) -> Design {
+        let round_ns = round_ns.max(1.0);
+        let aim = self.round.as_nanos() as f64;
+        let floor = ((self.min_blocks as f64 * aim / round_ns).ceil() as usize)
+            .clamp(1, self.min_blocks.max(1));
+        let budget = self.budget.as_nanos() as f64;
+        let pairs = self.pairs.max(2);
+        let pairs = if floor == 1 {
+            let fit_pairs = (2.0 * budget / (4.0 * round_ns)).floor() as usize;
+            fit_pairs.clamp(self.min_pairs.clamp(2, pairs), pairs)
+        } else {
+            pairs
+        };
+        let fit = (budget / (4.0 * round_ns * pairs as f64)).floor() as usize;
+        Design {
+            pairs,
+            blocks: fit.max(floor),
+        }
     }
+}
+
+/// Worker pairs and blocks per pair of one benchmark ([`Settings::design`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Design {
+    /// Worker pairs; each pair's median ratio is one observation.
+    pub pairs: usize,
+    /// Blocks (two rounds each) per pair.
+    pub blocks: usize,
 }
 
 /// One benchmark measured in lock-step.
@@ -370,13 +412,13 @@ impl<'a> Engine<'a> {
     }
 
     fn rounds(&mut self, id: &str, start: Instant) -> Result<Measured, String> {
-        let n_pairs = self.pairs.len();
         let slowest = self.warm(0, id, true)?;
         // Once large, always: the binary's setup does not shrink.
         self.one_at_a_time = self.one_at_a_time || self.too_large(0);
         let iters = iterations_per_round(self.settings.round.as_nanos() as f64, slowest);
         let round_ns = iters as f64 * slowest;
-        let blocks = self.settings.blocks_per_pair(round_ns);
+        let Design { pairs, blocks } = self.settings.design(round_ns);
+        let n_pairs = pairs.min(self.pairs.len());
         let mut m = Measured {
             a: Vec::new(),
             b: Vec::new(),
@@ -482,6 +524,7 @@ mod tests {
             round: Duration::from_millis(2),
             budget: Duration::from_millis(budget_ms),
             min_blocks: 3,
+            min_pairs: 8,
             confidence: 0.95,
             seed: 1,
             hang_limit: Duration::from_secs(10),
@@ -490,12 +533,45 @@ mod tests {
         }
     }
 
+    fn design(budget_ms: u64, pairs: usize, round_ms: f64) -> (usize, usize) {
+        let d = settings(budget_ms, pairs).design(round_ms * 1e6);
+        (d.pairs, d.blocks)
+    }
+
     #[test]
     fn the_design_fills_the_budget_with_whole_blocks() {
         // 8 pairs × 4 sides × 2 ms = 64 ms a sweep: 600 ms holds 9.
-        assert_eq!(settings(600, 8).blocks_per_pair(2e6), 9);
-        // A slow routine (50 ms a round) still gets the minimum.
-        assert_eq!(settings(600, 8).blocks_per_pair(50e6), 3);
+        assert_eq!(design(600, 8, 2.0), (8, 9));
+        // 16 pairs × 4 × 2 ms × 3 blocks = 384 ms, over 360 ms: the floor
+        // of three blocks, every pair kept, and so at 120 ms.
+        assert_eq!(design(360, 16, 2.0), (16, 3));
+        assert_eq!(design(120, 16, 2.0), (16, 3));
+        // 3.5 ms rounds: two blocks already span 14 ms of each side's
+        // rounds (the floor's 3 × 2 × 2 ms = 12 ms).
+        assert_eq!(design(360, 16, 3.5), (16, 2));
+    }
+
+    #[test]
+    fn a_slow_routine_runs_one_block_on_fewer_pairs() {
+        // 63 ms rounds: one block (4 × 63 = 252 ms a pair); twice 360 ms
+        // holds two pairs, so the pairs' floor, 8: 2.0 s of rounds where
+        // sixteen pairs of three blocks took 12.1 s.
+        assert_eq!(design(360, 16, 63.0), (8, 1));
+        // 10 ms rounds: 720 / 40 = 18 pairs fit, all sixteen run one block.
+        assert_eq!(design(360, 16, 10.0), (16, 1));
+        // 25 ms rounds: 720 / 100 = 7.2, so 8 pairs; 360 / (4 × 25 × 8)
+        // is under one block.
+        assert_eq!(design(360, 16, 25.0), (8, 1));
+        // `ab`'s pairs are the user's: min_pairs = pairs sheds none.
+        let mut s = settings(360, 4);
+        s.min_pairs = 4;
+        assert_eq!(
+            s.design(63e6),
+            Design {
+                pairs: 4,
+                blocks: 1
+            }
+        );
     }
 
     #[test]
