@@ -8,7 +8,6 @@
 use std::path::Path;
 
 use yardstick_format::binary::BinaryFile;
-use yardstick_format::change::CountedFile;
 use yardstick_stats::Verdict;
 
 use crate::analysis::{Analysis, Lockstep, LAYOUT_ALLOWANCE};
@@ -138,10 +137,9 @@ pub(super) fn check_instructions(analysis: &mut Analysis, counting: &Counting<'_
     // Counted before measuring and found other: proof enough. Found the
     // same, it is not: its dozen iterations of a 150 µs routine can miss
     // a change that runs once in ten calls (hex's `hex_encode` at +10 %),
-    // which the count of about 20 ms of native time sees.
-    let differ =
-        |c: &CountedFile| c.code_changed || !crate::explain::same_count(c.baseline, c.current);
-    let (was, now) = match how.counted_first.filter(differ) {
+    // which the count of about 20 ms of native time sees. (Found other is
+    // what gave it longer rounds: `explain::each::Counts::changed`.)
+    let (was, now) = match how.counted_first.filter(|c| c.longer_rounds) {
         Some(c) => (c.baseline, c.current),
         None => {
             let unchecked = "a change past what relinking moves, between two builds whose code layouts were not sampled, is not checked against the instructions both sides execute";
