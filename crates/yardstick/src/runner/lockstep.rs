@@ -109,9 +109,9 @@ struct Binary {
     path: PathBuf,
     ids: BTreeSet<String>,
     engine: Engine<'static>,
-    /// The sides' spawners for a second look: the same binaries (or
-    /// layouts), pairs numbered after the first look's.
-    again: [lockstep::Spawner<'static>; 2],
+    /// The sides' spawners (pair `k` runs layout `k` of each side), for a
+    /// second look's pairs, numbered after the first look's.
+    sides: [lockstep::Spawner<'static>; 2],
     settings: Settings,
     layouts_note: Option<String>,
     /// This run's binary is the baseline's (the same content hash).
@@ -227,8 +227,7 @@ fn open(
         Err(note) => (vec![path.clone()], vec![exe.clone()], note),
     };
     let layouts = if a_files.len() >= 2 { a_files.len() } else { 0 };
-    let [a, b] = [&a_files, &b_files].map(|f| spawner(f.clone(), 0));
-    let again = [a_files, b_files].map(|f| spawner(f, pairs()));
+    let [a, b] = [a_files, b_files].map(spawner);
     let ids =
         lockstep::list(a).map_err(|e| format!("the baseline's binary does not run here: {e}"))?;
     let settings = settings(config, layouts);
@@ -257,7 +256,7 @@ fn open(
         path,
         ids: ids.into_iter().collect(),
         engine: Engine::new(a, b, settings.clone()),
-        again,
+        sides: [a, b],
         settings,
         layouts_note,
         same_build,
@@ -421,10 +420,10 @@ fn budget_of(binary: &Binary, id: &str, config: &BenchmarkConfig) -> Duration {
 /// A side's workers: pair `k` runs `files[(k + from) % files.len()]` (one
 /// file: the build as linked; several: its code layouts), as worker
 /// `k + from`.
-fn spawner(files: Vec<PathBuf>, from: usize) -> lockstep::Spawner<'static> {
+fn spawner(files: Vec<PathBuf>) -> lockstep::Spawner<'static> {
     // The engines live as long as the process (see BINARIES).
     Box::leak(Box::new(move |k: usize| {
-        command(&files[(k + from) % files.len()], k + from)
+        command(&files[k % files.len()], k)
     }))
 }
 
@@ -481,14 +480,19 @@ pub(crate) fn look_again(
         budget: budget_of(binary, id, config),
         ..binary.settings.clone()
     };
-    let [a, b] = binary.again;
-    let second = Engine::new(a, b, settings)
+    // Numbered after the pairs that ran, so that the second look runs the
+    // next layouts: a slow routine's first look ran eight pairs, layouts
+    // 1-8 of sixteen, and its second runs 9-16.
+    let from = first.measured.pair.iter().max().map_or(0, |k| k + 1);
+    let [a, b] = binary.sides;
+    let (a, b) = (move |k: usize| a(k + from), move |k: usize| b(k + from));
+    let second = Engine::new(&a, &b, settings)
         .measure(id)
         .map_err(|e| format!("the lock-step comparison's second look failed ({e})"))?;
     let mut m = first.measured.clone();
     m.a.extend(&second.a);
     m.b.extend(&second.b);
-    m.pair.extend(second.pair.iter().map(|k| k + pairs()));
+    m.pair.extend(second.pair.iter().map(|k| k + from));
     m.seconds += second.seconds;
     compared(m, binary, id, measurement, config)
 }
