@@ -36,10 +36,10 @@ use crate::worker::lockstep::{self, Engine, Measured, Settings};
 const PAIRS: usize = 16;
 
 /// The fewest worker pairs of a benchmark whose rounds, one block a pair,
-/// overrun twice its budget (`Settings::design`): eight, as a second
-/// look adds. A 30 MB base64 input's 63 ms routine runs 8 pairs of one
-/// block, 2 s of rounds, against Criterion.rs's hundred iterations
-/// (6.3 s).
+/// overrun twice its budget (`Settings::design`): eight, `ab`'s default;
+/// a second look adds as many again. A 30 MB base64 input's 63 ms routine
+/// runs 8 pairs of one block, 2 s of rounds, against Criterion.rs's
+/// hundred iterations (6.3 s).
 const MIN_PAIRS: usize = 8;
 
 /// [`PAIRS`], or `YARDSTICK_LOCKSTEP_PAIRS` (2 to 64; hidden, for the
@@ -417,9 +417,8 @@ fn budget_of(binary: &Binary, id: &str, config: &BenchmarkConfig) -> Duration {
     held(budget(config).as_secs_f64() * factor_of(binary, id))
 }
 
-/// A side's workers: pair `k` runs `files[(k + from) % files.len()]` (one
-/// file: the build as linked; several: its code layouts), as worker
-/// `k + from`.
+/// A side's workers: pair `k` runs `files[k % files.len()]` (one file: the
+/// build as linked; several: its code layouts), as worker `k`.
 fn spawner(files: Vec<PathBuf>) -> lockstep::Spawner<'static> {
     // The engines live as long as the process (see BINARIES).
     Box::leak(Box::new(move |k: usize| {

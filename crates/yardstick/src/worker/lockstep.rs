@@ -82,8 +82,9 @@ pub struct Settings {
     /// its rounds are [`Settings::round`] long; longer rounds need fewer
     /// ([`Settings::design`]).
     pub min_blocks: usize,
-    /// The fewest worker pairs a benchmark whose rounds overrun the budget
-    /// is cut to ([`Settings::design`]); `pairs` keeps them all.
+    /// The fewest worker pairs a slow routine (one block a pair) whose
+    /// rounds would overrun twice the budget is cut to
+    /// ([`Settings::design`]); `pairs` keeps them all.
     pub min_pairs: usize,
     /// Confidence of the interval.
     pub confidence: f64,
@@ -107,18 +108,19 @@ impl Settings {
     ///
     /// The blocks fill the budget spread over the pairs (a block is four
     /// sides' rounds), at least enough that each pair's rounds span
-    /// `min_blocks` blocks of `round`: a pair's median of six 2 ms rounds
-    /// shrugs off an interrupted one, and a round of one 60 ms iteration
-    /// already averages the interruptions that many rounds would, so one
-    /// block of those does (base64's 30 MB inputs ran 96 such rounds a
-    /// benchmark, twice Criterion.rs's time for them, for a pair median no
-    /// steadier). A routine that slow (one block a pair) whose design still
-    /// overruns twice the budget sheds pairs down to `min_pairs`: it gets
-    /// fewer observations, not a run many times longer than the suite
-    /// asked for. Routines of short rounds keep their pairs whatever the
-    /// budget (the floor of sixteen pairs of three blocks of 2 ms rounds
-    /// is 384 ms, over a 1 s measurement's 120 ms): their pairs are what
-    /// finds a change at a suite's share of the level.
+    /// `min_blocks` blocks of `round` (with three of 2 ms: three blocks of
+    /// rounds under 3 ms, two up to 6 ms, one from there on). A pair's
+    /// median of six 2 ms rounds shrugs off an interrupted one, and a round
+    /// of one 60 ms iteration already averages the interruptions that many
+    /// rounds would, so one block of those does (base64's 30 MB inputs ran
+    /// 96 such rounds a benchmark, twice Criterion.rs's time for them, for
+    /// a pair median no steadier). A routine that slow (one block a pair)
+    /// whose design still overruns twice the budget sheds pairs down to
+    /// `min_pairs`: it gets fewer observations, not a run many times longer
+    /// than the suite asked for. Routines of short rounds keep their pairs
+    /// whatever the budget (the floor of sixteen pairs of three blocks of
+    /// 2 ms rounds is 384 ms, over a 1 s measurement's 120 ms): their pairs
+    /// are what finds a change at a suite's share of the level.
     #[must_use]
     pub fn design(&self, round_ns: f64) -> Design {
         let round_ns = round_ns.max(1.0);
