@@ -223,6 +223,28 @@ pub(crate) struct Lockstep {
     pub layouts: usize,
 }
 
+#[cfg(test)]
+impl Lockstep {
+    /// `pairs` worker pairs and `rounds` rounds between two different
+    /// builds as linked, and nothing else known: the tests' starting point.
+    pub(crate) fn of(pairs: usize, rounds: usize) -> Lockstep {
+        Lockstep {
+            pairs,
+            rounds,
+            layout_spread: None,
+            layouts_measured: false,
+            learned_from: 0,
+            same_instructions: None,
+            instructions_changed: None,
+            same_build: false,
+            counted_first: None,
+            same_code: None,
+            rewritten: None,
+            layouts: 0,
+        }
+    }
+}
+
 /// What relinking alone may move a benchmark by, between two different
 /// builds whose layouts were not sampled: a change within it is not
 /// called a regression or an improvement. Measured: see the guide's
@@ -762,18 +784,11 @@ mod tests {
         let judged_with = |spread: Option<f64>, same_build: bool, layouts: usize| {
             let mut a = analyse(new.clone(), None, &config, false).unwrap();
             let how = Lockstep {
-                pairs: 8,
-                rounds: 144,
                 layout_spread: spread,
                 layouts_measured: spread.is_some(),
-                learned_from: 0,
-                same_instructions: None,
-                instructions_changed: None,
-                counted_first: None,
-                same_code: None,
-                rewritten: None,
                 same_build,
                 layouts,
+                ..Lockstep::of(8, 144)
             };
             a.judge_lockstep(&i, p, how, &config);
             (a.change.unwrap().verdict, a.lockstep.unwrap().layout_spread)

@@ -259,18 +259,11 @@ fn lockstep_in(
     let (mut a, base) = analysis_in_processes((100.0, quiet), (100.0, quiet), true);
     let (i, p) = yardstick_stats::paired::units_t_ratio(units, 0.95).expect("8 units");
     let how = crate::analysis::Lockstep {
-        pairs: 16,
-        rounds: 128,
         layout_spread,
         layouts_measured: layout_spread.is_some(),
-        learned_from: 0,
-        same_instructions: None,
-        instructions_changed: None,
-        counted_first: None,
-        same_code: None,
-        rewritten: None,
         same_build,
         layouts,
+        ..crate::analysis::Lockstep::of(16, 128)
     };
     a.judge_lockstep(&i, p, how, &config());
     (a, base)
@@ -401,18 +394,9 @@ fn learned_allowance_cases(
     quiet: [f64; 5],
 ) -> Vec<(&'static str, Analysis, Vec<f64>)> {
     let learned = crate::analysis::Lockstep {
-        pairs: 16,
-        rounds: 128,
         layout_spread: Some(0.08),
-        layouts_measured: false,
         learned_from: 5,
-        same_instructions: None,
-        instructions_changed: None,
-        counted_first: None,
-        same_code: None,
-        rewritten: None,
-        same_build: false,
-        layouts: 0,
+        ..crate::analysis::Lockstep::of(16, 128)
     };
     let judged = |shift: f64, verdict: Option<yardstick_stats::Verdict>| {
         let (mut a, base) = analysis_in_processes((100.0, quiet), (100.0, quiet), true);
@@ -467,18 +451,8 @@ fn a_verdict_held_to_the_suite_error_rate() {
     assert!(p > 0.001 && p < 0.05, "{p}");
     let mut out = String::new();
     let same_build = crate::analysis::Lockstep {
-        pairs: 16,
-        rounds: 128,
-        layout_spread: None,
-        layouts_measured: false,
-        learned_from: 0,
-        same_instructions: None,
-        instructions_changed: None,
-        counted_first: None,
-        same_code: None,
-        rewritten: None,
         same_build: true,
-        layouts: 0,
+        ..crate::analysis::Lockstep::of(16, 128)
     };
     let code_changed = crate::analysis::Lockstep {
         pairs: 32,
