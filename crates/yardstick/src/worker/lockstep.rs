@@ -49,20 +49,19 @@ const ADVANCE_LIMIT: Duration = Duration::from_secs(120);
 
 /// The first pair's warm-up: the shortest, and the longest (the doubling
 /// iteration counts overshoot it by up to twice). It also sets the
-/// iteration count of the rounds, which 5 ms of doubling times as well as
-/// 10 ms: a round is 2 ms, and the rounds interleave the sides, so a clock
-/// still ramping up slows both.
-const WARM_UP_MIN: Duration = Duration::from_millis(5);
+/// iteration count of the rounds.
+const WARM_UP_MIN: Duration = Duration::from_millis(10);
 const WARM_UP_MAX: Duration = Duration::from_millis(50);
 
-/// The other pairs' warm-up: only their own pages and caches need warming
-/// (the machine's clock is warm), which the first iterations do; the
-/// rounds' median shrugs off a first round still cooler than the rest.
-/// Fifteen pairs warmed for 1–4 ms a side took 0.09 s of a base64 small
-/// input's 0.54 s of measuring; with up to 1 ms a side (and the first
-/// pair's 5 ms), 0.43 s.
-const WARM_UP_AGAIN_MIN: Duration = Duration::ZERO;
-const WARM_UP_AGAIN_MAX: Duration = Duration::from_millis(1);
+/// The other pairs' warm-up: only their own caches and pages need warming
+/// (the machine's clock is warm), and the rounds' median shrugs off a cold
+/// first round. Not shorter: at most 1 ms a side (and 5 ms for the first
+/// pair) took a base64 small input's measuring from 0.54 s to 0.43 s, but
+/// two 20-run cells of hex with +1.2 % in `hex_encode` and the layouts
+/// sampled then flagged 7 of the 320 other lines, against 0 of 160 with
+/// these warm-ups in the same hour.
+const WARM_UP_AGAIN_MIN: Duration = Duration::from_millis(1);
+const WARM_UP_AGAIN_MAX: Duration = Duration::from_millis(4);
 
 /// The resident memory one pair's two workers may hold, on average, before
 /// one pair at a time is kept alive: small benchmarks (a few MB a worker)
