@@ -160,7 +160,7 @@ fn settings(config: &BenchmarkConfig, layouts: usize) -> Settings {
         budget: budget(config),
         // Not two: at base64's 0.36 s budget two blocks of 2 ms rounds
         // (0.26 s instead of 0.38 s) found hex's +1.2 % in `hex_encode`
-        // 6 times in 20 runs given that budget, three blocks 10 in 20.
+        // 13 times in 40 runs given that budget, three blocks 25 in 40.
         min_blocks: 3,
         min_pairs: MIN_PAIRS,
         confidence: config.confidence_level,
