@@ -102,9 +102,9 @@ fn measure(b: &Built, bench_args: &[String]) -> Result<Vec<LayoutSpread>, String
     let (sa, sb) = (spawner(0), spawner(1));
     let settings = Settings {
         pairs: n,
-        round: Duration::from_millis(2),
+        round: lockstep::ROUND,
         budget: BUDGET,
-        min_blocks: 3,
+        min_blocks: lockstep::MIN_BLOCKS,
         min_pairs: n,
         confidence: 0.95,
         seed: u64::from(std::process::id()),

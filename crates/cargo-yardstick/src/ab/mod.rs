@@ -57,12 +57,6 @@ use yardstick_format::partition::{Partition, Selector};
 /// across the suite: 1 − confidence).
 const CONFIDENCE: f64 = 0.95;
 
-/// Blocks each worker pair runs whatever the budget, for rounds of
-/// `--round-ms` (three ABBA blocks: a median of fewer short rounds is
-/// mostly noise); a routine longer than the round needs fewer
-/// (`Settings::design`).
-const MIN_BLOCKS_PER_PAIR: usize = 3;
-
 /// `ab` arguments.
 #[derive(Debug, Clone, clap::Args)]
 pub struct AbArgs {
@@ -976,7 +970,7 @@ fn compare(args: &AbArgs, shard: Option<Partition>) -> Result<Compared, (u8, Str
         pairs: args.pairs,
         round: Duration::from_secs_f64(args.round_ms / 1e3),
         budget: Duration::from_secs_f64(args.timeout),
-        min_blocks: MIN_BLOCKS_PER_PAIR,
+        min_blocks: lockstep::MIN_BLOCKS,
         min_pairs: args.pairs,
         confidence: CONFIDENCE,
         seed: u64::from(std::process::id()),

@@ -158,10 +158,7 @@ fn settings(config: &BenchmarkConfig, layouts: usize) -> Settings {
         pairs: pairs(),
         round: lockstep::ROUND,
         budget: budget(config),
-        // Not two: at base64's 0.36 s budget two blocks of 2 ms rounds
-        // (0.26 s instead of 0.38 s) found hex's +1.2 % in `hex_encode`
-        // 13 times in 40 runs given that budget, three blocks 25 in 40.
-        min_blocks: 3,
+        min_blocks: lockstep::MIN_BLOCKS,
         min_pairs: MIN_PAIRS,
         confidence: config.confidence_level,
         seed: u64::from(std::process::id()),

@@ -44,6 +44,14 @@ use super::{Worker, WorkerError};
 /// counts them over windows of this length).
 pub const ROUND: Duration = Duration::from_millis(2);
 
+/// Blocks each worker pair runs whatever the budget, at rounds of
+/// [`ROUND`] (`cargo bench`, `calibrate --layouts`) or `ab --round-ms`;
+/// longer routines need fewer ([`Settings::design`]): a median of fewer
+/// short rounds is mostly noise. Not two: at base64's 0.36 s budget two blocks (0.26 s
+/// of rounds instead of 0.38 s) found hex's +1.2 % in `hex_encode` 13
+/// times in 40 runs given that budget, three blocks 25 in 40.
+pub const MIN_BLOCKS: usize = 3;
+
 /// How long a worker may take to reach a benchmark (its setup code runs).
 const ADVANCE_LIMIT: Duration = Duration::from_secs(120);
 
