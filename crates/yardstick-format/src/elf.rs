@@ -6,19 +6,29 @@
 //!
 //! The fields are known from the relocations an executable keeps when it
 //! is linked with `--emit-relocs` (`cargo yardstick init`'s linker does so
-//! for bench binaries): without them every call to a function that moved
-//! would read as changed, so [`Code::relocated`] says whether a comparison
-//! means anything. Only little-endian ELF64 is read (x86-64, AArch64,
-//! RISC-V); anything else is an error, and the caller compares nothing.
+//! for bench binaries). Without them, on x86-64, a field that differs is
+//! read as a displacement and compared by where it points (`moved`);
+//! elsewhere every call to a function that moved would read as changed,
+//! so [`Code::comparable`] says whether a comparison means anything. Only
+//! little-endian ELF64 is read (x86-64, AArch64, RISC-V); anything else is
+//! an error, and the caller compares nothing.
+
+mod moved;
 
 use std::collections::HashMap;
+
+use moved::{Places, Section as Place};
 
 const SHT_SYMTAB: u32 = 2;
 const SHT_RELA: u32 = 4;
 const SHT_NOBITS: u32 = 8;
 const SHF_ALLOC: u64 = 2;
 const SHF_EXECINSTR: u64 = 4;
+const SHF_TLS: u64 = 0x400;
 const STT_FUNC: u8 = 2;
+const STT_SECTION: u8 = 3;
+const STT_FILE: u8 = 4;
+const STT_TLS: u8 = 6;
 const EM_X86_64: u16 = 62;
 const EM_AARCH64: u16 = 183;
 /// The widest range [`field`] masks.
@@ -42,6 +52,19 @@ pub struct Code {
     functions: HashMap<String, Vec<(u64, u64, u64)>>,
     /// Masked ranges of the file: start offset and length, sorted.
     masked: Vec<(u64, u64)>,
+    machine: u16,
+    /// Where its sections and symbols lie, to compare without relocations.
+    places: Places,
+}
+
+/// How two builds' functions are compared ([`Code::comparable`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Fields {
+    /// Both kept their relocations: the fields they fill in are masked.
+    Relocated,
+    /// x86-64 without them: differing fields that point to the same place
+    /// in both are masked (`moved`).
+    Resolved,
 }
 
 impl Code {
@@ -57,9 +80,10 @@ impl Code {
         let machine = u16_at(&bytes, 0x12)?;
         let mut functions: HashMap<String, Vec<(u64, u64, u64)>> = HashMap::new();
         let mut masked = Vec::new();
+        let mut symbols_at = Vec::new();
         for s in &sections {
             match s.kind {
-                SHT_SYMTAB => symbols(&bytes, s, &sections, &mut functions)?,
+                SHT_SYMTAB => symbols(&bytes, s, &sections, &mut functions, &mut symbols_at)?,
                 // Relocations of code (not the dynamic ones, which are
                 // loaded): `sh_info` is the section they apply to.
                 SHT_RELA if s.flags & SHF_ALLOC == 0 => {
@@ -74,18 +98,93 @@ impl Code {
             }
         }
         masked.sort_unstable();
+        let places = Places::new(section_places(&bytes, &sections), symbols_at);
         Ok(Code {
             bytes,
             functions,
             masked,
+            machine,
+            places,
         })
     }
 
-    /// Whether the file kept the relocations of its code: only then do two
-    /// builds' functions compare.
+    /// Whether the file kept the relocations of its code.
     #[must_use]
     pub fn relocated(&self) -> bool {
         !self.masked.is_empty()
+    }
+
+    /// Whether this build's functions and `newer`'s compare: both kept
+    /// their relocations, or both are x86-64 (whose displacements are read
+    /// by where they point).
+    #[must_use]
+    pub fn comparable(&self, newer: &Code) -> bool {
+        self.fields(newer).is_some()
+    }
+
+    fn fields(&self, newer: &Code) -> Option<Fields> {
+        if self.relocated() && newer.relocated() {
+            Some(Fields::Relocated)
+        } else if self.machine == EM_X86_64 && newer.machine == EM_X86_64 {
+            Some(Fields::Resolved)
+        } else {
+            None
+        }
+    }
+
+    /// The function `name` in this build and in `newer`, each when exactly
+    /// one symbol has it there, with the fields that only say where code
+    /// lies set to zero: the bytes are equal when it only moved.
+    #[must_use]
+    pub fn both(&self, newer: &Code, name: &str) -> (Option<Function>, Option<Function>) {
+        if self.fields(newer) != Some(Fields::Resolved) {
+            return (self.function(name), newer.function(name));
+        }
+        let one = |code: &Code| match code.functions.get(normalized(name))?.as_slice() {
+            &[at] => Some(at),
+            _ => None,
+        };
+        match (one(self), one(newer)) {
+            (Some(a), Some(b)) => self
+                .resolved(newer, a, b)
+                .map_or((None, None), |(a, b)| (Some(a), Some(b))),
+            (a, b) => (a.and_then(|a| self.raw(a)), b.and_then(|b| newer.raw(b))),
+        }
+    }
+
+    /// The function at `(offset, address, size)` as the file has it.
+    fn raw(&self, (offset, address, size): (u64, u64, u64)) -> Option<Function> {
+        let bytes = self
+            .bytes
+            .get(offset as usize..offset.checked_add(size)? as usize)?;
+        Some(Function {
+            address,
+            bytes: bytes.to_vec(),
+        })
+    }
+
+    /// One function's bytes here at `a` and in `newer` at `b`, the fields
+    /// that point to the same place in both masked (`moved`).
+    fn resolved(
+        &self,
+        newer: &Code,
+        a: (u64, u64, u64),
+        b: (u64, u64, u64),
+    ) -> Option<(Function, Function)> {
+        let (mut fa, mut fb) = (self.raw(a)?, newer.raw(b)?);
+        if fa.bytes.len() == fb.bytes.len() && fa.bytes != fb.bytes {
+            let files = [
+                (&self.bytes[..], &self.places),
+                (&newer.bytes[..], &newer.places),
+            ];
+            moved::mask(
+                &mut fa.bytes,
+                &mut fb.bytes,
+                [fa.address, fb.address],
+                files,
+            );
+        }
+        Some((fa, fb))
     }
 
     /// The address of the function of this name, as [`Code::function`]
@@ -112,10 +211,11 @@ impl Code {
     }
 
     /// Whether every function of `self` is in `newer` with the same bytes,
-    /// relocated fields aside: then no instruction of `self` changed, only
-    /// where the code lies. Functions only `newer` has are not looked at: a
-    /// function no unchanged code calls does not run (an edit that adds a
-    /// call changes the caller). Meaningful when both are [`Code::relocated`].
+    /// fields that say where code lies aside: then no instruction of `self`
+    /// changed, only where the code lies. Functions only `newer` has are
+    /// not looked at: a function no unchanged code calls does not run (an
+    /// edit that adds a call changes the caller). Meaningful when the two
+    /// are [`Code::comparable`].
     #[must_use]
     pub fn unchanged_in(&self, newer: &Code) -> bool {
         self.functions
@@ -142,8 +242,26 @@ impl Code {
 
     /// Whether `newer` has the function `name` (at `at` in `self`) with the
     /// same bytes. A name with several symbols compares as the set of
-    /// their bytes.
+    /// their bytes (resolved: each of `self`'s the same as one of
+    /// `newer`'s not matched yet; a shuffled layout reorders them).
     fn same_in(&self, newer: &Code, name: &str, at: &[(u64, u64, u64)]) -> bool {
+        if self.fields(newer) == Some(Fields::Resolved) {
+            let Some(theirs) = newer.functions.get(name).filter(|t| t.len() == at.len()) else {
+                return false;
+            };
+            let mut unmatched = theirs.clone();
+            return at.iter().all(|&a| {
+                let same = |&b: &(u64, u64, u64)| {
+                    self.resolved(newer, a, b)
+                        .is_some_and(|(fa, fb)| fa.bytes == fb.bytes)
+                };
+                unmatched
+                    .iter()
+                    .position(same)
+                    .map(|i| unmatched.swap_remove(i))
+                    .is_some()
+            });
+        }
         let bodies = |code: &Code, at: &[(u64, u64, u64)]| {
             let mut all: Vec<Option<Vec<u8>>> = at
                 .iter()
@@ -192,6 +310,7 @@ pub fn normalized(name: &str) -> &str {
 
 /// One section header.
 struct Section {
+    name: u32,
     kind: u32,
     flags: u64,
     addr: u64,
@@ -238,6 +357,7 @@ fn sections(bytes: &[u8]) -> Result<Vec<Section>, String> {
                 .filter(|at| at.saturating_add(64) <= bytes.len() as u64)
                 .ok_or("section headers past the end of the file")? as usize;
             Ok(Section {
+                name: u32_at(bytes, at)?,
                 kind: u32_at(bytes, at + 4)?,
                 flags: u64_at(bytes, at + 8)?,
                 addr: u64_at(bytes, at + 16)?,
@@ -258,6 +378,7 @@ fn symbols(
     table: &Section,
     sections: &[Section],
     into: &mut HashMap<String, Vec<(u64, u64, u64)>>,
+    places: &mut Vec<(u64, String)>,
 ) -> Result<(), String> {
     let names = sections
         .get(table.link as usize)
@@ -270,7 +391,12 @@ fn symbols(
         let Some(section) = sections.get(shndx as usize) else {
             continue;
         };
-        if info & 0xf != STT_FUNC || size == 0 || section.kind == SHT_NOBITS {
+        let kind = info & 0xf;
+        if size > 0 && ![STT_SECTION, STT_FILE, STT_TLS].contains(&kind) {
+            let name = name_at(names, u32_at(entry, 0)? as usize);
+            places.push((value, normalized(&name).to_owned()));
+        }
+        if kind != STT_FUNC || size == 0 || section.kind == SHT_NOBITS {
             continue;
         }
         let inside = value
@@ -285,6 +411,27 @@ fn symbols(
             .push((offset, value, size));
     }
     Ok(())
+}
+
+/// The start, size and name of each section loaded into memory, thread
+/// locals aside (their addresses are offsets, overlapping the others').
+fn section_places(bytes: &[u8], sections: &[Section]) -> Vec<Place> {
+    let names = u16_at(bytes, 0x3E)
+        .ok()
+        .and_then(|i| sections.get(i as usize))
+        .and_then(|s| s.data(bytes).ok())
+        .unwrap_or_default();
+    sections
+        .iter()
+        .filter(|s| s.flags & SHF_ALLOC != 0 && s.flags & SHF_TLS == 0 && s.size > 0)
+        .map(|s| Place {
+            address: s.addr,
+            size: s.size,
+            name: name_at(names, s.name as usize),
+            offset: (s.kind != SHT_NOBITS).then_some(s.offset),
+            code: s.flags & SHF_EXECINSTR != 0,
+        })
+        .collect()
 }
 
 /// The ranges of `target`'s bytes the relocations of `table` fill in.
@@ -387,6 +534,8 @@ mod tests {
             bytes,
             functions: map,
             masked,
+            machine: 0,
+            places: Places::default(),
         }
     }
 

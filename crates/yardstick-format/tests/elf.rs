@@ -31,14 +31,18 @@ fn main() {
 /// `PROGRAM` with `FACTOR`, linked with its relocations (and `extra`
 /// linker arguments) into `dir/name`.
 fn build(dir: &Path, name: &str, factor: u64, extra: &[&str]) -> Option<PathBuf> {
+    build_as(dir, name, factor, &[&["-Wl,--emit-relocs"], extra].concat())
+}
+
+/// `PROGRAM` with `FACTOR`, linked with `extra` linker arguments alone.
+fn build_as(dir: &Path, name: &str, factor: u64, extra: &[&str]) -> Option<PathBuf> {
     let src = dir.join(format!("{name}.rs"));
     std::fs::write(&src, format!("{PROGRAM}\nconst FACTOR: u64 = {factor};\n")).unwrap();
     let out = dir.join(name);
     let rustc = std::env::var_os("RUSTC").unwrap_or_else(|| "rustc".into());
     let mut cmd = Command::new(rustc);
     // One crate name for every build: symbols are named after it.
-    cmd.args(["--crate-name", "prog", "-C", "opt-level=2"])
-        .args(["-C", "link-arg=-Wl,--emit-relocs", "-o"])
+    cmd.args(["--crate-name", "prog", "-C", "opt-level=2", "-o"])
         .arg(&out)
         .arg(&src);
     for a in extra {
@@ -120,6 +124,74 @@ fn the_same_code_shuffled_reads_the_same() {
             "{n}"
         );
     }
+}
+
+/// Without relocations (a build without the setup) x86-64's moved
+/// displacements are read by where they point: the same verdict, function
+/// by function, as the relocations give on the same programs linked with
+/// them, for code the linker shuffled and for a changed constant.
+#[test]
+#[cfg(target_arch = "x86_64")]
+fn without_relocations_moved_code_reads_as_the_relocations_say() {
+    let dir = tempfile::tempdir().unwrap();
+    let shuffle = "-Wl,--shuffle-sections=.text.*=3";
+    let built = (
+        build(dir.path(), "a", 12345, &[]),
+        build(dir.path(), "s", 12345, &[shuffle]),
+        build(dir.path(), "b", 12346, &[]),
+        build_as(dir.path(), "a_bare", 12345, &[]),
+        build_as(dir.path(), "s_bare", 12345, &[shuffle]),
+        build_as(dir.path(), "b_bare", 12346, &[]),
+    );
+    let (Some(a), Some(s), Some(b), Some(a2), Some(s2), Some(b2)) = built else {
+        return;
+    };
+    let [ca, cs, cb, ca2, cs2, cb2] = [&a, &s, &b, &a2, &s2, &b2].map(|p| code(p));
+    assert!(!ca2.relocated() && !cs2.relocated());
+    assert!(ca2.comparable(&cs2));
+    let names = function_names(&a);
+    let (mut moved, mut compared, mut wrong) = (0, 0, Vec::new());
+    for name in &names {
+        let same = |x: &Code, y: &Code| match x.both(y, name) {
+            (Some(f), Some(g)) => Some(f.bytes == g.bytes),
+            _ => None,
+        };
+        let (Some(truth), Some(ours)) = (same(&ca, &cs), same(&ca2, &cs2)) else {
+            continue;
+        };
+        if ours != truth {
+            wrong.push(name);
+        }
+        compared += 1;
+        moved += usize::from(ca2.function_address(name) != cs2.function_address(name));
+    }
+    assert!(
+        wrong.is_empty(),
+        "{} of {compared} read otherwise: {wrong:?}",
+        wrong.len()
+    );
+    assert!(
+        compared > 100 && moved > 100,
+        "{compared} compared, {moved} moved"
+    );
+    assert_eq!(ca.changed_in(&cs), 0);
+    assert_eq!(ca2.changed_in(&cs2), 0);
+    // The changed constant: one function, as with the relocations.
+    assert_eq!(ca.changed_in(&cb), 1);
+    assert_eq!((ca2.changed_in(&cb2), cb2.changed_in(&ca2)), (1, 1));
+    let work = symbol(&a, "work");
+    let (x, y) = ca2.both(&cb2, &work);
+    assert_ne!(x.unwrap().bytes, y.unwrap().bytes);
+}
+
+/// The names of the file's function symbols, as the `object` crate reads them.
+fn function_names(path: &Path) -> Vec<String> {
+    let bytes = std::fs::read(path).unwrap();
+    let file = object::File::parse(&*bytes).unwrap();
+    file.symbols()
+        .filter(|s| s.kind() == object::SymbolKind::Text && s.size() > 0)
+        .filter_map(|s| s.name().ok().map(str::to_owned))
+        .collect()
 }
 
 /// What the `object` crate reads of the same file: every function symbol

@@ -7,8 +7,8 @@
 mod common;
 
 use common::builds::{
-    args_for, build, folder, kept_binaries, kept_name, run_binary, run_binary_with,
-    without_valgrind, write_executable, ARGS, ENV, KEY, LOCKSTEP_LINE,
+    args_for, build, build_same_code, folder, kept_binaries, kept_name, run_binary,
+    run_binary_with, without_valgrind, write_executable, ARGS, ENV, KEY, LOCKSTEP_LINE,
 };
 use common::home;
 use std::path::Path;
@@ -363,6 +363,47 @@ fn a_count_before_measuring_that_fails_says_valgrinds_last_words() {
     );
     assert!(out.stdout.contains(LOCKSTEP_LINE), "{}", out.stdout);
     let _ = std::fs::remove_dir_all(&h);
+}
+
+/// A rebuild whose functions all have the same bytes but for where code
+/// lies (a neutral edit: here bytes appended, the code as it was) is not
+/// counted before measuring, without relocations too (x86-64's
+/// displacements are read by where they point): a Valgrind that notes
+/// each start is never started, and the comparison is made. A build with
+/// one function changed is counted (the control).
+#[test]
+#[cfg(all(unix, target_arch = "x86_64"))]
+fn a_rebuild_whose_code_only_moved_is_not_counted() {
+    let started = |tag: &str, build_b: &dyn Fn(&Path) -> std::path::PathBuf| {
+        let h = home(tag);
+        let bins = h.join("bins");
+        assert_eq!(run_binary(&build(&bins.join("a"), b""), &h, &[]).code, 0);
+        let fake = h.join("valgrind");
+        let mark = h.join("valgrind-started");
+        write_executable(
+            &fake,
+            format!(
+                "#!/bin/sh\n[ \"$1\" = --version ] && {{ echo valgrind-3.99; exit 0; }}\n\
+                 touch '{}'\nexit 1\n",
+                mark.display()
+            )
+            .as_bytes(),
+        );
+        let env = [
+            ENV,
+            &[("YARDSTICK_CALLGRIND_VALGRIND", fake.to_str().unwrap())],
+        ]
+        .concat();
+        let out = run_binary_with(&build_b(&bins.join("b")), &h, &[], &env);
+        assert_eq!(out.code, 0, "{}\n{}", out.stdout, out.stderr);
+        assert!(out.stdout.contains(LOCKSTEP_LINE), "{}", out.stdout);
+        let started = mark.exists();
+        let _ = std::fs::remove_dir_all(&h);
+        started
+    };
+    let tail = b"\nFIXTURE_FACTOR=1.01";
+    assert!(!started("ls-moved-only", &|d| build_same_code(d, tail)));
+    assert!(started("ls-one-changed", &|d| build(d, tail)));
 }
 
 /// A benchmark too slow to count under Callgrind (here one that never

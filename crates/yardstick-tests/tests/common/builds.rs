@@ -46,8 +46,29 @@ pub const LOCKSTEP_LINE: &str = "Measured in lock-step with the baseline's binar
 pub const KEY: &str = "yardstick-tests.fixture";
 
 /// A copy of the fixture under `dir` named like a cargo bench binary, with
-/// `tail` appended to its bytes.
+/// `tail` appended to its bytes; when there is one, the fixture's
+/// `BUILD_MARK` is changed too, so that the copy is a build of other code
+/// (one function differs), as a change compiled in would be.
 pub fn build(dir: &Path, tail: &[u8]) -> PathBuf {
+    let path = build_same_code(dir, tail);
+    if !tail.is_empty() {
+        let mut bytes = std::fs::read(&path).unwrap();
+        let mark = 0x5eed_c0de_b1d5_0001_u64.to_le_bytes();
+        let at: Vec<usize> = (0..bytes.len() - 8)
+            .filter(|&i| bytes[i..i + 8] == mark)
+            .collect();
+        assert_eq!(at.len(), 1, "the fixture's BUILD_MARK, once");
+        let other = 0x5eed_c0de_b1d5_0001_u64 ^ (u64::from(tail.len() as u32) << 8 | 0x80);
+        bytes[at[0]..at[0] + 8].copy_from_slice(&other.to_le_bytes());
+        write_executable(&path, &bytes);
+    }
+    path
+}
+
+/// A copy of the fixture under `dir` named like a cargo bench binary, with
+/// `tail` appended to its bytes and its code as it is: a rebuild that
+/// changed no function.
+pub fn build_same_code(dir: &Path, tail: &[u8]) -> PathBuf {
     let path = dir.join("fixture-0123456789abcdef");
     let mut bytes = std::fs::read(env!("CARGO_BIN_EXE_fixture")).unwrap();
     bytes.extend_from_slice(tail);

@@ -11,9 +11,12 @@
 //! and a change behind a branch that only `baseline/16384` takes is a
 //! change of that benchmark's code alone.
 //!
-//! Both binaries must keep their code's relocations (the setup's linker
-//! does, for bench binaries), or every call to a function that moved
-//! would read as a change.
+//! A function that only moved must read the same: both binaries' code
+//! relocations (the setup's linker keeps them, for bench binaries) say
+//! which bytes say where code lies; without them, on x86-64, those bytes
+//! are read as displacements and compared by where they point
+//! (`yardstick_format::elf`). Elsewhere, without relocations, nothing is
+//! compared.
 
 use std::collections::{BTreeSet, HashMap};
 use std::path::Path;
@@ -35,17 +38,15 @@ pub(crate) struct Builds {
 }
 
 impl Builds {
-    /// Both binaries' functions, when both kept their relocations; `None`
-    /// otherwise (a build without the setup, a format not read here).
+    /// Both binaries' functions, when they compare
+    /// (`yardstick_format::elf::Code::comparable`); `None` otherwise (a
+    /// format not read here, another machine's code without relocations).
     pub(crate) fn read(baseline: &Path, current: &Path) -> Option<Builds> {
-        let read = |p: &Path| {
-            let code = Code::parse(std::fs::read(p).ok()?).ok()?;
-            code.relocated().then_some(code)
-        };
-        Some(Builds {
-            baseline: read(baseline)?,
-            current: read(current)?,
-        })
+        let read = |p: &Path| Code::parse(std::fs::read(p).ok()?).ok();
+        let (baseline, current) = (read(baseline)?, read(current)?);
+        baseline
+            .comparable(&current)
+            .then_some(Builds { baseline, current })
     }
 
     /// How many of the baseline's functions differ in this build
@@ -66,7 +67,7 @@ impl Builds {
         let (bias_a, bias_b) = (load_bias(&self.baseline, a), load_bias(&self.current, b));
         let names: BTreeSet<&String> = a.keys().chain(b.keys()).collect();
         names.into_iter().any(|name| {
-            match (self.baseline.function(name), self.current.function(name)) {
+            match self.baseline.both(&self.current, name) {
                 // No symbol (Valgrind's name for an address), or several.
                 (None, None) => false,
                 (Some(_), None) | (None, Some(_)) => true,

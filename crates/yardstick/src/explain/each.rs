@@ -54,7 +54,7 @@ pub(crate) struct Counts {
     pub baseline: f64,
     pub current: f64,
     /// An instruction it executed differs between the binaries (`code`;
-    /// false when the binaries did not keep their relocations).
+    /// false when their code does not compare).
     pub code_changed: bool,
 }
 
@@ -78,8 +78,8 @@ pub(crate) struct Pair<'a> {
     pub current: &'a Path,
     /// The arguments both run with (this run's: the same walk).
     pub args: Vec<OsString>,
-    /// Both binaries' code, when both kept their relocations (read once,
-    /// by the caller that also asks whether any function changed).
+    /// Both binaries' code, when it compares (read once, by the caller
+    /// that also asks whether any function changed).
     pub builds: Option<&'a Builds>,
     /// The time the whole count may take: the benchmarks the baseline's
     /// side has not reached by then are left uncounted.

@@ -24,8 +24,8 @@
 //! instructions the same, so the suite's error rate and the allowance
 //! still hold for every benchmark whose code did not change, and nothing
 //! is counted between two byte-identical builds, nor between two whose
-//! functions all have the same bytes (`explain::code`, with the setup's
-//! relocations: a neutral edit). When most of the build's functions
+//! functions all have the same bytes but for where code lies
+//! (`explain::code`: a neutral edit). When most of the build's functions
 //! differ (`lockstep`'s `REWRITTEN_SHARE`) every benchmark's code changed
 //! and nothing is counted: each is judged alone at its first look, with no
 //! second (`runner::in_lockstep`). Where earlier rebuilds

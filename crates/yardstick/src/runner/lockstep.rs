@@ -231,12 +231,14 @@ fn open(
     let ids =
         lockstep::list(a).map_err(|e| format!("the baseline's binary does not run here: {e}"))?;
     let settings = settings(config, layouts);
-    // Both builds' relocations (the setup's linker keeps them) tell code
-    // that only moved without running anything: after a neutral edit (a
-    // function nothing calls, a new static) no function differs, and
-    // counting every benchmark under Callgrind (1.9 s for hex's nine)
-    // would find each the same; after other flags most differ, and it
-    // would find each changed.
+    // Both builds' code tells code that only moved without running
+    // anything (`explain::code`: by the relocations the setup's linker
+    // keeps, or by where x86-64's displacements point): after a neutral
+    // edit (a function nothing calls, a new static) no function differs,
+    // and counting every benchmark under Callgrind (1.9 s for hex's nine,
+    // 21–23 s of base64's runs without the setup) would find each the
+    // same; after other flags most differ, and it would find each
+    // changed.
     let builds = (!same_build)
         .then(|| crate::explain::code::Builds::read(&path, &exe))
         .flatten();
