@@ -114,16 +114,19 @@ impl Code {
         !self.masked.is_empty()
     }
 
-    /// Whether this build's functions and `newer`'s compare: both kept
-    /// their relocations, or both are x86-64 (whose displacements are read
-    /// by where they point).
+    /// Whether this build's functions and `newer`'s compare: both have
+    /// function symbols (a stripped binary has none, and would read as
+    /// unchanged) and kept their relocations, or are x86-64 (whose
+    /// displacements are read by where they point).
     #[must_use]
     pub fn comparable(&self, newer: &Code) -> bool {
         self.fields(newer).is_some()
     }
 
     fn fields(&self, newer: &Code) -> Option<Fields> {
-        if self.relocated() && newer.relocated() {
+        if self.functions.is_empty() || newer.functions.is_empty() {
+            None
+        } else if self.relocated() && newer.relocated() {
             Some(Fields::Relocated)
         } else if self.machine == EM_X86_64 && newer.machine == EM_X86_64 {
             Some(Fields::Resolved)
@@ -571,6 +574,30 @@ mod tests {
         let new = code(16, &[("f", g), ("h", h), ("h", g), ("new", f)]);
         assert_eq!(old.changed_in(&new), 3);
         assert_eq!(old.changed_in(&code(0, &[("g", g), ("h", f), ("h", h)])), 1);
+    }
+
+    #[test]
+    fn a_stripped_binary_compares_with_nothing() {
+        let f: &[u8] = &[0x55, 0xe8, 1, 2, 3, 4, 0xc3];
+        let stripped = |machine| Code {
+            bytes: f.to_vec(),
+            functions: HashMap::new(),
+            masked: Vec::new(),
+            machine,
+            places: Places::default(),
+        };
+        let mut x86 = code(0, &[("f", f)]);
+        x86.masked.clear();
+        x86.machine = EM_X86_64;
+        assert!(x86.comparable(&x86));
+        assert!(!x86.comparable(&stripped(EM_X86_64)));
+        assert!(!stripped(EM_X86_64).comparable(&x86));
+        // Without relocations, another machine's code does not compare.
+        let mut arm = code(0, &[("f", f)]);
+        arm.masked.clear();
+        arm.machine = EM_AARCH64;
+        assert!(!arm.comparable(&arm));
+        assert!(code(0, &[("f", f)]).comparable(&code(8, &[("f", f)])));
     }
 
     #[test]
