@@ -647,7 +647,7 @@ fn rewritten_line(r: yardstick_format::change::RewrittenFile, alone: bool) -> St
 
 /// Under a lock-step verdict between two builds with the same functions
 /// (`explain::code`): what changed is not an instruction.
-const SAME_CODE: &str = "No function differs between the two builds (their code compared, relocations aside): the change is in where the code lies or what it reads (layout, memory, data), not in what it runs.";
+const SAME_CODE: &str = "No function differs between the two builds (their code compared, addresses aside): the change is in where the code lies or what it reads (layout, memory, data), not in what it runs.";
 
 /// The line saying what the comparison alone would have been called, when
 /// holding the suite's error rate took its verdict away.
