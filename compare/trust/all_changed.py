@@ -28,7 +28,9 @@ speed too, so verdicts are expected; after neutral edits, none is).
 
 Usage: python3 compare/trust/all_changed.py --cargo-yardstick PATH
            [--corpus hex] [--runs 5] [--criterion 3] [--harness-dir DIR]
-           [--edit codegen|neutral] [--setup yes|no]
+           [--edit codegen|neutral] [--setup yes|no] [--keep DIR]
+
+With --keep DIR, each yardstick run's output is written to DIR/run<N>.txt.
 Python 3 standard library only.
 """
 
@@ -59,7 +61,7 @@ def flags(run):
     return {"CARGO_PROFILE_BENCH_CODEGEN_UNITS": "1"} if run % 2 else {}
 
 
-def yardstick_runs(root, target, env, runs, edit):
+def yardstick_runs(root, target, env, runs, edit, keep=None):
     bench_file = os.path.join(root, "benches", f"{target}.rs")
     if edit == "codegen":
         for build in (0, 1):
@@ -72,6 +74,10 @@ def yardstick_runs(root, target, env, runs, edit):
             timed(["cargo", "bench", "-q", "--no-run", "--bench", target], root, run_env)
         text, secs = timed(["cargo", "bench", "-q", "--bench", target, "--", "--color", "never"],
                            root, run_env)
+        if keep:
+            os.makedirs(keep, exist_ok=True)
+            with open(os.path.join(keep, f"run{run}.txt"), "w") as f:
+                f.write(text)
         longer = text.count("times as long")
         verdicts = len(re.findall(r"Performance has (regressed|improved)", text))
         print(f"yardstick run {run}: {secs:.1f} s, load {os.getloadavg()[0]:.2f}, "
@@ -107,6 +113,7 @@ def main():
     p.add_argument("--harness-dir", default=os.path.join(layouts_flow.REPO, "crates", "yardstick"))
     p.add_argument("--edit", choices=("codegen", "neutral"), default="codegen")
     p.add_argument("--setup", choices=("yes", "no"), default="yes")
+    p.add_argument("--keep", metavar="DIR", help="write each yardstick run's output here")
     args = p.parse_args()
     with tempfile.TemporaryDirectory(prefix="yardstick-all-changed-") as scratch:
         root = os.path.join(scratch, "crate")
@@ -118,7 +125,7 @@ def main():
         env.pop("CARGO_PROFILE_BENCH_CODEGEN_UNITS", None)
         if args.setup == "yes":
             layouts_flow.init(root, env, args.cargo_yardstick)
-        yardstick_runs(root, target, env, args.runs, args.edit)
+        yardstick_runs(root, target, env, args.runs, args.edit, args.keep)
         if args.criterion:
             criterion_runs(root, target, env, args.criterion)
 
