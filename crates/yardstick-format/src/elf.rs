@@ -252,8 +252,19 @@ impl Code {
             let Some(theirs) = newer.functions.get(name).filter(|t| t.len() == at.len()) else {
                 return false;
             };
+            // Copies with the same bytes first (all of them when nothing
+            // moved): matched by where they point first, a copy may take
+            // the twin of another that has no other match.
             let mut unmatched = theirs.clone();
-            return at.iter().all(|&a| {
+            let mut ours = at.to_vec();
+            ours.retain(|&a| {
+                let bytes = self.raw(a).map(|f| f.bytes);
+                let twin = unmatched
+                    .iter()
+                    .position(|&b| bytes.is_some() && newer.raw(b).map(|f| f.bytes) == bytes);
+                twin.map(|i| unmatched.swap_remove(i)).is_none()
+            });
+            return ours.iter().all(|&a| {
                 let same = |&b: &(u64, u64, u64)| {
                     self.resolved(newer, a, b)
                         .is_some_and(|(fa, fb)| fa.bytes == fb.bytes)
@@ -574,6 +585,22 @@ mod tests {
         let new = code(16, &[("f", g), ("h", h), ("h", g), ("new", f)]);
         assert_eq!(old.changed_in(&new), 3);
         assert_eq!(old.changed_in(&code(0, &[("g", g), ("h", f), ("h", h)])), 1);
+    }
+
+    /// Without relocations (x86-64), several local functions of one name
+    /// still compare as a set, in any order.
+    #[test]
+    fn copies_of_one_name_compare_as_a_set_without_relocations() {
+        let resolved = |at, functions: &[(&str, &[u8])]| {
+            let mut c = code(at, functions);
+            c.masked.clear();
+            c.machine = EM_X86_64;
+            c
+        };
+        let (f, g): (&[u8], &[u8]) = (&[0x55, 0xc3], &[0x31, 0xc0, 0xc3]);
+        let old = resolved(0, &[("h", f), ("h", g), ("h", f)]);
+        assert_eq!(old.changed_in(&resolved(8, &[("h", g), ("h", f), ("h", f)])), 0);
+        assert_eq!(old.changed_in(&resolved(8, &[("h", g), ("h", g), ("h", f)])), 1);
     }
 
     #[test]
