@@ -9,7 +9,10 @@
 //! for bench binaries). Without them, on x86-64, a field that differs is
 //! read as a displacement and compared by where it points (`moved`);
 //! elsewhere every call to a function that moved would read as changed,
-//! so [`Code::comparable`] says whether a comparison means anything. Only
+//! so [`Code::comparable`] says whether a comparison means anything. Data
+//! alone (a table's bytes, an `include_bytes!` input of the same length)
+//! is no function's bytes: a build that changed only data reads as the
+//! same code either way. Only
 //! little-endian ELF64 is read (x86-64, AArch64, RISC-V); anything else is
 //! an error, and the caller compares nothing.
 
@@ -599,8 +602,14 @@ mod tests {
         };
         let (f, g): (&[u8], &[u8]) = (&[0x55, 0xc3], &[0x31, 0xc0, 0xc3]);
         let old = resolved(0, &[("h", f), ("h", g), ("h", f)]);
-        assert_eq!(old.changed_in(&resolved(8, &[("h", g), ("h", f), ("h", f)])), 0);
-        assert_eq!(old.changed_in(&resolved(8, &[("h", g), ("h", g), ("h", f)])), 1);
+        assert_eq!(
+            old.changed_in(&resolved(8, &[("h", g), ("h", f), ("h", f)])),
+            0
+        );
+        assert_eq!(
+            old.changed_in(&resolved(8, &[("h", g), ("h", g), ("h", f)])),
+            1
+        );
     }
 
     #[test]
