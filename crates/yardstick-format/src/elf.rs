@@ -158,14 +158,17 @@ impl Code {
         }
     }
 
+    /// The `size` bytes at file offset `offset`, as the file has them.
+    fn file_bytes(&self, offset: u64, size: u64) -> Option<&[u8]> {
+        self.bytes
+            .get(offset as usize..offset.checked_add(size)? as usize)
+    }
+
     /// The function at `(offset, address, size)` as the file has it.
     fn raw(&self, (offset, address, size): (u64, u64, u64)) -> Option<Function> {
-        let bytes = self
-            .bytes
-            .get(offset as usize..offset.checked_add(size)? as usize)?;
         Some(Function {
             address,
-            bytes: bytes.to_vec(),
+            bytes: self.file_bytes(offset, size)?.to_vec(),
         })
     }
 
@@ -260,11 +263,11 @@ impl Code {
             // the twin of another that has no other match.
             let mut unmatched = theirs.clone();
             let mut ours = at.to_vec();
-            ours.retain(|&a| {
-                let bytes = self.raw(a).map(|f| f.bytes);
+            ours.retain(|&(offset, _, size)| {
+                let bytes = self.file_bytes(offset, size);
                 let twin = unmatched
                     .iter()
-                    .position(|&b| bytes.is_some() && newer.raw(b).map(|f| f.bytes) == bytes);
+                    .position(|&(o, _, n)| bytes.is_some() && newer.file_bytes(o, n) == bytes);
                 twin.map(|i| unmatched.swap_remove(i)).is_none()
             });
             return ours.iter().all(|&a| {
@@ -295,7 +298,7 @@ impl Code {
     /// The `size` bytes at file offset `offset`, relocated fields as zeros.
     fn masked_bytes(&self, offset: u64, size: u64) -> Option<Vec<u8>> {
         let (start, end) = (offset, offset.checked_add(size)?);
-        let mut bytes = self.bytes.get(start as usize..end as usize)?.to_vec();
+        let mut bytes = self.file_bytes(offset, size)?.to_vec();
         // The masked ranges that overlap [start, end): none is longer
         // than `LONGEST_FIELD`.
         let first = self

@@ -138,36 +138,36 @@ fn same_place(a: &[u8], b: &[u8], s: usize, at: [u64; 2], files: [File<'_>; 2]) 
         let next = at.checked_add(s as u64 + 4 + imm)?;
         next.checked_add_signed(i64::from(d))
     };
-    IMMEDIATES.iter().any(|&imm| {
-        let (Some(ta), Some(tb)) = (target(a, at[0], imm), target(b, at[1], imm)) else {
-            return false;
-        };
-        let [(file_a, pa), (file_b, pb)] = files;
-        match (pa.place(ta), pb.place(tb)) {
-            (Some(x), Some(y)) if x == y => true,
-            (Some((x, ..)), Some((y, ..))) if x == y => {
-                let (Some(da), Some(db)) = (pa.content(file_a, ta), pb.content(file_b, tb)) else {
-                    return false;
-                };
-                same_data(da, db, |wa, wb| {
-                    let (Some(ja), Some(jb)) =
-                        (ta.checked_add_signed(wa), tb.checked_add_signed(wb))
-                    else {
-                        return false;
-                    };
-                    let (x, y) = (pa.place(ja), pb.place(jb));
-                    x.is_some() && x == y
-                        || x.zip(y).is_some_and(|(x, y)| x.0 == y.0)
-                            && same_data(
-                                pa.content(file_a, ja).unwrap_or_default(),
-                                pb.content(file_b, jb).unwrap_or_default(),
-                                |_, _| false,
-                            )
-                })
-            }
+    IMMEDIATES.iter().any(
+        |&imm| match (target(a, at[0], imm), target(b, at[1], imm)) {
+            (Some(ta), Some(tb)) => same_target(ta, tb, files, true),
             _ => false,
+        },
+    )
+}
+
+/// Whether `ta` in one build and `tb` in the other are the same place:
+/// the same section, nearest symbol and distance; or in the same section
+/// of data, the same bytes ([`same_data`]), whose four-byte words may,
+/// when `follow`, be offsets from there to the same place (a jump table's
+/// entries; one level deep).
+fn same_target(ta: u64, tb: u64, files: [File<'_>; 2], follow: bool) -> bool {
+    let [(file_a, pa), (file_b, pb)] = files;
+    match (pa.place(ta), pb.place(tb)) {
+        (Some(x), Some(y)) if x == y => true,
+        (Some((x, ..)), Some((y, ..))) if x == y => {
+            let (Some(da), Some(db)) = (pa.content(file_a, ta), pb.content(file_b, tb)) else {
+                return false;
+            };
+            same_data(da, db, |wa, wb| {
+                match (ta.checked_add_signed(wa), tb.checked_add_signed(wb)) {
+                    (Some(ja), Some(jb)) => follow && same_target(ja, jb, files, false),
+                    _ => false,
+                }
+            })
         }
-    })
+        _ => false,
+    }
 }
 
 /// Whether two builds' data without a symbol is the same: its first
