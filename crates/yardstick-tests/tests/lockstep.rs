@@ -686,6 +686,65 @@ fn a_worker_calls_the_benchmark_function_once_for_all_its_rounds() {
 }
 
 #[test]
+#[cfg(target_os = "linux")]
+fn the_next_pair_sets_up_off_the_measuring_cpu() {
+    // Workers holding 80 MB each run one pair at a time: while a pair
+    // measures, the next one starts and runs the benchmark's setup on the
+    // other CPUs, and moves to the measuring one (the last allowed) only
+    // to warm up and measure. The first pair of each look sets up where
+    // it measures.
+    let Some(measuring) = allowed_cpus()
+        .filter(|c| c.len() >= 2)
+        .and_then(|c| c.last().copied())
+    else {
+        eprintln!("skipped: this process may run on one CPU only");
+        return;
+    };
+    let h = home("ls-next");
+    let a = build(&h.join("bins"), b"");
+    let args = args_for("once/calls");
+    let calls = h.join("calls.txt");
+    let env = [
+        ENV[0],
+        ("FIXTURE_SETUP_MB", "80"),
+        ("FIXTURE_CALLS", calls.to_str().unwrap()),
+    ];
+    let first = common::finished(common::command_of(&a, &h, &args, &env));
+    assert_eq!(first.code, 0, "{}", first.stderr);
+    std::fs::remove_file(&calls).unwrap();
+    let again = common::finished(common::command_of(&a, &h, &args, &env));
+    assert!(again.stdout.contains(LOCKSTEP_LINE), "{}", again.stdout);
+    let text = std::fs::read_to_string(&calls).unwrap();
+    let setups: Vec<i64> = text
+        .lines()
+        .filter(|l| l.starts_with("worker "))
+        .map(|l| l.rsplit(' ').next().unwrap().parse().unwrap())
+        .collect();
+    let off = setups.iter().filter(|&&c| c != measuring as i64).count();
+    // Eight pairs at least; two workers a look set up on the measuring CPU.
+    assert!(setups.len() >= 16, "{text}");
+    assert!(off >= setups.len() - 4, "{text}");
+    let _ = std::fs::remove_dir_all(&h);
+}
+
+/// The CPUs this process may run on, in order.
+#[cfg(target_os = "linux")]
+fn allowed_cpus() -> Option<Vec<usize>> {
+    // SAFETY: `set` is a plain bit set the call fills; its size is passed.
+    unsafe {
+        let mut set: libc::cpu_set_t = std::mem::zeroed();
+        if libc::sched_getaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &mut set) != 0 {
+            return None;
+        }
+        Some(
+            (0..libc::CPU_SETSIZE as usize)
+                .filter(|&c| libc::CPU_ISSET(c, &set))
+                .collect(),
+        )
+    }
+}
+
+#[test]
 fn a_change_from_the_environment_compares_equal_by_construction() {
     // Both sides run with this run's environment: FIXTURE_SLOWER slows the
     // baseline's binary as much as this one. `--baseline-binary ignore`

@@ -233,8 +233,8 @@ fn processes(c: &mut Criterion) {
         b.iter(|| black_box(data.len()) + black_box(data.first().copied().unwrap_or(0)) as usize)
     });
     // With `FIXTURE_CALLS` (a file), each call of the function appends
-    // `worker <pid>` or `parent <pid>`: how often the code before `iter`
-    // (a benchmark's setup) runs in each process.
+    // `worker <pid> cpu <n>` or `parent <pid> cpu <n>`: how often the code
+    // before `iter` (a benchmark's setup) runs in each process, and where.
     c.bench_function("once/calls", |b| {
         record_call();
         b.iter_custom(|n| {
@@ -276,7 +276,16 @@ fn record_call() {
         .append(true)
         .open(file)
         .unwrap();
-    writeln!(f, "{who} {}", std::process::id()).unwrap();
+    writeln!(f, "{who} {} cpu {}", std::process::id(), cpu()).unwrap();
+}
+
+/// The CPU this process runs on (-1 where unknown).
+fn cpu() -> i32 {
+    #[cfg(target_os = "linux")]
+    // SAFETY: no arguments; it only reads the calling thread's CPU.
+    return unsafe { libc::sched_getcpu() };
+    #[cfg(not(target_os = "linux"))]
+    -1
 }
 
 /// A change compiled into a build, as the lock-step tests need one: a copy

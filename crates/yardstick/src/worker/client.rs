@@ -344,6 +344,37 @@ impl Worker {
         }
     }
 
+    /// Asks the worker to run the benchmark's setup (the code before its
+    /// timing loop) without timing anything, and returns at once: a sample
+    /// request of no samples, which every protocol version answers. Its
+    /// answer is read by [`Worker::set_up`].
+    ///
+    /// # Errors
+    ///
+    /// When the worker has exited.
+    pub fn start_setup(&mut self) -> Result<(), WorkerError> {
+        self.send(&WorkerRequest::Sample {
+            iters: Vec::new(),
+            budget_ns: 0,
+            min_samples: 0,
+        })?;
+        self.doing = self.doing.replacen("sampling", "setting up", 1);
+        Ok(())
+    }
+
+    /// Waits up to `limit` for the setup [`Worker::start_setup`] asked for.
+    ///
+    /// # Errors
+    ///
+    /// When the worker times out, exits, misbehaves or the setup panics.
+    pub fn set_up(&mut self, limit: Duration) -> Result<(), WorkerError> {
+        match self.recv(limit)? {
+            WorkerReply::Samples { values, .. } if values.is_empty() => Ok(()),
+            WorkerReply::Failed { message } => Err(WorkerError::Failed(message)),
+            other => Err(WorkerError::Protocol(format!("{other:?}"))),
+        }
+    }
+
     /// Takes samples of `iters` iterations each, stopping after `budget`
     /// once `min_samples` are taken; returns iterations and values.
     ///

@@ -51,22 +51,82 @@ fn allowed() -> Option<Vec<usize>> {
     None
 }
 
-/// Starts `command`'s process on `cpu` alone. A CPU it may not use (the
-/// call fails) leaves it where the scheduler puts it.
-pub fn pin(command: &mut Command, cpu: usize) {
+/// The CPUs this process may run on other than `measuring`: where the
+/// next worker pair's setup runs while the current pair measures (the
+/// engine's `prepare`). Empty with one CPU or off Linux.
+#[must_use]
+pub fn spare_cpus(measuring: usize) -> Vec<usize> {
+    allowed()
+        .unwrap_or_default()
+        .into_iter()
+        .filter(|&c| c != measuring)
+        .collect()
+}
+
+/// Starts `command`'s process on `cpus` alone. CPUs it may not use (the
+/// call fails) leave it where the scheduler puts it.
+pub fn pin(command: &mut Command, cpus: &[usize]) {
     #[cfg(target_os = "linux")]
-    // SAFETY: the closure runs in the child between fork and exec and only
-    // fills a stack value and makes one system call.
-    unsafe {
-        std::os::unix::process::CommandExt::pre_exec(command, move || {
-            let mut set: libc::cpu_set_t = std::mem::zeroed();
-            libc::CPU_SET(cpu, &mut set);
-            libc::sched_setaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &set);
-            Ok(())
-        });
+    {
+        let set = cpu_set(cpus);
+        // SAFETY: the closure runs in the child between fork and exec and
+        // only makes one system call on a value filled before the fork.
+        unsafe {
+            std::os::unix::process::CommandExt::pre_exec(command, move || {
+                libc::sched_setaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &set);
+                Ok(())
+            });
+        }
     }
     #[cfg(not(target_os = "linux"))]
-    let _ = (command, cpu);
+    let _ = (command, cpus);
+}
+
+/// Moves every thread of the running process `pid` to `cpus` (a thread it
+/// starts later inherits its creator's); whether all of them moved.
+#[must_use]
+pub fn move_process(pid: u32, cpus: &[usize]) -> bool {
+    #[cfg(target_os = "linux")]
+    {
+        let set = cpu_set(cpus);
+        let Ok(tasks) = std::fs::read_dir(format!("/proc/{pid}/task")) else {
+            return false;
+        };
+        let mut all = true;
+        for task in tasks.flatten() {
+            let Some(tid) = task
+                .file_name()
+                .to_str()
+                .and_then(|t| t.parse::<i32>().ok())
+            else {
+                continue;
+            };
+            // SAFETY: `set` is a filled bit set whose size is passed.
+            let done = unsafe {
+                libc::sched_setaffinity(tid, std::mem::size_of::<libc::cpu_set_t>(), &set)
+            };
+            all &= done == 0;
+        }
+        all
+    }
+    #[cfg(not(target_os = "linux"))]
+    {
+        let _ = (pid, cpus);
+        false
+    }
+}
+
+#[cfg(target_os = "linux")]
+fn cpu_set(cpus: &[usize]) -> libc::cpu_set_t {
+    // SAFETY: an all-zero bit set is valid, and every CPU set is below the
+    // set's size.
+    unsafe {
+        let mut set: libc::cpu_set_t = std::mem::zeroed();
+        for &c in cpus.iter().filter(|&&c| c < libc::CPU_SETSIZE as usize) {
+            libc::CPU_SET(c, &mut set);
+        }
+        set
+    }
 }
 
 #[cfg(all(test, target_os = "linux"))]
@@ -82,7 +142,7 @@ mod tests {
         // The child's own view of where it may run: /proc/self/status.
         let mut c = Command::new("grep");
         c.args(["Cpus_allowed_list", "/proc/self/status"]);
-        pin(&mut c, cpu);
+        pin(&mut c, &[cpu]);
         let out = c.output().expect("grep runs");
         let text = String::from_utf8_lossy(&out.stdout);
         assert_eq!(
@@ -99,5 +159,37 @@ mod tests {
         if cpus.len() >= 2 && std::env::var_os("YARDSTICK_LOCKSTEP_PIN").is_none() {
             assert_eq!(measuring_cpu(), cpus.last().copied());
         }
+    }
+
+    #[test]
+    fn a_running_process_moves_with_its_threads() {
+        let Some(cpu) = measuring_cpu() else {
+            eprintln!("skipped: this process may run on one CPU only");
+            return;
+        };
+        let spare = spare_cpus(cpu);
+        assert!(!spare.contains(&cpu) && !spare.is_empty());
+        let mut c = Command::new("sleep");
+        c.arg("10");
+        pin(&mut c, &spare);
+        let mut child = c.spawn().expect("sleep starts");
+        let allowed = |pid: u32| {
+            let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap();
+            let line = status
+                .lines()
+                .find(|l| l.starts_with("Cpus_allowed_list"))
+                .unwrap();
+            line.split_whitespace().last().unwrap().to_owned()
+        };
+        let moved = move_process(child.id(), &[cpu]);
+        let now = allowed(child.id());
+        let _ = child.kill();
+        let _ = child.wait();
+        assert!(moved);
+        assert_eq!(now, cpu.to_string());
+        assert!(
+            !move_process(child.id(), &[cpu]),
+            "a reaped process is gone"
+        );
     }
 }

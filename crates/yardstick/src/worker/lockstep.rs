@@ -36,6 +36,7 @@ use yardstick_stats::paired::{balanced_block, iterations_per_round};
 use yardstick_stats::paired::{unit_medians, units_in_order, units_t_ratio, RatioInterval};
 use yardstick_stats::rng::Rng;
 
+use super::next_pair::{Preparing, Retired};
 use super::{Worker, WorkerError};
 
 /// One side's share of a round of `cargo bench`'s comparison (and `ab`'s
@@ -265,6 +266,13 @@ pub struct Engine<'a> {
     one_at_a_time: bool,
     /// The one CPU every worker runs on (`super::cpu`).
     cpu: Option<usize>,
+    /// The other CPUs, where the next pair is set up (`super::next_pair`).
+    spare: Vec<usize>,
+    /// Pairs being started off the measuring CPU: the next one when pairs
+    /// run one at a time, every missing one otherwise.
+    next: Option<Preparing>,
+    /// Pairs told to quit, not yet exited.
+    retired: Retired,
 }
 
 /// A side's name in messages.
@@ -285,13 +293,17 @@ impl<'a> Engine<'a> {
     #[must_use]
     pub fn new(a: Spawner<'a>, b: Spawner<'a>, settings: Settings) -> Engine<'a> {
         let pairs = (0..settings.pairs.max(2)).map(|_| None).collect();
+        let cpu = super::cpu::measuring_cpu();
         Engine {
             rng: Rng::new(settings.seed),
             spawn: [a, b],
             pairs,
             settings,
             one_at_a_time: false,
-            cpu: super::cpu::measuring_cpu(),
+            spare: cpu.map(super::cpu::spare_cpus).unwrap_or_default(),
+            cpu,
+            next: None,
+            retired: Retired::default(),
         }
     }
 
@@ -312,9 +324,58 @@ impl<'a> Engine<'a> {
     fn command(&self, side: usize, k: usize) -> Command {
         let mut c = (self.spawn[side])(k);
         if let Some(cpu) = self.cpu {
-            super::cpu::pin(&mut c, cpu);
+            super::cpu::pin(&mut c, &[cpu]);
         }
         c
+    }
+
+    /// Starts pairs `ks` off the measuring CPU, one after the other, each
+    /// walking to `id` and setting up while others measure
+    /// (`super::next_pair`); nothing without a CPU to spare.
+    fn prepare(&mut self, ks: &[usize], id: &str) {
+        if self.cpu.is_none() || self.spare.is_empty() || ks.is_empty() {
+            return;
+        }
+        if let Some(old) = self.next.take() {
+            old.end(&mut self.retired);
+        }
+        let plans = ks
+            .iter()
+            .map(|&k| {
+                let commands = [0, 1].map(|s| {
+                    let mut c = (self.spawn[s])(k);
+                    super::cpu::pin(&mut c, &self.spare);
+                    c
+                });
+                (k, commands, in_turn(k))
+            })
+            .collect();
+        self.next = Some(Preparing::start(plans, id, ADVANCE_LIMIT));
+    }
+
+    /// Pair `k`, prepared by [`Engine::prepare`], set up and moved onto the
+    /// measuring CPU; left to [`Engine::ready`] to start when it is not.
+    fn take_prepared(&mut self, k: usize) {
+        let Some(cpu) = self.cpu else { return };
+        let Some(next) = self.next.as_mut().filter(|n| n.has(k)) else {
+            return;
+        };
+        let limit = self.settings.hang_limit.max(ADVANCE_LIMIT);
+        if let Some(pair) = next.finish(k, cpu, limit, &mut self.retired) {
+            self.pairs[k] = Some(pair);
+        }
+        if next.is_done() {
+            if let Some(done) = self.next.take() {
+                done.end(&mut self.retired);
+            }
+        }
+    }
+
+    /// Ends pair `k`, if started, without waiting for its exit.
+    fn retire(&mut self, k: usize) {
+        if let Some(pair) = self.pairs[k].take() {
+            self.retired.end(pair, &self.spare);
+        }
     }
 
     /// Pair `k`, both waiting at `id`, started (again) if need be.
@@ -369,13 +430,20 @@ impl<'a> Engine<'a> {
     pub fn measure(&mut self, id: &str) -> Result<Measured, String> {
         let start = Instant::now();
         let result = self.rounds(id, start);
+        if let Some(next) = self.next.take() {
+            // Left over by a failure: its workers end.
+            next.end(&mut self.retired);
+        }
         if result.is_err() || self.one_at_a_time {
             // Whatever state the other workers are in, the next benchmark
             // starts from fresh pairs where one failed; large workers are
             // never kept.
-            for p in &mut self.pairs {
-                if self.one_at_a_time || p.as_ref().is_some_and(|p| p.iter().any(Worker::is_gone)) {
-                    *p = None;
+            for k in 0..self.pairs.len() {
+                let gone = self.pairs[k]
+                    .as_ref()
+                    .is_some_and(|p| p.iter().any(Worker::is_gone));
+                if self.one_at_a_time || gone {
+                    self.retire(k);
                 }
             }
         }
@@ -449,7 +517,14 @@ impl<'a> Engine<'a> {
         if self.one_at_a_time {
             for k in 0..n_pairs {
                 if k > 0 {
-                    self.pairs[k - 1] = None;
+                    self.retire(k - 1);
+                    self.take_prepared(k);
+                }
+                // Pair k + 1 sets up beside pair k's warm-up and rounds.
+                if k + 1 < n_pairs {
+                    self.prepare(&[k + 1], id);
+                }
+                if k > 0 {
                     self.warm(k, id, false)?;
                 }
                 for _ in 0..blocks {
@@ -457,7 +532,19 @@ impl<'a> Engine<'a> {
                 }
             }
         } else {
+            // Missing pairs (the first benchmark, or one after benchmarks
+            // whose pairs ran one at a time) start together off the
+            // measuring CPU while the others warm up.
+            let missing: Vec<usize> = (1..n_pairs)
+                .filter(|&k| {
+                    !self.pairs[k]
+                        .as_ref()
+                        .is_some_and(|p| !p.iter().any(Worker::is_gone))
+                })
+                .collect();
+            self.prepare(&missing, id);
             for k in 1..n_pairs {
+                self.take_prepared(k);
                 self.warm(k, id, false)?;
             }
             // Blocks go to the pairs in turn, so each pair's rounds span

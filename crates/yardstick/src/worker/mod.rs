@@ -15,6 +15,7 @@
 mod client;
 pub mod cpu;
 pub mod lockstep;
+mod next_pair;
 pub(crate) mod sampling;
 mod serve;
 
