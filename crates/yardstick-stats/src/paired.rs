@@ -353,9 +353,7 @@ pub fn ratio_change_draws(interval: &RatioInterval, n: usize) -> ChangeDistribut
     let q = t_quantile(0.5 + interval.coverage / 2.0, df);
     let se_log = (interval.upper / interval.lower).ln() / (2.0 * q);
     let m = interval.ratio.ln();
-    let t: Vec<f64> = (0..n)
-        .map(|i| t_quantile((i as f64 + 0.5) / n as f64, df))
-        .collect();
+    let t = crate::distributions::t_quantiles_evenly(n, df).to_vec();
     let change: Vec<f64> = t.iter().map(|tq| (m + se_log * tq).exp() - 1.0).collect();
     ChangeDistributions {
         t,

@@ -211,7 +211,8 @@ pub const DRAWN_POINTS: usize = 2_000;
 pub fn interval_draws(estimates: &[f64], n: usize) -> Option<Vec<f64>> {
     let e = interval(estimates, 0.95).ok()??;
     let df = estimates.len() as f64 - 1.0;
-    let q = |i: usize| t_quantile((i as f64 + 0.5) / n as f64, df);
+    let quantiles = crate::distributions::t_quantiles_evenly(n, df);
+    let q = |i: usize| quantiles[i];
     if estimates.iter().all(|&e| e > 0.0) {
         let (m, se) = log_mean_and_se(estimates);
         return Some((0..n).map(|i| (m + se * q(i)).exp()).collect());
@@ -346,9 +347,7 @@ impl Welch {
     /// the verdict used.
     fn distributions(&self, n: usize) -> ChangeDistributions {
         let se = self.se2.sqrt();
-        let t: Vec<f64> = (0..n)
-            .map(|i| t_quantile((i as f64 + 0.5) / n as f64, self.df))
-            .collect();
+        let t = crate::distributions::t_quantiles_evenly(n, self.df).to_vec();
         let mean: Vec<f64> = t.iter().map(|q| (self.d + se * q).exp_m1()).collect();
         ChangeDistributions {
             t,
