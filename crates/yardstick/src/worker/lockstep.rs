@@ -360,7 +360,8 @@ impl<'a> Engine<'a> {
         let Some(next) = self.next.as_mut().filter(|n| n.has(k)) else {
             return;
         };
-        let limit = self.settings.hang_limit.max(ADVANCE_LIMIT);
+        // The setup's limit is a warm-up's, which it used to be part of.
+        let limit = self.settings.hang_limit;
         if let Some(pair) = next.finish(k, cpu, limit, &mut self.retired) {
             self.pairs[k] = Some(pair);
         }
