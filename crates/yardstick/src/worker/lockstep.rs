@@ -534,8 +534,8 @@ impl<'a> Engine<'a> {
             }
         } else {
             // Missing pairs (the first benchmark, or one after benchmarks
-            // whose pairs ran one at a time) start together off the
-            // measuring CPU while the others warm up.
+            // whose pairs ran one at a time) start one after the other off
+            // the measuring CPU while the first ones warm up.
             let missing: Vec<usize> = (1..n_pairs)
                 .filter(|&k| {
                     !self.pairs[k]
