@@ -693,10 +693,8 @@ fn the_next_pair_sets_up_off_the_measuring_cpu() {
     // other CPUs, and moves to the measuring one (the last allowed) only
     // to warm up and measure. The first pair of each look sets up where
     // it measures.
-    let Some(measuring) = allowed_cpus()
-        .filter(|c| c.len() >= 2)
-        .and_then(|c| c.last().copied())
-    else {
+    // The engine's own choice (the last CPU allowed, with two or more).
+    let Some(measuring) = criterion::worker::cpu::measuring_cpu() else {
         eprintln!("skipped: this process may run on one CPU only");
         return;
     };
@@ -725,23 +723,6 @@ fn the_next_pair_sets_up_off_the_measuring_cpu() {
     assert!(setups.len() >= 16, "{text}");
     assert!(off >= setups.len() - 4, "{text}");
     let _ = std::fs::remove_dir_all(&h);
-}
-
-/// The CPUs this process may run on, in order.
-#[cfg(target_os = "linux")]
-fn allowed_cpus() -> Option<Vec<usize>> {
-    // SAFETY: `set` is a plain bit set the call fills; its size is passed.
-    unsafe {
-        let mut set: libc::cpu_set_t = std::mem::zeroed();
-        if libc::sched_getaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &mut set) != 0 {
-            return None;
-        }
-        Some(
-            (0..libc::CPU_SETSIZE as usize)
-                .filter(|&c| libc::CPU_ISSET(c, &set))
-                .collect(),
-        )
-    }
 }
 
 #[test]

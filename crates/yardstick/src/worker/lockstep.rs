@@ -379,13 +379,17 @@ impl<'a> Engine<'a> {
         }
     }
 
+    /// Whether pair `k` is started and neither of its workers is gone.
+    fn alive(&self, k: usize) -> bool {
+        self.pairs[k]
+            .as_ref()
+            .is_some_and(|p| !p.iter().any(Worker::is_gone))
+    }
+
     /// Pair `k`, both waiting at `id`, started (again) if need be.
     fn ready(&mut self, k: usize, id: &str) -> Result<&mut [Worker; 2], String> {
         for attempt in 0..2 {
-            if !self.pairs[k]
-                .as_ref()
-                .is_some_and(|p| !p.iter().any(Worker::is_gone))
-            {
+            if !self.alive(k) {
                 let mut started: [Option<Worker>; 2] = [None, None];
                 for s in in_turn(k) {
                     let w = Worker::spawn(self.command(s, k))
@@ -536,13 +540,7 @@ impl<'a> Engine<'a> {
             // Missing pairs (the first benchmark, or one after benchmarks
             // whose pairs ran one at a time) start one after the other off
             // the measuring CPU while the first ones warm up.
-            let missing: Vec<usize> = (1..n_pairs)
-                .filter(|&k| {
-                    !self.pairs[k]
-                        .as_ref()
-                        .is_some_and(|p| !p.iter().any(Worker::is_gone))
-                })
-                .collect();
+            let missing: Vec<usize> = (1..n_pairs).filter(|&k| !self.alive(k)).collect();
             self.prepare(&missing, id);
             for k in 1..n_pairs {
                 self.take_prepared(k);
