@@ -725,6 +725,42 @@ fn the_next_pair_sets_up_off_the_measuring_cpu() {
     let _ = std::fs::remove_dir_all(&h);
 }
 
+/// A setup that panics in a pair started off the measuring CPU: the pair
+/// is started again the usual way and meets the same panic there. This
+/// run's own routine failed, so the benchmark fails, said once, as it
+/// would measured alone: it is not measured again against the saved
+/// numbers. The next benchmark is compared in lock-step.
+#[test]
+#[cfg(target_os = "linux")]
+fn a_setup_panicking_in_a_pair_set_up_off_the_cpu_fails_the_benchmark_once() {
+    if criterion::worker::cpu::measuring_cpu().is_none() {
+        eprintln!("skipped: this process may run on one CPU only");
+        return;
+    }
+    let h = home("ls-next-fails");
+    let a = build(&h.join("bins"), b"");
+    let args = args_for("(once/calls|processes/steady)");
+    let env = [ENV[0], ("FIXTURE_SETUP_MB", "80")];
+    let first = common::finished(common::command_of(&a, &h, &args, &env));
+    assert_eq!(first.code, 0, "{}", first.stderr);
+    // Pair 3 is set up off the CPU, and warms B first: B's routine fails.
+    let env = [env[0], env[1], ("FIXTURE_SETUP_PANIC_PAIR", "3")];
+    let again = common::finished(common::command_of(&a, &h, &args, &env));
+    assert_eq!(again.code, 1, "{}", again.stderr);
+    let out = format!("{}{}", again.stdout, again.stderr);
+    let failure = "deliberate setup failure in worker 3";
+    let named: Vec<&str> = out.lines().filter(|l| l.contains(failure)).collect();
+    assert_eq!(named.len(), 1, "{out}");
+    assert!(
+        named[0].starts_with("FAILED once/calls: panicked at"),
+        "{out}"
+    );
+    assert!(!out.contains("not in lock-step"), "{out}");
+    let steady = again.stdout.split("processes/steady").last().unwrap();
+    assert!(steady.contains(LOCKSTEP_LINE), "{out}");
+    let _ = std::fs::remove_dir_all(&h);
+}
+
 #[test]
 fn a_change_from_the_environment_compares_equal_by_construction() {
     // Both sides run with this run's environment: FIXTURE_SLOWER slows the

@@ -221,10 +221,10 @@ fn benchmark<M: Measurement>(
     say_clock_resolution(terminal);
     terminal.benchmark_start(&id.title);
     let judging = Judging::new(c.run, config, baseline.sample.is_some());
-    let compared = baseline
-        .sample
-        .as_ref()
-        .and_then(|_| in_lockstep(c, terminal, id, config, &dir, &kind, &judging.looks));
+    let compared = match baseline.sample {
+        Some(_) => in_lockstep(c, terminal, id, config, &dir, &kind, &judging.looks)?,
+        None => None,
+    };
     // Kept only now: the baseline's binary is checked before this run
     // keeps its own (which makes the folder of kept binaries private).
     let this_binary = keeps_binary(c.run, foreign)
@@ -453,7 +453,8 @@ fn lockstep_baseline<'r>(run: &'r RunSettings, config: &BenchmarkConfig) -> Opti
 
 /// The samples and the change measured in lock-step with the baseline's
 /// binary, when the run samples in workers and the baseline kept its
-/// binary; otherwise `None`, with the reason said once per run.
+/// binary; otherwise `None`, with the reason said once per run. `Err` when
+/// this run's routine failed in its worker: the benchmark failed.
 fn in_lockstep<M: Measurement>(
     c: &Session<'_, M>,
     terminal: &Terminal,
@@ -462,15 +463,17 @@ fn in_lockstep<M: Measurement>(
     dir: &BenchmarkDir,
     kind: &str,
     looks: &TwoLooks,
-) -> Option<(crate::analysis::Samples, lockstep::Compared)> {
-    let name = lockstep_baseline(c.run, config)?;
+) -> Result<Option<(crate::analysis::Samples, lockstep::Compared)>, String> {
+    let Some(name) = lockstep_baseline(c.run, config) else {
+        return Ok(None);
+    };
     let record = lockstep::baseline_binary(dir, name).and_then(|r| match lockstep::unusable(&r) {
         Some(why) => Err(why),
         None => Ok(r),
     });
     terminal.sampling_lockstep(&id.title);
     let home = &c.run.home;
-    let measured = record.and_then(|r| {
+    let measured = record.map_err(lockstep::NotCompared::from).and_then(|r| {
         let first = lockstep::measure(home, &r, &id.full_id, kind, config)?;
         // Most of the build's functions differ: its code changed, known
         // before measuring, so the first look is judged alone at what the
@@ -495,13 +498,14 @@ fn in_lockstep<M: Measurement>(
                 crate::output::said::note(terminal, home, &note);
             }
             allowance::judge_with(&mut compared.how, dir, id, terminal, set_up);
-            Some((samples, compared))
+            Ok(Some((samples, compared)))
         }
-        Err(why) => {
+        Err(lockstep::NotCompared::Failed(e)) => Err(e),
+        Err(lockstep::NotCompared::Fallback(why)) => {
             let note =
                 format!("comparing with the baseline's saved numbers, not in lock-step: {why}");
             crate::output::said::note(terminal, home, &note);
-            None
+            Ok(None)
         }
     }
 }

@@ -692,7 +692,7 @@ fn measure(
             }
             Err(e) => Row {
                 id: id.clone(),
-                outcome: Outcome::Failed(e),
+                outcome: Outcome::Failed(e.to_string()),
             },
         };
         match &row.outcome {

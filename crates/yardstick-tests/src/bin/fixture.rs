@@ -237,6 +237,15 @@ fn processes(c: &mut Criterion) {
     // before `iter` (a benchmark's setup) runs in each process, and where.
     c.bench_function("once/calls", |b| {
         record_call();
+        // With `FIXTURE_SETUP_PANIC_PAIR` (a worker number), the setup
+        // panics in the workers of that number alone.
+        let index = std::env::var("YARDSTICK_WORKER_INDEX").ok();
+        if index.is_some() && index == std::env::var("FIXTURE_SETUP_PANIC_PAIR").ok() {
+            panic!(
+                "deliberate setup failure in worker {}",
+                index.unwrap_or_default()
+            );
+        }
         b.iter_custom(|n| {
             spin(n);
             std::time::Duration::from_nanos((n as f64 * per_iter) as u64)

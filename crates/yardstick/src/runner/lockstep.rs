@@ -24,7 +24,7 @@ use crate::analysis::{Lockstep, Samples};
 use crate::config::{ActualSamplingMode, BenchmarkConfig};
 use crate::explain::each::Counts;
 use crate::store::{BenchmarkDir, SavedSample};
-use crate::worker::lockstep::{self, Engine, Measured, Settings};
+use crate::worker::lockstep::{self, Engine, Failure, Measured, Settings};
 
 /// Worker pairs per benchmark and look: Student's t with 15 degrees of
 /// freedom. Eight (7) left published suites' layout-sensitive benchmarks
@@ -103,6 +103,23 @@ pub(crate) struct Compared {
 
 /// Why a benchmark was not measured in lock-step: said as one line.
 pub(crate) type Fallback = String;
+
+/// Why [`measure`] did not compare a benchmark.
+#[derive(Debug)]
+pub(crate) enum NotCompared {
+    /// Said as one line; the saved numbers are compared instead.
+    Fallback(Fallback),
+    /// This run's own routine failed in its worker (panicked, or hung and
+    /// was killed): the benchmark fails, as it would measured alone, and
+    /// is not run again.
+    Failed(String),
+}
+
+impl From<Fallback> for NotCompared {
+    fn from(why: Fallback) -> NotCompared {
+        NotCompared::Fallback(why)
+    }
+}
 
 /// A baseline binary in use this run: its engine and its benchmarks.
 struct Binary {
@@ -429,15 +446,15 @@ fn spawner(files: Vec<PathBuf>) -> lockstep::Spawner<'static> {
 }
 
 /// Measures benchmark `id` in lock-step with the binary `record` names.
-/// `Err` says in one line why not, and the caller compares with the saved
-/// numbers instead.
+/// `Err` says in one line why not: the caller compares with the saved
+/// numbers instead, or reports the benchmark failed.
 pub(crate) fn measure(
     home: &Path,
     record: &BinaryFile,
     id: &str,
     measurement: &str,
     config: &BenchmarkConfig,
-) -> Result<(Samples, Compared), Fallback> {
+) -> Result<(Samples, Compared), NotCompared> {
     let path = crate::store::binaries::path_of(home, record);
     let mut guard = BINARIES.lock().unwrap_or_else(|e| e.into_inner());
     let binaries = guard.get_or_insert_with(HashMap::new);
@@ -448,16 +465,20 @@ pub(crate) fn measure(
         .map_err(|e| e.clone())?;
     debug_assert_eq!(binary.path, path);
     if !binary.ids.contains(id) {
-        return Err("the baseline's binary has no benchmark of this id".into());
+        return Err(NotCompared::Fallback(
+            "the baseline's binary has no benchmark of this id".into(),
+        ));
     }
     // Groups of one binary can ask for different measurement times.
     let budget = budget_of(binary, id, config);
     binary.engine.set_budget(budget);
-    let m = binary
-        .engine
-        .measure(id)
-        .map_err(|e| format!("the lock-step comparison failed ({e})"))?;
-    compared(m, binary, id, measurement, config)
+    let m = binary.engine.measure(id).map_err(|e| match e {
+        Failure::RoutineOfB(e) => NotCompared::Failed(e),
+        e @ Failure::Other(_) => {
+            NotCompared::Fallback(format!("the lock-step comparison failed ({e})"))
+        }
+    })?;
+    Ok(compared(m, binary, id, measurement, config)?)
 }
 
 /// A second look at benchmark `id` ([`yardstick_stats::sequential`]): as

@@ -278,6 +278,34 @@ pub struct Engine<'a> {
 /// A side's name in messages.
 const SIDE: [&str; 2] = ["A", "B"];
 
+/// Why a benchmark was not measured in lock-step.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Failure {
+    /// B's own routine failed in its worker: it panicked (the worker's
+    /// error says where), or it hung and was killed. Measured alone it
+    /// fails the same way, so `cargo bench` reports the benchmark failed
+    /// rather than measuring it again.
+    RoutineOfB(String),
+    /// Anything else (A's routine, a worker that could not start, walk or
+    /// stay alive), in one line naming the side.
+    Other(String),
+}
+
+impl std::fmt::Display for Failure {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Failure::RoutineOfB(e) => write!(f, "{}'s worker: {e}", SIDE[1]),
+            Failure::Other(line) => f.write_str(line),
+        }
+    }
+}
+
+impl From<String> for Failure {
+    fn from(line: String) -> Failure {
+        Failure::Other(line)
+    }
+}
+
 /// The ids of the benchmarks of one side's binary, in its order.
 ///
 /// # Errors
@@ -432,7 +460,7 @@ impl<'a> Engine<'a> {
     /// One line when a worker fails: the routine panics, the worker hangs
     /// (killed after a time limit) or exits. Its pair is replaced for the
     /// next benchmark.
-    pub fn measure(&mut self, id: &str) -> Result<Measured, String> {
+    pub fn measure(&mut self, id: &str) -> Result<Measured, Failure> {
         let start = Instant::now();
         let result = self.rounds(id, start);
         if let Some(next) = self.next.take() {
@@ -455,15 +483,20 @@ impl<'a> Engine<'a> {
         result
     }
 
-    fn fail(&mut self, k: usize, side: usize, e: &WorkerError) -> String {
+    fn fail(&mut self, k: usize, side: usize, e: &WorkerError) -> Failure {
         if !matches!(e, WorkerError::Failed(_)) {
             self.pairs[k] = None;
         }
-        format!("{}'s worker: {e}", SIDE[side])
+        let routine = matches!(e, WorkerError::Failed(_) | WorkerError::TimedOut { .. });
+        if routine && side == 1 {
+            Failure::RoutineOfB(e.to_string())
+        } else {
+            Failure::Other(format!("{}'s worker: {e}", SIDE[side]))
+        }
     }
 
     /// Warms pair `k` up at `id`; the slower side's time per iteration.
-    fn warm(&mut self, k: usize, id: &str, first: bool) -> Result<f64, String> {
+    fn warm(&mut self, k: usize, id: &str, first: bool) -> Result<f64, Failure> {
         let hang = self.settings.hang_limit;
         let (min, max) = if first {
             (WARM_UP_MIN, WARM_UP_MAX)
@@ -498,7 +531,7 @@ impl<'a> Engine<'a> {
         one.saturating_mul(self.pairs.len() as u64) > self.settings.memory_budget
     }
 
-    fn rounds(&mut self, id: &str, start: Instant) -> Result<Measured, String> {
+    fn rounds(&mut self, id: &str, start: Instant) -> Result<Measured, Failure> {
         let slowest = self.warm(0, id, true)?;
         // Judged again at every benchmark, on its first pair: after a
         // large benchmark that pair is fresh (walked past the large setup,
@@ -557,15 +590,17 @@ impl<'a> Engine<'a> {
     }
 
     /// One balanced block (two rounds) on pair `k`.
-    fn block(&mut self, k: usize, m: &mut Measured) -> Result<(), String> {
+    fn block(&mut self, k: usize, m: &mut Measured) -> Result<(), Failure> {
         let iters = m.iters;
         for order in balanced_block(2, &mut self.rng) {
             let mut got = [0.0; 2];
             for s in order {
-                let pair = self.pairs[k].as_mut().ok_or("a worker pair is gone")?;
+                let pair = self.pairs[k]
+                    .as_mut()
+                    .ok_or_else(|| Failure::Other("a worker pair is gone".into()))?;
                 match pair[s].sample(vec![iters], Duration::ZERO, 1, self.settings.hang_limit) {
                     Ok((_, v)) if v.len() == 1 => got[s] = v[0] / iters as f64,
-                    Ok(_) => return Err(format!("{}'s worker: no sample", SIDE[s])),
+                    Ok(_) => return Err(format!("{}'s worker: no sample", SIDE[s]).into()),
                     Err(e) => return Err(self.fail(k, s, &e)),
                 }
             }
