@@ -457,9 +457,10 @@ impl<'a> Engine<'a> {
     ///
     /// # Errors
     ///
-    /// One line when a worker fails: the routine panics, the worker hangs
-    /// (killed after a time limit) or exits. Its pair is replaced for the
-    /// next benchmark.
+    /// A [`Failure`] when a worker fails: the routine panics, the worker
+    /// hangs (killed after a time limit) or exits. B's routine failing is
+    /// [`Failure::RoutineOfB`]. The failed pair is replaced for the next
+    /// benchmark.
     pub fn measure(&mut self, id: &str) -> Result<Measured, Failure> {
         let start = Instant::now();
         let result = self.rounds(id, start);
