@@ -473,7 +473,7 @@ fn in_lockstep<M: Measurement>(
     });
     terminal.sampling_lockstep(&id.title);
     let home = &c.run.home;
-    let measured = record.map_err(lockstep::NotCompared::from).and_then(|r| {
+    let measured = record.map_err(worker::Unavailable::Fallback).and_then(|r| {
         let first = lockstep::measure(home, &r, &id.full_id, kind, config)?;
         // Most of the build's functions differ: its code changed, known
         // before measuring, so the first look is judged alone at what the
@@ -500,8 +500,8 @@ fn in_lockstep<M: Measurement>(
             allowance::judge_with(&mut compared.how, dir, id, terminal, set_up);
             Ok(Some((samples, compared)))
         }
-        Err(lockstep::NotCompared::Failed(e)) => Err(e),
-        Err(lockstep::NotCompared::Fallback(why)) => {
+        Err(worker::Unavailable::Failed(e)) => Err(e),
+        Err(worker::Unavailable::Fallback(why)) => {
             let note =
                 format!("comparing with the baseline's saved numbers, not in lock-step: {why}");
             crate::output::said::note(terminal, home, &note);

@@ -239,12 +239,10 @@ fn processes(c: &mut Criterion) {
         record_call();
         // With `FIXTURE_SETUP_PANIC_PAIR` (a worker number), the setup
         // panics in the workers of that number alone.
-        let index = std::env::var("YARDSTICK_WORKER_INDEX").ok();
-        if index.is_some() && index == std::env::var("FIXTURE_SETUP_PANIC_PAIR").ok() {
-            panic!(
-                "deliberate setup failure in worker {}",
-                index.unwrap_or_default()
-            );
+        if let Ok(index) = std::env::var("YARDSTICK_WORKER_INDEX") {
+            if std::env::var("FIXTURE_SETUP_PANIC_PAIR").is_ok_and(|p| p == index) {
+                panic!("deliberate setup failure in worker {index}");
+            }
         }
         b.iter_custom(|n| {
             spin(n);

@@ -25,6 +25,7 @@ use crate::config::{ActualSamplingMode, BenchmarkConfig};
 use crate::explain::each::Counts;
 use crate::store::{BenchmarkDir, SavedSample};
 use crate::worker::lockstep::{self, Engine, Failure, Measured, Settings};
+use crate::worker::Unavailable;
 
 /// Worker pairs per benchmark and look: Student's t with 15 degrees of
 /// freedom. Eight (7) left published suites' layout-sensitive benchmarks
@@ -103,23 +104,6 @@ pub(crate) struct Compared {
 
 /// Why a benchmark was not measured in lock-step: said as one line.
 pub(crate) type Fallback = String;
-
-/// Why [`measure`] did not compare a benchmark.
-#[derive(Debug)]
-pub(crate) enum NotCompared {
-    /// Said as one line; the saved numbers are compared instead.
-    Fallback(Fallback),
-    /// This run's own routine failed in its worker (panicked, or hung and
-    /// was killed): the benchmark fails, as it would measured alone, and
-    /// is not run again.
-    Failed(String),
-}
-
-impl From<Fallback> for NotCompared {
-    fn from(why: Fallback) -> NotCompared {
-        NotCompared::Fallback(why)
-    }
-}
 
 /// A baseline binary in use this run: its engine and its benchmarks.
 struct Binary {
@@ -447,14 +431,15 @@ fn spawner(files: Vec<PathBuf>) -> lockstep::Spawner<'static> {
 
 /// Measures benchmark `id` in lock-step with the binary `record` names.
 /// `Err` says in one line why not: the caller compares with the saved
-/// numbers instead, or reports the benchmark failed.
+/// numbers instead, or (this run's own routine failed in its worker: a
+/// panic, a hang) reports the benchmark failed without running it again.
 pub(crate) fn measure(
     home: &Path,
     record: &BinaryFile,
     id: &str,
     measurement: &str,
     config: &BenchmarkConfig,
-) -> Result<(Samples, Compared), NotCompared> {
+) -> Result<(Samples, Compared), Unavailable> {
     let path = crate::store::binaries::path_of(home, record);
     let mut guard = BINARIES.lock().unwrap_or_else(|e| e.into_inner());
     let binaries = guard.get_or_insert_with(HashMap::new);
@@ -462,10 +447,10 @@ pub(crate) fn measure(
         .entry(path.clone())
         .or_insert_with(|| open(home, record, measurement, config))
         .as_mut()
-        .map_err(|e| e.clone())?;
+        .map_err(|e| Unavailable::Fallback(e.clone()))?;
     debug_assert_eq!(binary.path, path);
     if !binary.ids.contains(id) {
-        return Err(NotCompared::Fallback(
+        return Err(Unavailable::Fallback(
             "the baseline's binary has no benchmark of this id".into(),
         ));
     }
@@ -473,12 +458,12 @@ pub(crate) fn measure(
     let budget = budget_of(binary, id, config);
     binary.engine.set_budget(budget);
     let m = binary.engine.measure(id).map_err(|e| match e {
-        Failure::RoutineOfB(e) => NotCompared::Failed(e),
+        Failure::RoutineOfB(e) => Unavailable::Failed(e),
         e @ Failure::Other(_) => {
-            NotCompared::Fallback(format!("the lock-step comparison failed ({e})"))
+            Unavailable::Fallback(format!("the lock-step comparison failed ({e})"))
         }
     })?;
-    Ok(compared(m, binary, id, measurement, config)?)
+    compared(m, binary, id, measurement, config).map_err(Unavailable::Fallback)
 }
 
 /// A second look at benchmark `id` ([`yardstick_stats::sequential`]): as

@@ -70,8 +70,8 @@ impl<M: Measurement> Sampler<'_, M> {
         let planner = |met: f64| self.planned_counts(met);
         match worker::sampling::sample_planned(&id.full_id, config, &planner) {
             Ok(s) => Ok(Some(Samples::from_sampled(s))),
-            Err(worker::sampling::Unavailable::Failed(e)) => Err(e),
-            Err(worker::sampling::Unavailable::Fallback(why)) => {
+            Err(worker::Unavailable::Failed(e)) => Err(e),
+            Err(worker::Unavailable::Fallback(why)) => {
                 self.fallback_note(&why);
                 Ok(None)
             }
@@ -144,8 +144,8 @@ impl<M: Measurement> Sampler<'_, M> {
                     self.say_how_precise(&s);
                     return Ok(Samples::from_sampled(s));
                 }
-                Err(worker::sampling::Unavailable::Failed(e)) => return Err(e),
-                Err(worker::sampling::Unavailable::Fallback(why)) => self.fallback_note(&why),
+                Err(worker::Unavailable::Failed(e)) => return Err(e),
+                Err(worker::Unavailable::Fallback(why)) => self.fallback_note(&why),
             }
         }
         self.adaptively_here(f).map_err(|e| e.to_string())

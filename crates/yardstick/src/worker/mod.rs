@@ -20,6 +20,21 @@ pub(crate) mod sampling;
 mod serve;
 
 pub use client::{Worker, WorkerError};
+
+/// What the caller does when workers cannot serve a benchmark, sampling
+/// it (`sampling`) or comparing it in lock-step (`lockstep`, through
+/// `runner::lockstep`).
+#[derive(Debug)]
+pub(crate) enum Unavailable {
+    /// The workers cannot be used for it, said in one line: the caller
+    /// measures it another way (in this process, or against the saved
+    /// numbers).
+    Fallback(String),
+    /// The benchmark itself failed in a worker (a panic, a hang, in
+    /// sampling an exit): report it; measured another way it would fail
+    /// the same.
+    Failed(String),
+}
 pub(crate) use serve::{end as end_of_run, serve};
 
 use std::sync::OnceLock;

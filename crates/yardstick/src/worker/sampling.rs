@@ -18,7 +18,7 @@ use std::time::{Duration, Instant};
 use yardstick_stats::precision::{Stop, StopRule};
 use yardstick_stats::processes;
 
-use super::{Worker, WorkerError};
+use super::{Unavailable, Worker, WorkerError};
 use crate::adaptive::{Sampled, FIRST_SAMPLE_NS, FLAT_ABOVE_NS};
 use crate::config::{ActualSamplingMode, BenchmarkConfig};
 
@@ -66,15 +66,6 @@ struct Pool {
     /// follow (ids that differ between processes, a worker that cannot
     /// start).
     disabled: Option<String>,
-}
-
-/// What the caller does when workers cannot serve a benchmark.
-#[derive(Debug)]
-pub(crate) enum Unavailable {
-    /// Workers cannot be used (said once); sample in this process instead.
-    Fallback(String),
-    /// The benchmark failed in a worker (panic, hang, exit): report it.
-    Failed(String),
 }
 
 /// How long a worker may take to answer one request before it is killed:
