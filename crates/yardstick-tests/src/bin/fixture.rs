@@ -316,13 +316,21 @@ fn built_in_spin() -> f64 {
 /// the next newline, so that two marks can follow each other), 1 when
 /// there is none.
 fn built_in(mark: &[u8]) -> f64 {
-    let Some(bytes) = std::env::current_exe()
-        .ok()
-        .and_then(|p| std::fs::read(p).ok())
-    else {
+    // Only the tail is read: every worker process asks, and reading the
+    // whole 30 MB executable twice a worker was half of the lock-step
+    // tests' time (kernel copies and page faults).
+    let tail = || -> std::io::Result<Vec<u8>> {
+        use std::io::{Read, Seek, SeekFrom};
+        let mut file = std::fs::File::open(std::env::current_exe()?)?;
+        let len = file.metadata()?.len();
+        file.seek(SeekFrom::Start(len.saturating_sub(64)))?;
+        let mut tail = Vec::with_capacity(64);
+        file.read_to_end(&mut tail)?;
+        Ok(tail)
+    };
+    let Ok(tail) = tail() else {
         return 1.0;
     };
-    let tail = &bytes[bytes.len().saturating_sub(64)..];
     tail.windows(mark.len())
         .rposition(|w| w == mark)
         .and_then(|at| std::str::from_utf8(&tail[at + mark.len()..]).ok())
