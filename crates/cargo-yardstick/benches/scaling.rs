@@ -79,7 +79,7 @@ fn time(home: &Path, args: &[&str]) -> Duration {
 }
 
 fn main() {
-    // `cargo test --all-targets` (the README's test command, CI's) runs
+    // `cargo test --benches` (in the README's test command, CI's) runs
     // this file too, without the `--bench` that `cargo bench` passes: a
     // release build and two timed histories took 2.5 minutes of CI there.
     if !std::env::args().any(|a| a == "--bench") {
