@@ -13,15 +13,14 @@
 //! brings its own offset (heap and stack addresses, which core's caches it
 //! warmed, the load of its moment), and every round it runs shares it; a
 //! sign-test interval over rounds pooled from a few processes takes those
-//! offsets for signal. [`unit_medians`] and [`units_trimmed_ratio`] count
-//! the independent units instead: one median ratio per pair of processes
-//! (each a median of dozens of rounds, so close to normal, and an outlying
-//! round cannot drag it), and Yuen's trimmed t over those medians, the
-//! engine's rule (a process that ran slow throughout cannot drag it
-//! either); [`units_t_ratio`] is Student's t over all of them.
+//! offsets for signal. [`unit_medians`] and [`units_t_ratio`] count the
+//! independent units instead: one median ratio per pair of processes, and
+//! Student's t over those medians (each a median of dozens of rounds, so
+//! close to normal, and an outlying round cannot drag it).
 //!
-//! [`unit_floor_ratios`] is a measured alternative, not the engine's rule:
-//! each unit's fastest round of B over its fastest of A. What a machine
+//! [`unit_floor_ratios`] and [`units_trimmed_ratio`] are a measured
+//! alternative, not the engine's rule: each unit's fastest round of B over
+//! its fastest of A, with Yuen's trimmed t over the units. What a machine
 //! adds to a round only ever slows it, so on a busy 2-core machine the
 //! floors spread five times less than the medians (1.5 % against 7.5 % on
 //! crc32fast). But the fastest rounds are also the ones whose iterations
@@ -229,10 +228,9 @@ pub const TRIM: f64 = 0.2;
 /// effective share `g/K` rather than the nominal 0.2, so that fewer than
 /// five units, none trimmed, give Student's t exactly).
 ///
-/// Why trimmed: a unit whose rounds were all disturbed (a process that ran
-/// slow or fast throughout, a pair that never ran on a quiet core) lies
-/// far from the others, and one such unit in sixteen would widen
-/// Student's interval for all of them. `rounds` of the interval
+/// Why trimmed: a unit whose rounds were all disturbed (a pair that never
+/// ran on a quiet core) has no floor, and one such unit in sixteen would
+/// widen Student's interval for all of them. `rounds` of the interval
 /// counts the units left after trimming (`K − 2g`), so that
 /// [`ratio_change`] reads the same degrees of freedom back.
 ///
@@ -314,8 +312,8 @@ fn log_t_interval(mean: f64, se: f64, units: usize, confidence: f64) -> (RatioIn
     (interval, p)
 }
 
-/// A lock-step interval of B/A ([`units_trimmed_ratio`]'s or
-/// [`units_t_ratio`]'s, over `interval.rounds` units) as the [`Change`] from A to B that Criterion.rs's output and
+/// A lock-step interval of B/A ([`units_t_ratio`]'s, over `interval.rounds`
+/// units) as the [`Change`] from A to B that Criterion.rs's output and
 /// files carry: the relative changes `ratio − 1` with their bounds, the
 /// p-value and t of the same test, so that the interval and the p-value
 /// printed together always agree, and the verdict by `cfg`'s rule.

@@ -209,12 +209,10 @@ impl Measured {
     #[must_use]
     pub fn interval_and_p(&self, confidence: f64) -> Option<(RatioInterval, f64)> {
         let (medians, layout) = self.pair_medians();
-        let units = if self.layouts < 2 {
-            medians
-        } else {
-            layouts::by_layout(&medians, &layout)
-        };
-        units_trimmed_ratio(&units, confidence)
+        if self.layouts < 2 {
+            return units_trimmed_ratio(&medians, confidence);
+        }
+        units_trimmed_ratio(&layouts::by_layout(&medians, &layout), confidence)
     }
 
     /// Each pair's median ratio and its layout, in order of first round.
