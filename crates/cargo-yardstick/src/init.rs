@@ -36,10 +36,10 @@ pub struct InitArgs {
 
 /// Layouts by default: as many as the lock-step comparison's worker pairs
 /// a look (16), so that each pair of a look runs its own layout. The
-/// interval's units are the layouts: sixteen give the trimmed t nine
-/// degrees of freedom, eight would give five, and judged at its share of
-/// a suite's error rate (about 0.001) t's critical value is 4.8 against
-/// 6.9, with a standard error √2 smaller: a change about half as large is
+/// interval's units are the layouts: sixteen give Student's t fifteen
+/// degrees of freedom, eight would give seven, and judged at its share of
+/// a suite's error rate (about 0.001) t's critical value is 4.1 against
+/// 5.4, with a standard error √2 smaller: a change about half as large is
 /// found. A second look runs the same sixteen again.
 const LAYOUTS: u64 = 16;
 

@@ -11,8 +11,7 @@
 //!
 //! The layout is then the experimental unit: pairs of the same layouts
 //! share its offset, so only layouts are independent. The interval is
-//! a t interval over the layouts' mean log ratios ([`by_layout`] then
-//! [`crate::paired::units_trimmed_ratio`], or Student's
+//! Student's t over the layouts' mean log ratios ([`by_layout`] then
 //! [`crate::paired::units_t_ratio`]), and [`spread`] splits the variance of
 //! those means into what relinking moves and what the processes add, so a
 //! verdict can say which noise limits it.

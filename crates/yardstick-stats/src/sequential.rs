@@ -1,7 +1,7 @@
 //! A second look at an ambiguous comparison, fixed in advance. A suite's
 //! error rate leaves each comparison a small level (LOND gives the first of
 //! 24 comparisons 0.05/25), and the units of one look (sixteen worker
-//! pairs, or the code layouts they ran) give the t interval few degrees of
+//! pairs, or the code layouts they ran) give Student's t few degrees of
 //! freedom at such levels: a small change that one look measures at
 //! p = 0.01 is then no verdict. A second set of pairs, run only when the
 //! first look is ambiguous, adds units where they are needed (or, over the

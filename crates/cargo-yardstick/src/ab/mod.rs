@@ -15,8 +15,8 @@
 //! long-lived worker processes, and each benchmark present in both is
 //! measured in short alternating rounds of equal iteration counts
 //! ([`lockstep`]), spread over several worker pairs. Each pair's median
-//! ratio B/A is one observation, and the interval is Yuen's trimmed t over
-//! the pairs ([`yardstick_stats::paired::units_trimmed_ratio`]): rounds within one
+//! ratio B/A is one observation, and the interval is Student's t over the
+//! pairs ([`yardstick_stats::paired::units_t_ratio`]): rounds within one
 //! pair share that pair's process-level offset, so only pairs are
 //! independent. Each side is built in several code layouts
 //! ([`crate::layouts`]: the bench binaries relinked with a shuffled
@@ -1110,7 +1110,7 @@ impl How {
         });
         format!(
             "Lock-step workers ({units}), ABBA rounds of {} ms a side, {} s of rounds per benchmark; \
-             95% trimmed-t intervals over {over}; {:.1} s measuring.{not_sampled}",
+             95% Student-t intervals over {over}; {:.1} s measuring.{not_sampled}",
             self.round_ms, self.timeout, self.seconds
         )
     }
@@ -1164,12 +1164,12 @@ mod tests {
             How::of(&args, 4, None, 12.34).line(),
             "Lock-step workers (8 process pairs over 4 code layouts a side (relinked with a shuffled function order)), \
              ABBA rounds of 2 ms a side, 2.5 s of rounds per benchmark; \
-             95% trimmed-t intervals over the layouts' mean ratios B/A; 12.3 s measuring."
+             95% Student-t intervals over the layouts' mean ratios B/A; 12.3 s measuring."
         );
         assert_eq!(
             How::of(&args, 0, Some("the linker cannot shuffle sections (x)".into()), 1.0).line(),
             "Lock-step workers (8 process pairs), ABBA rounds of 2 ms a side, 2.5 s of rounds per benchmark; \
-             95% trimmed-t intervals over the pairs' median ratios B/A; 1.0 s measuring. \
+             95% Student-t intervals over the pairs' median ratios B/A; 1.0 s measuring. \
              Code layout not sampled: the linker cannot shuffle sections (x)."
         );
         let args = Cli::parse_from(["ab", "--layouts", "1"]).ab;

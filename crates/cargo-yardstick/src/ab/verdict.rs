@@ -28,8 +28,8 @@ pub struct Paired {
     pub a: f64,
     /// Median time per iteration of B (ns).
     pub b: f64,
-    /// The interval of B/A over the worker pairs (Yuen's trimmed t over
-    /// their median ratios); `None` with fewer than two pairs.
+    /// The interval of B/A over the worker pairs (Student's t over their
+    /// median ratios); `None` with fewer than two pairs.
     pub interval: Option<RatioInterval>,
     /// Its p-value for "B/A = 1".
     pub p_value: Option<f64>,

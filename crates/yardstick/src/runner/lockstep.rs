@@ -27,15 +27,13 @@ use crate::store::{BenchmarkDir, SavedSample};
 use crate::worker::lockstep::{self, Engine, Failure, Measured, Settings};
 use crate::worker::Unavailable;
 
-/// Worker pairs per benchmark and look: sixteen units, which the trimmed t
-/// (`Measured::interval_and_p`) leaves 9 degrees of freedom. Eight left
-/// published suites' layout-sensitive benchmarks without a verdict at a
-/// suite's share of the level: when the interval was Student's t, its
-/// critical value at 0.1 % was 5.4 with eight units and 4.1 with sixteen
-/// (6.9 and 4.8 trimmed), and the standard error falls by √2: hex's
-/// `hex_encode` at +3 % (sixteen layouts, at rest) was found 7 of 10 times
-/// with eight pairs, 9 of 10 with sixteen, in the same time (the rounds'
-/// budget is shared, so each pair runs half as many).
+/// Worker pairs per benchmark and look: Student's t with 15 degrees of
+/// freedom. Eight (7) left published suites' layout-sensitive benchmarks
+/// without a verdict at a suite's share of the level, where t's critical
+/// value at 0.1 % is 5.4 with 7 and 4.1 with 15, and the standard error
+/// falls by √2: hex's `hex_encode` at +3 % (sixteen layouts, at rest) was
+/// found 7 of 10 times with eight pairs, 9 of 10 with sixteen, in the same
+/// time (the rounds' budget is shared, so each pair runs half as many).
 const PAIRS: usize = 16;
 
 /// The fewest worker pairs of a benchmark whose rounds, one block a pair,

@@ -11,8 +11,7 @@
 //! (each pair a fresh A process and a fresh B process), so the processes'
 //! own offsets (heap layout, address-space randomisation) are sampled
 //! several times instead of being frozen into one pair's ratio; each pair's
-//! median ratio is one observation of the interval, Yuen's trimmed t
-//! ([`Measured::interval_and_p`] says why trimmed).
+//! median ratio is one observation of Student's t interval.
 //!
 //! The design is fixed before the first round: the number of pairs, and
 //! the blocks per pair from the time budget and the round's length. No
@@ -34,7 +33,7 @@ use std::time::{Duration, Instant};
 
 use yardstick_stats::layouts;
 use yardstick_stats::paired::{balanced_block, iterations_per_round};
-use yardstick_stats::paired::{unit_medians, units_in_order, units_trimmed_ratio, RatioInterval};
+use yardstick_stats::paired::{unit_medians, units_in_order, units_t_ratio, RatioInterval};
 use yardstick_stats::rng::Rng;
 
 use super::next_pair::{Preparing, Retired};
@@ -191,28 +190,17 @@ impl Measured {
         self.b.iter().zip(&self.a).map(|(b, a)| b / a).collect()
     }
 
-    /// The interval of B/A and its p-value for "B/A = 1": Yuen's trimmed t
-    /// over each pair's median ratio, or with several code layouts over
-    /// each layout's mean of its pairs' (pairs of one layout share its
-    /// offset; `yardstick_stats::layouts`). `None` with fewer than two
-    /// units.
-    ///
-    /// Trimmed (`yardstick_stats::paired::units_trimmed_ratio`: a fifth of
-    /// the units set aside at each end, none under five units): now and
-    /// then one worker process runs a few percent slower or faster
-    /// throughout, and its unit lies far out. In ten comparisons of
-    /// crc32fast's `baseline/16384` with 1 % compiled in, thirteen of a
-    /// typical sixteen layouts read +0.7 to +1.5 % and one read +18 %:
-    /// Student's t over the sixteen gave a median ±1.7 % and missed the
-    /// change six times in ten, the trimmed t ±0.12 % and found all ten,
-    /// while the other benchmarks' p-values stayed as uniform as Student's.
+    /// The interval of B/A and its p-value for "B/A = 1": Student's t over
+    /// each pair's median ratio, or with several code layouts over each
+    /// layout's mean of its pairs' (pairs of one layout share its offset;
+    /// `yardstick_stats::layouts`). `None` with fewer than two units.
     #[must_use]
     pub fn interval_and_p(&self, confidence: f64) -> Option<(RatioInterval, f64)> {
         let (medians, layout) = self.pair_medians();
         if self.layouts < 2 {
-            return units_trimmed_ratio(&medians, confidence);
+            return units_t_ratio(&medians, confidence);
         }
-        units_trimmed_ratio(&layouts::by_layout(&medians, &layout), confidence)
+        units_t_ratio(&layouts::by_layout(&medians, &layout), confidence)
     }
 
     /// Each pair's median ratio and its layout, in order of first round.
