@@ -80,6 +80,24 @@ fn held(secs: f64) -> Duration {
     Duration::try_from_secs_f64(secs).map_or(BUDGET_MAX, |d| d.min(BUDGET_MAX))
 }
 
+/// The shortest side's share of a round a short budget gets: three
+/// quarters of [`lockstep::ROUND`]. Only 1.875 ms was measured: hex with
+/// +1.2 % in `hex_encode` at a 3 s measurement time and the setup found it
+/// 19 of 20 times (0 of 160 other lines flagged) against 17 of 20 (1 of
+/// 160) at 2 ms, the same hour.
+const ROUND_MIN: Duration = Duration::from_micros(1500);
+
+/// The rounds' length for `budget`: [`lockstep::ROUND`], or shorter (down
+/// to [`ROUND_MIN`]) so that the floor of short routines' rounds, every
+/// pair's `MIN_BLOCKS` blocks of four rounds, fits the budget. A suite that
+/// shortens its measurement to 3 s (base64's) gives 0.36 s of rounds, under
+/// the 0.384 s of sixteen pairs' three blocks of 2 ms: its rounds of
+/// 1.875 ms take what it asked for, with every pair's median still over six.
+fn round_for(budget: Duration) -> Duration {
+    let floor_rounds = (pairs() * lockstep::MIN_BLOCKS * 4) as u32;
+    (budget / floor_rounds).clamp(ROUND_MIN, lockstep::ROUND)
+}
+
 /// What the comparison with the baseline's binary found.
 #[derive(Debug, Clone)]
 pub(crate) struct Compared {
@@ -157,7 +175,7 @@ fn command(exe: &Path, pair: usize) -> Command {
 fn settings(config: &BenchmarkConfig, layouts: usize) -> Settings {
     Settings {
         pairs: pairs(),
-        round: lockstep::ROUND,
+        round: round_for(budget(config)),
         budget: budget(config),
         min_blocks: lockstep::MIN_BLOCKS,
         min_pairs: MIN_PAIRS,
@@ -456,7 +474,7 @@ pub(crate) fn measure(
     }
     // Groups of one binary can ask for different measurement times.
     let budget = budget_of(binary, id, config);
-    binary.engine.set_budget(budget);
+    binary.engine.set_budget(budget, round_for(budget));
     let m = binary.engine.measure(id).map_err(|e| match e {
         Failure::RoutineOfB(e) => Unavailable::Failed(e),
         e @ Failure::Other(_) => {
@@ -482,9 +500,11 @@ pub(crate) fn look_again(
     let Some(Some(Ok(binary))) = guard.as_mut().map(|b| b.get_mut(&path)) else {
         return Err("the baseline's binary is no longer open".into());
     };
+    let budget = budget_of(binary, id, config);
     let settings = Settings {
         seed: binary.settings.seed.wrapping_add(1),
-        budget: budget_of(binary, id, config),
+        budget,
+        round: round_for(budget),
         ..binary.settings.clone()
     };
     // Numbered after the pairs that ran, so that the second look runs the
@@ -615,6 +635,19 @@ mod tests {
         // A measurement time no loop could fill is held at the bound.
         assert_eq!(budget(&asking(Duration::MAX)), BUDGET_MAX);
         assert_eq!(budget(&asking(Duration::from_secs(10 * 3600))), BUDGET_MAX);
+    }
+
+    #[test]
+    fn a_short_budget_gets_rounds_that_fit_its_floor() {
+        let ms = |d: Duration| d.as_secs_f64() * 1e3;
+        // 16 pairs × 3 blocks × 4 rounds = 192 rounds. Criterion.rs's 5 s
+        // (0.6 s): 3.1 ms each fits, so the usual 2 ms.
+        assert_eq!(round_for(Duration::from_millis(600)), lockstep::ROUND);
+        // base64's 3 s (0.36 s): 360 / 192 = 1.875 ms.
+        assert!((ms(round_for(Duration::from_millis(360))) - 1.875).abs() < 1e-9);
+        // A 1 s measurement (0.12 s): 0.625 ms would be, held at 1.5 ms.
+        assert_eq!(round_for(Duration::from_millis(120)), ROUND_MIN);
+        assert_eq!(round_for(Duration::ZERO), ROUND_MIN);
     }
 
     #[test]

@@ -42,7 +42,9 @@ use super::{Worker, WorkerError};
 /// One side's share of a round of `cargo bench`'s comparison (and `ab`'s
 /// default): long enough that the clock's cost vanishes, short enough that
 /// most rounds miss the machine's interruptions (`cargo yardstick doctor`
-/// counts them over windows of this length).
+/// counts them over windows of this length). `cargo bench` shortens it a
+/// little where a suite's short measurement time leaves a budget under the
+/// blocks' floor (`runner::lockstep::round_for`).
 pub const ROUND: Duration = Duration::from_millis(2);
 
 /// Blocks each worker pair runs whatever the budget, at rounds of
@@ -335,10 +337,12 @@ impl<'a> Engine<'a> {
         }
     }
 
-    /// The rounds' time of the next benchmarks (a suite's groups can ask
-    /// for different measurement times).
-    pub fn set_budget(&mut self, budget: Duration) {
+    /// The rounds' time and a side's share of a round for the next
+    /// benchmarks (a suite's groups can ask for different measurement
+    /// times).
+    pub fn set_budget(&mut self, budget: Duration, round: Duration) {
         self.settings.budget = budget;
+        self.settings.round = round;
     }
 
     /// Whether one pair is alive at a time (the workers were found large).
