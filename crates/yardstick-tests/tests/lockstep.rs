@@ -725,6 +725,44 @@ fn the_next_pair_sets_up_off_the_measuring_cpu() {
     let _ = std::fs::remove_dir_all(&h);
 }
 
+/// Pairs kept alive from the benchmark before walk to the next one and
+/// warm up off the measuring CPU (`worker::warming`): only pair 0 runs
+/// the next benchmark's setup where it measures, and every pair still
+/// measures in lock-step there.
+#[test]
+#[cfg(target_os = "linux")]
+fn live_pairs_walk_and_warm_up_off_the_measuring_cpu() {
+    let Some(measuring) = criterion::worker::cpu::measuring_cpu() else {
+        eprintln!("skipped: this process may run on one CPU only");
+        return;
+    };
+    let h = home("ls-warming");
+    let a = build(&h.join("bins"), b"");
+    // `processes/setup` comes first: its pairs are alive at `once/calls`.
+    let args = args_for("(processes/setup|once/calls)");
+    let calls = h.join("calls.txt");
+    let env = [ENV[0], ("FIXTURE_CALLS", calls.to_str().unwrap())];
+    let first = common::finished(common::command_of(&a, &h, &args, &env));
+    assert_eq!(first.code, 0, "{}", first.stderr);
+    std::fs::remove_file(&calls).unwrap();
+    let again = common::finished(common::command_of(&a, &h, &args, &env));
+    assert_eq!(again.code, 0, "{}", again.stderr);
+    let calls_line = again.stdout.split("once/calls").last().unwrap();
+    assert!(calls_line.contains(LOCKSTEP_LINE), "{}", again.stdout);
+    let text = std::fs::read_to_string(&calls).unwrap();
+    let setups: Vec<i64> = text
+        .lines()
+        .filter(|l| l.starts_with("worker "))
+        .map(|l| l.rsplit(' ').next().unwrap().parse().unwrap())
+        .collect();
+    let off = setups.iter().filter(|&&c| c != measuring as i64).count();
+    // Sixteen pairs; pair 0 of each look sets up on the measuring CPU
+    // (a second look starts fresh pairs, off it too).
+    assert!(setups.len() >= 32, "{text}");
+    assert!(off >= setups.len() - 4, "{text}");
+    let _ = std::fs::remove_dir_all(&h);
+}
+
 /// A setup that panics in a pair started off the measuring CPU: the pair
 /// is started again the usual way and meets the same panic there. This
 /// run's own routine failed, so the benchmark fails, said once, as it

@@ -37,6 +37,7 @@ use yardstick_stats::paired::{unit_medians, units_in_order, units_t_ratio, Ratio
 use yardstick_stats::rng::Rng;
 
 use super::next_pair::{Preparing, Retired};
+use super::warming::{Limits, Warming};
 use super::{Worker, WorkerError};
 
 /// One side's share of a round of `cargo bench`'s comparison (and `ab`'s
@@ -273,6 +274,9 @@ pub struct Engine<'a> {
     /// Pairs being started off the measuring CPU: the next one when pairs
     /// run one at a time, every missing one otherwise.
     next: Option<Preparing>,
+    /// Live pairs walking and warming up off the measuring CPU
+    /// (`super::warming`), each taken before its first block.
+    warming: Option<Warming>,
     /// Pairs told to quit, not yet exited.
     retired: Retired,
 }
@@ -333,6 +337,7 @@ impl<'a> Engine<'a> {
             spare: cpu.map(super::cpu::spare_cpus).unwrap_or_default(),
             cpu,
             next: None,
+            warming: None,
             retired: Retired::default(),
         }
     }
@@ -400,6 +405,76 @@ impl<'a> Engine<'a> {
         if next.is_done() {
             if let Some(done) = self.next.take() {
                 done.end(&mut self.retired);
+            }
+        }
+    }
+
+    /// Hands every other pair to [`Warming`] when all of them are alive
+    /// and the last benchmark kept them (a large one retired them): they
+    /// walk to `id` and warm up on the spare CPUs while pair 0 warms up
+    /// here.
+    fn warm_the_others(&mut self, id: &str) {
+        let others = 1..self.pairs.len();
+        if self.one_at_a_time || self.cpu.is_none() || self.spare.is_empty() {
+            return;
+        }
+        if !others.clone().all(|k| self.alive(k)) {
+            return;
+        }
+        let plans = others
+            .filter_map(|k| Some((k, self.pairs[k].take()?, in_turn(k))))
+            .collect();
+        let limits = Limits {
+            min: WARM_UP_AGAIN_MIN,
+            max: WARM_UP_AGAIN_MAX,
+            walk: ADVANCE_LIMIT,
+            hang: self.settings.hang_limit,
+        };
+        self.warming = Some(Warming::start(plans, id, &self.spare, limits));
+    }
+
+    /// Whether pair `k` is with [`Warming`].
+    fn warming_has(&self, k: usize) -> bool {
+        self.warming.as_ref().is_some_and(|w| w.has(k))
+    }
+
+    /// Pair `k` from [`Warming`], if it is there, on the measuring CPU and
+    /// warmed at `id`: warmed the usual way here if it could not be there
+    /// (a fresh pair, meeting whatever failed again).
+    fn take_warmed(&mut self, k: usize, id: &str) -> Result<(), Failure> {
+        let (Some(cpu), true) = (self.cpu, self.warming_has(k)) else {
+            return Ok(());
+        };
+        let taken = self.warming.as_mut().and_then(|w| w.take(k, cpu));
+        match taken {
+            Some((pair, true)) => self.pairs[k] = Some(pair),
+            Some((pair, false)) => {
+                self.retired.end(pair, &self.spare);
+                self.warm(k, id, false)?;
+            }
+            None => {
+                self.warm(k, id, false)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Ends [`Warming`]: the pairs not taken come back to the measuring
+    /// CPU for the next benchmark, or end when the pairs run one at a time
+    /// (they may hold a large setup).
+    fn end_warming(&mut self) {
+        let Some(warming) = self.warming.take() else {
+            return;
+        };
+        for (pair, k, _) in warming.end() {
+            let here = self.cpu.is_some_and(|cpu| {
+                pair.iter()
+                    .all(|w| super::cpu::move_process(w.pid(), &[cpu]))
+            });
+            if here && !self.one_at_a_time {
+                self.pairs[k] = Some(pair);
+            } else {
+                self.retired.end(pair, &self.spare);
             }
         }
     }
@@ -472,6 +547,8 @@ impl<'a> Engine<'a> {
             // Left over by a failure: its workers end.
             next.end(&mut self.retired);
         }
+        // The pairs the design did not use, or all of them after a failure.
+        self.end_warming();
         if result.is_err() || self.one_at_a_time {
             // Whatever state the other workers are in, the next benchmark
             // starts from fresh pairs where one failed; large workers are
@@ -537,6 +614,7 @@ impl<'a> Engine<'a> {
     }
 
     fn rounds(&mut self, id: &str, start: Instant) -> Result<Measured, Failure> {
+        self.warm_the_others(id);
         let slowest = self.warm(0, id, true)?;
         // Judged again at every benchmark, on its first pair: after a
         // large benchmark that pair is fresh (walked past the large setup,
@@ -545,10 +623,16 @@ impl<'a> Engine<'a> {
         // 30 MB encodes, and one pair at a time (two spawns a pair, and a
         // walk from the start) took them from 0.5 s each to 1.0 s.
         self.one_at_a_time = self.too_large(0);
+        if self.one_at_a_time {
+            self.end_warming();
+        }
         let iters = iterations_per_round(self.settings.round.as_nanos() as f64, slowest);
         let round_ns = iters as f64 * slowest;
         let Design { pairs, blocks } = self.settings.design(round_ns);
         let n_pairs = pairs.min(self.pairs.len());
+        if let Some(w) = &self.warming {
+            w.only(n_pairs);
+        }
         let mut m = Measured {
             a: Vec::new(),
             b: Vec::new(),
@@ -577,17 +661,25 @@ impl<'a> Engine<'a> {
         } else {
             // Missing pairs (the first benchmark, or one after benchmarks
             // whose pairs ran one at a time) start one after the other off
-            // the measuring CPU while the first ones warm up.
-            let missing: Vec<usize> = (1..n_pairs).filter(|&k| !self.alive(k)).collect();
+            // the measuring CPU while the first ones warm up; live ones
+            // are with `self.warming` and come before their first block.
+            let missing: Vec<usize> = (1..n_pairs)
+                .filter(|&k| !self.alive(k) && !self.warming_has(k))
+                .collect();
             self.prepare(&missing, id);
             for k in 1..n_pairs {
+                if self.warming_has(k) {
+                    continue;
+                }
                 self.take_prepared(k);
                 self.warm(k, id, false)?;
             }
             // Blocks go to the pairs in turn, so each pair's rounds span
             // the whole measurement.
             for b in 0..blocks * n_pairs {
-                self.block(b % n_pairs, &mut m)?;
+                let k = b % n_pairs;
+                self.take_warmed(k, id)?;
+                self.block(k, &mut m)?;
             }
         }
         m.seconds = start.elapsed().as_secs_f64();

@@ -18,6 +18,7 @@ pub mod lockstep;
 mod next_pair;
 pub(crate) mod sampling;
 mod serve;
+mod warming;
 
 pub use client::{Worker, WorkerError};
 
