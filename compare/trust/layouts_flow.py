@@ -248,7 +248,7 @@ def bench(root, home, env, target="trust_suite", features=(), extra=(), keep=Non
         for line in stream:
             streams[name].append(line)
             if log:
-                log.write(f"{time.time() - start:7.1f} {line}")
+                log.write(f"{time.time() - start:8.2f} {line}")
                 log.flush()
 
     log = open(keep, "w") if keep else None
