@@ -8,7 +8,8 @@ way, and `cargo bench -- --noplot 2>&1 | python3 bench_times.py --stamp`
 Criterion.rs's. A benchmark's time is from the first line naming it to the
 first line naming the next one (Criterion.rs names a benchmark when it
 starts, yardstick when its result prints: either way one benchmark's whole
-cycle), the last one's to the log's last line. Benchmarks whose id ends in
+cycle; with both harnesses' `Benchmarking` lines, from one start to the
+next), the last one's to the log's last line. Benchmarks whose id ends in
 a number over --large-above (base64's input sizes) are counted apart.
 
 usage: bench_times.py LOG [LOG ...] [--large-above N] [--skip-first]
@@ -31,9 +32,11 @@ def stamp():
         sys.stdout.flush()
 
 
-def firsts(path):
+def firsts(path, starts=False):
     """(seconds, id) of each benchmark's first line, in order, and the
-    seconds of the log's last line."""
+    seconds of the log's last line; with `starts`, only `Benchmarking`
+    lines count (yardstick prints a group's summary under the group's
+    name after its benchmarks)."""
     seen, order, last = set(), [], 0.0
     with open(path, errors="replace") as f:
         for line in f:
@@ -43,6 +46,8 @@ def firsts(path):
             except ValueError:
                 continue
             last = t
+            if starts and not rest.startswith("Benchmarking "):
+                continue
             m = ID.match(rest.strip("\n").lstrip(" ") if rest.startswith("Benchmarking") else rest.rstrip("\n"))
             if m and m.group(1) not in seen:
                 seen.add(m.group(1))
@@ -50,11 +55,11 @@ def firsts(path):
     return order, last
 
 
-def durations(path, criterion):
-    order, last = firsts(path)
+def durations(path, starts):
+    order, last = firsts(path, starts)
     out = []
     for i, (t, bid) in enumerate(order):
-        if criterion:
+        if starts:
             end = order[i + 1][0] if i + 1 < len(order) else last
             out.append((bid, end - t))
         elif i > 0:
@@ -86,13 +91,13 @@ def main():
         return stamp()
     for log in args.logs:
         text = open(log, errors="replace").read()
-        criterion = "Benchmarking " in text
-        d = durations(log, criterion)
+        starts = "Benchmarking " in text
+        d = durations(log, starts)
         if args.skip_first and d:
             d = d[1:]
         small = [s for b, s in d if size(b) <= args.large_above]
         large = [s for b, s in d if size(b) > args.large_above]
-        print(f"{log} ({'Criterion.rs' if criterion else 'yardstick'}): "
+        print(f"{log} ({'from starts' if starts else 'from results'}): "
               f"{summary('small', small)}; {summary('large', large)}; "
               f"all {sum(s for _, s in d):.0f} s")
 
