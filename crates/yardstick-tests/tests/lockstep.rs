@@ -707,22 +707,40 @@ fn the_next_pair_sets_up_off_the_measuring_cpu() {
         ("FIXTURE_SETUP_MB", "80"),
         ("FIXTURE_CALLS", calls.to_str().unwrap()),
     ];
-    let first = common::finished(common::command_of(&a, &h, &args, &env));
+    let (_, text, setups, off) = second_runs_setups(&a, &h, &args, &env, &calls, measuring);
+    // Eight pairs at least; two workers a look set up on the measuring CPU.
+    assert!(setups >= 16, "{text}");
+    assert!(off >= setups - 4, "{text}");
+    let _ = std::fs::remove_dir_all(&h);
+}
+
+/// Runs `a` twice (the second in lock-step with the first's kept binary)
+/// and reads `calls`, where the fixture's `once/calls` writes each call's
+/// CPU, for the second: its output, the file, how many workers set up and
+/// how many of them off `measuring`.
+#[cfg(target_os = "linux")]
+fn second_runs_setups(
+    a: &Path,
+    h: &Path,
+    args: &[&str],
+    env: &[(&str, &str)],
+    calls: &Path,
+    measuring: usize,
+) -> (String, String, usize, usize) {
+    let first = common::finished(common::command_of(a, h, args, env));
     assert_eq!(first.code, 0, "{}", first.stderr);
-    std::fs::remove_file(&calls).unwrap();
-    let again = common::finished(common::command_of(&a, &h, &args, &env));
+    std::fs::remove_file(calls).unwrap();
+    let again = common::finished(common::command_of(a, h, args, env));
+    assert_eq!(again.code, 0, "{}", again.stderr);
     assert!(again.stdout.contains(LOCKSTEP_LINE), "{}", again.stdout);
-    let text = std::fs::read_to_string(&calls).unwrap();
+    let text = std::fs::read_to_string(calls).unwrap();
     let setups: Vec<i64> = text
         .lines()
         .filter(|l| l.starts_with("worker "))
         .map(|l| l.rsplit(' ').next().unwrap().parse().unwrap())
         .collect();
     let off = setups.iter().filter(|&&c| c != measuring as i64).count();
-    // Eight pairs at least; two workers a look set up on the measuring CPU.
-    assert!(setups.len() >= 16, "{text}");
-    assert!(off >= setups.len() - 4, "{text}");
-    let _ = std::fs::remove_dir_all(&h);
+    (again.stdout, text, setups.len(), off)
 }
 
 /// Pairs kept alive from the benchmark before walk to the next one and
@@ -742,24 +760,13 @@ fn live_pairs_walk_and_warm_up_off_the_measuring_cpu() {
     let args = args_for("(processes/setup|once/calls)");
     let calls = h.join("calls.txt");
     let env = [ENV[0], ("FIXTURE_CALLS", calls.to_str().unwrap())];
-    let first = common::finished(common::command_of(&a, &h, &args, &env));
-    assert_eq!(first.code, 0, "{}", first.stderr);
-    std::fs::remove_file(&calls).unwrap();
-    let again = common::finished(common::command_of(&a, &h, &args, &env));
-    assert_eq!(again.code, 0, "{}", again.stderr);
-    let calls_line = again.stdout.split("once/calls").last().unwrap();
-    assert!(calls_line.contains(LOCKSTEP_LINE), "{}", again.stdout);
-    let text = std::fs::read_to_string(&calls).unwrap();
-    let setups: Vec<i64> = text
-        .lines()
-        .filter(|l| l.starts_with("worker "))
-        .map(|l| l.rsplit(' ').next().unwrap().parse().unwrap())
-        .collect();
-    let off = setups.iter().filter(|&&c| c != measuring as i64).count();
+    let (stdout, text, setups, off) = second_runs_setups(&a, &h, &args, &env, &calls, measuring);
+    let calls_line = stdout.split("once/calls").last().unwrap();
+    assert!(calls_line.contains(LOCKSTEP_LINE), "{stdout}");
     // Sixteen pairs; pair 0 of each look sets up on the measuring CPU
     // (a second look starts fresh pairs, off it too).
-    assert!(setups.len() >= 32, "{text}");
-    assert!(off >= setups.len() - 4, "{text}");
+    assert!(setups >= 32, "{text}");
+    assert!(off >= setups - 4, "{text}");
     let _ = std::fs::remove_dir_all(&h);
 }
 
