@@ -48,7 +48,7 @@ def firsts(path, starts=False):
             last = t
             if starts and not rest.startswith("Benchmarking "):
                 continue
-            m = ID.match(rest.strip("\n").lstrip(" ") if rest.startswith("Benchmarking") else rest.rstrip("\n"))
+            m = ID.match(rest.rstrip("\n"))
             if m and m.group(1) not in seen:
                 seen.add(m.group(1))
                 order.append((t, m.group(1)))
@@ -90,8 +90,8 @@ def main():
     if args.stamp:
         return stamp()
     for log in args.logs:
-        text = open(log, errors="replace").read()
-        starts = "Benchmarking " in text
+        with open(log, errors="replace") as f:
+            starts = "Benchmarking " in f.read()
         d = durations(log, starts)
         if args.skip_first and d:
             d = d[1:]

@@ -445,14 +445,12 @@ impl<'a> Engine<'a> {
         let (Some(cpu), true) = (self.cpu, self.warming_has(k)) else {
             return Ok(());
         };
-        let taken = self.warming.as_mut().and_then(|w| w.take(k, cpu));
-        match taken {
+        match self.warming.as_mut().and_then(|w| w.take(k, cpu)) {
             Some((pair, true)) => self.pairs[k] = Some(pair),
-            Some((pair, false)) => {
-                self.retired.end(pair, &self.spare);
-                self.warm(k, id, false)?;
-            }
-            None => {
+            not_warmed => {
+                if let Some((pair, _)) = not_warmed {
+                    self.retired.end(pair, &self.spare);
+                }
                 self.warm(k, id, false)?;
             }
         }
@@ -463,15 +461,11 @@ impl<'a> Engine<'a> {
     /// CPU for the next benchmark, or end when the pairs run one at a time
     /// (they may hold a large setup).
     fn end_warming(&mut self) {
-        let Some(warming) = self.warming.take() else {
+        let (Some(warming), Some(cpu)) = (self.warming.take(), self.cpu) else {
             return;
         };
-        for (pair, k, _) in warming.end() {
-            let here = self.cpu.is_some_and(|cpu| {
-                pair.iter()
-                    .all(|w| super::cpu::move_process(w.pid(), &[cpu]))
-            });
-            if here && !self.one_at_a_time {
+        for (k, pair) in warming.end() {
+            if !self.one_at_a_time && super::move_pair(&pair, &[cpu]) {
                 self.pairs[k] = Some(pair);
             } else {
                 self.retired.end(pair, &self.spare);
@@ -661,18 +655,15 @@ impl<'a> Engine<'a> {
         } else {
             // Missing pairs (the first benchmark, or one after benchmarks
             // whose pairs ran one at a time) start one after the other off
-            // the measuring CPU while the first ones warm up; live ones
-            // are with `self.warming` and come before their first block.
-            let missing: Vec<usize> = (1..n_pairs)
-                .filter(|&k| !self.alive(k) && !self.warming_has(k))
-                .collect();
-            self.prepare(&missing, id);
-            for k in 1..n_pairs {
-                if self.warming_has(k) {
-                    continue;
+            // the measuring CPU while the first ones warm up. Live ones are
+            // all with `self.warming`, each taken before its first block.
+            if self.warming.is_none() {
+                let missing: Vec<usize> = (1..n_pairs).filter(|&k| !self.alive(k)).collect();
+                self.prepare(&missing, id);
+                for k in 1..n_pairs {
+                    self.take_prepared(k);
+                    self.warm(k, id, false)?;
                 }
-                self.take_prepared(k);
-                self.warm(k, id, false)?;
             }
             // Blocks go to the pairs in turn, so each pair's rounds span
             // the whole measurement.

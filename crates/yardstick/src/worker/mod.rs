@@ -49,6 +49,12 @@ pub(crate) fn active() -> bool {
     })
 }
 
+/// Moves both workers of a pair onto `cpus` (`cpu::move_process`);
+/// whether both moved.
+fn move_pair(pair: &[Worker; 2], cpus: &[usize]) -> bool {
+    pair.iter().all(|w| cpu::move_process(w.pid(), cpus))
+}
+
 /// Process `pid`'s resident memory in bytes, where the system says
 /// (Linux's `/proc`); `None` elsewhere or once it is gone.
 pub(crate) fn resident_bytes(pid: u32) -> Option<u64> {

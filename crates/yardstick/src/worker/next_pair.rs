@@ -167,9 +167,7 @@ impl Retired {
     /// CPU) and ends it on a thread.
     pub(super) fn end(&mut self, pair: [Worker; 2], spare: &[usize]) {
         if !spare.is_empty() {
-            for w in &pair {
-                let _ = cpu::move_process(w.pid(), spare);
-            }
+            let _ = super::move_pair(&pair, spare);
         }
         self.exits.retain(|t| !t.is_finished());
         self.exits.push(std::thread::spawn(move || drop(pair)));

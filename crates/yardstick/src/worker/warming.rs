@@ -24,7 +24,7 @@ use std::sync::Arc;
 use std::thread::JoinHandle;
 use std::time::Duration;
 
-use super::{cpu, Worker};
+use super::{move_pair, Worker};
 
 /// A pair's number, its workers, and whether they were walked to the
 /// benchmark and warmed up.
@@ -65,7 +65,7 @@ impl Warming {
         let thread = std::thread::spawn(move || {
             for (k, mut pair, order) in plans {
                 let warmed = k < until.load(Ordering::Relaxed)
-                    && pair.iter().all(|w| cpu::move_process(w.pid(), &spare))
+                    && move_pair(&pair, &spare)
                     && walk_and_warm(&mut pair, order, &id, limits);
                 if tx.send((k, pair, warmed)).is_err() {
                     return;
@@ -102,15 +102,13 @@ impl Warming {
             }
             self.arrived.push(self.back.recv().ok()?);
         };
-        let moved = pair
-            .iter()
-            .all(|w| cpu::move_process(w.pid(), &[measuring]));
+        let moved = move_pair(&pair, &[measuring]);
         Some((pair, warmed && moved))
     }
 
-    /// Every pair not taken, after the one being warmed (the others are
-    /// handed back as they are), each with whether it was warmed.
-    pub(super) fn end(mut self) -> Vec<([Worker; 2], usize, bool)> {
+    /// Every pair not taken with its number, after the one being warmed
+    /// (the others are handed back as they are).
+    pub(super) fn end(mut self) -> Vec<(usize, [Worker; 2])> {
         self.only(0);
         if let Some(t) = self.thread.take() {
             let _ = t.join();
@@ -118,7 +116,7 @@ impl Warming {
         self.arrived.extend(self.back.try_iter());
         self.arrived
             .drain(..)
-            .map(|(k, pair, warmed)| (pair, k, warmed))
+            .map(|(k, pair, _)| (k, pair))
             .collect()
     }
 }
