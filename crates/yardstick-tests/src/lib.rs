@@ -20,7 +20,8 @@ pub fn record_parent_memory() {
                 .append(true)
                 .open(file)
                 .unwrap();
-            writeln!(f, "{kib}").unwrap();
+            // One write a line: workers setting up at once append together.
+            f.write_all(format!("{kib}\n").as_bytes()).unwrap();
         }
     }
 }

@@ -283,7 +283,10 @@ fn record_call() {
         .append(true)
         .open(file)
         .unwrap();
-    writeln!(f, "{who} {} cpu {}", std::process::id(), cpu()).unwrap();
+    // One write a line: workers setting up at once on two CPUs append
+    // together, and `writeln!` writes a line in pieces that interleave.
+    let line = format!("{who} {} cpu {}\n", std::process::id(), cpu());
+    f.write_all(line.as_bytes()).unwrap();
 }
 
 /// The CPU this process runs on (-1 where unknown).
