@@ -691,8 +691,9 @@ fn the_next_pair_sets_up_off_the_measuring_cpu() {
     // Workers holding 80 MB each run one pair at a time: while a pair
     // measures, the next one starts and runs the benchmark's setup on the
     // other CPUs, and moves to the measuring one (the last allowed) only
-    // to warm up and measure. The first pair of each look sets up where
-    // it measures.
+    // to warm up and measure. The first pair of each look is fresh too,
+    // and starts there as well; the measuring CPU, waiting for a pair's
+    // setups, lends itself to them, so one may begin there.
     // The engine's own choice (the last CPU allowed, with two or more).
     let Some(measuring) = criterion::worker::cpu::measuring_cpu() else {
         eprintln!("skipped: this process may run on one CPU only");
@@ -708,7 +709,8 @@ fn the_next_pair_sets_up_off_the_measuring_cpu() {
         ("FIXTURE_CALLS", calls.to_str().unwrap()),
     ];
     let (_, text, setups, off) = second_runs_setups(&a, &h, &args, &env, &calls, measuring);
-    // Eight pairs at least; two workers a look set up on the measuring CPU.
+    // Eight pairs at least; at most the two looks' first pairs (four
+    // workers) began their setups on the measuring CPU.
     assert!(setups >= 16, "{text}");
     assert!(off >= setups - 4, "{text}");
     let _ = std::fs::remove_dir_all(&h);
@@ -763,8 +765,8 @@ fn live_pairs_walk_and_warm_up_off_the_measuring_cpu() {
     let (stdout, text, setups, off) = second_runs_setups(&a, &h, &args, &env, &calls, measuring);
     let calls_line = stdout.split("once/calls").last().unwrap();
     assert!(calls_line.contains(LOCKSTEP_LINE), "{stdout}");
-    // Sixteen pairs; pair 0 of each look sets up on the measuring CPU
-    // (a second look starts fresh pairs, off it too).
+    // Sixteen pairs; pair 0, alive from `processes/setup`, sets up on the
+    // measuring CPU (a second look's fresh pairs start off it).
     assert!(setups >= 32, "{text}");
     assert!(off >= setups - 4, "{text}");
     let _ = std::fs::remove_dir_all(&h);

@@ -399,7 +399,7 @@ impl<'a> Engine<'a> {
         };
         // The setup's limit is a warm-up's, which it used to be part of.
         let limit = self.settings.hang_limit;
-        if let Some(pair) = next.finish(k, cpu, limit, &mut self.retired) {
+        if let Some(pair) = next.finish(k, cpu, &self.spare, limit, &mut self.retired) {
             self.pairs[k] = Some(pair);
         }
         if next.is_done() {
@@ -608,6 +608,13 @@ impl<'a> Engine<'a> {
     }
 
     fn rounds(&mut self, id: &str, start: Instant) -> Result<Measured, Failure> {
+        // A fresh first pair (the binary's first benchmark, or every one
+        // after a large benchmark, whose pairs are never kept) sets up with
+        // a CPU a side rather than one side after the other here.
+        if !self.alive(0) {
+            self.prepare(&[0], id);
+            self.take_prepared(0);
+        }
         self.warm_the_others(id);
         let slowest = self.warm(0, id, true)?;
         // Judged again at every benchmark, on its first pair: after a
