@@ -475,12 +475,7 @@ fn in_lockstep<M: Measurement>(
     let home = &c.run.home;
     let measured = record.map_err(worker::Unavailable::Fallback).and_then(|r| {
         let first = lockstep::measure(home, &r, &id.full_id, kind, config)?;
-        // Most of the build's functions differ: its code changed, known
-        // before measuring, so the first look is judged alone at what the
-        // level leaves (`runner::code_changed`), and a second would take
-        // the run's time for every benchmark of a rewritten build.
-        let rewritten = first.1.how.rewritten.is_some();
-        if rewritten || !looks.look_again(first.1.p_value) {
+        if !lockstep::wants_second_look(&first.1.how, first.1.p_value, looks) {
             return Ok(first);
         }
         // A second look that fails leaves the first, judged at its half.

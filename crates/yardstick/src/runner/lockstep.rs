@@ -19,6 +19,7 @@ use std::time::Duration;
 use yardstick_format::binary::BinaryFile;
 use yardstick_format::change::RewrittenFile;
 use yardstick_stats::paired::RatioInterval;
+use yardstick_stats::sequential::TwoLooks;
 
 use crate::analysis::{Lockstep, Samples};
 use crate::config::{ActualSamplingMode, BenchmarkConfig};
@@ -484,6 +485,20 @@ pub(crate) fn measure(
     compared(m, binary, id, measurement, config).map_err(Unavailable::Fallback)
 }
 
+/// Whether a first look at `how`, with `p_value`, calls for a second
+/// ([`look_again`]): where `looks` finds it ambiguous, unless nothing the
+/// second could find can be there or it would cost every benchmark.
+///
+/// Between identical builds (the same content hash) nothing the build did
+/// can have changed, so a second look only takes the benchmark's time again
+/// and gives the machine one more try at a verdict. A build whose code was
+/// rewritten (most functions differ) has every first look judged alone
+/// (`runner::code_changed`), and a second would take the run's time for
+/// every benchmark.
+pub(crate) fn wants_second_look(how: &Lockstep, p_value: f64, looks: &TwoLooks) -> bool {
+    !how.same_build && how.rewritten.is_none() && looks.look_again(p_value)
+}
+
 /// A second look at benchmark `id` ([`yardstick_stats::sequential`]): as
 /// many fresh worker pairs again, their rounds pooled with `first`'s. The
 /// fresh pairs walk to the benchmark from the start and end after it.
@@ -619,6 +634,32 @@ mod tests {
             measurement_time,
             ..BenchmarkConfig::default()
         }
+    }
+
+    #[test]
+    fn identical_and_rewritten_builds_take_no_second_look() {
+        // One comparison at 0.05: each look at 0.025, again below 0.1.
+        let looks = TwoLooks {
+            level: 0.05,
+            again_below: 0.1,
+        };
+        let two_builds = Lockstep::of(16, 128);
+        assert!(wants_second_look(&two_builds, 0.05, &looks));
+        assert!(!wants_second_look(&two_builds, 0.02, &looks), "decided");
+        assert!(!wants_second_look(&two_builds, 0.1, &looks), "plainly null");
+        let identical = Lockstep {
+            same_build: true,
+            ..two_builds
+        };
+        assert!(!wants_second_look(&identical, 0.05, &looks));
+        let rewritten = Lockstep {
+            rewritten: Some(RewrittenFile {
+                changed: 90,
+                functions: 100,
+            }),
+            ..two_builds
+        };
+        assert!(!wants_second_look(&rewritten, 0.05, &looks));
     }
 
     #[test]
