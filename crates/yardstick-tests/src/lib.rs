@@ -7,7 +7,6 @@
 pub fn record_parent_memory() {
     #[cfg(unix)]
     {
-        use std::io::Write;
         let Some(file) = std::env::var_os("FIXTURE_PARENT_RSS") else {
             return;
         };
@@ -15,13 +14,20 @@ pub fn record_parent_memory() {
         let status = std::fs::read_to_string(format!("/proc/{parent}/status")).unwrap_or_default();
         if let Some(line) = status.lines().find(|l| l.starts_with("VmRSS:")) {
             let kib = line.split_whitespace().nth(1).unwrap_or("0");
-            let mut f = std::fs::OpenOptions::new()
-                .create(true)
-                .append(true)
-                .open(file)
-                .unwrap();
-            // One write a line: workers setting up at once append together.
-            f.write_all(format!("{kib}\n").as_bytes()).unwrap();
+            append_line(std::path::Path::new(&file), kib);
         }
     }
+}
+
+/// Appends `line` and a newline to `file` in one write: workers setting up
+/// at once on two CPUs append to the same file, and `writeln!` writes a
+/// line in pieces that interleave.
+pub fn append_line(file: &std::path::Path, line: &str) {
+    use std::io::Write;
+    let mut f = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(file)
+        .unwrap();
+    f.write_all(format!("{line}\n").as_bytes()).unwrap();
 }

@@ -692,8 +692,9 @@ fn the_next_pair_sets_up_off_the_measuring_cpu() {
     // measures, the next one starts and runs the benchmark's setup on the
     // other CPUs, and moves to the measuring one (the last allowed) only
     // to warm up and measure. The first pair of each look is fresh too,
-    // and starts there as well; the measuring CPU, waiting for a pair's
-    // setups, lends itself to them, so one may begin there.
+    // and starts off the measuring CPU as well; that CPU, idle while it
+    // waits for a pair's setups, lends itself to them, so one may begin
+    // on it.
     // The engine's own choice (the last CPU allowed, with two or more).
     let Some(measuring) = criterion::worker::cpu::measuring_cpu() else {
         eprintln!("skipped: this process may run on one CPU only");

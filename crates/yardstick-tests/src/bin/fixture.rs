@@ -272,21 +272,13 @@ fn record_call() {
     let Some(file) = std::env::var_os("FIXTURE_CALLS") else {
         return;
     };
-    use std::io::Write;
     let who = if criterion::frontend::is_worker() {
         "worker"
     } else {
         "parent"
     };
-    let mut f = std::fs::OpenOptions::new()
-        .create(true)
-        .append(true)
-        .open(file)
-        .unwrap();
-    // One write a line: workers setting up at once on two CPUs append
-    // together, and `writeln!` writes a line in pieces that interleave.
-    let line = format!("{who} {} cpu {}\n", std::process::id(), cpu());
-    f.write_all(line.as_bytes()).unwrap();
+    let line = format!("{who} {} cpu {}", std::process::id(), cpu());
+    yardstick_tests::append_line(Path::new(&file), &line);
 }
 
 /// The CPU this process runs on (-1 where unknown).
